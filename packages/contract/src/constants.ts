@@ -1,0 +1,32 @@
+/** Business constants of spec.md §9, shared by the console, the server and the CLI. */
+export const UI_VERSION = '1.0.0-beta.13';
+export const MAX_TEXT_LENGTH = 1000;
+export const NAME_CHECK_DEBOUNCE_MS = 300;
+export const SEARCH_DEBOUNCE_MS = 200;
+export const SEARCH_MIN_LENGTH = 3;
+export const SEARCH_PAGE_SIZE = 10;
+export const COPY_CONFIRMATION_MS = 2000;
+export const HOOK_SECRET_LENGTH = 32;
+export const PASSWORD_SUGGESTION_LENGTH = 16;
+export const DEFAULT_COLOR = '#000000';
+export const BASIC_AUTH_USER = 'user';
+export const HOTKEY_SITE_SEARCH = 'mod+K';
+export const HOTKEY_ADD_TEAM = 'mod+P';
+export const FORM_TYPES = ['db', 'email'] as const;
+export const SSL_TYPES = ['acme', 'manual'] as const;
+export const REDIRECT_TYPES = ['file', 'reverse_proxy'] as const;
+export const HOOK_TYPES = ['email', 'mattermost', 'slack', 'web'] as const;
+export const HTTP_METHODS = ['get', 'post', 'put', 'patch', 'delete'] as const;
+/** Badge color of each HTTP method on the API token form. */
+export const METHOD_COLORS = {
+  get: 'green',
+  post: 'blue',
+  put: 'info',
+  patch: 'warning',
+  delete: 'red',
+} as const;
+export const INVITE_TTL_DAYS = 7;
+export const LOGO_MAX_BYTES = 1024 * 1024;
+export const LOGO_TYPES = ['image/png', 'image/jpeg', 'image/webp', 'image/gif'] as const;
+export const DEFAULT_PAGE_SIZE = 20;
+export const MAX_PAGE_SIZE = 100;

@@ -1,0 +1,56 @@
+import { z } from 'zod';
+import { id, messages, name, patterns, requiredText, text } from '../validation.ts';
+import { timestamp } from './common.ts';
+import { header } from './site.ts';
+
+export const branch = z.object({
+  _id: z.string(),
+  siteId: z.string(),
+  name: z.string(),
+  /** URL-safe form of the name: the branch is served at `{slug}.{site}.{sites host}`. */
+  slug: z.string(),
+  url: z.string(),
+  /** Id of the release the branch serves, null before the first upload. */
+  release: z.string().nullable(),
+  hasPassword: z.boolean(),
+  headers: z.array(header),
+  createdAt: timestamp,
+});
+export type Branch = z.infer<typeof branch>;
+
+export const createBranchBody = z.object({ name, releaseId: id.nullable().optional() });
+export const branchNameBody = z.object({ name });
+export const setBranchReleaseBody = z.object({ release: id });
+
+const redirectPath = requiredText().regex(patterns.redirectPath, "Must start with '/'");
+const httpUrl = requiredText().refine((value) => {
+  try {
+    const url = new URL(value);
+    return url.protocol === 'http:' || url.protocol === 'https:';
+  } catch {
+    return false;
+  }
+}, 'Must be an http(s) URL');
+
+export const redirect = z.discriminatedUnion(
+  'type',
+  [
+    z.object({ type: z.literal('file'), path: redirectPath, config: z.object({ content: text(1_000_000) }) }),
+    z.object({
+      type: z.literal('reverse_proxy'),
+      path: redirectPath,
+      config: z.object({ url: httpUrl, stripPathPrefix: text().optional() }),
+    }),
+  ],
+  { error: 'Must be file or reverse_proxy' },
+);
+export type Redirect = z.infer<typeof redirect>;
+
+export const redirects = z.array(redirect).superRefine((list, ctx) => {
+  const seen = new Set<string>();
+  list.forEach((entry, index) => {
+    if (seen.has(entry.path)) ctx.addIssue({ code: 'custom', message: messages.redirectPathUnique, path: [index, 'path'] });
+    seen.add(entry.path);
+  });
+});
+export const redirectsBody = z.object({ redirects });

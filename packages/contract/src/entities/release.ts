@@ -1,0 +1,31 @@
+import { z } from 'zod';
+import { email, matching, messages, patterns, uniqueBy } from '../validation.ts';
+import { timestamp } from './common.ts';
+
+const formName = matching(patterns.formName);
+
+export const form = z.discriminatedUnion(
+  'type',
+  [
+    z.object({ type: z.literal('db'), name: formName }),
+    z.object({ type: z.literal('email'), name: formName, recipient: email }),
+  ],
+  { error: 'Must be db or email' },
+);
+export type Form = z.infer<typeof form>;
+export const forms = uniqueBy(z.array(form), (f) => f.name, messages.formNameUnique, 'name');
+
+export const release = z.object({
+  _id: z.string(),
+  siteId: z.string(),
+  name: z.string(),
+  date: timestamp,
+  forms: z.array(form),
+  /** The branches that point at this release now. */
+  branches: z.array(z.object({ _id: z.string(), name: z.string(), url: z.string() })),
+  fileCount: z.number().int(),
+  size: z.number().int(),
+});
+export type Release = z.infer<typeof release>;
+
+export const formsBody = z.object({ forms });

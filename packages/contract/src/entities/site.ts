@@ -1,0 +1,91 @@
+import { z } from 'zod';
+import {
+  bool,
+  color,
+  id,
+  matching,
+  messages,
+  name,
+  password,
+  patterns,
+  requiredText,
+  siteName,
+  text,
+  uniqueBy,
+} from '../validation.ts';
+import { logoUrl, timestamp } from './common.ts';
+
+export const header = z.object({
+  name: matching(patterns.headerName),
+  value: text(),
+});
+export type Header = z.infer<typeof header>;
+export const headers = uniqueBy(z.array(header), (h) => h.name, messages.headerNameUnique, 'name');
+
+const pemCertificate = /-----BEGIN CERTIFICATE-----[\s\S]+?-----END CERTIFICATE-----/;
+const pemRsaKey = /-----BEGIN (RSA )?PRIVATE KEY-----[\s\S]+?-----END (RSA )?PRIVATE KEY-----/;
+
+export const sslConfiguration = z.discriminatedUnion(
+  'type',
+  [
+    z.object({ type: z.literal('acme') }),
+    z.object({
+      type: z.literal('manual'),
+      fullchain: requiredText(100_000).regex(pemCertificate, 'Must be a PEM certificate chain'),
+      privateKey: requiredText(100_000).regex(pemRsaKey, 'Must be a PEM RSA private key'),
+    }),
+  ],
+  { error: 'Must be acme or manual' },
+);
+export type SslConfiguration = z.infer<typeof sslConfiguration>;
+
+export const domain = z.object({
+  name: requiredText().regex(patterns.hostName, 'Must be a host name such as www.example.com'),
+  exposeBranches: bool.default(false),
+  sslConfiguration: sslConfiguration.default({ type: 'acme' }),
+});
+export type Domain = z.infer<typeof domain>;
+export const domains = z.array(domain).superRefine((list, ctx) => {
+  const seen = new Set<string>();
+  list.forEach((entry, index) => {
+    if (seen.has(entry.name)) ctx.addIssue({ code: 'custom', message: messages.duplicateDomain, path: [index, 'name'] });
+    seen.add(entry.name);
+  });
+});
+
+export const branchSummary = z.object({ _id: z.string(), name: z.string(), url: z.string() });
+
+export const site = z.object({
+  _id: z.string(),
+  name: z.string(),
+  color: z.string(),
+  logo: logoUrl,
+  /** The URL of the main branch. */
+  url: z.string(),
+  teamId: z.string(),
+  orgId: z.string(),
+  branches: z.array(branchSummary),
+  mainBranch: z.string(),
+  spa: z.boolean(),
+  hasPassword: z.boolean(),
+  domains: z.array(domain),
+  headers: z.array(header),
+  createdAt: timestamp,
+});
+export type Site = z.infer<typeof site>;
+
+export const createSiteBody = z.object({ name: siteName });
+export const validateSiteNameBody = z.object({ name: siteName });
+export const updateSiteBody = z.object({
+  name: siteName,
+  color,
+  mainBranch: id,
+  spa: bool,
+  domains,
+});
+export const siteHeadersBody = z.object({ headers });
+export const passwordBody = z.object({ password });
+
+export const siteToken = z.object({ _id: z.string(), name: z.string(), createdAt: timestamp, value: z.string() });
+export type SiteToken = z.infer<typeof siteToken>;
+export const createSiteTokenBody = z.object({ name });

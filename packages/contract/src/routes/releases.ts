@@ -1,0 +1,66 @@
+import { z } from 'zod';
+import { branch } from '../entities/branch.ts';
+import { paged } from '../entities/common.ts';
+import { formsBody, release } from '../entities/release.ts';
+import { noContent, route } from '../route.ts';
+import { id, name, pageQuery, search } from '../validation.ts';
+import { ids } from './params.ts';
+
+export const listReleases = route({
+  method: 'get',
+  path: '/api/v1/sites/:siteId/releases',
+  scope: 'release_list',
+  summary: 'Releases of a site, newest first; `branch` keeps those the branch has pointed at',
+  params: ids('siteId'),
+  query: pageQuery.extend({ search, branch: id.optional() }),
+  response: paged(release),
+});
+
+export const uploadRelease = route({
+  method: 'post',
+  path: '/api/v1/sites/:siteId/releases',
+  scope: 'release_create',
+  auth: 'upload',
+  summary: 'Upload a release: multipart with a tar.gz `file`, a release `name` and `branches` to point at it',
+  params: ids('siteId'),
+  multipart: true,
+  response: release.extend({ deployedBranches: z.array(branch) }),
+});
+
+export const getRelease = route({
+  method: 'get',
+  path: '/api/v1/releases/:releaseId',
+  scope: 'release_read',
+  summary: 'One release',
+  params: ids('releaseId'),
+  response: release,
+});
+
+export const renameRelease = route({
+  method: 'put',
+  path: '/api/v1/releases/:releaseId',
+  scope: 'release_update',
+  summary: 'Rename a release',
+  params: ids('releaseId'),
+  body: z.object({ name }),
+  response: release,
+});
+
+export const deleteRelease = route({
+  method: 'delete',
+  path: '/api/v1/releases/:releaseId',
+  scope: 'release_delete',
+  summary: 'Delete a release no branch points at',
+  params: ids('releaseId'),
+  response: noContent,
+});
+
+export const setReleaseForms = route({
+  method: 'put',
+  path: '/api/v1/releases/:releaseId/forms',
+  scope: 'release_forms',
+  summary: 'Replace the form definitions of a release',
+  params: ids('releaseId'),
+  body: formsBody,
+  response: release,
+});

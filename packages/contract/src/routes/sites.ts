@@ -1,0 +1,119 @@
+import { z } from 'zod';
+import { nameCheck, paged } from '../entities/common.ts';
+import {
+  createSiteTokenBody,
+  header,
+  passwordBody,
+  site,
+  siteHeadersBody,
+  siteToken,
+  updateSiteBody,
+  validateSiteNameBody,
+} from '../entities/site.ts';
+import { noContent, route } from '../route.ts';
+import { pageQuery, search } from '../validation.ts';
+import { ids } from './params.ts';
+
+export const listOrgSites = route({
+  method: 'get',
+  path: '/api/v1/orgs/:orgId/sites',
+  scope: 'site_list',
+  summary: 'Sites of an organization, searchable by name',
+  params: ids('orgId'),
+  query: pageQuery.extend({ search }),
+  response: paged(site),
+});
+
+export const validateSiteName = route({
+  method: 'post',
+  path: '/api/v1/sites.validate/name',
+  scope: 'site_create',
+  summary: 'Whether a site name is well-formed and free',
+  body: validateSiteNameBody,
+  response: nameCheck,
+});
+
+export const getSite = route({
+  method: 'get',
+  path: '/api/v1/sites/:siteId',
+  scope: 'site_read',
+  summary: 'One site',
+  params: ids('siteId'),
+  response: site,
+});
+
+export const updateSite = route({
+  method: 'put',
+  path: '/api/v1/sites/:siteId',
+  scope: 'site_update',
+  summary: 'Change the settings of a site',
+  params: ids('siteId'),
+  body: updateSiteBody,
+  response: site,
+});
+
+export const deleteSite = route({
+  method: 'delete',
+  path: '/api/v1/sites/:siteId',
+  scope: 'site_delete',
+  summary: 'Delete a site with its branches and releases',
+  params: ids('siteId'),
+  response: noContent,
+});
+
+export const setSiteHeaders = route({
+  method: 'put',
+  path: '/api/v1/sites/:siteId/headers',
+  scope: 'site_headers',
+  summary: 'Set the headers every branch of a site answers with',
+  params: ids('siteId'),
+  body: siteHeadersBody,
+  response: z.array(header),
+});
+
+export const setSitePassword = route({
+  method: 'put',
+  path: '/api/v1/sites/:siteId/password',
+  scope: 'site_password',
+  summary: 'Protect a site with a password',
+  params: ids('siteId'),
+  body: passwordBody,
+  response: site,
+});
+
+export const removeSitePassword = route({
+  method: 'delete',
+  path: '/api/v1/sites/:siteId/password',
+  scope: 'site_password',
+  summary: 'Remove the password of a site',
+  params: ids('siteId'),
+  response: site,
+});
+
+export const listSiteTokens = route({
+  method: 'get',
+  path: '/api/v1/sites/:siteId/tokens',
+  scope: 'site_token_list',
+  summary: 'Upload tokens of a site, newest first',
+  params: ids('siteId'),
+  response: z.array(siteToken),
+});
+
+export const createSiteToken = route({
+  method: 'post',
+  path: '/api/v1/sites/:siteId/tokens',
+  scope: 'site_token_create',
+  summary: 'Create an upload token for a site',
+  params: ids('siteId'),
+  body: createSiteTokenBody,
+  response: siteToken,
+});
+
+export const deleteSiteToken = route({
+  method: 'delete',
+  path: '/api/v1/sites/:siteId/tokens/:tokenId',
+  scope: 'site_token_delete',
+  summary: 'Delete an upload token',
+  params: ids('siteId', 'tokenId'),
+  response: noContent,
+});

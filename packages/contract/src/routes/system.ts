@@ -1,0 +1,76 @@
+import { z } from 'zod';
+import { authMethods, systemEnv, systemInfo } from '../entities/system.ts';
+import { user } from '../entities/user.ts';
+import { noContent, route } from '../route.ts';
+import { requiredText } from '../validation.ts';
+
+export const getSystemInfo = route({
+  method: 'get',
+  path: '/api/v1/system/info',
+  scope: null,
+  auth: 'public',
+  summary: 'Version of the API',
+  response: systemInfo,
+});
+
+export const getSystemEnv = route({
+  method: 'get',
+  path: '/api/v1/system/env',
+  scope: null,
+  auth: 'public',
+  summary: 'What the console needs to know of this installation',
+  response: systemEnv,
+});
+
+export const getOpenApi = route({
+  method: 'get',
+  path: '/api/v1/openapi.json',
+  scope: null,
+  auth: 'public',
+  summary: 'OpenAPI document of every route',
+  response: z.record(z.string(), z.unknown()),
+});
+
+export const getAuthMethods = route({
+  method: 'get',
+  path: '/auth/methods',
+  scope: null,
+  auth: 'public',
+  summary: 'Sign-in methods this installation offers',
+  response: authMethods,
+});
+
+export const signInInMemory = route({
+  method: 'post',
+  path: '/auth/in-memory',
+  scope: null,
+  auth: 'public',
+  summary: 'Sign in with a user name and password',
+  body: z.object({ user: requiredText(), password: requiredText() }),
+  response: user,
+});
+
+export const signOut = route({
+  method: 'post',
+  path: '/auth/signout',
+  scope: null,
+  auth: 'public',
+  summary: 'End this session',
+  response: noContent,
+});
+
+export const getUser = route({
+  method: 'get',
+  path: '/api/v1/user',
+  scope: 'user_read',
+  summary: 'The signed-in user',
+  response: user,
+});
+
+export const disconnectUser = route({
+  method: 'put',
+  path: '/api/v1/user/disconnect',
+  scope: null,
+  summary: 'End every session of the signed-in user',
+  response: noContent,
+});

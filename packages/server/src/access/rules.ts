@@ -1,0 +1,96 @@
+import type { Database, Executor } from '../db/schema.ts';
+import { forbidden, notFound, unauthorized } from '../http/errors.ts';
+import type { Actor } from './actor.ts';
+
+type MemberRow = Database['members'];
+
+/** The user behind a caller that must be a person (a session or their API token). */
+export function userOf(actor: Actor): string {
+  if (actor.userId === null) throw unauthorized();
+  return actor.userId;
+}
+
+async function membership(db: Executor, userId: string, orgId: string) {
+  return db.selectFrom('members').selectAll().where('org_id', '=', orgId).where('user_id', '=', userId).executeTakeFirst();
+}
+
+export const isAdminOrOwner = (member: MemberRow) => member.admin === 1 || member.owner === 1;
+
+/** Any member of the organization; others learn nothing of it (404). */
+export async function mustBeOrgMember(db: Executor, actor: Actor, orgId: string): Promise<MemberRow> {
+  const member = await membership(db, userOf(actor), orgId);
+  if (!member) throw notFound('Organization');
+  return member;
+}
+
+/** spec.md §6: admins and owners change settings, invites, teams and their members, and sites. */
+export async function mustAdminOrg(db: Executor, actor: Actor, orgId: string): Promise<MemberRow> {
+  const member = await mustBeOrgMember(db, actor, orgId);
+  if (!isAdminOrOwner(member)) throw forbidden('Only admins and owners of the organization can do this');
+  return member;
+}
+
+export async function mustOwnOrg(db: Executor, actor: Actor, orgId: string): Promise<MemberRow> {
+  const member = await mustBeOrgMember(db, actor, orgId);
+  if (member.owner !== 1) throw forbidden('Only the owner of the organization can do this');
+  return member;
+}
+
+async function findTeam(db: Executor, teamId: string) {
+  const team = await db.selectFrom('teams').selectAll().where('id', '=', teamId).executeTakeFirst();
+  if (!team) throw notFound('Team');
+  return team;
+}
+
+/** A team any member of its organization may see; 404 to everybody else. */
+export async function mustSeeTeam(db: Executor, actor: Actor, teamId: string) {
+  const team = await findTeam(db, teamId);
+  const member = await membership(db, userOf(actor), team.org_id);
+  if (!member) throw notFound('Team');
+  return { team, member };
+}
+
+export async function mustAdminTeam(db: Executor, actor: Actor, teamId: string) {
+  const { team, member } = await mustSeeTeam(db, actor, teamId);
+  if (!isAdminOrOwner(member)) throw forbidden('Only admins and owners of the organization can do this');
+  return { team, member };
+}
+
+async function findSite(db: Executor, siteId: string) {
+  const site = await db.selectFrom('sites').selectAll().where('id', '=', siteId).executeTakeFirst();
+  if (!site) throw notFound('Site');
+  return site;
+}
+
+/** A site any member of its organization may see; 404 to everybody else. */
+export async function mustSeeSite(db: Executor, actor: Actor, siteId: string) {
+  const site = await findSite(db, siteId);
+  const member = await membership(db, userOf(actor), site.org_id);
+  if (!member) throw notFound('Site');
+  return { site, member };
+}
+
+async function isTeamMember(db: Executor, teamId: string, memberId: string) {
+  const row = await db
+    .selectFrom('team_members')
+    .select('member_id')
+    .where('team_id', '=', teamId)
+    .where('member_id', '=', memberId)
+    .executeTakeFirst();
+  return row !== undefined;
+}
+
+/** design.md 'Access': admins and owners, and members of the site's team, manage a site. */
+export async function mustManageSite(db: Executor, actor: Actor, siteId: string) {
+  const { site, member } = await mustSeeSite(db, actor, siteId);
+  if (!isAdminOrOwner(member) && !(await isTeamMember(db, site.team_id, member.id))) {
+    throw forbidden("Only admins, owners and members of the site's team can do this");
+  }
+  return { site, member };
+}
+
+export async function mustAdminSite(db: Executor, actor: Actor, siteId: string) {
+  const { site, member } = await mustSeeSite(db, actor, siteId);
+  if (!isAdminOrOwner(member)) throw forbidden('Only admins and owners of the organization can do this');
+  return { site, member };
+}

@@ -1,0 +1,69 @@
+import cookie from '@fastify/cookie';
+import multipart from '@fastify/multipart';
+import Fastify from 'fastify';
+import type { Config } from './config.ts';
+import { openDb } from './db/connection.ts';
+import { migrate } from './db/migrate.ts';
+import { installErrorHandler } from './http/errorHandler.ts';
+import { bindRoute } from './http/handle.ts';
+import { refuseCrossOriginMutations } from './http/sameOrigin.ts';
+import { zodSerializerCompiler, zodValidatorCompiler } from './http/validation.ts';
+import { resolveSecret, Sealer } from './lib/secrets.ts';
+import { authRoutes } from './modules/auth/routes.ts';
+import { ensureFirstAdmin } from './modules/auth/passwordLogins.ts';
+import { inviteRoutes } from './modules/invites/routes.ts';
+import { logoRoutes } from './modules/logos/routes.ts';
+import { memberRoutes } from './modules/members/routes.ts';
+import { orgRoutes } from './modules/orgs/routes.ts';
+import { siteRoutes } from './modules/sites/routes.ts';
+import { systemRoutes } from './modules/system/routes.ts';
+import { teamRoutes } from './modules/teams/routes.ts';
+import { FileBlobStore } from './storage/blobStore.ts';
+import type { WharfApp } from './wharfApp.ts';
+import path from 'node:path';
+
+export interface BuildOptions {
+  /** PostgreSQL schema to use (tests isolate each run in its own). */
+  dbSchema?: string;
+  logger?: boolean;
+}
+
+const modules = [systemRoutes, authRoutes, orgRoutes, memberRoutes, inviteRoutes, teamRoutes, siteRoutes, logoRoutes];
+
+/** Builds a ready-to-listen Wharf from its configuration; nothing global, so tests run many side by side. */
+export async function buildApp(config: Config, options: BuildOptions = {}): Promise<WharfApp> {
+  const fastify = Fastify({
+    logger: options.logger === false ? false : { level: config.logLevel },
+    trustProxy: true,
+    bodyLimit: 2 * 1024 * 1024,
+    routerOptions: { maxParamLength: 500 },
+  });
+  fastify.setValidatorCompiler(zodValidatorCompiler);
+  fastify.setSerializerCompiler(zodSerializerCompiler);
+  installErrorHandler(fastify);
+  await fastify.register(cookie);
+  await fastify.register(multipart, { limits: { fields: 20, fieldSize: 64 * 1024 } });
+  refuseCrossOriginMutations(fastify, config.url.origin);
+
+  const db = openDb({ dataDir: config.dataDir, databaseUrl: config.databaseUrl, schema: options.dbSchema });
+  await migrate(db);
+  fastify.addHook('onClose', () => db.destroy());
+
+  const implemented = new Set<WharfApp['implemented'] extends Set<infer R> ? R : never>();
+  const app: WharfApp = {
+    config,
+    db,
+    sealer: new Sealer(resolveSecret(config.secret, config.dataDir)),
+    blobs: new FileBlobStore(path.join(config.dataDir, 'blobs')),
+    log: fastify.log,
+    fastify,
+    implemented,
+    handle(route, handler) {
+      implemented.add(route);
+      bindRoute(fastify, db, route, handler);
+    },
+  };
+  for (const register of modules) register(app);
+  await ensureFirstAdmin(app);
+  return app;
+}

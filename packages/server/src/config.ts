@@ -1,0 +1,101 @@
+import { existsSync } from 'node:fs';
+import path from 'node:path';
+import { z } from 'zod';
+
+/** Every environment variable Wharf reads, with its default; README.md documents the same list. */
+const environment = z.object({
+  WHARF_URL: z.url({ error: 'must be a URL such as http://localhost:8080' }).default('http://localhost:8080'),
+  WHARF_SITES_URL: z.url({ error: 'must be a URL such as http://localhost:8080' }).optional(),
+  PORT: z.coerce.number({ error: 'must be a port number' }).int().min(0).max(65535).default(8080),
+  HOST: z.string().default('0.0.0.0'),
+  WHARF_DATA_DIR: z.string().min(1, 'must not be empty').default('./data'),
+  DATABASE_URL: z
+    .string()
+    .regex(/^postgres(ql)?:\/\//, 'must be a postgres:// URL (leave it unset for the embedded SQLite)')
+    .optional(),
+  WHARF_USERS: z.string().optional(),
+  WHARF_SECRET: z.string().min(32, 'must be at least 32 characters').optional(),
+  WHARF_INVITE_TTL_DAYS: z.coerce.number({ error: 'must be a number of days' }).positive().default(7),
+  WHARF_SESSION_TTL_DAYS: z.coerce.number({ error: 'must be a number of days' }).positive().default(30),
+  WHARF_CRASH_REPORT_DSN: z.url({ error: 'must be a URL' }).optional(),
+  WHARF_ANALYTICS: z.enum(['on', 'off'], { error: 'must be on or off' }).default('on'),
+  WHARF_ACME_DIRECTORY: z.url({ error: 'must be the URL of an ACME directory' }).optional(),
+  SMTP_URL: z.string().regex(/^smtps?:\/\//, 'must be an smtp:// or smtps:// URL').optional(),
+  LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
+});
+
+export type Environment = z.infer<typeof environment>;
+
+export interface Config {
+  url: URL;
+  sitesUrl: URL;
+  port: number;
+  host: string;
+  dataDir: string;
+  databaseUrl: string | null;
+  users: Map<string, string>;
+  secret: string | null;
+  inviteTtlMs: number;
+  sessionTtlMs: number;
+  crashReportDsn: string | null;
+  analytics: boolean;
+  acmeDirectory: string | null;
+  smtpUrl: string | null;
+  logLevel: Environment['LOG_LEVEL'];
+}
+
+export class ConfigError extends Error {}
+
+const DAY_MS = 24 * 60 * 60 * 1000;
+
+/** Turns the environment into a typed configuration; each problem names its variable. */
+export function loadConfig(env: Record<string, string | undefined> = process.env): Config {
+  const blankless = Object.fromEntries(Object.entries(env).filter(([, value]) => value !== undefined && value !== ''));
+  const parsed = environment.safeParse(blankless);
+  if (!parsed.success) {
+    const problems = parsed.error.issues.map((issue) => `${issue.path.join('.')} ${issue.message}`);
+    throw new ConfigError(`Invalid configuration:\n  ${problems.join('\n  ')}`);
+  }
+  const e = parsed.data;
+  return {
+    url: new URL(e.WHARF_URL),
+    sitesUrl: new URL(e.WHARF_SITES_URL ?? e.WHARF_URL),
+    port: e.PORT,
+    host: e.HOST,
+    dataDir: path.resolve(e.WHARF_DATA_DIR),
+    databaseUrl: e.DATABASE_URL ?? null,
+    users: parseUsers(e.WHARF_USERS),
+    secret: e.WHARF_SECRET ?? null,
+    inviteTtlMs: e.WHARF_INVITE_TTL_DAYS * DAY_MS,
+    sessionTtlMs: e.WHARF_SESSION_TTL_DAYS * DAY_MS,
+    crashReportDsn: e.WHARF_CRASH_REPORT_DSN ?? null,
+    analytics: e.WHARF_ANALYTICS === 'on',
+    acmeDirectory: e.WHARF_ACME_DIRECTORY ?? null,
+    smtpUrl: e.SMTP_URL ?? null,
+    logLevel: e.LOG_LEVEL,
+  };
+}
+
+/** `WHARF_USERS` is `name:hash` pairs separated by commas or new lines; hashes come from `npm run hash-password`. */
+function parseUsers(value: string | undefined): Map<string, string> {
+  const users = new Map<string, string>();
+  if (!value) return users;
+  for (const entry of value.split(/[,\n]/).map((item) => item.trim())) {
+    if (!entry) continue;
+    const separator = entry.indexOf(':');
+    const name = entry.slice(0, separator);
+    const hash = entry.slice(separator + 1);
+    if (separator < 1 || !hash.startsWith('scrypt$')) {
+      throw new ConfigError(
+        `Invalid configuration:\n  WHARF_USERS entry "${entry.slice(0, 40)}" must be name:hash, the hash made by npm run hash-password`,
+      );
+    }
+    users.set(name, hash);
+  }
+  return users;
+}
+
+/** Reads `.env` from the working directory when there is one; real environment variables win. */
+export function loadDotEnv(file = '.env') {
+  if (existsSync(file)) process.loadEnvFile(file);
+}

@@ -1,0 +1,18 @@
+import { type Migration, type MigrationProvider, Migrator } from 'kysely';
+import * as initial from './migrations/001_initial.ts';
+import type { Db } from './schema.ts';
+
+/** Migrations in order; a new one is appended here and never edited after it ships. */
+const migrations: Record<string, Migration> = {
+  '001_initial': initial,
+};
+
+const provider: MigrationProvider = { getMigrations: async () => migrations };
+
+export async function migrate(db: Db) {
+  const { error, results } = await new Migrator({ db, provider }).migrateToLatest();
+  if (error) {
+    const failed = results?.find((result) => result.status === 'Error');
+    throw new Error(`Migration ${failed?.migrationName ?? ''} failed: ${(error as Error).message}`);
+  }
+}

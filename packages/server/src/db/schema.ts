@@ -1,0 +1,114 @@
+import type { Kysely, Transaction } from 'kysely';
+
+/** Booleans are stored as 0/1 integers so one set of migrations fits SQLite and PostgreSQL. */
+type Flag = number;
+/** Dates are ISO-8601 strings: portable, and they sort as text. */
+type Iso = string;
+/** JSON documents are stored as text. */
+type Json = string;
+
+export interface Database {
+  users: { id: string; name: string; email: string | null; provider: string; provider_id: string; created_at: Iso };
+  password_logins: { name: string; password_hash: string; created_at: Iso };
+  sessions: { id_hash: string; user_id: string; created_at: Iso; expires_at: Iso };
+  orgs: { id: string; name: string; color: string; logo_type: string | null; logo_version: string | null; created_at: Iso };
+  members: { id: string; org_id: string; user_id: string; admin: Flag; owner: Flag; created_at: Iso };
+  invites: {
+    id: string;
+    org_id: string;
+    email: string;
+    admin: Flag;
+    token_hash: string;
+    expires_at: Iso;
+    created_at: Iso;
+  };
+  teams: {
+    id: string;
+    org_id: string;
+    name: string;
+    color: string;
+    logo_type: string | null;
+    logo_version: string | null;
+    created_at: Iso;
+  };
+  team_members: { team_id: string; member_id: string; created_at: Iso };
+  sites: {
+    id: string;
+    org_id: string;
+    team_id: string;
+    name: string;
+    color: string;
+    logo_type: string | null;
+    logo_version: string | null;
+    main_branch_id: string;
+    spa: Flag;
+    password_hash: string | null;
+    password_version: string | null;
+    domains: Json;
+    headers: Json;
+    created_at: Iso;
+  };
+  site_domains: { name: string; site_id: string };
+  branches: {
+    id: string;
+    site_id: string;
+    name: string;
+    slug: string;
+    release_id: string | null;
+    password_hash: string | null;
+    password_version: string | null;
+    headers: Json;
+    redirects: Json;
+    created_at: Iso;
+  };
+  releases: {
+    id: string;
+    site_id: string;
+    name: string;
+    forms: Json;
+    file_count: number;
+    total_size: number;
+    created_at: Iso;
+  };
+  branch_releases: { branch_id: string; release_id: string; set_at: Iso };
+  site_tokens: { id: string; site_id: string; name: string; value_sealed: string; value_hash: string; created_at: Iso };
+  api_tokens: {
+    id: string;
+    user_id: string;
+    name: string;
+    value_sealed: string;
+    value_hash: string;
+    scopes: Json;
+    activates_at: Iso;
+    expires_at: Iso | null;
+    created_at: Iso;
+  };
+  hooks: {
+    id: string;
+    context: string;
+    owner_id: string;
+    org_id: string;
+    type: string;
+    name: string;
+    events: Json;
+    config: Json;
+    created_at: Iso;
+  };
+  hook_deliveries: { id: string; hook_id: string; event_id: string; success: Flag; type: string; data: Json; date: Iso };
+  events: {
+    id: string;
+    name: string;
+    org_id: string | null;
+    team_id: string | null;
+    site_id: string | null;
+    user_id: string | null;
+    actor_id: string | null;
+    data: Json;
+    created_at: Iso;
+    dispatched_at: Iso | null;
+  };
+}
+
+export type Db = Kysely<Database>;
+/** A database handle or an open transaction: queries accept either. */
+export type Executor = Kysely<Database> | Transaction<Database>;

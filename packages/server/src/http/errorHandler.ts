@@ -1,0 +1,23 @@
+import type { FastifyError, FastifyInstance } from 'fastify';
+import { STATUS_CODES } from 'node:http';
+import { HttpError } from './errors.ts';
+
+/** One shape for every failure: `{ statusCode, error, message }`, plus `details` for validation. */
+export function installErrorHandler(fastify: FastifyInstance) {
+  fastify.setErrorHandler((error: FastifyError | HttpError, request, reply) => {
+    const statusCode = error.statusCode && error.statusCode >= 400 ? error.statusCode : 500;
+    if (statusCode >= 500) request.log.error({ err: error }, 'request failed');
+    const message = statusCode >= 500 ? 'Something went wrong on our side; it has been logged' : error.message;
+    const details = error instanceof HttpError ? error.details : undefined;
+    return reply
+      .code(statusCode)
+      .type('application/json')
+      .send(JSON.stringify({ statusCode, error: STATUS_CODES[statusCode] ?? 'Error', message, ...(details ? { details } : {}) }));
+  });
+  fastify.setNotFoundHandler((request, reply) =>
+    reply
+      .code(404)
+      .type('application/json')
+      .send(JSON.stringify({ statusCode: 404, error: 'Not Found', message: `No route ${request.method} ${request.url.split('?')[0]}` })),
+  );
+}

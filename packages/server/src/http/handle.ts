@@ -1,0 +1,83 @@
+import { noContent, type Route } from '@wharf/contract';
+import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import type { z } from 'zod';
+import { type Actor, anonymous, resolveActor } from '../access/actor.ts';
+import type { Db } from '../db/schema.ts';
+import { forbidden, unauthorized } from './errors.ts';
+
+// biome-ignore lint/suspicious/noExplicitAny: matches any schema in the positions not asked for
+type AnyRoute = Route<any, any, any, any>;
+type ParamsOf<R> = R extends Route<infer P, z.ZodType, z.ZodType, z.ZodType> ? z.infer<P> : never;
+type QueryOf<R> = R extends Route<z.ZodType, infer Q, z.ZodType, z.ZodType> ? z.infer<Q> : never;
+type BodyOf<R> = R extends Route<z.ZodType, z.ZodType, infer B, z.ZodType> ? z.infer<B> : never;
+type ResponseOf<R> = R extends Route<z.ZodType, z.ZodType, z.ZodType, infer S> ? z.input<S> : never;
+
+export type { AnyRoute };
+
+export interface HandlerContext<R extends AnyRoute> {
+  params: ParamsOf<R>;
+  query: QueryOf<R>;
+  body: BodyOf<R>;
+  actor: Actor;
+  request: FastifyRequest;
+  reply: FastifyReply;
+}
+
+export type RouteHandler<R extends AnyRoute> = (
+  context: HandlerContext<R>,
+) => Promise<ResponseOf<R> | FastifyReply | undefined | void> | ResponseOf<R> | FastifyReply | undefined | void;
+
+/** Refuses callers the route's `auth` and `scope` rule out, before any role check runs. */
+function admit(route: Route, actor: Actor): void {
+  if (route.auth === 'public') return;
+  switch (actor.kind) {
+    case 'anonymous':
+      throw unauthorized();
+    case 'siteToken':
+      if (route.auth !== 'upload') throw forbidden('A site token can only upload releases');
+      return;
+    case 'apiToken': {
+      if (route.scope === null) throw forbidden('This route cannot be called with an API token');
+      const time = new Date().toISOString();
+      if (time < actor.activatesAt) throw unauthorized(`The token is not active until ${actor.activatesAt}`);
+      if (actor.expiresAt && time >= actor.expiresAt) throw unauthorized(`The token expired at ${actor.expiresAt}`);
+      if (!actor.scopes.includes(route.scope)) throw forbidden(`The token lacks the scope ${route.scope}`);
+      return;
+    }
+    case 'session':
+      return;
+  }
+}
+
+/**
+ * Binds a handler to a contract route: Fastify validates params, query and body with the route's
+ * schemas and serialises the answer with its response schema.
+ */
+export function bindRoute<R extends AnyRoute>(fastify: FastifyInstance, db: Db, route: R, handler: RouteHandler<R>) {
+  const hasResponseBody = (route.response as z.ZodType) !== noContent;
+  fastify.route({
+    method: route.method.toUpperCase() as 'GET',
+    url: route.path,
+    schema: {
+      ...(route.params ? { params: route.params } : {}),
+      ...(route.query ? { querystring: route.query } : {}),
+      ...(route.body && !route.multipart ? { body: route.body } : {}),
+      ...(hasResponseBody ? { response: { [route.status]: route.response } } : {}),
+    },
+    handler: async (request, reply) => {
+      const actor = route.auth === 'public' ? await resolveActor(db, request).catch(() => anonymous) : await resolveActor(db, request);
+      admit(route, actor);
+      const result = await handler({
+        params: request.params as ParamsOf<R>,
+        query: request.query as QueryOf<R>,
+        body: request.body as BodyOf<R>,
+        actor,
+        request,
+        reply,
+      });
+      if (reply.sent) return reply;
+      if (!hasResponseBody) return reply.code(204).send();
+      return reply.code(route.status).send(result);
+    },
+  });
+}

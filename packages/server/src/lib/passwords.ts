@@ -1,0 +1,35 @@
+import { randomBytes, scrypt, timingSafeEqual } from 'node:crypto';
+
+// N=2^15 makes a guess cost ~50 ms: slow for an attacker, fine for a sign-in.
+const COST = 2 ** 15;
+const BLOCK_SIZE = 8;
+const PARALLELISM = 1;
+const KEY_LENGTH = 32;
+const MAX_MEMORY = 64 * 1024 * 1024;
+
+function derive(password: string, salt: Buffer, cost: number, blockSize: number, parallelism: number) {
+  return new Promise<Buffer>((resolve, reject) => {
+    scrypt(
+      password,
+      salt,
+      KEY_LENGTH,
+      { N: cost, r: blockSize, p: parallelism, maxmem: MAX_MEMORY },
+      (error, key) => (error ? reject(error) : resolve(key)),
+    );
+  });
+}
+
+/** `scrypt$N$r$p$salt$key`, salt and key in base64url. */
+export async function hashPassword(password: string): Promise<string> {
+  const salt = randomBytes(16);
+  const key = await derive(password, salt, COST, BLOCK_SIZE, PARALLELISM);
+  return ['scrypt', COST, BLOCK_SIZE, PARALLELISM, salt.toString('base64url'), key.toString('base64url')].join('$');
+}
+
+export async function verifyPassword(password: string, hash: string): Promise<boolean> {
+  const [kind, cost, blockSize, parallelism, salt, key] = hash.split('$');
+  if (kind !== 'scrypt' || !salt || !key) return false;
+  const expected = Buffer.from(key, 'base64url');
+  const actual = await derive(password, Buffer.from(salt, 'base64url'), Number(cost), Number(blockSize), Number(parallelism));
+  return actual.length === expected.length && timingSafeEqual(actual, expected);
+}

@@ -1,0 +1,39 @@
+import { hashPassword, verifyPassword } from '../../lib/passwords.ts';
+import { newSecret, now } from '../../lib/ids.ts';
+import type { WharfApp } from '../../wharfApp.ts';
+
+export const FIRST_ADMIN = 'admin';
+
+/** Whether the in-memory method has anybody to sign in: users from WHARF_USERS or the first admin. */
+export async function hasPasswordLogins(app: WharfApp) {
+  if (app.config.users.size > 0) return true;
+  return (await app.db.selectFrom('password_logins').select('name').limit(1).executeTakeFirst()) !== undefined;
+}
+
+/** Checks a user name and password against WHARF_USERS, then against the stored logins. */
+export async function checkPassword(app: WharfApp, name: string, password: string) {
+  const configured = app.config.users.get(name);
+  if (configured) return verifyPassword(password, configured);
+  if (app.config.users.size > 0) return false;
+  const stored = await app.db.selectFrom('password_logins').select('password_hash').where('name', '=', name).executeTakeFirst();
+  return stored ? verifyPassword(password, stored.password_hash) : false;
+}
+
+/**
+ * With no sign-in method configured, a fresh installation gets an `admin` user whose random
+ * password is printed once: the only way in, and never stored in clear.
+ */
+export async function ensureFirstAdmin(app: WharfApp) {
+  if (await hasPasswordLogins(app)) return;
+  const password = newSecret().slice(0, 20);
+  const inserted = await app.db
+    .insertInto('password_logins')
+    .values({ name: FIRST_ADMIN, password_hash: await hashPassword(password), created_at: now() })
+    .onConflict((oc) => oc.column('name').doNothing())
+    .executeTakeFirst();
+  if (Number(inserted.numInsertedOrUpdatedRows ?? 0) === 0) return;
+  app.log.warn(
+    { user: FIRST_ADMIN, password },
+    `First start: sign in at ${app.config.url.origin} as "${FIRST_ADMIN}" with password ${password} (shown only this once)`,
+  );
+}

@@ -1,0 +1,43 @@
+import { api } from '@wharf/contract';
+import { mustAdminOrg, userOf } from '../../access/rules.ts';
+import { notFound } from '../../http/errors.ts';
+import type { WharfApp } from '../../wharfApp.ts';
+import { getOrg } from '../orgs/queries.ts';
+import { findInviteByToken, listInvites, toInvite } from './queries.ts';
+import { acceptInvite, createInvite, declineInvite, deleteInvite } from './service.ts';
+
+export function inviteRoutes(app: WharfApp) {
+  app.handle(api.listInvites, async ({ actor, params }) => {
+    await mustAdminOrg(app.db, actor, params.orgId);
+    return listInvites(app.db, params.orgId);
+  });
+
+  app.handle(api.createInvite, async ({ actor, params, body }) => {
+    await mustAdminOrg(app.db, actor, params.orgId);
+    return createInvite(app.db, {
+      orgId: params.orgId,
+      actorId: userOf(actor),
+      email: body.email,
+      admin: body.admin,
+      ttlMs: app.config.inviteTtlMs,
+      consoleUrl: app.config.url,
+    });
+  });
+
+  app.handle(api.deleteInvite, async ({ actor, params }) => {
+    await mustAdminOrg(app.db, actor, params.orgId);
+    if (!(await deleteInvite(app.db, userOf(actor), params.orgId, params.inviteId))) throw notFound('Invitation');
+  });
+
+  // The invitee sees the invite even once expired, so the console can say so.
+  app.handle(api.getInvite, async ({ params, body }) => {
+    if (params.token !== body.token) throw notFound('Invitation');
+    const row = await findInviteByToken(app.db, body.token);
+    const org = await getOrg(app.db, row.org_id);
+    return { ...toInvite(row), org: { _id: org._id, name: org.name, color: org.color, logo: org.logo } };
+  });
+
+  app.handle(api.acceptInvite, ({ actor, params, body }) => acceptInvite(app.db, userOf(actor), params.inviteId, body.token));
+
+  app.handle(api.declineInvite, ({ actor, params, body }) => declineInvite(app.db, userOf(actor), params.inviteId, body.token));
+}

@@ -1,0 +1,81 @@
+import type { Db } from '../../db/schema.ts';
+import { recordEvent } from '../../events/outbox.ts';
+import { conflict } from '../../http/errors.ts';
+import { newId, newSecret, now } from '../../lib/ids.ts';
+import { lookupHash } from '../../lib/secrets.ts';
+import { getOrg } from '../orgs/queries.ts';
+import { toInvite, usableInvite } from './queries.ts';
+
+export async function createInvite(
+  db: Db,
+  input: { orgId: string; actorId: string; email: string; admin: boolean; ttlMs: number; consoleUrl: URL },
+) {
+  const token = newSecret();
+  const row = {
+    id: newId(),
+    org_id: input.orgId,
+    email: input.email,
+    admin: input.admin ? 1 : 0,
+    token_hash: lookupHash(token),
+    expires_at: new Date(Date.now() + input.ttlMs).toISOString(),
+    created_at: now(),
+  };
+  await db.transaction().execute(async (trx) => {
+    await trx.insertInto('invites').values(row).execute();
+    await recordEvent(trx, {
+      name: 'org_invite_added',
+      actorId: input.actorId,
+      orgId: input.orgId,
+      data: { inviteId: row.id, email: row.email, admin: input.admin },
+    });
+  });
+  const url = new URL(`/invite?token=${encodeURIComponent(token)}`, input.consoleUrl).toString();
+  return { ...toInvite(row), token, url };
+}
+
+export async function deleteInvite(db: Db, actorId: string, orgId: string, inviteId: string) {
+  return db.transaction().execute(async (trx) => {
+    const deleted = await trx.deleteFrom('invites').where('id', '=', inviteId).where('org_id', '=', orgId).executeTakeFirst();
+    if (Number(deleted.numDeletedRows) === 0) return false;
+    await recordEvent(trx, { name: 'org_invite_deleted', actorId, orgId, data: { inviteId } });
+    return true;
+  });
+}
+
+/** Joins the invite's organization (as admin when the invite says so); the token is spent. */
+export async function acceptInvite(db: Db, userId: string, inviteId: string, token: string) {
+  const orgId = await db.transaction().execute(async (trx) => {
+    const invite = await usableInvite(trx, inviteId, token);
+    const existing = await trx
+      .selectFrom('members')
+      .select('id')
+      .where('org_id', '=', invite.org_id)
+      .where('user_id', '=', userId)
+      .executeTakeFirst();
+    if (existing) throw conflict('You are already a member of this organization');
+    const memberId = newId();
+    await trx.deleteFrom('invites').where('id', '=', invite.id).execute();
+    await trx
+      .insertInto('members')
+      .values({ id: memberId, org_id: invite.org_id, user_id: userId, admin: invite.admin, owner: 0, created_at: now() })
+      .execute();
+    const event = { actorId: userId, orgId: invite.org_id };
+    await recordEvent(trx, { ...event, name: 'org_invite_accepted', data: { inviteId: invite.id, email: invite.email } });
+    await recordEvent(trx, { ...event, name: 'org_member_joined', data: { memberId, userId, admin: invite.admin === 1 } });
+    return invite.org_id;
+  });
+  return getOrg(db, orgId);
+}
+
+export async function declineInvite(db: Db, userId: string, inviteId: string, token: string) {
+  await db.transaction().execute(async (trx) => {
+    const invite = await usableInvite(trx, inviteId, token);
+    await trx.deleteFrom('invites').where('id', '=', invite.id).execute();
+    await recordEvent(trx, {
+      name: 'org_invite_declined',
+      actorId: userId,
+      orgId: invite.org_id,
+      data: { inviteId: invite.id, email: invite.email },
+    });
+  });
+}

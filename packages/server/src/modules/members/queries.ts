@@ -1,0 +1,67 @@
+import type { OrgMember } from '@wharf/contract';
+import { sql } from 'kysely';
+import type { Db, Executor } from '../../db/schema.ts';
+import { notFound } from '../../http/errors.ts';
+import { containing, type Page, pageOf } from '../../lib/paging.ts';
+
+const memberColumns = [
+  'members.id',
+  'members.user_id',
+  'members.admin',
+  'members.owner',
+  'members.created_at',
+  'users.name',
+  'users.email',
+] as const;
+
+interface MemberWithUser {
+  id: string;
+  user_id: string;
+  admin: number;
+  owner: number;
+  created_at: string;
+  name: string;
+  email: string | null;
+}
+
+export function toOrgMember(row: MemberWithUser): OrgMember {
+  return {
+    _id: row.id,
+    userId: row.user_id,
+    name: row.name,
+    email: row.email,
+    admin: row.admin === 1,
+    owner: row.owner === 1,
+    createdAt: row.created_at,
+  };
+}
+
+function membersWithUsers(db: Executor) {
+  return db.selectFrom('members').innerJoin('users', 'users.id', 'members.user_id').select(memberColumns);
+}
+
+export async function getMember(db: Executor, memberId: string) {
+  const row = await membersWithUsers(db).select('members.org_id').where('members.id', '=', memberId).executeTakeFirst();
+  if (!row) throw notFound('Member');
+  return row;
+}
+
+/** Members of an organization, owner first then by name; `search` matches name or email. */
+export function listMembers(db: Db, orgId: string, search: string | undefined, page: Page) {
+  let query = membersWithUsers(db).where('members.org_id', '=', orgId);
+  if (search) {
+    const pattern = containing(search);
+    query = query.where((eb) =>
+      eb.or([
+        eb(sql`lower(users.name)`, 'like', sql`${pattern} escape '\\'`),
+        eb(sql`lower(coalesce(users.email, ''))`, 'like', sql`${pattern} escape '\\'`),
+      ]),
+    );
+  }
+  return pageOf(
+    query,
+    page,
+    (q) => q.orderBy('members.owner', 'desc').orderBy('users.name').orderBy('members.id'),
+    toOrgMember,
+  );
+}

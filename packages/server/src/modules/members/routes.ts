@@ -1,0 +1,47 @@
+import { api } from '@wharf/contract';
+import { mustBeOrgMember, mustOwnOrg, userOf } from '../../access/rules.ts';
+import { conflict, forbidden } from '../../http/errors.ts';
+import { recordEvent } from '../../events/outbox.ts';
+import type { WharfApp } from '../../wharfApp.ts';
+import { getMember, listMembers, toOrgMember } from './queries.ts';
+
+export function memberRoutes(app: WharfApp) {
+  app.handle(api.listMembers, async ({ actor, params, query }) => {
+    await mustBeOrgMember(app.db, actor, params.orgId);
+    return listMembers(app.db, params.orgId, query.search, query);
+  });
+
+  app.handle(api.updateMember, async ({ actor, params, body }) => {
+    const member = await getMember(app.db, params.memberId);
+    await mustOwnOrg(app.db, actor, member.org_id);
+    if (member.owner === 1) throw conflict('The owner is always an admin');
+    await app.db.transaction().execute(async (trx) => {
+      await trx.updateTable('members').set({ admin: body.admin ? 1 : 0 }).where('id', '=', member.id).execute();
+      await recordEvent(trx, {
+        name: 'org_member_updated',
+        actorId: userOf(actor),
+        orgId: member.org_id,
+        data: { memberId: member.id, admin: body.admin },
+      });
+    });
+    return toOrgMember({ ...member, admin: body.admin ? 1 : 0 });
+  });
+
+  // The owner removes members; anyone but the owner may leave on their own.
+  app.handle(api.deleteMember, async ({ actor, params }) => {
+    const member = await getMember(app.db, params.memberId);
+    const self = await mustBeOrgMember(app.db, actor, member.org_id);
+    if (self.id !== member.id && self.owner !== 1) throw forbidden('Only the owner of the organization can do this');
+    if (member.owner === 1) throw conflict('The owner cannot be removed from the organization');
+    await app.db.transaction().execute(async (trx) => {
+      await trx.deleteFrom('team_members').where('member_id', '=', member.id).execute();
+      await trx.deleteFrom('members').where('id', '=', member.id).execute();
+      await recordEvent(trx, {
+        name: 'org_member_deleted',
+        actorId: userOf(actor),
+        orgId: member.org_id,
+        data: { memberId: member.id, userId: member.user_id },
+      });
+    });
+  });
+}

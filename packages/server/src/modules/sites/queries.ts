@@ -1,0 +1,86 @@
+import type { Domain, Header, Site } from '@wharf/contract';
+import { sql } from 'kysely';
+import type { Config } from '../../config.ts';
+import type { Database, Db, Executor } from '../../db/schema.ts';
+import { notFound } from '../../http/errors.ts';
+import { readJson } from '../../lib/json.ts';
+import { containing, type Page, pageOf } from '../../lib/paging.ts';
+import { branchUrl } from '../../lib/urls.ts';
+import { logoUrl } from '../logos/logoUrl.ts';
+
+type SiteRow = Database['sites'];
+type BranchSummaryRow = Pick<Database['branches'], 'id' | 'site_id' | 'name' | 'slug'>;
+
+function toSite(config: Config, row: SiteRow, branches: BranchSummaryRow[]): Site {
+  return {
+    _id: row.id,
+    name: row.name,
+    color: row.color,
+    logo: logoUrl('sites', row.id, row.logo_version),
+    url: branchUrl(config, row.name, null),
+    teamId: row.team_id,
+    orgId: row.org_id,
+    branches: branches.map((b) => ({ _id: b.id, name: b.name, url: branchUrl(config, row.name, b.slug) })),
+    mainBranch: row.main_branch_id,
+    spa: row.spa === 1,
+    hasPassword: row.password_hash !== null,
+    domains: readJson<Domain[]>(row.domains),
+    headers: readJson<Header[]>(row.headers),
+    createdAt: row.created_at,
+  };
+}
+
+/** Sites with their branch summaries, fetched in one extra query for the whole list. */
+export async function toSites(db: Executor, config: Config, rows: SiteRow[]): Promise<Site[]> {
+  if (rows.length === 0) return [];
+  const branches = await db
+    .selectFrom('branches')
+    .select(['id', 'site_id', 'name', 'slug'])
+    .where(
+      'site_id',
+      'in',
+      rows.map((row) => row.id),
+    )
+    .orderBy('created_at', 'desc')
+    .orderBy('id', 'desc')
+    .execute();
+  return rows.map((row) =>
+    toSite(
+      config,
+      row,
+      branches.filter((b) => b.site_id === row.id),
+    ),
+  );
+}
+
+export async function getSite(db: Executor, config: Config, siteId: string): Promise<Site> {
+  const row = await db.selectFrom('sites').selectAll().where('id', '=', siteId).executeTakeFirst();
+  if (!row) throw notFound('Site');
+  const [site] = await toSites(db, config, [row]);
+  return site!;
+}
+
+export async function listTeamSites(db: Db, config: Config, teamId: string) {
+  const rows = await db
+    .selectFrom('sites')
+    .selectAll()
+    .where('team_id', '=', teamId)
+    .orderBy('created_at', 'desc')
+    .orderBy('id', 'desc')
+    .execute();
+  return toSites(db, config, rows);
+}
+
+/** Sites of an organization by name; `search` matches part of the name. */
+export async function searchOrgSites(db: Db, config: Config, orgId: string, search: string | undefined, page: Page) {
+  let query = db.selectFrom('sites').selectAll().where('org_id', '=', orgId);
+  if (search) query = query.where(sql<string>`lower(name)`, 'like', sql<string>`${containing(search)} escape '\\'`);
+  const result = await pageOf(query, page, (q) => q.orderBy('name'), (row) => row);
+  return { items: await toSites(db, config, result.items), count: result.count };
+}
+
+export async function isSiteNameTaken(db: Executor, name: string, exceptSiteId?: string) {
+  let query = db.selectFrom('sites').select('id').where('name', '=', name);
+  if (exceptSiteId) query = query.where('id', '!=', exceptSiteId);
+  return (await query.executeTakeFirst()) !== undefined;
+}

@@ -1,0 +1,149 @@
+import { DEFAULT_COLOR, type Domain } from '@wharf/contract';
+import type { Config } from '../../config.ts';
+import type { Db, Executor } from '../../db/schema.ts';
+import { recordEvent } from '../../events/outbox.ts';
+import { badRequest, conflict } from '../../http/errors.ts';
+import { newId, now } from '../../lib/ids.ts';
+import { getSite, isSiteNameTaken } from './queries.ts';
+
+export const MAIN_BRANCH_NAME = 'main';
+
+/** A site is born with its main branch, which serves nothing until the first upload. */
+export async function createSite(db: Db, config: Config, input: { actorId: string; orgId: string; teamId: string; name: string }) {
+  const siteId = newId();
+  const branchId = newId();
+  const createdAt = now();
+  await db.transaction().execute(async (trx) => {
+    if (await isSiteNameTaken(trx, input.name)) throw conflict('Site name is taken');
+    await trx
+      .insertInto('sites')
+      .values({
+        id: siteId,
+        org_id: input.orgId,
+        team_id: input.teamId,
+        name: input.name,
+        color: DEFAULT_COLOR,
+        logo_type: null,
+        logo_version: null,
+        main_branch_id: branchId,
+        spa: 0,
+        password_hash: null,
+        password_version: null,
+        domains: '[]',
+        headers: '[]',
+        created_at: createdAt,
+      })
+      .execute();
+    await trx
+      .insertInto('branches')
+      .values({
+        id: branchId,
+        site_id: siteId,
+        name: MAIN_BRANCH_NAME,
+        slug: MAIN_BRANCH_NAME,
+        release_id: null,
+        password_hash: null,
+        password_version: null,
+        headers: '[]',
+        redirects: '[]',
+        created_at: createdAt,
+      })
+      .execute();
+    await recordEvent(trx, {
+      name: 'site_added',
+      actorId: input.actorId,
+      orgId: input.orgId,
+      teamId: input.teamId,
+      siteId,
+      data: { name: input.name },
+    });
+  });
+  return getSite(db, config, siteId);
+}
+
+async function claimDomains(trx: Executor, siteId: string, domains: Domain[]) {
+  await trx.deleteFrom('site_domains').where('site_id', '=', siteId).execute();
+  if (domains.length === 0) return;
+  const names = domains.map((d) => d.name);
+  const taken = await trx.selectFrom('site_domains').select('name').where('name', 'in', names).executeTakeFirst();
+  if (taken) throw conflict(`The domain ${taken.name} is used by another site`);
+  await trx
+    .insertInto('site_domains')
+    .values(names.map((name) => ({ name, site_id: siteId })))
+    .execute();
+}
+
+export interface SiteSettings {
+  name: string;
+  color: string;
+  mainBranch: string;
+  spa: boolean;
+  domains: Domain[];
+}
+
+export async function updateSite(db: Db, config: Config, actorId: string, siteId: string, settings: SiteSettings) {
+  await db.transaction().execute(async (trx) => {
+    const site = await trx.selectFrom('sites').select(['org_id', 'team_id']).where('id', '=', siteId).executeTakeFirstOrThrow();
+    if (await isSiteNameTaken(trx, settings.name, siteId)) throw conflict('Site name is taken');
+    const mainBranch = await trx
+      .selectFrom('branches')
+      .select('id')
+      .where('id', '=', settings.mainBranch)
+      .where('site_id', '=', siteId)
+      .executeTakeFirst();
+    if (!mainBranch) {
+      throw badRequest('mainBranch: Must be a branch of this site', [
+        { field: 'mainBranch', message: 'Must be a branch of this site' },
+      ]);
+    }
+    await claimDomains(trx, siteId, settings.domains);
+    await trx
+      .updateTable('sites')
+      .set({
+        name: settings.name,
+        color: settings.color,
+        main_branch_id: settings.mainBranch,
+        spa: settings.spa ? 1 : 0,
+        domains: JSON.stringify(settings.domains),
+      })
+      .where('id', '=', siteId)
+      .execute();
+    await recordEvent(trx, {
+      name: 'site_updated',
+      actorId,
+      orgId: site.org_id,
+      teamId: site.team_id,
+      siteId,
+      data: { name: settings.name, mainBranch: settings.mainBranch, spa: settings.spa, domains: settings.domains.map((d) => d.name) },
+    });
+  });
+  return getSite(db, config, siteId);
+}
+
+/** Removes every row of a site; release files are reclaimed by the blob garbage collection. */
+export async function deleteSiteRows(trx: Executor, siteId: string) {
+  const branchIds = trx.selectFrom('branches').select('id').where('site_id', '=', siteId);
+  await trx.deleteFrom('branch_releases').where('branch_id', 'in', branchIds).execute();
+  await trx.deleteFrom('branches').where('site_id', '=', siteId).execute();
+  await trx.deleteFrom('releases').where('site_id', '=', siteId).execute();
+  await trx.deleteFrom('site_tokens').where('site_id', '=', siteId).execute();
+  await trx.deleteFrom('site_domains').where('site_id', '=', siteId).execute();
+  const hookIds = trx.selectFrom('hooks').select('id').where('context', '=', 'sites').where('owner_id', '=', siteId);
+  await trx.deleteFrom('hook_deliveries').where('hook_id', 'in', hookIds).execute();
+  await trx.deleteFrom('hooks').where('context', '=', 'sites').where('owner_id', '=', siteId).execute();
+  await trx.deleteFrom('sites').where('id', '=', siteId).execute();
+}
+
+export async function deleteSite(db: Db, actorId: string, site: { id: string; org_id: string; team_id: string; name: string }) {
+  await db.transaction().execute(async (trx) => {
+    await deleteSiteRows(trx, site.id);
+    await recordEvent(trx, {
+      name: 'site_deleted',
+      actorId,
+      orgId: site.org_id,
+      teamId: site.team_id,
+      siteId: site.id,
+      data: { name: site.name },
+    });
+  });
+}

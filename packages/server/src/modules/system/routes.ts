@@ -1,0 +1,18 @@
+import { api } from '@wharf/contract';
+import { API_VERSION } from '../../version.ts';
+import type { WharfApp } from '../../wharfApp.ts';
+
+export function systemRoutes(app: WharfApp) {
+  const { config } = app;
+
+  app.handle(api.getSystemInfo, () => ({ version: API_VERSION }));
+
+  app.handle(api.getSystemEnv, () => ({
+    url: config.url.origin,
+    sitesUrl: config.sitesUrl.origin,
+    version: API_VERSION,
+    features: { httpsAuto: config.acmeDirectory !== null, email: config.smtpUrl !== null },
+    crashReports: { dsn: config.crashReportDsn },
+    analytics: { enabled: config.analytics },
+  }));
+}

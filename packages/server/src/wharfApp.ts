@@ -1,0 +1,20 @@
+import type { Route } from '@wharf/contract';
+import type { FastifyBaseLogger, FastifyInstance } from 'fastify';
+import type { Config } from './config.ts';
+import type { Db } from './db/schema.ts';
+import type { AnyRoute, RouteHandler } from './http/handle.ts';
+import type { Sealer } from './lib/secrets.ts';
+import type { BlobStore } from './storage/blobStore.ts';
+
+/** What every module receives: the configuration, the shared parts, and `handle` to bind routes. */
+export interface WharfApp {
+  config: Config;
+  db: Db;
+  sealer: Sealer;
+  blobs: BlobStore;
+  log: FastifyBaseLogger;
+  fastify: FastifyInstance;
+  /** The contract routes this server implements. */
+  implemented: Set<Route>;
+  handle<R extends AnyRoute>(route: R, handler: RouteHandler<R>): void;
+}
