@@ -4,7 +4,8 @@ import Fastify from 'fastify';
 import type { Config } from './config.ts';
 import { openDb } from './db/connection.ts';
 import { migrate } from './db/migrate.ts';
-import { installErrorHandler } from './http/errorHandler.ts';
+import { serveConsole } from './console/serveConsole.ts';
+import { installErrorHandler, installNotFoundHandler } from './http/errorHandler.ts';
 import { bindRoute } from './http/handle.ts';
 import { refuseCrossOriginMutations } from './http/sameOrigin.ts';
 import { zodSerializerCompiler, zodValidatorCompiler } from './http/validation.ts';
@@ -26,6 +27,8 @@ export interface BuildOptions {
   /** PostgreSQL schema to use (tests isolate each run in its own). */
   dbSchema?: string;
   logger?: boolean;
+  /** Serve the built console at `/` (default true). */
+  serveConsole?: boolean;
 }
 
 const modules = [systemRoutes, authRoutes, orgRoutes, memberRoutes, inviteRoutes, teamRoutes, siteRoutes, logoRoutes];
@@ -41,6 +44,7 @@ export async function buildApp(config: Config, options: BuildOptions = {}): Prom
   fastify.setValidatorCompiler(zodValidatorCompiler);
   fastify.setSerializerCompiler(zodSerializerCompiler);
   installErrorHandler(fastify);
+  installNotFoundHandler(fastify, options.serveConsole === false ? undefined : serveConsole(fastify));
   await fastify.register(cookie);
   await fastify.register(multipart, { limits: { fields: 20, fieldSize: 64 * 1024 } });
   refuseCrossOriginMutations(fastify, config.url.origin);

@@ -4,7 +4,7 @@ import { z } from 'zod';
 
 /** Every environment variable Wharf reads, with its default; README.md documents the same list. */
 const environment = z.object({
-  WHARF_URL: z.url({ error: 'must be a URL such as http://localhost:8080' }).default('http://localhost:8080'),
+  WHARF_URL: z.url({ error: 'must be a URL such as http://localhost:8080' }).optional(),
   WHARF_SITES_URL: z.url({ error: 'must be a URL such as http://localhost:8080' }).optional(),
   PORT: z.coerce.number({ error: 'must be a port number' }).int().min(0).max(65535).default(8080),
   HOST: z.string().default('0.0.0.0'),
@@ -57,9 +57,10 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
     throw new ConfigError(`Invalid configuration:\n  ${problems.join('\n  ')}`);
   }
   const e = parsed.data;
+  const url = new URL(e.WHARF_URL ?? `http://localhost:${e.PORT}`);
   return {
-    url: new URL(e.WHARF_URL),
-    sitesUrl: new URL(e.WHARF_SITES_URL ?? e.WHARF_URL),
+    url,
+    sitesUrl: new URL(e.WHARF_SITES_URL ?? url),
     port: e.PORT,
     host: e.HOST,
     dataDir: path.resolve(e.WHARF_DATA_DIR),

@@ -1,4 +1,4 @@
-import type { FastifyError, FastifyInstance } from 'fastify';
+import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { STATUS_CODES } from 'node:http';
 import { HttpError } from './errors.ts';
 
@@ -14,10 +14,16 @@ export function installErrorHandler(fastify: FastifyInstance) {
       .type('application/json')
       .send(JSON.stringify({ statusCode, error: STATUS_CODES[statusCode] ?? 'Error', message, ...(details ? { details } : {}) }));
   });
-  fastify.setNotFoundHandler((request, reply) =>
-    reply
-      .code(404)
-      .type('application/json')
-      .send(JSON.stringify({ statusCode: 404, error: 'Not Found', message: `No route ${request.method} ${request.url.split('?')[0]}` })),
-  );
+}
+
+/** Unknown paths: the console's page when it has one, else a JSON 404. */
+export function installNotFoundHandler(
+  fastify: FastifyInstance,
+  fallback?: (request: FastifyRequest, reply: FastifyReply) => Promise<boolean>,
+) {
+  fastify.setNotFoundHandler(async (request, reply) => {
+    if (fallback && (await fallback(request, reply))) return reply;
+    const message = `No route ${request.method} ${request.url.split('?')[0]}`;
+    return reply.code(404).type('application/json').send(JSON.stringify({ statusCode: 404, error: 'Not Found', message }));
+  });
 }
