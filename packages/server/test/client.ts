@@ -1,0 +1,69 @@
+import { TEST_PASSWORD } from './harness.ts';
+
+export interface Answer<T = any> {
+  status: number;
+  body: T;
+  headers: Headers;
+}
+
+/** An HTTP client with a cookie jar, as a browser or curl would talk to Wharf. */
+export class TestClient {
+  private cookie = '';
+
+  constructor(
+    readonly baseUrl: string,
+    private readonly bearer: string | null = null,
+  ) {}
+
+  withToken(token: string) {
+    return new TestClient(this.baseUrl, token);
+  }
+
+  async request<T = any>(method: string, path: string, body?: unknown, headers: Record<string, string> = {}): Promise<Answer<T>> {
+    const init: RequestInit & { headers: Record<string, string> } = { method, headers: { ...headers } };
+    if (this.cookie) init.headers.cookie = this.cookie;
+    if (this.bearer) init.headers.authorization = `Bearer ${this.bearer}`;
+    if (body instanceof FormData) {
+      init.body = body;
+    } else if (body !== undefined) {
+      init.headers['content-type'] = 'application/json';
+      init.body = JSON.stringify(body);
+    }
+    const response = await fetch(this.baseUrl + path, init);
+    const setCookie = response.headers.getSetCookie().map((c) => c.split(';')[0]).filter(Boolean);
+    if (setCookie.length > 0) this.cookie = setCookie.join('; ');
+    const text = await response.text();
+    let parsed: unknown = text;
+    if (response.headers.get('content-type')?.includes('json') && text) parsed = JSON.parse(text);
+    return { status: response.status, body: parsed as T, headers: response.headers };
+  }
+
+  get<T = any>(path: string) {
+    return this.request<T>('GET', path);
+  }
+  post<T = any>(path: string, body?: unknown) {
+    return this.request<T>('POST', path, body);
+  }
+  put<T = any>(path: string, body?: unknown) {
+    return this.request<T>('PUT', path, body);
+  }
+  delete<T = any>(path: string) {
+    return this.request<T>('DELETE', path);
+  }
+
+  async signIn(user: string, password = TEST_PASSWORD) {
+    const answer = await this.post('/auth/in-memory', { user, password });
+    if (answer.status !== 200) throw new Error(`Sign-in of ${user} failed: ${answer.status} ${JSON.stringify(answer.body)}`);
+    return this;
+  }
+}
+
+export async function signedIn(baseUrl: string, user: string) {
+  return new TestClient(baseUrl).signIn(user);
+}
+
+/** Throws with the answer when the status is not the one expected; returns the body. */
+export function expectStatus<T>(answer: Answer<T>, status: number): T {
+  if (answer.status !== status) throw new Error(`Expected ${status}, got ${answer.status}: ${JSON.stringify(answer.body)}`);
+  return answer.body;
+}

@@ -1,0 +1,99 @@
+import { mkdtemp, rm } from 'node:fs/promises';
+import { createServer } from 'node:net';
+import os from 'node:os';
+import path from 'node:path';
+import pg from 'pg';
+import { buildApp } from '../src/app.ts';
+import { loadConfig } from '../src/config.ts';
+import { randomString } from '../src/lib/ids.ts';
+import { hashPassword } from '../src/lib/passwords.ts';
+import type { WharfApp } from '../src/wharfApp.ts';
+
+/** The PostgreSQL the suite also runs against when set (CI sets it). */
+export const testDatabaseUrl = process.env.WHARF_TEST_DATABASE_URL || null;
+
+/** Test users, all with the password `password`, signed in through the in-memory method. */
+export const TEST_USERS = ['owner', 'admin', 'member', 'outsider', 'teammate'] as const;
+export const TEST_PASSWORD = 'password';
+
+let usersSetting: Promise<string> | undefined;
+function testUsersSetting() {
+  usersSetting ??= hashPassword(TEST_PASSWORD).then((hash) => TEST_USERS.map((name) => `${name}:${hash}`).join(','));
+  return usersSetting;
+}
+
+export async function freePort(): Promise<number> {
+  return new Promise((resolve, reject) => {
+    const server = createServer();
+    server.unref();
+    server.on('error', reject);
+    server.listen(0, '127.0.0.1', () => {
+      const { port } = server.address() as { port: number };
+      server.close(() => resolve(port));
+    });
+  });
+}
+
+export interface TestServer {
+  url: string;
+  app: WharfApp;
+  dataDir: string;
+  close(): Promise<void>;
+}
+
+export interface TestServerOptions {
+  env?: Record<string, string>;
+  /** Use PostgreSQL (when reachable) instead of SQLite. */
+  postgres?: boolean;
+  /** Leave the test users out, as on a fresh installation. */
+  withoutUsers?: boolean;
+  serveConsole?: boolean;
+}
+
+/** Starts a real Wharf on a free port, with a fresh data directory and database of its own. */
+export async function startTestServer(options: TestServerOptions = {}): Promise<TestServer> {
+  const dataDir = await mkdtemp(path.join(os.tmpdir(), 'wharf-test-'));
+  const port = await freePort();
+  const url = `http://127.0.0.1:${port}`;
+  const schema = options.postgres && testDatabaseUrl ? `test_${randomString(12)}` : undefined;
+  if (schema) await withPg((client) => client.query(`create schema ${schema}`));
+  const config = loadConfig({
+    WHARF_DATA_DIR: dataDir,
+    PORT: String(port),
+    HOST: '127.0.0.1',
+    WHARF_URL: url,
+    WHARF_SITES_URL: `http://localhost:${port}`,
+    LOG_LEVEL: 'silent',
+    ...(schema ? { DATABASE_URL: testDatabaseUrl! } : {}),
+    ...(options.withoutUsers ? {} : { WHARF_USERS: await testUsersSetting() }),
+    ...options.env,
+  });
+  const app = await buildApp(config, { dbSchema: schema, logger: false, serveConsole: options.serveConsole ?? false });
+  await app.fastify.listen({ port, host: '127.0.0.1' });
+  return {
+    url,
+    app,
+    dataDir,
+    async close() {
+      await app.fastify.close();
+      if (schema) await withPg((client) => client.query(`drop schema ${schema} cascade`));
+      await rm(dataDir, { recursive: true, force: true });
+    },
+  };
+}
+
+async function withPg<T>(work: (client: pg.Client) => Promise<T>): Promise<T> {
+  const client = new pg.Client({ connectionString: testDatabaseUrl! });
+  await client.connect();
+  try {
+    return await work(client);
+  } finally {
+    await client.end();
+  }
+}
+
+/** The databases a suite runs against: SQLite always, PostgreSQL when WHARF_TEST_DATABASE_URL is set. */
+export const databases: { name: string; postgres: boolean }[] = [
+  { name: 'SQLite', postgres: false },
+  ...(testDatabaseUrl ? [{ name: 'PostgreSQL', postgres: true }] : []),
+];
