@@ -13,7 +13,7 @@ import type { WharfApp } from '../src/wharfApp.ts';
 export const testDatabaseUrl = process.env.WHARF_TEST_DATABASE_URL || null;
 
 /** Test users, all with the password `password`, signed in through the in-memory method. */
-export const TEST_USERS = ['owner', 'admin', 'member', 'outsider', 'teammate'] as const;
+export const TEST_USERS = ['owner', 'admin', 'member', 'outsider', 'teammate', 'joiner'] as const;
 export const TEST_PASSWORD = 'password';
 
 let usersSetting: Promise<string> | undefined;

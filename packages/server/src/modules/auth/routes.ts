@@ -1,6 +1,6 @@
 import { api } from '@wharf/contract';
 import { unauthorized } from '../../http/errors.ts';
-import { RateLimiter } from '../../lib/rateLimit.ts';
+import { FailureLimiter } from '../../lib/rateLimit.ts';
 import type { WharfApp } from '../../wharfApp.ts';
 import { checkPassword, hasPasswordLogins } from './passwordLogins.ts';
 import { clearSessionCookie, endAllSessions, endSession, startSession } from './sessions.ts';
@@ -8,15 +8,19 @@ import { findOrCreateUser, getUser } from './users.ts';
 
 export function authRoutes(app: WharfApp) {
   // Per address and per user name, so neither one client nor many can grind one account.
-  const attemptsByAddress = new RateLimiter(20, 60_000);
-  const attemptsByUser = new RateLimiter(10, 60_000);
+  const failuresByAddress = new FailureLimiter(20, 60_000);
+  const failuresByUser = new FailureLimiter(10, 60_000);
 
   app.handle(api.getAuthMethods, async () => ((await hasPasswordLogins(app)) ? ['in-memory'] : []));
 
   app.handle(api.signInInMemory, async ({ body, request, reply }) => {
-    attemptsByAddress.take(request.ip);
-    attemptsByUser.take(body.user);
-    if (!(await checkPassword(app, body.user, body.password))) throw unauthorized('Wrong user name or password');
+    failuresByAddress.check(request.ip);
+    failuresByUser.check(body.user);
+    if (!(await checkPassword(app, body.user, body.password))) {
+      failuresByAddress.fail(request.ip);
+      failuresByUser.fail(body.user);
+      throw unauthorized('Wrong user name or password');
+    }
     const user = await findOrCreateUser(app.db, { provider: 'in-memory', providerId: body.user, name: body.user, email: null });
     await startSession(app, reply, user._id);
     return user;

@@ -1,0 +1,42 @@
+import { createHash } from 'node:crypto';
+import type { Db } from '../src/db/schema.ts';
+
+const TABLES = [
+  'users',
+  'password_logins',
+  'orgs',
+  'members',
+  'invites',
+  'teams',
+  'team_members',
+  'sites',
+  'site_domains',
+  'branches',
+  'releases',
+  'branch_releases',
+  'site_tokens',
+  'api_tokens',
+  'hooks',
+  'hook_deliveries',
+  'events',
+] as const;
+
+/** A fingerprint of every table but sessions: equal fingerprints mean nothing changed. */
+export async function snapshot(db: Db): Promise<string> {
+  const hash = createHash('sha256');
+  for (const table of TABLES) {
+    const rows = await db.selectFrom(table).selectAll().execute();
+    const lines = rows.map((row) => JSON.stringify(row)).sort();
+    hash.update(`${table}:${lines.join('\n')}\n`);
+  }
+  return hash.digest('hex');
+}
+
+export async function eventNamesSince(db: Db, before: Set<string>) {
+  const rows = await db.selectFrom('events').select(['id', 'name']).execute();
+  return rows.filter((row) => !before.has(row.id)).map((row) => row.name);
+}
+
+export async function eventIds(db: Db) {
+  return new Set((await db.selectFrom('events').select('id').execute()).map((row) => row.id));
+}
