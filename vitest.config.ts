@@ -3,6 +3,8 @@ import { defineConfig } from 'vitest/config';
 
 export default defineConfig({
   test: {
-    projects: ['packages/*/vitest.config.ts', 'e2e/vitest.config.ts'].filter((file) => !file.includes('*') ? existsSync(file) : true),
+    projects: ['packages/*/vitest.config.ts', 'e2e/vitest.config.ts'].filter((file) =>
+      !file.includes('*') ? existsSync(file) : true,
+    ),
   },
 });

@@ -1,17 +1,18 @@
+import path from 'node:path';
 import cookie from '@fastify/cookie';
 import multipart from '@fastify/multipart';
 import Fastify from 'fastify';
 import type { Config } from './config.ts';
+import { serveConsole } from './console/serveConsole.ts';
 import { openDb } from './db/connection.ts';
 import { migrate } from './db/migrate.ts';
-import { serveConsole } from './console/serveConsole.ts';
 import { installErrorHandler, installNotFoundHandler } from './http/errorHandler.ts';
 import { bindRoute } from './http/handle.ts';
 import { refuseCrossOriginMutations } from './http/sameOrigin.ts';
 import { zodSerializerCompiler, zodValidatorCompiler } from './http/validation.ts';
 import { resolveSecret, Sealer } from './lib/secrets.ts';
-import { authRoutes } from './modules/auth/routes.ts';
 import { ensureFirstAdmin } from './modules/auth/passwordLogins.ts';
+import { authRoutes } from './modules/auth/routes.ts';
 import { inviteRoutes } from './modules/invites/routes.ts';
 import { logoRoutes } from './modules/logos/routes.ts';
 import { memberRoutes } from './modules/members/routes.ts';
@@ -21,12 +22,13 @@ import { systemRoutes } from './modules/system/routes.ts';
 import { teamRoutes } from './modules/teams/routes.ts';
 import { FileBlobStore } from './storage/blobStore.ts';
 import type { WharfApp } from './wharfApp.ts';
-import path from 'node:path';
 
 export interface BuildOptions {
   /** PostgreSQL schema to use (tests isolate each run in its own). */
   dbSchema?: string;
   logger?: boolean;
+  /** Where logs go instead of standard output (tests read them). */
+  logStream?: { write(line: string): void };
   /** Serve the built console at `/` (default true). */
   serveConsole?: boolean;
 }
@@ -36,7 +38,10 @@ const modules = [systemRoutes, authRoutes, orgRoutes, memberRoutes, inviteRoutes
 /** Builds a ready-to-listen Wharf from its configuration; nothing global, so tests run many side by side. */
 export async function buildApp(config: Config, options: BuildOptions = {}): Promise<WharfApp> {
   const fastify = Fastify({
-    logger: options.logger === false ? false : { level: config.logLevel },
+    logger:
+      options.logger === false
+        ? false
+        : { level: config.logLevel, ...(options.logStream ? { stream: options.logStream } : {}) },
     trustProxy: true,
     bodyLimit: 2 * 1024 * 1024,
     routerOptions: { maxParamLength: 500 },

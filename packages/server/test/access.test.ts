@@ -1,7 +1,7 @@
 import { allRoutes, type Route, routePath } from '@wharf/contract';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type AccessRule, accessRules, type Call } from './accessRules.ts';
-import { signedIn, TestClient } from './client.ts';
+import { queryString, signedIn, TestClient } from './client.ts';
 import { databases, startTestServer, type TestServer } from './harness.ts';
 import { eventIds, eventNamesSince } from './snapshot.ts';
 import { buildWorld, ROLES, type Role, type World } from './world.ts';
@@ -21,7 +21,7 @@ async function send(world: World, role: Role, route: Route, call: Call) {
       ? new TestClient(world.url)
       : await signedIn(world.url, role)
     : world.clients[role];
-  const query = call.query ? `?${new URLSearchParams(Object.entries(call.query).map(([k, v]) => [k, String(v)]))}` : '';
+  const query = queryString(call.query);
   return client.request(route.method.toUpperCase(), routePath(route.path, call.params) + query, call.body);
 }
 
@@ -53,7 +53,9 @@ describe.each(databases)('access matrix on $name', ({ postgres }) => {
         const answer = await send(world, role, route, call);
         const expected = expectedStatus(route, rule, role);
         if (answer.status !== expected) {
-          mismatches.push(`${name} as ${role}: expected ${expected}, got ${answer.status} ${JSON.stringify(answer.body)}`);
+          mismatches.push(
+            `${name} as ${role}: expected ${expected}, got ${answer.status} ${JSON.stringify(answer.body)}`,
+          );
           continue;
         }
         const recorded = (await eventNamesSince(server.app.db, before)).sort();

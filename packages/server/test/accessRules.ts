@@ -44,7 +44,10 @@ async function freshSite(w: World) {
 }
 
 async function freshInvite(w: World) {
-  return expectStatus(await w.clients.owner.post(`/api/v1/orgs/${w.org._id}/invites`, { email: 'new@example.com', admin: false }), 200);
+  return expectStatus(
+    await w.clients.owner.post(`/api/v1/orgs/${w.org._id}/invites`, { email: 'new@example.com', admin: false }),
+    200,
+  );
 }
 
 /** The member id of `joiner`, who joins the organization again whenever a test removed them. */
@@ -67,7 +70,10 @@ export function accessRules(joiner: TestClient): Partial<Record<RouteName, Acces
     getSystemInfo: { allow: everyone, call: () => ({}) },
     getSystemEnv: { allow: everyone, call: () => ({}) },
     getAuthMethods: { allow: everyone, call: () => ({}) },
-    signInInMemory: { allow: everyone, call: () => ({ body: { user: 'outsider', password: TEST_PASSWORD }, freshSession: true }) },
+    signInInMemory: {
+      allow: everyone,
+      call: () => ({ body: { user: 'outsider', password: TEST_PASSWORD }, freshSession: true }),
+    },
     signOut: { allow: everyone, call: () => ({ freshSession: true }) },
     getUser: { allow: signedIn, call: () => ({}) },
     disconnectUser: {
@@ -80,7 +86,11 @@ export function accessRules(joiner: TestClient): Partial<Record<RouteName, Acces
     listOrgs: { allow: signedIn, call: () => ({}) },
     createOrg: { allow: signedIn, events: ['org_created'], call: (w) => ({ body: { name: w.unique('org') } }) },
     getOrg: { allow: orgMembers, call: orgParams },
-    updateOrg: { allow: admins, events: ['org_updated'], call: (w) => ({ ...orgParams(w), body: { name: 'Acme', color: '#123456' } }) },
+    updateOrg: {
+      allow: admins,
+      events: ['org_updated'],
+      call: (w) => ({ ...orgParams(w), body: { name: 'Acme', color: '#123456' } }),
+    },
     getCurrentMember: { allow: orgMembers, call: orgParams },
     listMembers: { allow: orgMembers, call: (w) => ({ ...orgParams(w), query: { search: 'mem', page: 0, size: 10 } }) },
     updateMember: {
@@ -94,7 +104,11 @@ export function accessRules(joiner: TestClient): Partial<Record<RouteName, Acces
       call: async (w) => ({ params: { memberId: await joinerMemberId(w, joiner) } }),
     },
     listInvites: { allow: admins, call: orgParams },
-    createInvite: { allow: admins, events: ['org_invite_added'], call: (w) => ({ ...orgParams(w), body: { email: 'a@b.c', admin: true } }) },
+    createInvite: {
+      allow: admins,
+      events: ['org_invite_added'],
+      call: (w) => ({ ...orgParams(w), body: { email: 'a@b.c', admin: true } }),
+    },
     deleteInvite: {
       allow: admins,
       events: ['org_invite_deleted'],
@@ -129,21 +143,50 @@ export function accessRules(joiner: TestClient): Partial<Record<RouteName, Acces
 
     setOrgLogo: { allow: admins, events: ['org_logo_set'], call: (w) => ({ ...orgParams(w), body: logoForm() }) },
     removeOrgLogo: { allow: admins, events: ['org_logo_removed'], call: orgParams },
-    getOrgLogo: { allow: everyone, call: async (w) => ({ ...orgParams(w), ...(await withLogo(w, `/api/v1/orgs/${w.org._id}/logo`)) }) },
+    getOrgLogo: {
+      allow: everyone,
+      call: async (w) => ({ ...orgParams(w), ...(await withLogo(w, `/api/v1/orgs/${w.org._id}/logo`)) }),
+    },
     setTeamLogo: { allow: admins, events: ['team_logo_set'], call: (w) => ({ ...teamParams(w), body: logoForm() }) },
     removeTeamLogo: { allow: admins, events: ['team_logo_removed'], call: teamParams },
-    getTeamLogo: { allow: everyone, call: async (w) => ({ ...teamParams(w), ...(await withLogo(w, `/api/v1/teams/${w.team._id}/logo`)) }) },
-    setSiteLogo: { allow: siteManagers, events: ['site_logo_set'], call: (w) => ({ ...siteParams(w), body: logoForm() }) },
+    getTeamLogo: {
+      allow: everyone,
+      call: async (w) => ({ ...teamParams(w), ...(await withLogo(w, `/api/v1/teams/${w.team._id}/logo`)) }),
+    },
+    setSiteLogo: {
+      allow: siteManagers,
+      events: ['site_logo_set'],
+      call: (w) => ({ ...siteParams(w), body: logoForm() }),
+    },
     removeSiteLogo: { allow: siteManagers, events: ['site_logo_removed'], call: siteParams },
-    getSiteLogo: { allow: everyone, call: async (w) => ({ ...siteParams(w), ...(await withLogo(w, `/api/v1/sites/${w.site._id}/logo`)) }) },
+    getSiteLogo: {
+      allow: everyone,
+      call: async (w) => ({ ...siteParams(w), ...(await withLogo(w, `/api/v1/sites/${w.site._id}/logo`)) }),
+    },
 
     listTeams: { allow: orgMembers, call: (w) => ({ ...orgParams(w), query: { page: 0, size: 5 } }) },
-    createTeam: { allow: admins, events: ['team_added'], call: (w) => ({ ...orgParams(w), body: { name: w.unique('team') } }) },
+    createTeam: {
+      allow: admins,
+      events: ['team_added'],
+      call: (w) => ({ ...orgParams(w), body: { name: w.unique('team') } }),
+    },
     getTeam: { allow: orgMembers, call: teamParams },
-    updateTeam: { allow: admins, events: ['team_updated'], call: (w) => ({ ...teamParams(w), body: { name: 'Web', color: '#abcdef' } }) },
-    deleteTeam: { allow: admins, events: ['team_deleted'], call: async (w) => ({ params: { teamId: (await freshTeam(w))._id } }) },
+    updateTeam: {
+      allow: admins,
+      events: ['team_updated'],
+      call: (w) => ({ ...teamParams(w), body: { name: 'Web', color: '#abcdef' } }),
+    },
+    deleteTeam: {
+      allow: admins,
+      events: ['team_deleted'],
+      call: async (w) => ({ params: { teamId: (await freshTeam(w))._id } }),
+    },
     listTeamSites: { allow: orgMembers, call: teamParams },
-    createSite: { allow: admins, events: ['site_added'], call: (w) => ({ ...teamParams(w), body: { name: w.unique('site') } }) },
+    createSite: {
+      allow: admins,
+      events: ['site_added'],
+      call: (w) => ({ ...teamParams(w), body: { name: w.unique('site') } }),
+    },
     listTeamMembers: { allow: orgMembers, call: teamParams },
     addTeamMember: {
       allow: admins,
@@ -164,7 +207,10 @@ export function accessRules(joiner: TestClient): Partial<Record<RouteName, Acces
       },
     },
 
-    listOrgSites: { allow: orgMembers, call: (w) => ({ ...orgParams(w), query: { search: 'sit', page: 0, size: 10 } }) },
+    listOrgSites: {
+      allow: orgMembers,
+      call: (w) => ({ ...orgParams(w), query: { search: 'sit', page: 0, size: 10 } }),
+    },
     validateSiteName: { allow: signedIn, call: (w) => ({ body: { name: w.unique('free') } }) },
     getSite: { allow: orgMembers, call: siteParams },
     updateSite: {
@@ -175,7 +221,11 @@ export function accessRules(joiner: TestClient): Partial<Record<RouteName, Acces
         body: { name: w.site.name, color: '#00ff00', mainBranch: w.site.mainBranch, spa: true, domains: [] },
       }),
     },
-    deleteSite: { allow: admins, events: ['site_deleted'], call: async (w) => ({ params: { siteId: (await freshSite(w))._id } }) },
+    deleteSite: {
+      allow: admins,
+      events: ['site_deleted'],
+      call: async (w) => ({ params: { siteId: (await freshSite(w))._id } }),
+    },
   };
 }
 

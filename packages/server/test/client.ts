@@ -19,7 +19,12 @@ export class TestClient {
     return new TestClient(this.baseUrl, token);
   }
 
-  async request<T = any>(method: string, path: string, body?: unknown, headers: Record<string, string> = {}): Promise<Answer<T>> {
+  async request<T = any>(
+    method: string,
+    path: string,
+    body?: unknown,
+    headers: Record<string, string> = {},
+  ): Promise<Answer<T>> {
     const init: RequestInit & { headers: Record<string, string> } = { method, headers: { ...headers } };
     if (this.cookie) init.headers.cookie = this.cookie;
     if (this.bearer) init.headers.authorization = `Bearer ${this.bearer}`;
@@ -30,7 +35,10 @@ export class TestClient {
       init.body = JSON.stringify(body);
     }
     const response = await fetch(this.baseUrl + path, init);
-    const setCookie = response.headers.getSetCookie().map((c) => c.split(';')[0]).filter(Boolean);
+    const setCookie = response.headers
+      .getSetCookie()
+      .map((c) => c.split(';')[0])
+      .filter(Boolean);
     if (setCookie.length > 0) this.cookie = setCookie.join('; ');
     const text = await response.text();
     let parsed: unknown = text;
@@ -53,7 +61,8 @@ export class TestClient {
 
   async signIn(user: string, password = TEST_PASSWORD) {
     const answer = await this.post('/auth/in-memory', { user, password });
-    if (answer.status !== 200) throw new Error(`Sign-in of ${user} failed: ${answer.status} ${JSON.stringify(answer.body)}`);
+    if (answer.status !== 200)
+      throw new Error(`Sign-in of ${user} failed: ${answer.status} ${JSON.stringify(answer.body)}`);
     return this;
   }
 }
@@ -64,6 +73,13 @@ export async function signedIn(baseUrl: string, user: string) {
 
 /** Throws with the answer when the status is not the one expected; returns the body. */
 export function expectStatus<T>(answer: Answer<T>, status: number): T {
-  if (answer.status !== status) throw new Error(`Expected ${status}, got ${answer.status}: ${JSON.stringify(answer.body)}`);
+  if (answer.status !== status)
+    throw new Error(`Expected ${status}, got ${answer.status}: ${JSON.stringify(answer.body)}`);
   return answer.body;
+}
+
+/** `?a=1&b=2` from a record of values; empty for none. */
+export function queryString(query: Record<string, unknown> | undefined): string {
+  if (!query) return '';
+  return `?${new URLSearchParams(Object.entries(query).map(([key, value]): [string, string] => [key, String(value)]))}`;
 }

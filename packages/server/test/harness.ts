@@ -38,6 +38,7 @@ export interface TestServer {
   url: string;
   app: WharfApp;
   dataDir: string;
+  logLines: string[];
   close(): Promise<void>;
 }
 
@@ -48,6 +49,8 @@ export interface TestServerOptions {
   /** Leave the test users out, as on a fresh installation. */
   withoutUsers?: boolean;
   serveConsole?: boolean;
+  /** Keep the server's log lines in `logLines`. */
+  captureLog?: boolean;
 }
 
 /** Starts a real Wharf on a free port, with a fresh data directory and database of its own. */
@@ -63,17 +66,24 @@ export async function startTestServer(options: TestServerOptions = {}): Promise<
     HOST: '127.0.0.1',
     WHARF_URL: url,
     WHARF_SITES_URL: `http://localhost:${port}`,
-    LOG_LEVEL: 'silent',
+    LOG_LEVEL: options.captureLog ? 'info' : 'silent',
     ...(schema ? { DATABASE_URL: testDatabaseUrl! } : {}),
     ...(options.withoutUsers ? {} : { WHARF_USERS: await testUsersSetting() }),
     ...options.env,
   });
-  const app = await buildApp(config, { dbSchema: schema, logger: false, serveConsole: options.serveConsole ?? false });
+  const logLines: string[] = [];
+  const app = await buildApp(config, {
+    dbSchema: schema,
+    logger: options.captureLog === true,
+    logStream: { write: (line: string) => void logLines.push(line) },
+    serveConsole: options.serveConsole ?? false,
+  });
   await app.fastify.listen({ port, host: '127.0.0.1' });
   return {
     url,
     app,
     dataDir,
+    logLines,
     async close() {
       await app.fastify.close();
       if (schema) await withPg((client) => client.query(`drop schema ${schema} cascade`));

@@ -32,7 +32,10 @@ export interface World {
 }
 
 export async function joinOrg(owner: TestClient, orgId: string, joiner: TestClient, admin = false) {
-  const invite = expectStatus(await owner.post(`/api/v1/orgs/${orgId}/invites`, { email: 'someone@example.com', admin }), 200);
+  const invite = expectStatus(
+    await owner.post(`/api/v1/orgs/${orgId}/invites`, { email: 'someone@example.com', admin }),
+    200,
+  );
   expectStatus(await joiner.put(`/api/v1/invites/${invite._id}/accept`, { token: invite.token }), 200);
   const member = expectStatus(await joiner.get(`/api/v1/orgs/${orgId}/member`), 200);
   return member._id as string;
@@ -60,7 +63,10 @@ export async function buildWorld(url: string): Promise<World> {
     teammate: await joinOrg(owner, org._id, clients.teammate),
   };
   const team = expectStatus(await owner.post(`/api/v1/orgs/${org._id}/teams`, { name: 'Web' }), 200);
-  expectStatus(await owner.put(`/api/v1/teams/${team._id}/members/${memberIds.teammate}`, { member: memberIds.teammate }), 200);
+  expectStatus(
+    await owner.put(`/api/v1/teams/${team._id}/members/${memberIds.teammate}`, { member: memberIds.teammate }),
+    200,
+  );
   const site = expectStatus(await owner.post(`/api/v1/teams/${team._id}/sites`, { name: unique('site') }), 200);
   return { url, clients, org, team, site, memberIds, unique };
 }

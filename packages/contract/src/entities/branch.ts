@@ -49,7 +49,8 @@ export type Redirect = z.infer<typeof redirect>;
 export const redirects = z.array(redirect).superRefine((list, ctx) => {
   const seen = new Set<string>();
   list.forEach((entry, index) => {
-    if (seen.has(entry.path)) ctx.addIssue({ code: 'custom', message: messages.redirectPathUnique, path: [index, 'path'] });
+    if (seen.has(entry.path))
+      ctx.addIssue({ code: 'custom', message: messages.redirectPathUnique, path: [index, 'path'] });
     seen.add(entry.path);
   });
 });

@@ -48,7 +48,8 @@ export type Domain = z.infer<typeof domain>;
 export const domains = z.array(domain).superRefine((list, ctx) => {
   const seen = new Set<string>();
   list.forEach((entry, index) => {
-    if (seen.has(entry.name)) ctx.addIssue({ code: 'custom', message: messages.duplicateDomain, path: [index, 'name'] });
+    if (seen.has(entry.name))
+      ctx.addIssue({ code: 'custom', message: messages.duplicateDomain, path: [index, 'name'] });
     seen.add(entry.name);
   });
 });

@@ -1,5 +1,12 @@
 import { z } from 'zod';
-import { branch, branchNameBody, createBranchBody, redirect, redirectsBody, setBranchReleaseBody } from '../entities/branch.ts';
+import {
+  branch,
+  branchNameBody,
+  createBranchBody,
+  redirect,
+  redirectsBody,
+  setBranchReleaseBody,
+} from '../entities/branch.ts';
 import { nameCheck } from '../entities/common.ts';
 import { release } from '../entities/release.ts';
 import { header, headers, passwordBody } from '../entities/site.ts';

@@ -19,13 +19,65 @@ function hookRoutes(context: HookContext) {
   const owner = ids(param);
   const one = ids(param, 'hookId');
   return {
-    list: route({ method: 'get', path: `${base}/hooks`, scope: `${scope}_list`, summary: `Hooks of ${noun}`, params: owner, response: z.array(hook) }),
-    create: route({ method: 'post', path: `${base}/hooks`, scope: `${scope}_create`, summary: `Create a hook of ${noun}`, params: owner, body: hookBody, response: hook }),
-    get: route({ method: 'get', path: `${base}/hooks/:hookId`, scope: `${scope}_read`, summary: `One hook of ${noun}`, params: one, response: hook }),
-    update: route({ method: 'put', path: `${base}/hooks/:hookId`, scope: `${scope}_update`, summary: `Change a hook of ${noun}`, params: one, body: hookBody, response: hook }),
-    remove: route({ method: 'delete', path: `${base}/hooks/:hookId`, scope: `${scope}_delete`, summary: `Delete a hook of ${noun}`, params: one, response: noContent }),
-    events: route({ method: 'get', path: `${base}/hook-events`, scope: `${scope}_list`, summary: `Event names a hook of ${noun} can subscribe to`, params: owner, response: z.array(z.string()) }),
-    deliveries: route({ method: 'get', path: `${base}/hooks/:hookId/deliveries`, scope: `${scope}_read`, summary: `Deliveries of a hook of ${noun}, newest first`, params: one, query: pageQuery, response: paged(hookDelivery) }),
+    list: route({
+      method: 'get',
+      path: `${base}/hooks`,
+      scope: `${scope}_list`,
+      summary: `Hooks of ${noun}`,
+      params: owner,
+      response: z.array(hook),
+    }),
+    create: route({
+      method: 'post',
+      path: `${base}/hooks`,
+      scope: `${scope}_create`,
+      summary: `Create a hook of ${noun}`,
+      params: owner,
+      body: hookBody,
+      response: hook,
+    }),
+    get: route({
+      method: 'get',
+      path: `${base}/hooks/:hookId`,
+      scope: `${scope}_read`,
+      summary: `One hook of ${noun}`,
+      params: one,
+      response: hook,
+    }),
+    update: route({
+      method: 'put',
+      path: `${base}/hooks/:hookId`,
+      scope: `${scope}_update`,
+      summary: `Change a hook of ${noun}`,
+      params: one,
+      body: hookBody,
+      response: hook,
+    }),
+    remove: route({
+      method: 'delete',
+      path: `${base}/hooks/:hookId`,
+      scope: `${scope}_delete`,
+      summary: `Delete a hook of ${noun}`,
+      params: one,
+      response: noContent,
+    }),
+    events: route({
+      method: 'get',
+      path: `${base}/hook-events`,
+      scope: `${scope}_list`,
+      summary: `Event names a hook of ${noun} can subscribe to`,
+      params: owner,
+      response: z.array(z.string()),
+    }),
+    deliveries: route({
+      method: 'get',
+      path: `${base}/hooks/:hookId/deliveries`,
+      scope: `${scope}_read`,
+      summary: `Deliveries of a hook of ${noun}, newest first`,
+      params: one,
+      query: pageQuery,
+      response: paged(hookDelivery),
+    }),
   };
 }
 

@@ -50,7 +50,11 @@ export async function resolveActor(db: Db, request: FastifyRequest): Promise<Act
 async function resolveToken(db: Db, token: string): Promise<Actor> {
   const hash = lookupHash(token);
   if (token.startsWith(SITE_TOKEN_PREFIX)) {
-    const row = await db.selectFrom('site_tokens').select(['id', 'site_id']).where('value_hash', '=', hash).executeTakeFirst();
+    const row = await db
+      .selectFrom('site_tokens')
+      .select(['id', 'site_id'])
+      .where('value_hash', '=', hash)
+      .executeTakeFirst();
     if (row) return { kind: 'siteToken', userId: null, tokenId: row.id, siteId: row.site_id };
   } else if (token.startsWith(API_TOKEN_PREFIX)) {
     const row = await db

@@ -11,7 +11,12 @@ export function userOf(actor: Actor): string {
 }
 
 async function membership(db: Executor, userId: string, orgId: string) {
-  return db.selectFrom('members').selectAll().where('org_id', '=', orgId).where('user_id', '=', userId).executeTakeFirst();
+  return db
+    .selectFrom('members')
+    .selectAll()
+    .where('org_id', '=', orgId)
+    .where('user_id', '=', userId)
+    .executeTakeFirst();
 }
 
 export const isAdminOrOwner = (member: MemberRow) => member.admin === 1 || member.owner === 1;

@@ -34,7 +34,10 @@ export function serveConsole(fastify: FastifyInstance, root = CONSOLE_DIR) {
         reply
           .header('content-type', contentTypeOf(file))
           .header('content-length', info.size)
-          .header('cache-control', immutable ? 'public, max-age=31536000, immutable' : 'public, max-age=0, must-revalidate');
+          .header(
+            'cache-control',
+            immutable ? 'public, max-age=31536000, immutable' : 'public, max-age=0, must-revalidate',
+          );
         await reply.send(createReadStream(file));
         return true;
       }

@@ -11,7 +11,14 @@ export interface Database {
   users: { id: string; name: string; email: string | null; provider: string; provider_id: string; created_at: Iso };
   password_logins: { name: string; password_hash: string; created_at: Iso };
   sessions: { id_hash: string; user_id: string; created_at: Iso; expires_at: Iso };
-  orgs: { id: string; name: string; color: string; logo_type: string | null; logo_version: string | null; created_at: Iso };
+  orgs: {
+    id: string;
+    name: string;
+    color: string;
+    logo_type: string | null;
+    logo_version: string | null;
+    created_at: Iso;
+  };
   members: { id: string; org_id: string; user_id: string; admin: Flag; owner: Flag; created_at: Iso };
   invites: {
     id: string;
@@ -94,7 +101,15 @@ export interface Database {
     config: Json;
     created_at: Iso;
   };
-  hook_deliveries: { id: string; hook_id: string; event_id: string; success: Flag; type: string; data: Json; date: Iso };
+  hook_deliveries: {
+    id: string;
+    hook_id: string;
+    event_id: string;
+    success: Flag;
+    type: string;
+    data: Json;
+    date: Iso;
+  };
   events: {
     id: string;
     name: string;

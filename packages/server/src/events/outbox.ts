@@ -1,6 +1,6 @@
 import type { EventName } from '@wharf/contract';
-import { newId, now } from '../lib/ids.ts';
 import type { Executor } from '../db/schema.ts';
+import { newId, now } from '../lib/ids.ts';
 
 export interface DomainEvent {
   name: EventName;

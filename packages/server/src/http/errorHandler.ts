@@ -1,5 +1,5 @@
-import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { STATUS_CODES } from 'node:http';
+import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { HttpError } from './errors.ts';
 
 /** One shape for every failure: `{ statusCode, error, message }`, plus `details` for validation. */
@@ -12,7 +12,14 @@ export function installErrorHandler(fastify: FastifyInstance) {
     return reply
       .code(statusCode)
       .type('application/json')
-      .send(JSON.stringify({ statusCode, error: STATUS_CODES[statusCode] ?? 'Error', message, ...(details ? { details } : {}) }));
+      .send(
+        JSON.stringify({
+          statusCode,
+          error: STATUS_CODES[statusCode] ?? 'Error',
+          message,
+          ...(details ? { details } : {}),
+        }),
+      );
   });
 }
 
@@ -24,6 +31,9 @@ export function installNotFoundHandler(
   fastify.setNotFoundHandler(async (request, reply) => {
     if (fallback && (await fallback(request, reply))) return reply;
     const message = `No route ${request.method} ${request.url.split('?')[0]}`;
-    return reply.code(404).type('application/json').send(JSON.stringify({ statusCode: 404, error: 'Not Found', message }));
+    return reply
+      .code(404)
+      .type('application/json')
+      .send(JSON.stringify({ statusCode: 404, error: 'Not Found', message }));
   });
 }

@@ -23,9 +23,12 @@ export interface HandlerContext<R extends AnyRoute> {
   reply: FastifyReply;
 }
 
+// biome-ignore lint/suspicious/noConfusingVoidType: handlers of 204 routes simply return nothing
+type HandlerResult<R> = ResponseOf<R> | FastifyReply | undefined | void;
+
 export type RouteHandler<R extends AnyRoute> = (
   context: HandlerContext<R>,
-) => Promise<ResponseOf<R> | FastifyReply | undefined | void> | ResponseOf<R> | FastifyReply | undefined | void;
+) => Promise<HandlerResult<R>> | HandlerResult<R>;
 
 /** Refuses callers the route's `auth` and `scope` rule out, before any role check runs. */
 function admit(route: Route, actor: Actor): void {
@@ -65,7 +68,10 @@ export function bindRoute<R extends AnyRoute>(fastify: FastifyInstance, db: Db, 
       ...(hasResponseBody ? { response: { [route.status]: route.response } } : {}),
     },
     handler: async (request, reply) => {
-      const actor = route.auth === 'public' ? await resolveActor(db, request).catch(() => anonymous) : await resolveActor(db, request);
+      const actor =
+        route.auth === 'public'
+          ? await resolveActor(db, request).catch(() => anonymous)
+          : await resolveActor(db, request);
       admit(route, actor);
       const result = await handler({
         params: request.params as ParamsOf<R>,

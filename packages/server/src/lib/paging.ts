@@ -14,7 +14,10 @@ export async function pageOf<T extends keyof Database, O, Item>(
   toItem: (row: O) => Item,
 ) {
   const [rows, total] = await Promise.all([
-    order(query).limit(size).offset(page * size).execute(),
+    order(query)
+      .limit(size)
+      .offset(page * size)
+      .execute(),
     query
       .clearSelect()
       .select((eb) => eb.fn.countAll<number>().as('count'))

@@ -9,12 +9,8 @@ const MAX_MEMORY = 64 * 1024 * 1024;
 
 function derive(password: string, salt: Buffer, cost: number, blockSize: number, parallelism: number) {
   return new Promise<Buffer>((resolve, reject) => {
-    scrypt(
-      password,
-      salt,
-      KEY_LENGTH,
-      { N: cost, r: blockSize, p: parallelism, maxmem: MAX_MEMORY },
-      (error, key) => (error ? reject(error) : resolve(key)),
+    scrypt(password, salt, KEY_LENGTH, { N: cost, r: blockSize, p: parallelism, maxmem: MAX_MEMORY }, (error, key) =>
+      error ? reject(error) : resolve(key),
     );
   });
 }
@@ -30,6 +26,12 @@ export async function verifyPassword(password: string, hash: string): Promise<bo
   const [kind, cost, blockSize, parallelism, salt, key] = hash.split('$');
   if (kind !== 'scrypt' || !salt || !key) return false;
   const expected = Buffer.from(key, 'base64url');
-  const actual = await derive(password, Buffer.from(salt, 'base64url'), Number(cost), Number(blockSize), Number(parallelism));
+  const actual = await derive(
+    password,
+    Buffer.from(salt, 'base64url'),
+    Number(cost),
+    Number(blockSize),
+    Number(parallelism),
+  );
   return actual.length === expected.length && timingSafeEqual(actual, expected);
 }

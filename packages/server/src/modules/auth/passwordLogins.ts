@@ -1,5 +1,5 @@
-import { hashPassword, verifyPassword } from '../../lib/passwords.ts';
 import { newSecret, now } from '../../lib/ids.ts';
+import { hashPassword, verifyPassword } from '../../lib/passwords.ts';
 import type { WharfApp } from '../../wharfApp.ts';
 
 export const FIRST_ADMIN = 'admin';
@@ -15,7 +15,11 @@ export async function checkPassword(app: WharfApp, name: string, password: strin
   const configured = app.config.users.get(name);
   if (configured) return verifyPassword(password, configured);
   if (app.config.users.size > 0) return false;
-  const stored = await app.db.selectFrom('password_logins').select('password_hash').where('name', '=', name).executeTakeFirst();
+  const stored = await app.db
+    .selectFrom('password_logins')
+    .select('password_hash')
+    .where('name', '=', name)
+    .executeTakeFirst();
   return stored ? verifyPassword(password, stored.password_hash) : false;
 }
 

@@ -21,7 +21,12 @@ export function authRoutes(app: WharfApp) {
       failuresByUser.fail(body.user);
       throw unauthorized('Wrong user name or password');
     }
-    const user = await findOrCreateUser(app.db, { provider: 'in-memory', providerId: body.user, name: body.user, email: null });
+    const user = await findOrCreateUser(app.db, {
+      provider: 'in-memory',
+      providerId: body.user,
+      name: body.user,
+      email: null,
+    });
     await startSession(app, reply, user._id);
     return user;
   });

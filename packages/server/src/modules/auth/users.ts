@@ -14,7 +14,10 @@ export async function getUser(db: Executor, userId: string): Promise<User> {
 }
 
 /** The user behind a sign-in identity, created at their first sign-in. */
-export async function findOrCreateUser(db: Db, identity: { provider: string; providerId: string; name: string; email: string | null }) {
+export async function findOrCreateUser(
+  db: Db,
+  identity: { provider: string; providerId: string; name: string; email: string | null },
+) {
   const existing = await db
     .selectFrom('users')
     .selectAll()
@@ -30,7 +33,11 @@ export async function findOrCreateUser(db: Db, identity: { provider: string; pro
     provider_id: identity.providerId,
     created_at: now(),
   };
-  await db.insertInto('users').values(row).onConflict((oc) => oc.columns(['provider', 'provider_id']).doNothing()).execute();
+  await db
+    .insertInto('users')
+    .values(row)
+    .onConflict((oc) => oc.columns(['provider', 'provider_id']).doNothing())
+    .execute();
   const created = await db
     .selectFrom('users')
     .selectAll()

@@ -35,7 +35,11 @@ export async function createInvite(
 
 export async function deleteInvite(db: Db, actorId: string, orgId: string, inviteId: string) {
   return db.transaction().execute(async (trx) => {
-    const deleted = await trx.deleteFrom('invites').where('id', '=', inviteId).where('org_id', '=', orgId).executeTakeFirst();
+    const deleted = await trx
+      .deleteFrom('invites')
+      .where('id', '=', inviteId)
+      .where('org_id', '=', orgId)
+      .executeTakeFirst();
     if (Number(deleted.numDeletedRows) === 0) return false;
     await recordEvent(trx, { name: 'org_invite_deleted', actorId, orgId, data: { inviteId } });
     return true;
@@ -57,11 +61,26 @@ export async function acceptInvite(db: Db, userId: string, inviteId: string, tok
     await trx.deleteFrom('invites').where('id', '=', invite.id).execute();
     await trx
       .insertInto('members')
-      .values({ id: memberId, org_id: invite.org_id, user_id: userId, admin: invite.admin, owner: 0, created_at: now() })
+      .values({
+        id: memberId,
+        org_id: invite.org_id,
+        user_id: userId,
+        admin: invite.admin,
+        owner: 0,
+        created_at: now(),
+      })
       .execute();
     const event = { actorId: userId, orgId: invite.org_id };
-    await recordEvent(trx, { ...event, name: 'org_invite_accepted', data: { inviteId: invite.id, email: invite.email } });
-    await recordEvent(trx, { ...event, name: 'org_member_joined', data: { memberId, userId, admin: invite.admin === 1 } });
+    await recordEvent(trx, {
+      ...event,
+      name: 'org_invite_accepted',
+      data: { inviteId: invite.id, email: invite.email },
+    });
+    await recordEvent(trx, {
+      ...event,
+      name: 'org_member_joined',
+      data: { memberId, userId, admin: invite.admin === 1 },
+    });
     return invite.org_id;
   });
   return getOrg(db, orgId);

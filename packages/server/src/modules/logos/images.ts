@@ -6,7 +6,10 @@ const signatures: [string, (bytes: Buffer) => boolean][] = [
   ['image/png', (b) => b.subarray(0, 8).equals(Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a]))],
   ['image/jpeg', (b) => b[0] === 0xff && b[1] === 0xd8 && b[2] === 0xff],
   ['image/gif', (b) => b.subarray(0, 4).toString('latin1') === 'GIF8'],
-  ['image/webp', (b) => b.subarray(0, 4).toString('latin1') === 'RIFF' && b.subarray(8, 12).toString('latin1') === 'WEBP'],
+  [
+    'image/webp',
+    (b) => b.subarray(0, 4).toString('latin1') === 'RIFF' && b.subarray(8, 12).toString('latin1') === 'WEBP',
+  ],
 ];
 
 /** The image type told by the file's first bytes; what the client claims is not trusted. */
@@ -16,9 +19,10 @@ export function sniffImageType(bytes: Buffer): string | null {
 
 /** Reads the multipart field `file` of a logo upload, refusing what is too large or not an image. */
 export async function readLogo(request: FastifyRequest): Promise<{ bytes: Buffer; type: string }> {
-  if (!request.isMultipart()) throw unsupportedMediaType('Send the logo as multipart/form-data with a field named file');
+  if (!request.isMultipart())
+    throw unsupportedMediaType('Send the logo as multipart/form-data with a field named file');
   const part = await request.file({ limits: { fileSize: LOGO_MAX_BYTES, files: 1 } });
-  if (!part || part.fieldname !== 'file') {
+  if (part?.fieldname !== 'file') {
     throw badRequest('file: Input is required', [{ field: 'file', message: 'Input is required' }]);
   }
   const bytes = await part.toBuffer().catch((error: { code?: string }) => {

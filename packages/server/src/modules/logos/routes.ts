@@ -75,7 +75,12 @@ function bindLogoRoutes(app: WharfApp, { table, param, routes, events, authorize
     await app.blobs.put(blobKey(table, id), bytes);
     await app.db.transaction().execute(async (trx) => {
       await trx.updateTable(table).set({ logo_type: type, logo_version: version }).where('id', '=', id).execute();
-      await recordEvent(trx, { name: events.set, actorId: userOf(actor), ...scope, data: { type, size: bytes.length } });
+      await recordEvent(trx, {
+        name: events.set,
+        actorId: userOf(actor),
+        ...scope,
+        data: { type, size: bytes.length },
+      });
     });
     return { logo: logoUrl(table, id, version)! };
   });
@@ -92,7 +97,11 @@ function bindLogoRoutes(app: WharfApp, { table, param, routes, events, authorize
 
   app.handle(routes.get, async ({ params, reply }) => {
     const id = idOf(params);
-    const row = await app.db.selectFrom(table).select(['logo_type', 'logo_version']).where('id', '=', id).executeTakeFirst();
+    const row = await app.db
+      .selectFrom(table)
+      .select(['logo_type', 'logo_version'])
+      .where('id', '=', id)
+      .executeTakeFirst();
     const stream = row?.logo_type ? await app.blobs.read(blobKey(table, id)) : null;
     if (!row?.logo_type || !stream) throw notFound('Logo');
     return reply

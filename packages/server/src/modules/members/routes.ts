@@ -1,7 +1,7 @@
 import { api } from '@wharf/contract';
 import { mustBeOrgMember, mustOwnOrg, userOf } from '../../access/rules.ts';
-import { conflict, forbidden } from '../../http/errors.ts';
 import { recordEvent } from '../../events/outbox.ts';
+import { conflict, forbidden } from '../../http/errors.ts';
 import type { WharfApp } from '../../wharfApp.ts';
 import { getMember, listMembers, toOrgMember } from './queries.ts';
 
@@ -16,7 +16,11 @@ export function memberRoutes(app: WharfApp) {
     await mustOwnOrg(app.db, actor, member.org_id);
     if (member.owner === 1) throw conflict('The owner is always an admin');
     await app.db.transaction().execute(async (trx) => {
-      await trx.updateTable('members').set({ admin: body.admin ? 1 : 0 }).where('id', '=', member.id).execute();
+      await trx
+        .updateTable('members')
+        .set({ admin: body.admin ? 1 : 0 })
+        .where('id', '=', member.id)
+        .execute();
       await recordEvent(trx, {
         name: 'org_member_updated',
         actorId: userOf(actor),

@@ -75,7 +75,12 @@ export async function listTeamSites(db: Db, config: Config, teamId: string) {
 export async function searchOrgSites(db: Db, config: Config, orgId: string, search: string | undefined, page: Page) {
   let query = db.selectFrom('sites').selectAll().where('org_id', '=', orgId);
   if (search) query = query.where(sql<string>`lower(name)`, 'like', sql<string>`${containing(search)} escape '\\'`);
-  const result = await pageOf(query, page, (q) => q.orderBy('name'), (row) => row);
+  const result = await pageOf(
+    query,
+    page,
+    (q) => q.orderBy('name'),
+    (row) => row,
+  );
   return { items: await toSites(db, config, result.items), count: result.count };
 }
 

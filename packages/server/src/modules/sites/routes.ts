@@ -1,5 +1,13 @@
 import { api } from '@wharf/contract';
-import { mustAdminSite, mustAdminTeam, mustBeOrgMember, mustManageSite, mustSeeSite, mustSeeTeam, userOf } from '../../access/rules.ts';
+import {
+  mustAdminSite,
+  mustAdminTeam,
+  mustBeOrgMember,
+  mustManageSite,
+  mustSeeSite,
+  mustSeeTeam,
+  userOf,
+} from '../../access/rules.ts';
 import type { WharfApp } from '../../wharfApp.ts';
 import { checkManualCertificates } from './certificates.ts';
 import { getSite, isSiteNameTaken, listTeamSites, searchOrgSites } from './queries.ts';

@@ -9,7 +9,11 @@ import { getSite, isSiteNameTaken } from './queries.ts';
 export const MAIN_BRANCH_NAME = 'main';
 
 /** A site is born with its main branch, which serves nothing until the first upload. */
-export async function createSite(db: Db, config: Config, input: { actorId: string; orgId: string; teamId: string; name: string }) {
+export async function createSite(
+  db: Db,
+  config: Config,
+  input: { actorId: string; orgId: string; teamId: string; name: string },
+) {
   const siteId = newId();
   const branchId = newId();
   const createdAt = now();
@@ -83,7 +87,11 @@ export interface SiteSettings {
 
 export async function updateSite(db: Db, config: Config, actorId: string, siteId: string, settings: SiteSettings) {
   await db.transaction().execute(async (trx) => {
-    const site = await trx.selectFrom('sites').select(['org_id', 'team_id']).where('id', '=', siteId).executeTakeFirstOrThrow();
+    const site = await trx
+      .selectFrom('sites')
+      .select(['org_id', 'team_id'])
+      .where('id', '=', siteId)
+      .executeTakeFirstOrThrow();
     if (await isSiteNameTaken(trx, settings.name, siteId)) throw conflict('Site name is taken');
     const mainBranch = await trx
       .selectFrom('branches')
@@ -114,7 +122,12 @@ export async function updateSite(db: Db, config: Config, actorId: string, siteId
       orgId: site.org_id,
       teamId: site.team_id,
       siteId,
-      data: { name: settings.name, mainBranch: settings.mainBranch, spa: settings.spa, domains: settings.domains.map((d) => d.name) },
+      data: {
+        name: settings.name,
+        mainBranch: settings.mainBranch,
+        spa: settings.spa,
+        domains: settings.domains.map((d) => d.name),
+      },
     });
   });
   return getSite(db, config, siteId);
@@ -134,7 +147,11 @@ export async function deleteSiteRows(trx: Executor, siteId: string) {
   await trx.deleteFrom('sites').where('id', '=', siteId).execute();
 }
 
-export async function deleteSite(db: Db, actorId: string, site: { id: string; org_id: string; team_id: string; name: string }) {
+export async function deleteSite(
+  db: Db,
+  actorId: string,
+  site: { id: string; org_id: string; team_id: string; name: string },
+) {
   await db.transaction().execute(async (trx) => {
     await deleteSiteRows(trx, site.id);
     await recordEvent(trx, {

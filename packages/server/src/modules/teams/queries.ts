@@ -39,7 +39,13 @@ function teamMembers(db: Executor, teamId: string) {
     .where('team_members.team_id', '=', teamId);
 }
 
-const toTeamMember = (row: { memberId: string; name: string; email: string | null; admin: number; owner: number }): TeamMember => ({
+const toTeamMember = (row: {
+  memberId: string;
+  name: string;
+  email: string | null;
+  admin: number;
+  owner: number;
+}): TeamMember => ({
   memberId: row.memberId,
   name: row.name,
   email: row.email,

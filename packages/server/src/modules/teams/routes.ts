@@ -41,7 +41,9 @@ export function teamRoutes(app: WharfApp) {
   app.handle(api.addTeamMember, async ({ actor, params, body }) => {
     const { team } = await mustAdminTeam(db, actor, params.teamId);
     if (body.member !== params.memberId) {
-      throw badRequest('member: Must be the member of the path', [{ field: 'member', message: 'Must be the member of the path' }]);
+      throw badRequest('member: Must be the member of the path', [
+        { field: 'member', message: 'Must be the member of the path' },
+      ]);
     }
     return addTeamMember(db, userOf(actor), team, params.memberId);
   });

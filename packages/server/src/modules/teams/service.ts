@@ -11,14 +11,27 @@ export async function createTeam(db: Db, actorId: string, orgId: string, name: s
   await db.transaction().execute(async (trx) => {
     await trx
       .insertInto('teams')
-      .values({ id: teamId, org_id: orgId, name, color: DEFAULT_COLOR, logo_type: null, logo_version: null, created_at: now() })
+      .values({
+        id: teamId,
+        org_id: orgId,
+        name,
+        color: DEFAULT_COLOR,
+        logo_type: null,
+        logo_version: null,
+        created_at: now(),
+      })
       .execute();
     await recordEvent(trx, { name: 'team_added', actorId, orgId, teamId, data: { name } });
   });
   return getTeam(db, teamId);
 }
 
-export async function updateTeam(db: Db, actorId: string, team: { id: string; org_id: string }, changes: { name: string; color: string }) {
+export async function updateTeam(
+  db: Db,
+  actorId: string,
+  team: { id: string; org_id: string },
+  changes: { name: string; color: string },
+) {
   await db.transaction().execute(async (trx) => {
     await trx.updateTable('teams').set(changes).where('id', '=', team.id).execute();
     await recordEvent(trx, { name: 'team_updated', actorId, orgId: team.org_id, teamId: team.id, data: changes });
@@ -48,7 +61,12 @@ export async function deleteTeam(db: Db, actorId: string, team: { id: string; or
 
 export async function addTeamMember(db: Db, actorId: string, team: { id: string; org_id: string }, memberId: string) {
   await db.transaction().execute(async (trx) => {
-    const member = await trx.selectFrom('members').select('id').where('id', '=', memberId).where('org_id', '=', team.org_id).executeTakeFirst();
+    const member = await trx
+      .selectFrom('members')
+      .select('id')
+      .where('id', '=', memberId)
+      .where('org_id', '=', team.org_id)
+      .executeTakeFirst();
     if (!member) {
       throw badRequest('memberId: Must be a member of the organization', [
         { field: 'memberId', message: 'Must be a member of the organization' },
@@ -60,13 +78,24 @@ export async function addTeamMember(db: Db, actorId: string, team: { id: string;
       .onConflict((oc) => oc.columns(['team_id', 'member_id']).doNothing())
       .executeTakeFirst();
     if (Number(inserted.numInsertedOrUpdatedRows ?? 0) > 0) {
-      await recordEvent(trx, { name: 'team_member_added', actorId, orgId: team.org_id, teamId: team.id, data: { memberId } });
+      await recordEvent(trx, {
+        name: 'team_member_added',
+        actorId,
+        orgId: team.org_id,
+        teamId: team.id,
+        data: { memberId },
+      });
     }
   });
   return getTeamMember(db, team.id, memberId);
 }
 
-export async function removeTeamMember(db: Db, actorId: string, team: { id: string; org_id: string }, memberId: string) {
+export async function removeTeamMember(
+  db: Db,
+  actorId: string,
+  team: { id: string; org_id: string },
+  memberId: string,
+) {
   return db.transaction().execute(async (trx) => {
     const deleted = await trx
       .deleteFrom('team_members')
@@ -74,7 +103,13 @@ export async function removeTeamMember(db: Db, actorId: string, team: { id: stri
       .where('member_id', '=', memberId)
       .executeTakeFirst();
     if (Number(deleted.numDeletedRows) === 0) return false;
-    await recordEvent(trx, { name: 'team_member_deleted', actorId, orgId: team.org_id, teamId: team.id, data: { memberId } });
+    await recordEvent(trx, {
+      name: 'team_member_deleted',
+      actorId,
+      orgId: team.org_id,
+      teamId: team.id,
+      data: { memberId },
+    });
     return true;
   });
 }

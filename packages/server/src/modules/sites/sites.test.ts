@@ -1,0 +1,107 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { expectStatus, signedIn, type TestClient } from '../../../test/client.ts';
+import { databases, startTestServer, type TestServer } from '../../../test/harness.ts';
+
+describe.each(databases)('teams and sites on $name', ({ postgres }) => {
+  let server: TestServer;
+  let owner: TestClient;
+  let orgId: string;
+  let teamId: string;
+
+  beforeAll(async () => {
+    server = await startTestServer({ postgres });
+    owner = await signedIn(server.url, 'owner');
+    orgId = expectStatus(await owner.post('/api/v1/orgs', { name: 'Acme' }), 200)._id;
+    teamId = expectStatus(await owner.post(`/api/v1/orgs/${orgId}/teams`, { name: 'Web' }), 200)._id;
+  });
+  afterAll(() => server.close());
+
+  it('creates a site with a main branch served at its own host name', async () => {
+    const site = expectStatus(await owner.post(`/api/v1/teams/${teamId}/sites`, { name: 'shop' }), 200);
+    const port = new URL(server.url).port;
+    expect(site.url).toBe(`http://shop.localhost:${port}/`);
+    expect(site.branches).toEqual([{ _id: site.mainBranch, name: 'main', url: `http://main.shop.localhost:${port}/` }]);
+    expect(site).toMatchObject({ color: '#000000', spa: false, hasPassword: false, domains: [], headers: [] });
+  });
+
+  it('keeps site names unique across all organizations', async () => {
+    const other = await signedIn(server.url, 'outsider');
+    const otherOrg = expectStatus(await other.post('/api/v1/orgs', { name: 'Other' }), 200)._id;
+    const otherTeam = expectStatus(await other.post(`/api/v1/orgs/${otherOrg}/teams`, { name: 'T' }), 200)._id;
+    expectStatus(await owner.post(`/api/v1/teams/${teamId}/sites`, { name: 'taken' }), 200);
+    const clash = await other.post(`/api/v1/teams/${otherTeam}/sites`, { name: 'taken' });
+    expect(clash.status).toBe(409);
+    expect(clash.body.message).toBe('Site name is taken');
+    expect(expectStatus(await other.post('/api/v1/sites.validate/name', { name: 'taken' }), 200)).toEqual({
+      valid: false,
+      message: 'Site name is taken',
+    });
+    expect(expectStatus(await other.post('/api/v1/sites.validate/name', { name: 'free-name' }), 200)).toEqual({
+      valid: true,
+    });
+  });
+
+  it('refuses names that are not DNS labels with the spec message', async () => {
+    for (const name of ['Upper', '-dash', 'dash-', 'under_score', 'a'.repeat(64)]) {
+      const answer = await owner.post(`/api/v1/teams/${teamId}/sites`, { name });
+      expect(answer.status).toBe(400);
+      expect(answer.body.message).toMatch(/^name: (Must match|Max length)/);
+    }
+  });
+
+  it('searches sites of the organization by part of the name, paged', async () => {
+    for (const name of ['alpha-one', 'alpha-two', 'beta']) await owner.post(`/api/v1/teams/${teamId}/sites`, { name });
+    const found = expectStatus(await owner.get(`/api/v1/orgs/${orgId}/sites?search=alph&page=0&size=1`), 200);
+    expect(found.count).toBe(2);
+    expect(found.items.map((s: { name: string }) => s.name)).toEqual(['alpha-one']);
+    const short = await owner.get(`/api/v1/orgs/${orgId}/sites?search=al`);
+    expect(short.status).toBe(400);
+  });
+
+  it('updates settings, refusing a main branch of another site', async () => {
+    const site = expectStatus(await owner.post(`/api/v1/teams/${teamId}/sites`, { name: 'settings' }), 200);
+    const other = expectStatus(await owner.post(`/api/v1/teams/${teamId}/sites`, { name: 'settings-other' }), 200);
+    const body = { name: 'settings-renamed', color: '#ff0000', mainBranch: site.mainBranch, spa: true, domains: [] };
+    expect(expectStatus(await owner.put(`/api/v1/sites/${site._id}`, body), 200)).toMatchObject({
+      name: 'settings-renamed',
+      color: '#ff0000',
+      spa: true,
+    });
+    const wrong = await owner.put(`/api/v1/sites/${site._id}`, { ...body, mainBranch: other.mainBranch });
+    expect(wrong.status).toBe(400);
+    expect(wrong.body.message).toBe('mainBranch: Must be a branch of this site');
+  });
+
+  it('keeps domains unique within a site and across sites', async () => {
+    const a = expectStatus(await owner.post(`/api/v1/teams/${teamId}/sites`, { name: 'dom-a' }), 200);
+    const b = expectStatus(await owner.post(`/api/v1/teams/${teamId}/sites`, { name: 'dom-b' }), 200);
+    const settings = (site: typeof a, domains: unknown[]) => ({
+      name: site.name,
+      color: '#000000',
+      mainBranch: site.mainBranch,
+      spa: false,
+      domains,
+    });
+    const domain = { name: 'www.example.com', exposeBranches: true, sslConfiguration: { type: 'acme' } };
+    const twice = await owner.put(`/api/v1/sites/${a._id}`, settings(a, [domain, domain]));
+    expect(twice.status).toBe(400);
+    expect(twice.body.details).toContainEqual({ field: 'domains.1.name', message: 'Duplicate domain' });
+    expectStatus(await owner.put(`/api/v1/sites/${a._id}`, settings(a, [domain])), 200);
+    const clash = await owner.put(`/api/v1/sites/${b._id}`, settings(b, [domain]));
+    expect(clash.status).toBe(409);
+    expect(clash.body.message).toBe('The domain www.example.com is used by another site');
+  });
+
+  it('lists teams newest first with a count, and deletes a team with its sites', async () => {
+    const doomed = expectStatus(await owner.post(`/api/v1/orgs/${orgId}/teams`, { name: 'Doomed' }), 200);
+    const site = expectStatus(await owner.post(`/api/v1/teams/${doomed._id}/sites`, { name: 'doomed-site' }), 200);
+    const teams = expectStatus(await owner.get(`/api/v1/orgs/${orgId}/teams?page=0&size=1`), 200);
+    expect(teams.items[0].name).toBe('Doomed');
+    expect(teams.count).toBe(2);
+    expect((await owner.delete(`/api/v1/teams/${doomed._id}`)).status).toBe(204);
+    expect((await owner.get(`/api/v1/sites/${site._id}`)).status).toBe(404);
+    expect(expectStatus(await owner.post('/api/v1/sites.validate/name', { name: 'doomed-site' }), 200).valid).toBe(
+      true,
+    );
+  });
+});

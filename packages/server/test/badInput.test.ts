@@ -1,0 +1,117 @@
+import { allRoutes, type Route, routePath } from '@wharf/contract';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { z } from 'zod';
+import { type AccessRule, accessRules } from './accessRules.ts';
+import { queryString, signedIn } from './client.ts';
+import { databases, startTestServer, type TestServer } from './harness.ts';
+import { snapshot } from './snapshot.ts';
+import { buildWorld, type World } from './world.ts';
+
+/** Values that break one field at a time: absent, wrong types, over-long, empty, malformed. */
+const BAD_VALUES: unknown[] = [undefined, 12345, { nested: true }, 'x'.repeat(1001), '', ' !not/valid! ', -1, 'abc'];
+
+function objectShape(schema: unknown): Record<string, z.ZodType> | null {
+  return schema instanceof z.ZodObject ? (schema.shape as Record<string, z.ZodType>) : null;
+}
+
+interface Variant {
+  label: string;
+  params: Record<string, string>;
+  query?: Record<string, unknown>;
+  body?: unknown;
+  /** The message the contract gives for this input; the server must answer it for that field. */
+  expected?: { field: string; message: string };
+}
+
+/** Every single-field corruption of a valid call that the contract refuses. */
+function variantsOf(
+  route: Route,
+  valid: { params?: Record<string, string>; query?: Record<string, unknown>; body?: unknown },
+) {
+  const variants: Variant[] = [];
+  const params = valid.params ?? {};
+  for (const part of ['body', 'query'] as const) {
+    const schema = part === 'body' ? route.body : route.query;
+    const shape = objectShape(schema);
+    const base = (part === 'body' ? valid.body : valid.query) as Record<string, unknown> | undefined;
+    if (!shape || !schema || route.multipart) continue;
+    for (const [key, field] of Object.entries(shape)) {
+      // A query string carries only text: judge what the server will actually receive.
+      const values = part === 'query' ? BAD_VALUES.map((v) => (v === undefined ? v : String(v))) : BAD_VALUES;
+      for (const value of values) {
+        const corrupted = { ...(base ?? {}), [key]: value };
+        if (value === undefined) delete corrupted[key];
+        const result = field.safeParse(value);
+        if (result.success) continue;
+        const issue = result.error.issues[0]!;
+        const field_ = [part === 'query' ? 'query' : '', key, ...issue.path.map(String)].filter(Boolean).join('.');
+        variants.push({
+          label: `${part}.${key} = ${JSON.stringify(value)?.slice(0, 20) ?? 'absent'}`,
+          params,
+          ...(part === 'body' ? { body: corrupted, query: valid.query } : { query: corrupted, body: valid.body }),
+          expected: { field: field_, message: issue.message },
+        });
+      }
+    }
+  }
+  for (const key of Object.keys(params)) {
+    variants.push({
+      label: `unknown ${key}`,
+      params: { ...params, [key]: 'unknown0000000000' },
+      query: valid.query,
+      body: valid.body,
+    });
+  }
+  return variants;
+}
+
+describe.each(databases)('bad input on $name', ({ postgres }) => {
+  let server: TestServer;
+  let world: World;
+  let rules: ReturnType<typeof accessRules>;
+
+  beforeAll(async () => {
+    server = await startTestServer({ postgres });
+    world = await buildWorld(server.url);
+    rules = accessRules(await signedIn(server.url, 'joiner'));
+  });
+  afterAll(() => server?.close());
+
+  it('answers 4xx naming the field with the contract message, and changes nothing', async () => {
+    const problems: string[] = [];
+    let checked = 0;
+    for (const [name, route] of allRoutes) {
+      const rule: AccessRule | undefined = rules[name];
+      if (!rule || !server.app.implemented.has(route)) continue;
+      const valid = await rule.call(world, 'owner');
+      for (const variant of variantsOf(route, valid)) {
+        const before = await snapshot(server.app.db);
+        const query = queryString(variant.query);
+        const answer = await world.clients.owner.request(
+          route.method.toUpperCase(),
+          routePath(route.path, variant.params) + query,
+          variant.body,
+        );
+        checked++;
+        const where = `${name} with ${variant.label}`;
+        if (answer.status < 400 || answer.status >= 500) problems.push(`${where}: answered ${answer.status}`);
+        if (variant.expected) {
+          const details: { field: string; message: string }[] = answer.body?.details ?? [];
+          const named = details.some(
+            (d) => d.field === variant.expected!.field && d.message === variant.expected!.message,
+          );
+          if (answer.status !== 400 || !named) {
+            problems.push(
+              `${where}: wanted 400 ${JSON.stringify(variant.expected)}, got ${answer.status} ${JSON.stringify(answer.body)}`,
+            );
+          }
+        } else if (answer.status !== 404 && answer.status !== 400) {
+          problems.push(`${where}: wanted 404, got ${answer.status}`);
+        }
+        if ((await snapshot(server.app.db)) !== before) problems.push(`${where}: the database changed`);
+      }
+    }
+    expect(problems).toEqual([]);
+    expect(checked).toBeGreaterThan(100);
+  });
+});
