@@ -1,5 +1,5 @@
-// `npm start`: builds the console when it is missing, then runs the server.
-import { spawnSync } from 'node:child_process';
+// `npm start`: builds the console when it is missing, then runs the server in this process's place.
+import { spawn, spawnSync } from 'node:child_process';
 import { existsSync } from 'node:fs';
 
 const consoleIndex = new URL('../packages/web/dist/index.html', import.meta.url);
@@ -8,5 +8,9 @@ if (!existsSync(consoleIndex)) {
   const build = spawnSync('npm', ['run', 'build', '-w', '@wharf/web'], { stdio: 'inherit' });
   if (build.status !== 0) process.exit(build.status ?? 1);
 }
-const server = spawnSync('npm', ['run', 'start', '-w', '@wharf/server'], { stdio: 'inherit' });
-process.exit(server.status ?? 1);
+
+const main = new URL('../packages/server/src/main.ts', import.meta.url).pathname;
+const server = spawn(process.execPath, ['--import', 'tsx', main], { stdio: 'inherit' });
+// Pass stop signals on, so the server can finish requests in flight before it exits.
+for (const signal of ['SIGINT', 'SIGTERM']) process.on(signal, () => server.kill(signal));
+server.on('exit', (code, signal) => process.exit(code ?? (signal ? 1 : 0)));

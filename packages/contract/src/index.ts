@@ -2,6 +2,7 @@ export * from './constants.ts';
 export * from './entities/apiToken.ts';
 export * from './entities/branch.ts';
 export * from './entities/common.ts';
+export * from './entities/deploy.ts';
 export * from './entities/hook.ts';
 export * from './entities/org.ts';
 export * from './entities/release.ts';

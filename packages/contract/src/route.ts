@@ -32,6 +32,8 @@ export interface RouteSpec<
   body?: B;
   /** The body is multipart form data (uploads); `body` then is not validated as JSON. */
   multipart?: boolean;
+  /** The body is raw bytes (`application/octet-stream`), handed to the handler as a stream. */
+  binaryBody?: boolean;
   /** Success status; 204 when the response is `noContent`. */
   status?: number;
   response: R;

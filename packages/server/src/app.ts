@@ -11,13 +11,19 @@ import { bindRoute } from './http/handle.ts';
 import { refuseCrossOriginMutations } from './http/sameOrigin.ts';
 import { zodSerializerCompiler, zodValidatorCompiler } from './http/validation.ts';
 import { resolveSecret, Sealer } from './lib/secrets.ts';
+import { apiTokenRoutes } from './modules/apiTokens/routes.ts';
 import { ensureFirstAdmin } from './modules/auth/passwordLogins.ts';
 import { authRoutes } from './modules/auth/routes.ts';
+import { branchRoutes } from './modules/branches/routes.ts';
+import { hookRoutes } from './modules/hooks/routes.ts';
 import { inviteRoutes } from './modules/invites/routes.ts';
 import { logoRoutes } from './modules/logos/routes.ts';
 import { memberRoutes } from './modules/members/routes.ts';
 import { orgRoutes } from './modules/orgs/routes.ts';
+import { releaseRoutes } from './modules/releases/routes.ts';
 import { siteRoutes } from './modules/sites/routes.ts';
+import { siteSettingsRoutes } from './modules/sites/settingsRoutes.ts';
+import { siteTokenRoutes } from './modules/siteTokens/routes.ts';
 import { systemRoutes } from './modules/system/routes.ts';
 import { teamRoutes } from './modules/teams/routes.ts';
 import { FileBlobStore } from './storage/blobStore.ts';
@@ -33,7 +39,22 @@ export interface BuildOptions {
   serveConsole?: boolean;
 }
 
-const modules = [systemRoutes, authRoutes, orgRoutes, memberRoutes, inviteRoutes, teamRoutes, siteRoutes, logoRoutes];
+const modules = [
+  systemRoutes,
+  authRoutes,
+  orgRoutes,
+  memberRoutes,
+  inviteRoutes,
+  teamRoutes,
+  siteRoutes,
+  siteSettingsRoutes,
+  logoRoutes,
+  branchRoutes,
+  releaseRoutes,
+  siteTokenRoutes,
+  apiTokenRoutes,
+  hookRoutes,
+];
 
 /** Builds a ready-to-listen Wharf from its configuration; nothing global, so tests run many side by side. */
 export async function buildApp(config: Config, options: BuildOptions = {}): Promise<WharfApp> {

@@ -46,12 +46,15 @@ export const redirect = z.discriminatedUnion(
 );
 export type Redirect = z.infer<typeof redirect>;
 
-export const redirects = z.array(redirect).superRefine((list, ctx) => {
-  const seen = new Set<string>();
-  list.forEach((entry, index) => {
-    if (seen.has(entry.path))
-      ctx.addIssue({ code: 'custom', message: messages.redirectPathUnique, path: [index, 'path'] });
-    seen.add(entry.path);
+export const redirects = z
+  .array(redirect)
+  .max(500, 'At most 500 redirects')
+  .superRefine((list, ctx) => {
+    const seen = new Set<string>();
+    list.forEach((entry, index) => {
+      if (seen.has(entry.path))
+        ctx.addIssue({ code: 'custom', message: messages.redirectPathUnique, path: [index, 'path'] });
+      seen.add(entry.path);
+    });
   });
-});
 export const redirectsBody = z.object({ redirects });

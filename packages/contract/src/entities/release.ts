@@ -13,7 +13,12 @@ export const form = z.discriminatedUnion(
   { error: 'Must be db or email' },
 );
 export type Form = z.infer<typeof form>;
-export const forms = uniqueBy(z.array(form), (f) => f.name, messages.formNameUnique, 'name');
+export const forms = uniqueBy(
+  z.array(form).max(100, 'At most 100 forms'),
+  (f) => f.name,
+  messages.formNameUnique,
+  'name',
+);
 
 export const release = z.object({
   _id: z.string(),

@@ -20,7 +20,12 @@ export const header = z.object({
   value: text(),
 });
 export type Header = z.infer<typeof header>;
-export const headers = uniqueBy(z.array(header), (h) => h.name, messages.headerNameUnique, 'name');
+export const headers = uniqueBy(
+  z.array(header).max(100, 'At most 100 headers'),
+  (h) => h.name,
+  messages.headerNameUnique,
+  'name',
+);
 
 const pemCertificate = /-----BEGIN CERTIFICATE-----[\s\S]+?-----END CERTIFICATE-----/;
 const pemRsaKey = /-----BEGIN (RSA )?PRIVATE KEY-----[\s\S]+?-----END (RSA )?PRIVATE KEY-----/;
@@ -45,14 +50,17 @@ export const domain = z.object({
   sslConfiguration: sslConfiguration.default({ type: 'acme' }),
 });
 export type Domain = z.infer<typeof domain>;
-export const domains = z.array(domain).superRefine((list, ctx) => {
-  const seen = new Set<string>();
-  list.forEach((entry, index) => {
-    if (seen.has(entry.name))
-      ctx.addIssue({ code: 'custom', message: messages.duplicateDomain, path: [index, 'name'] });
-    seen.add(entry.name);
+export const domains = z
+  .array(domain)
+  .max(100, 'At most 100 domains')
+  .superRefine((list, ctx) => {
+    const seen = new Set<string>();
+    list.forEach((entry, index) => {
+      if (seen.has(entry.name))
+        ctx.addIssue({ code: 'custom', message: messages.duplicateDomain, path: [index, 'name'] });
+      seen.add(entry.name);
+    });
   });
-});
 
 export const branchSummary = z.object({ _id: z.string(), name: z.string(), url: z.string() });
 

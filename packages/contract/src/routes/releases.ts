@@ -1,10 +1,14 @@
 import { z } from 'zod';
 import { branch } from '../entities/branch.ts';
 import { paged } from '../entities/common.ts';
+import { createDeployBody, deploy, sha256 } from '../entities/deploy.ts';
 import { formsBody, release } from '../entities/release.ts';
 import { noContent, route } from '../route.ts';
 import { id, name, pageQuery, search } from '../validation.ts';
 import { ids } from './params.ts';
+
+/** What an upload answers: the release, and the branches now serving it with their URLs. */
+export const deployedRelease = release.extend({ deployedBranches: z.array(branch) });
 
 export const listReleases = route({
   method: 'get',
@@ -24,7 +28,39 @@ export const uploadRelease = route({
   summary: 'Upload a release: multipart with a tar.gz `file`, a release `name` and `branches` to point at it',
   params: ids('siteId'),
   multipart: true,
-  response: release.extend({ deployedBranches: z.array(branch) }),
+  response: deployedRelease,
+});
+
+export const createDeploy = route({
+  method: 'post',
+  path: '/api/v1/sites/:siteId/deploys',
+  scope: 'release_create',
+  auth: 'upload',
+  summary: 'Start an incremental deploy: post the manifest, get back the hashes the server lacks',
+  params: ids('siteId'),
+  body: createDeployBody,
+  response: deploy,
+});
+
+export const uploadDeployFile = route({
+  method: 'put',
+  path: '/api/v1/deploys/:deployId/files/:hash',
+  scope: 'release_create',
+  auth: 'upload',
+  summary: 'Upload one missing file of a deploy (raw bytes, checked against the hash)',
+  params: z.object({ deployId: id, hash: sha256 }),
+  binaryBody: true,
+  response: noContent,
+});
+
+export const finalizeDeploy = route({
+  method: 'post',
+  path: '/api/v1/deploys/:deployId/finalize',
+  scope: 'release_create',
+  auth: 'upload',
+  summary: 'Finish a deploy: create the release and point its branches at it',
+  params: ids('deployId'),
+  response: deployedRelease,
 });
 
 export const getRelease = route({

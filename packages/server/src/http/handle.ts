@@ -64,7 +64,7 @@ export function bindRoute<R extends AnyRoute>(fastify: FastifyInstance, db: Db, 
     schema: {
       ...(route.params ? { params: route.params } : {}),
       ...(route.query ? { querystring: route.query } : {}),
-      ...(route.body && !route.multipart ? { body: route.body } : {}),
+      ...(route.body && !route.multipart && !route.binaryBody ? { body: route.body } : {}),
       ...(hasResponseBody ? { response: { [route.status]: route.response } } : {}),
     },
     handler: async (request, reply) => {

@@ -1,0 +1,125 @@
+import { api } from '@wharf/contract';
+import { mustManageSite, mustSeeSite, userOf } from '../../access/rules.ts';
+import { conflict } from '../../http/errors.ts';
+import type { WharfApp } from '../../wharfApp.ts';
+import { getRelease } from '../releases/queries.ts';
+import { findBranch, isBranchNameTaken, listBranchRows, redirectsOf, toBranch } from './queries.ts';
+import {
+  changeBranch,
+  createBranch,
+  deleteBranch,
+  mustBeReleaseOfSite,
+  newPasswordColumns,
+  pointBranchAt,
+} from './service.ts';
+import { freeSlug } from './slugs.ts';
+
+export function branchRoutes(app: WharfApp) {
+  const { db, config } = app;
+
+  /** The site and branch of the path, for a caller who may manage the site. */
+  async function manageable(actor: Parameters<typeof mustManageSite>[1], params: { siteId: string; branchId: string }) {
+    const { site } = await mustManageSite(db, actor, params.siteId);
+    return { site, branch: await findBranch(db, site.id, params.branchId), actorId: userOf(actor) };
+  }
+
+  app.handle(api.listBranches, async ({ actor, params }) => {
+    const { site } = await mustSeeSite(db, actor, params.siteId);
+    return (await listBranchRows(db, site.id)).map((row) => toBranch(config, site.name, row));
+  });
+
+  app.handle(api.createBranch, async ({ actor, params, body }) => {
+    const { site } = await mustManageSite(db, actor, params.siteId);
+    return createBranch(db, config, userOf(actor), site, body);
+  });
+
+  app.handle(api.validateBranchName, async ({ actor, params, body }) => {
+    await mustSeeSite(db, actor, params.siteId);
+    return (await isBranchNameTaken(db, params.siteId, body.name))
+      ? { valid: false, message: 'Branch name is taken' }
+      : { valid: true };
+  });
+
+  app.handle(api.getBranch, async ({ actor, params }) => {
+    const { site } = await mustSeeSite(db, actor, params.siteId);
+    const row = await findBranch(db, site.id, params.branchId);
+    const currentRelease = row.release_id ? await getRelease(db, config, site.name, row.release_id) : null;
+    return { ...toBranch(config, site.name, row), currentRelease };
+  });
+
+  app.handle(api.deleteBranch, async ({ actor, params }) => {
+    const { site, branch, actorId } = await manageable(actor, params);
+    await deleteBranch(db, actorId, site, branch);
+  });
+
+  app.handle(api.renameBranch, async ({ actor, params, body }) => {
+    const target = await manageable(actor, params);
+    return changeBranch(db, config, {
+      ...target,
+      event: 'site_branch_updated',
+      data: { name: body.name, previousName: target.branch.name },
+      prepare: async (trx) => {
+        if (await isBranchNameTaken(trx, target.site.id, body.name, target.branch.id))
+          throw conflict('Branch name is taken');
+        return { name: body.name, slug: await freeSlug(trx, target.site.id, body.name, target.branch.id) };
+      },
+    });
+  });
+
+  app.handle(api.setBranchRelease, async ({ actor, params, body }) => {
+    const target = await manageable(actor, params);
+    return changeBranch(db, config, {
+      ...target,
+      event: 'site_branch_release_set',
+      data: { releaseId: body.release, previousReleaseId: target.branch.release_id },
+      prepare: async (trx) => {
+        await mustBeReleaseOfSite(trx, target.site.id, body.release);
+        return {};
+      },
+      after: (trx) => pointBranchAt(trx, target.branch.id, body.release),
+    });
+  });
+
+  app.handle(api.setBranchPassword, async ({ actor, params, body }) => {
+    const target = await manageable(actor, params);
+    const columns = await newPasswordColumns(body.password);
+    return changeBranch(db, config, { ...target, event: 'site_branch_password_set', data: {}, prepare: () => columns });
+  });
+
+  app.handle(api.removeBranchPassword, async ({ actor, params }) => {
+    const target = await manageable(actor, params);
+    return changeBranch(db, config, {
+      ...target,
+      event: 'site_branch_password_removed',
+      data: {},
+      prepare: () => ({ password_hash: null, password_version: null }),
+    });
+  });
+
+  app.handle(api.getBranchRedirects, async ({ actor, params }) => {
+    const { site } = await mustSeeSite(db, actor, params.siteId);
+    return redirectsOf(await findBranch(db, site.id, params.branchId));
+  });
+
+  app.handle(api.setBranchRedirects, async ({ actor, params, body }) => {
+    const target = await manageable(actor, params);
+    const branch = await changeBranch(db, config, {
+      ...target,
+      event: 'site_branch_redirects_set',
+      data: { count: body.redirects.length },
+      prepare: () => ({ redirects: JSON.stringify(body.redirects) }),
+    });
+    return redirectsOf(await findBranch(db, target.site.id, branch._id));
+  });
+
+  app.handle(api.setBranchHeaders, async ({ actor, params, body }) => {
+    const target = await manageable(actor, params);
+    const branch = await changeBranch(db, config, {
+      ...target,
+      event: 'site_branch_updated',
+      data: { headers: body.headers.map((h) => h.name) },
+      prepare: () => ({ headers: JSON.stringify(body.headers) }),
+    });
+    return branch.headers;
+  });
+}

@@ -1,0 +1,132 @@
+import type { EventName } from '@wharf/contract';
+import type { Updateable } from 'kysely';
+import type { Config } from '../../config.ts';
+import type { Database, Db, Executor } from '../../db/schema.ts';
+import { recordEvent } from '../../events/outbox.ts';
+import { badRequest, conflict } from '../../http/errors.ts';
+import { newId, now, randomString } from '../../lib/ids.ts';
+import { hashPassword } from '../../lib/passwords.ts';
+import { siteScope } from '../sites/siteEvents.ts';
+import { type BranchRow, findBranch, isBranchNameTaken, toBranch } from './queries.ts';
+import { freeSlug } from './slugs.ts';
+
+type SiteRow = Database['sites'];
+
+/** The release must be one of the site's own. */
+export async function mustBeReleaseOfSite(db: Executor, siteId: string, releaseId: string, field = 'release') {
+  const release = await db
+    .selectFrom('releases')
+    .select('id')
+    .where('id', '=', releaseId)
+    .where('site_id', '=', siteId)
+    .executeTakeFirst();
+  if (!release)
+    throw badRequest(`${field}: Must be a release of this site`, [
+      { field, message: 'Must be a release of this site' },
+    ]);
+}
+
+/** Points a branch at a release and remembers it in the branch's history (the releases tab's `branch` filter). */
+export async function pointBranchAt(trx: Executor, branchId: string, releaseId: string) {
+  const setAt = now();
+  await trx.updateTable('branches').set({ release_id: releaseId }).where('id', '=', branchId).execute();
+  await trx
+    .insertInto('branch_releases')
+    .values({ branch_id: branchId, release_id: releaseId, set_at: setAt })
+    .onConflict((oc) => oc.columns(['branch_id', 'release_id']).doUpdateSet({ set_at: setAt }))
+    .execute();
+}
+
+export async function insertBranch(trx: Executor, siteId: string, name: string) {
+  if (await isBranchNameTaken(trx, siteId, name)) throw conflict('Branch name is taken');
+  const row: BranchRow = {
+    id: newId(),
+    site_id: siteId,
+    name,
+    slug: await freeSlug(trx, siteId, name),
+    release_id: null,
+    password_hash: null,
+    password_version: null,
+    headers: '[]',
+    redirects: '[]',
+    created_at: now(),
+  };
+  await trx.insertInto('branches').values(row).execute();
+  return row;
+}
+
+export async function createBranch(
+  db: Db,
+  config: Config,
+  actorId: string,
+  site: SiteRow,
+  body: { name: string; releaseId?: string | null },
+) {
+  const row = await db.transaction().execute(async (trx) => {
+    if (body.releaseId) await mustBeReleaseOfSite(trx, site.id, body.releaseId, 'releaseId');
+    const branch = await insertBranch(trx, site.id, body.name);
+    if (body.releaseId) await pointBranchAt(trx, branch.id, body.releaseId);
+    await recordEvent(trx, {
+      name: 'site_branch_added',
+      actorId,
+      ...siteScope(site),
+      data: { branchId: branch.id, name: branch.name, releaseId: body.releaseId ?? null },
+    });
+    return findBranch(trx, site.id, branch.id);
+  });
+  return toBranch(config, site.name, row);
+}
+
+/**
+ * One change to a branch with its event, in one transaction. `prepare` runs first inside the
+ * transaction (checks, derived values) and returns the columns to set.
+ */
+export async function changeBranch(
+  db: Db,
+  config: Config,
+  input: {
+    actorId: string;
+    site: SiteRow;
+    branch: BranchRow;
+    event: EventName;
+    data: Record<string, unknown>;
+    prepare: (trx: Executor) => Promise<Updateable<Database['branches']>> | Updateable<Database['branches']>;
+    after?: (trx: Executor) => Promise<void>;
+  },
+) {
+  const { site, branch } = input;
+  const row = await db.transaction().execute(async (trx) => {
+    const changes = await input.prepare(trx);
+    if (Object.keys(changes).length > 0)
+      await trx.updateTable('branches').set(changes).where('id', '=', branch.id).execute();
+    await input.after?.(trx);
+    await recordEvent(trx, {
+      name: input.event,
+      actorId: input.actorId,
+      ...siteScope(site),
+      data: { branchId: branch.id, ...input.data },
+    });
+    return findBranch(trx, site.id, branch.id);
+  });
+  return toBranch(config, site.name, row);
+}
+
+export async function newPasswordColumns(password: string) {
+  return { password_hash: await hashPassword(password), password_version: randomString(12) };
+}
+
+export async function deleteBranch(db: Db, actorId: string, site: SiteRow, branch: BranchRow) {
+  if (site.main_branch_id === branch.id) {
+    throw conflict('The main branch cannot be deleted; make another branch main first');
+  }
+  await db.transaction().execute(async (trx) => {
+    await trx.deleteFrom('branch_releases').where('branch_id', '=', branch.id).execute();
+    await trx.deleteFrom('branches').where('id', '=', branch.id).execute();
+    await recordEvent(trx, {
+      name: 'site_branch_deleted',
+      actorId,
+      ...siteScope(site),
+      data: { branchId: branch.id, name: branch.name },
+    });
+  });
+}

@@ -1,0 +1,72 @@
+import { type HookContext, hookContexts, hookEventsByContext, hookRoutesByContext } from '@wharf/contract';
+import type { Actor } from '../../access/actor.ts';
+import { userOf } from '../../access/rules.ts';
+import { readJson } from '../../lib/json.ts';
+import { pageOf } from '../../lib/paging.ts';
+import type { WharfApp } from '../../wharfApp.ts';
+import { hookContextRules } from './contexts.ts';
+import { createHook, deleteHook, findHook, toHook, updateHook } from './service.ts';
+
+export function hookRoutes(app: WharfApp) {
+  for (const context of hookContexts) bindHookRoutes(app, context);
+}
+
+function bindHookRoutes(app: WharfApp, context: HookContext) {
+  const { db, sealer } = app;
+  const routes = hookRoutesByContext[context];
+  const rules = hookContextRules[context];
+
+  async function owner(actor: Actor, params: unknown) {
+    const ownerId = (params as Record<string, string>)[rules.param]!;
+    const scope = await rules.authorize(db, actor, ownerId);
+    return { db, sealer, context, ownerId, scope, actorId: userOf(actor) };
+  }
+
+  app.handle(routes.list, async ({ actor, params }) => {
+    const { ownerId } = await owner(actor, params);
+    const rows = await db
+      .selectFrom('hooks')
+      .selectAll()
+      .where('context', '=', context)
+      .where('owner_id', '=', ownerId)
+      .orderBy('created_at', 'desc')
+      .orderBy('id', 'desc')
+      .execute();
+    return rows.map((row) => toHook(sealer, row));
+  });
+
+  app.handle(routes.create, async ({ actor, params, body }) => createHook(await owner(actor, params), body));
+
+  app.handle(routes.get, async ({ actor, params }) => {
+    const { ownerId } = await owner(actor, params);
+    return toHook(sealer, await findHook(db, context, ownerId, params.hookId));
+  });
+
+  app.handle(routes.update, async ({ actor, params, body }) =>
+    updateHook(await owner(actor, params), params.hookId, body),
+  );
+
+  app.handle(routes.remove, async ({ actor, params }) => deleteHook(await owner(actor, params), params.hookId));
+
+  app.handle(routes.events, async ({ actor, params }) => {
+    await owner(actor, params);
+    return [...hookEventsByContext[context]];
+  });
+
+  app.handle(routes.deliveries, async ({ actor, params, query }) => {
+    const { ownerId } = await owner(actor, params);
+    await findHook(db, context, ownerId, params.hookId);
+    return pageOf(
+      db.selectFrom('hook_deliveries').selectAll().where('hook_id', '=', params.hookId),
+      query,
+      (q) => q.orderBy('date', 'desc').orderBy('id', 'desc'),
+      (row) => ({
+        _id: row.id,
+        success: row.success === 1,
+        date: row.date,
+        type: row.type,
+        data: readJson<unknown>(row.data),
+      }),
+    );
+  });
+}

@@ -1,0 +1,98 @@
+import { HOOK_SECRET_LENGTH, type Hook, type HookBody, type HookContext } from '@wharf/contract';
+import type { Database, Db } from '../../db/schema.ts';
+import { recordEvent } from '../../events/outbox.ts';
+import { notFound } from '../../http/errors.ts';
+import { newId, now, randomString } from '../../lib/ids.ts';
+import { readJson } from '../../lib/json.ts';
+import type { Sealer } from '../../lib/secrets.ts';
+import { type HookOwnerScope, hookContextRules } from './contexts.ts';
+
+type HookRow = Database['hooks'];
+const SECRET_ALPHABET = 'ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789';
+
+export function toHook(sealer: Sealer, row: HookRow): Hook {
+  const config = readJson<Hook['config']>(row.config);
+  return {
+    _id: row.id,
+    type: row.type as Hook['type'],
+    name: row.name,
+    events: readJson<string[]>(row.events),
+    createdAt: row.created_at,
+    config: config.secret ? { ...config, secret: sealer.open(config.secret) } : config,
+  };
+}
+
+/** The stored config: a web hook gets a random secret when none is given; secrets are sealed at rest. */
+function storedConfig(sealer: Sealer, body: HookBody): string {
+  if (body.type !== 'web') return JSON.stringify(body.config);
+  const secret = body.config.secret ?? randomString(HOOK_SECRET_LENGTH, SECRET_ALPHABET);
+  return JSON.stringify({ url: body.config.url, secret: sealer.seal(secret) });
+}
+
+export async function findHook(db: Db, context: HookContext, ownerId: string, hookId: string) {
+  const row = await db
+    .selectFrom('hooks')
+    .selectAll()
+    .where('id', '=', hookId)
+    .where('context', '=', context)
+    .where('owner_id', '=', ownerId)
+    .executeTakeFirst();
+  if (!row) throw notFound('Hook');
+  return row;
+}
+
+interface HookChange {
+  db: Db;
+  sealer: Sealer;
+  context: HookContext;
+  ownerId: string;
+  scope: HookOwnerScope;
+  actorId: string;
+}
+
+export async function createHook({ db, sealer, context, ownerId, scope, actorId }: HookChange, body: HookBody) {
+  const row: HookRow = {
+    id: newId(),
+    context,
+    owner_id: ownerId,
+    org_id: scope.orgId,
+    type: body.type,
+    name: body.name,
+    events: JSON.stringify([...new Set(body.events)]),
+    config: storedConfig(sealer, body),
+    created_at: now(),
+  };
+  await db.transaction().execute(async (trx) => {
+    await trx.insertInto('hooks').values(row).execute();
+    const name = hookContextRules[context].events.created;
+    await recordEvent(trx, { name, actorId, ...scope, data: { hookId: row.id, type: row.type, name: row.name } });
+  });
+  return toHook(sealer, row);
+}
+
+export async function updateHook(change: HookChange, hookId: string, body: HookBody) {
+  const { db, sealer, context, ownerId, scope, actorId } = change;
+  await findHook(db, context, ownerId, hookId);
+  const columns = {
+    type: body.type,
+    name: body.name,
+    events: JSON.stringify([...new Set(body.events)]),
+    config: storedConfig(sealer, body),
+  };
+  await db.transaction().execute(async (trx) => {
+    await trx.updateTable('hooks').set(columns).where('id', '=', hookId).execute();
+    const name = hookContextRules[context].events.updated;
+    await recordEvent(trx, { name, actorId, ...scope, data: { hookId, type: body.type, name: body.name } });
+  });
+  return toHook(sealer, await findHook(db, context, ownerId, hookId));
+}
+
+export async function deleteHook({ db, context, ownerId, scope, actorId }: HookChange, hookId: string) {
+  const hook = await findHook(db, context, ownerId, hookId);
+  await db.transaction().execute(async (trx) => {
+    await trx.deleteFrom('hook_deliveries').where('hook_id', '=', hookId).execute();
+    await trx.deleteFrom('hooks').where('id', '=', hookId).execute();
+    const name = hookContextRules[context].events.deleted;
+    await recordEvent(trx, { name, actorId, ...scope, data: { hookId, name: hook.name } });
+  });
+}

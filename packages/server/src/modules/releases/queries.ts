@@ -1,0 +1,77 @@
+import type { Form, Release } from '@wharf/contract';
+import { sql } from 'kysely';
+import type { Config } from '../../config.ts';
+import type { Database, Executor } from '../../db/schema.ts';
+import { notFound } from '../../http/errors.ts';
+import { readJson } from '../../lib/json.ts';
+import { containing, type Page, pageOf } from '../../lib/paging.ts';
+import { branchUrl } from '../../lib/urls.ts';
+
+type ReleaseRow = Database['releases'];
+
+/** Releases with the branches that point at them now, fetched in one query for the whole list. */
+export async function toReleases(
+  db: Executor,
+  config: Config,
+  siteName: string,
+  rows: ReleaseRow[],
+): Promise<Release[]> {
+  if (rows.length === 0) return [];
+  const branches = await db
+    .selectFrom('branches')
+    .select(['id', 'name', 'slug', 'release_id'])
+    .where(
+      'release_id',
+      'in',
+      rows.map((row) => row.id),
+    )
+    .orderBy('name')
+    .execute();
+  return rows.map((row) => ({
+    _id: row.id,
+    siteId: row.site_id,
+    name: row.name,
+    date: row.created_at,
+    forms: readJson<Form[]>(row.forms),
+    branches: branches
+      .filter((branch) => branch.release_id === row.id)
+      .map((branch) => ({ _id: branch.id, name: branch.name, url: branchUrl(config, siteName, branch.slug) })),
+    fileCount: row.file_count,
+    size: Number(row.total_size),
+  }));
+}
+
+export async function findRelease(db: Executor, releaseId: string) {
+  const row = await db.selectFrom('releases').selectAll().where('id', '=', releaseId).executeTakeFirst();
+  if (!row) throw notFound('Release');
+  return row;
+}
+
+export async function getRelease(db: Executor, config: Config, siteName: string, releaseId: string) {
+  const [release] = await toReleases(db, config, siteName, [await findRelease(db, releaseId)]);
+  return release!;
+}
+
+/** Releases of a site, newest first; `branch` keeps those the branch has ever pointed at. */
+export async function listReleases(
+  db: Executor,
+  config: Config,
+  site: { id: string; name: string },
+  filter: { search?: string; branch?: string },
+  page: Page,
+) {
+  let query = db.selectFrom('releases').selectAll().where('site_id', '=', site.id);
+  if (filter.search)
+    query = query.where(sql<string>`lower(name)`, 'like', sql<string>`${containing(filter.search)} escape '\\'`);
+  if (filter.branch) {
+    const history = db.selectFrom('branch_releases').select('release_id').where('branch_id', '=', filter.branch);
+    query = query.where('id', 'in', history);
+  }
+  const result = await pageOf(
+    query,
+    page,
+    (q) => q.orderBy('created_at', 'desc').orderBy('id', 'desc'),
+    (row) => row,
+  );
+  return { items: await toReleases(db, config, site.name, result.items), count: result.count };
+}

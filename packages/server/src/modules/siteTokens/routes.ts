@@ -1,0 +1,72 @@
+import { api, type SiteToken } from '@wharf/contract';
+import { SITE_TOKEN_PREFIX } from '../../access/actor.ts';
+import { mustManageSite, userOf } from '../../access/rules.ts';
+import type { Database } from '../../db/schema.ts';
+import { recordEvent } from '../../events/outbox.ts';
+import { notFound } from '../../http/errors.ts';
+import { newId, newSecret, now } from '../../lib/ids.ts';
+import { lookupHash, type Sealer } from '../../lib/secrets.ts';
+import type { WharfApp } from '../../wharfApp.ts';
+import { siteScope } from '../sites/siteEvents.ts';
+
+function toSiteToken(sealer: Sealer, row: Database['site_tokens']): SiteToken {
+  return { _id: row.id, name: row.name, createdAt: row.created_at, value: sealer.open(row.value_sealed) };
+}
+
+/** Upload tokens: each authorises only release uploads to its own site. */
+export function siteTokenRoutes(app: WharfApp) {
+  const { db, sealer } = app;
+
+  app.handle(api.listSiteTokens, async ({ actor, params }) => {
+    const { site } = await mustManageSite(db, actor, params.siteId);
+    const rows = await db
+      .selectFrom('site_tokens')
+      .selectAll()
+      .where('site_id', '=', site.id)
+      .orderBy('created_at', 'desc')
+      .orderBy('id', 'desc')
+      .execute();
+    return rows.map((row) => toSiteToken(sealer, row));
+  });
+
+  app.handle(api.createSiteToken, async ({ actor, params, body }) => {
+    const { site } = await mustManageSite(db, actor, params.siteId);
+    const value = newSecret(SITE_TOKEN_PREFIX);
+    const row = {
+      id: newId(),
+      site_id: site.id,
+      name: body.name,
+      value_sealed: sealer.seal(value),
+      value_hash: lookupHash(value),
+      created_at: now(),
+    };
+    await db.transaction().execute(async (trx) => {
+      await trx.insertInto('site_tokens').values(row).execute();
+      await recordEvent(trx, {
+        name: 'site_token_added',
+        actorId: userOf(actor),
+        ...siteScope(site),
+        data: { tokenId: row.id, name: row.name },
+      });
+    });
+    return toSiteToken(sealer, row);
+  });
+
+  app.handle(api.deleteSiteToken, async ({ actor, params }) => {
+    const { site } = await mustManageSite(db, actor, params.siteId);
+    await db.transaction().execute(async (trx) => {
+      const deleted = await trx
+        .deleteFrom('site_tokens')
+        .where('id', '=', params.tokenId)
+        .where('site_id', '=', site.id)
+        .executeTakeFirst();
+      if (Number(deleted.numDeletedRows) === 0) throw notFound('Token');
+      await recordEvent(trx, {
+        name: 'site_token_deleted',
+        actorId: userOf(actor),
+        ...siteScope(site),
+        data: { tokenId: params.tokenId },
+      });
+    });
+  });
+}
