@@ -6,6 +6,8 @@ import type { Config } from './config.ts';
 import { serveConsole } from './console/serveConsole.ts';
 import { openDb } from './db/connection.ts';
 import { migrate } from './db/migrate.ts';
+import { scheduleHousekeeping } from './deploys/gc.ts';
+import { deployRoutes } from './deploys/routes.ts';
 import { installErrorHandler, installNotFoundHandler } from './http/errorHandler.ts';
 import { bindRoute } from './http/handle.ts';
 import { refuseCrossOriginMutations } from './http/sameOrigin.ts';
@@ -35,6 +37,8 @@ export interface BuildOptions {
   logger?: boolean;
   /** Where logs go instead of standard output (tests read them). */
   logStream?: { write(line: string): void };
+  /** Sweep expired deploys and collect unused files now and every few minutes (default true). */
+  housekeeping?: boolean;
   /** Serve the built console at `/` (default true). */
   serveConsole?: boolean;
 }
@@ -54,6 +58,7 @@ const modules = [
   siteTokenRoutes,
   apiTokenRoutes,
   hookRoutes,
+  deployRoutes,
 ];
 
 /** Builds a ready-to-listen Wharf from its configuration; nothing global, so tests run many side by side. */
@@ -95,5 +100,6 @@ export async function buildApp(config: Config, options: BuildOptions = {}): Prom
   };
   for (const register of modules) register(app);
   await ensureFirstAdmin(app);
+  if (options.housekeeping !== false) void scheduleHousekeeping(app)();
   return app;
 }

@@ -24,6 +24,18 @@ const environment = z.object({
     .string()
     .regex(/^smtps?:\/\//, 'must be an smtp:// or smtps:// URL')
     .optional(),
+  WHARF_MAX_ARCHIVE_BYTES: z.coerce
+    .number({ error: 'must be a number of bytes' })
+    .int()
+    .positive()
+    .default(1024 ** 3),
+  WHARF_MAX_RELEASE_BYTES: z.coerce
+    .number({ error: 'must be a number of bytes' })
+    .int()
+    .positive()
+    .default(4 * 1024 ** 3),
+  WHARF_MAX_RELEASE_FILES: z.coerce.number({ error: 'must be a number of files' }).int().positive().default(100_000),
+  WHARF_DEPLOY_TTL_MINUTES: z.coerce.number({ error: 'must be a number of minutes' }).positive().default(60),
   LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
 });
 
@@ -45,6 +57,16 @@ export interface Config {
   acmeDirectory: string | null;
   smtpUrl: string | null;
   logLevel: Environment['LOG_LEVEL'];
+  limits: ReleaseLimits;
+  deployTtlMs: number;
+}
+
+export interface ReleaseLimits {
+  /** Compressed bytes of one uploaded archive. */
+  archiveBytes: number;
+  /** Bytes of all files of one release, uncompressed. */
+  releaseBytes: number;
+  releaseFiles: number;
 }
 
 export class ConfigError extends Error {}
@@ -77,6 +99,12 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
     acmeDirectory: e.WHARF_ACME_DIRECTORY ?? null,
     smtpUrl: e.SMTP_URL ?? null,
     logLevel: e.LOG_LEVEL,
+    limits: {
+      archiveBytes: e.WHARF_MAX_ARCHIVE_BYTES,
+      releaseBytes: e.WHARF_MAX_RELEASE_BYTES,
+      releaseFiles: e.WHARF_MAX_RELEASE_FILES,
+    },
+    deployTtlMs: e.WHARF_DEPLOY_TTL_MINUTES * 60_000,
   };
 }
 

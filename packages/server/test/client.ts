@@ -28,8 +28,8 @@ export class TestClient {
     const init: RequestInit & { headers: Record<string, string> } = { method, headers: { ...headers } };
     if (this.cookie) init.headers.cookie = this.cookie;
     if (this.bearer) init.headers.authorization = `Bearer ${this.bearer}`;
-    if (body instanceof FormData) {
-      init.body = body;
+    if (body instanceof FormData || typeof body === 'string' || Buffer.isBuffer(body)) {
+      init.body = body as FormData | string;
     } else if (body !== undefined) {
       init.headers['content-type'] = 'application/json';
       init.body = JSON.stringify(body);

@@ -99,3 +99,12 @@ export async function mustAdminSite(db: Executor, actor: Actor, siteId: string) 
   if (!isAdminOrOwner(member)) throw forbidden('Only admins and owners of the organization can do this');
   return { site, member };
 }
+
+/** Uploads: a site token of this very site, or a person (session or API token) who manages the site. */
+export async function mustUploadToSite(db: Executor, actor: Actor, siteId: string) {
+  if (actor.kind === 'siteToken') {
+    if (actor.siteId !== siteId) throw forbidden('This token belongs to another site');
+    return findSite(db, siteId);
+  }
+  return (await mustManageSite(db, actor, siteId)).site;
+}

@@ -77,6 +77,18 @@ export interface Database {
     total_size: number;
     created_at: Iso;
   };
+  blobs: { hash: string; size: number; br_size: number | null; gz_size: number | null; created_at: Iso };
+  release_files: { release_id: string; path: string; hash: string; size: number };
+  deploys: {
+    id: string;
+    site_id: string;
+    name: string;
+    branches: Json;
+    actor_id: string | null;
+    created_at: Iso;
+    expires_at: Iso;
+  };
+  deploy_files: { deploy_id: string; path: string; hash: string; size: number };
   branch_releases: { branch_id: string; release_id: string; set_at: Iso };
   site_tokens: { id: string; site_id: string; name: string; value_sealed: string; value_hash: string; created_at: Iso };
   api_tokens: {

@@ -7,6 +7,10 @@ import { randomString } from '../lib/ids.ts';
 /** Where Wharf keeps files (logos, release blobs): a directory now, an S3-compatible bucket later. */
 export interface BlobStore {
   put(key: string, data: Buffer): Promise<void>;
+  /** Moves a finished local file into the store under a key. */
+  putFile(key: string, localPath: string): Promise<void>;
+  /** Reads a byte range (inclusive end) or the whole blob. */
+  readRange?(key: string, start: number, end: number): Promise<Readable | null>;
   read(key: string): Promise<Readable | null>;
   size(key: string): Promise<number | null>;
   remove(key: string): Promise<void>;
@@ -27,6 +31,17 @@ export class FileBlobStore implements BlobStore {
     const temporary = `${file}.${randomString(8)}.tmp`;
     await writeFile(temporary, data);
     await rename(temporary, file);
+  }
+
+  async putFile(key: string, localPath: string) {
+    const file = this.file(key);
+    await mkdir(path.dirname(file), { recursive: true });
+    await rename(localPath, file);
+  }
+
+  /** The local path of a blob: the edge streams files straight from disk. */
+  pathOf(key: string) {
+    return this.file(key);
   }
 
   async read(key: string) {

@@ -54,6 +54,7 @@ export function releaseRoutes(app: WharfApp) {
         );
       }
       await trx.deleteFrom('branch_releases').where('release_id', '=', release.id).execute();
+      await trx.deleteFrom('release_files').where('release_id', '=', release.id).execute();
       await trx.deleteFrom('releases').where('id', '=', release.id).execute();
       await recordEvent(trx, {
         name: 'site_release_deleted',

@@ -138,7 +138,12 @@ export async function deleteSiteRows(trx: Executor, siteId: string) {
   const branchIds = trx.selectFrom('branches').select('id').where('site_id', '=', siteId);
   await trx.deleteFrom('branch_releases').where('branch_id', 'in', branchIds).execute();
   await trx.deleteFrom('branches').where('site_id', '=', siteId).execute();
+  const releaseIds = trx.selectFrom('releases').select('id').where('site_id', '=', siteId);
+  await trx.deleteFrom('release_files').where('release_id', 'in', releaseIds).execute();
   await trx.deleteFrom('releases').where('site_id', '=', siteId).execute();
+  const deployIds = trx.selectFrom('deploys').select('id').where('site_id', '=', siteId);
+  await trx.deleteFrom('deploy_files').where('deploy_id', 'in', deployIds).execute();
+  await trx.deleteFrom('deploys').where('site_id', '=', siteId).execute();
   await trx.deleteFrom('site_tokens').where('site_id', '=', siteId).execute();
   await trx.deleteFrom('site_domains').where('site_id', '=', siteId).execute();
   const hookIds = trx.selectFrom('hooks').select('id').where('context', '=', 'sites').where('owner_id', '=', siteId);

@@ -1,0 +1,89 @@
+import type { Form } from '@wharf/contract';
+import type { Config } from '../config.ts';
+import type { Database, Db } from '../db/schema.ts';
+import { recordEvent } from '../events/outbox.ts';
+import { newId, now } from '../lib/ids.ts';
+import { findBranch, toBranch } from '../modules/branches/queries.ts';
+import { insertBranch, pointBranchAt } from '../modules/branches/service.ts';
+import { getRelease } from '../modules/releases/queries.ts';
+import { siteScope } from '../modules/sites/siteEvents.ts';
+
+export interface ReleaseFile {
+  path: string;
+  hash: string;
+  size: number;
+}
+
+export interface NewRelease {
+  site: Database['sites'];
+  name: string;
+  branches: string[];
+  files: ReleaseFile[];
+  forms: Form[];
+  actorId: string | null;
+  /** The deploy whose files this release takes over (its rows go in the same transaction). */
+  deployId: string;
+}
+
+const INSERT_CHUNK = 500;
+
+/**
+ * Makes a release visible and points its branches at it, all in one transaction: a reader sees
+ * the old release or the complete new one, never a half. Branches that do not exist are created.
+ */
+export async function createRelease(db: Db, config: Config, input: NewRelease) {
+  const releaseId = newId();
+  const { site } = input;
+  const scope = { actorId: input.actorId, ...siteScope(site) };
+  const deployedBranchIds = await db.transaction().execute(async (trx) => {
+    await trx
+      .insertInto('releases')
+      .values({
+        id: releaseId,
+        site_id: site.id,
+        name: input.name,
+        forms: JSON.stringify(input.forms),
+        file_count: input.files.length,
+        total_size: input.files.reduce((sum, file) => sum + file.size, 0),
+        created_at: now(),
+      })
+      .execute();
+    for (let start = 0; start < input.files.length; start += INSERT_CHUNK) {
+      const rows = input.files.slice(start, start + INSERT_CHUNK).map((file) => ({ release_id: releaseId, ...file }));
+      await trx.insertInto('release_files').values(rows).execute();
+    }
+    await trx.deleteFrom('deploy_files').where('deploy_id', '=', input.deployId).execute();
+    await trx.deleteFrom('deploys').where('id', '=', input.deployId).execute();
+    await recordEvent(trx, {
+      ...scope,
+      name: 'site_release_created',
+      data: { releaseId, name: input.name, files: input.files.length },
+    });
+    const branchIds: string[] = [];
+    for (const name of new Set(input.branches)) {
+      let branch = await trx
+        .selectFrom('branches')
+        .selectAll()
+        .where('site_id', '=', site.id)
+        .where('name', '=', name)
+        .executeTakeFirst();
+      if (!branch) {
+        branch = await insertBranch(trx, site.id, name);
+        await recordEvent(trx, { ...scope, name: 'site_branch_added', data: { branchId: branch.id, name, releaseId } });
+      }
+      await pointBranchAt(trx, branch.id, releaseId);
+      await recordEvent(trx, {
+        ...scope,
+        name: 'site_branch_release_set',
+        data: { branchId: branch.id, releaseId, previousReleaseId: branch.release_id },
+      });
+      branchIds.push(branch.id);
+    }
+    return branchIds;
+  });
+  const release = await getRelease(db, config, site.name, releaseId);
+  const deployedBranches = await Promise.all(
+    deployedBranchIds.map(async (id) => toBranch(config, site.name, await findBranch(db, site.id, id))),
+  );
+  return { ...release, deployedBranches };
+}
