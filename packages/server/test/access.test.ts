@@ -22,7 +22,12 @@ async function send(world: World, role: Role, route: Route, call: Call) {
       : await signedIn(world.url, role)
     : world.clients[role];
   const query = queryString(call.query);
-  return client.request(route.method.toUpperCase(), routePath(route.path, call.params) + query, call.body);
+  return client.request(
+    route.method.toUpperCase(),
+    routePath(route.path, call.params) + query,
+    call.body,
+    call.headers,
+  );
 }
 
 describe.each(databases)('access matrix on $name', ({ postgres }) => {

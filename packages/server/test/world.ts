@@ -1,4 +1,5 @@
-import type { Org, Site, Team } from '@wharf/contract';
+import type { Org, Release, Site, Team } from '@wharf/contract';
+import { tarGz, uploadForm } from './archives.ts';
 import { expectStatus, signedIn, TestClient } from './client.ts';
 
 export const ROLES = ['anonymous', 'outsider', 'member', 'teammate', 'admin', 'owner'] as const;
@@ -26,6 +27,8 @@ export interface World {
   org: Org;
   team: Team;
   site: Site;
+  /** A release of the site, served by its main branch. */
+  release: Release;
   memberIds: Record<'owner' | 'admin' | 'member' | 'teammate', string>;
   /** Each call gives a name no other test used. */
   unique(prefix?: string): string;
@@ -68,5 +71,26 @@ export async function buildWorld(url: string): Promise<World> {
     200,
   );
   const site = expectStatus(await owner.post(`/api/v1/teams/${team._id}/sites`, { name: unique('site') }), 200);
-  return { url, clients, org, team, site, memberIds, unique };
+  const release = await uploadRelease(owner, site._id, 'first release', ['main']);
+  return { url, clients, org, team, site, release, memberIds, unique };
+}
+
+export const SITE_FILES = [
+  { name: 'index.html', content: '<!doctype html><h1>Hello from Wharf</h1>' },
+  { name: 'app.js', content: 'console.log("hello");' },
+];
+
+export async function uploadRelease(
+  client: TestClient,
+  siteId: string,
+  name: string,
+  branches: string[],
+  files = SITE_FILES,
+) {
+  const answer = await client.request(
+    'POST',
+    `/api/v1/sites/${siteId}/releases`,
+    uploadForm(await tarGz(files), name, branches),
+  );
+  return expectStatus(answer, 200);
 }

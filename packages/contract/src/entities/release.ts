@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { email, matching, messages, patterns, uniqueBy } from '../validation.ts';
+import { branch } from './branch.ts';
 import { timestamp } from './common.ts';
 
 const formName = matching(patterns.formName);
@@ -34,3 +35,6 @@ export const release = z.object({
 export type Release = z.infer<typeof release>;
 
 export const formsBody = z.object({ forms });
+
+/** What an upload answers: the release, and the branches now serving it with their URLs. */
+export const deployedRelease = release.extend({ deployedBranches: z.array(branch) });

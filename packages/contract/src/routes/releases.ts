@@ -1,14 +1,10 @@
 import { z } from 'zod';
-import { branch } from '../entities/branch.ts';
 import { paged } from '../entities/common.ts';
 import { createDeployBody, deploy, sha256 } from '../entities/deploy.ts';
-import { formsBody, release } from '../entities/release.ts';
+import { deployedRelease, formsBody, release } from '../entities/release.ts';
 import { noContent, route } from '../route.ts';
 import { id, name, pageQuery, search } from '../validation.ts';
 import { ids } from './params.ts';
-
-/** What an upload answers: the release, and the branches now serving it with their URLs. */
-export const deployedRelease = release.extend({ deployedBranches: z.array(branch) });
 
 export const listReleases = route({
   method: 'get',
