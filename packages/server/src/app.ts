@@ -17,6 +17,7 @@ import { apiTokenRoutes } from './modules/apiTokens/routes.ts';
 import { ensureFirstAdmin } from './modules/auth/passwordLogins.ts';
 import { authRoutes } from './modules/auth/routes.ts';
 import { branchRoutes } from './modules/branches/routes.ts';
+import { docsRoutes } from './modules/docs/routes.ts';
 import { hookRoutes } from './modules/hooks/routes.ts';
 import { inviteRoutes } from './modules/invites/routes.ts';
 import { logoRoutes } from './modules/logos/routes.ts';
@@ -59,6 +60,7 @@ const modules = [
   apiTokenRoutes,
   hookRoutes,
   deployRoutes,
+  docsRoutes,
 ];
 
 /** Builds a ready-to-listen Wharf from its configuration; nothing global, so tests run many side by side. */

@@ -136,6 +136,7 @@ export function accessRules(joiner: TestClient): Partial<Record<RouteName, Acces
   return {
     getSystemInfo: { allow: everyone, call: () => ({}) },
     getSystemEnv: { allow: everyone, call: () => ({}) },
+    getOpenApi: { allow: everyone, call: () => ({}) },
     getAuthMethods: { allow: everyone, call: () => ({}) },
     signInInMemory: {
       allow: everyone,

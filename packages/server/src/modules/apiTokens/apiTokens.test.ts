@@ -120,3 +120,20 @@ describe('API tokens', () => {
     );
   });
 });
+
+describe('API reference', () => {
+  it('serves the OpenAPI document of every route and a page to read it', async () => {
+    const server = await startTestServer();
+    try {
+      const document: any = await (await fetch(`${server.url}/api/v1/openapi.json`)).json();
+      expect(document.openapi).toBe('3.0.3');
+      expect(document.paths['/api/v1/sites/{siteId}'].put['x-wharf-scope']).toBe('site_update');
+      const page = await fetch(`${server.url}/api/docs/`);
+      expect(page.headers.get('content-type')).toContain('text/html');
+      expect(await page.text()).toContain('/api/v1/openapi.json');
+      expect((await fetch(`${server.url}/api/docs/swagger-ui-bundle.js`)).status).toBe(200);
+    } finally {
+      await server.close();
+    }
+  });
+});

@@ -1,0 +1,86 @@
+import { z } from 'zod';
+import { noContent, type Route } from './route.ts';
+import { allRoutes } from './routes/index.ts';
+
+function jsonSchema(schema: z.ZodType, io: 'input' | 'output') {
+  return z.toJSONSchema(schema, { io, unrepresentable: 'any', target: 'openapi-3.0' });
+}
+
+function parameters(route: Route) {
+  const list: Record<string, unknown>[] = [];
+  for (const [location, schema] of [
+    ['path', route.params],
+    ['query', route.query],
+  ] as const) {
+    if (!(schema instanceof z.ZodObject)) continue;
+    for (const [name, field] of Object.entries(schema.shape as Record<string, z.ZodType>)) {
+      list.push({
+        name,
+        in: location,
+        required: location === 'path' || !field.safeParse(undefined).success,
+        schema: jsonSchema(field, 'input'),
+      });
+    }
+  }
+  return list;
+}
+
+function requestBody(route: Route) {
+  if (route.multipart) return { content: { 'multipart/form-data': { schema: { type: 'object' } } } };
+  if (route.binaryBody)
+    return { content: { 'application/octet-stream': { schema: { type: 'string', format: 'binary' } } } };
+  if (!route.body) return undefined;
+  return { required: true, content: { 'application/json': { schema: jsonSchema(route.body, 'input') } } };
+}
+
+function responses(route: Route) {
+  const success =
+    route.response === noContent
+      ? { [route.status]: { description: 'Done' } }
+      : {
+          [route.status]: {
+            description: 'Success',
+            content: { 'application/json': { schema: jsonSchema(route.response, 'output') } },
+          },
+        };
+  return {
+    ...success,
+    '4XX': { description: '{ statusCode, error, message, details? }: the message says what to change' },
+  };
+}
+
+/** The OpenAPI 3 document of the API, derived from the route table: nothing is written twice. */
+export function openApiDocument(version: string) {
+  const paths: Record<string, Record<string, unknown>> = {};
+  for (const [name, route] of allRoutes) {
+    const path = route.path.replace(/:([A-Za-z]+)/g, '{$1}');
+    const tag = path.split('/').filter(Boolean)[path.startsWith('/api/v1') ? 2 : 0] ?? 'api';
+    paths[path] ??= {};
+    paths[path][route.method] = {
+      operationId: name,
+      summary: route.summary,
+      tags: [tag.replace(/\..*$/, '')],
+      description: route.scope ? `API token scope: \`${route.scope}\`` : 'Cannot be called with an API token.',
+      'x-wharf-scope': route.scope,
+      security: route.auth === 'public' ? [] : [{ session: [] }, ...(route.scope ? [{ token: [route.scope] }] : [])],
+      parameters: parameters(route),
+      requestBody: requestBody(route),
+      responses: responses(route),
+    };
+  }
+  return {
+    openapi: '3.0.3',
+    info: { title: 'Wharf API', version, description: 'Every route of Wharf, with the API token scope it needs.' },
+    components: {
+      securitySchemes: {
+        session: { type: 'apiKey', in: 'cookie', name: 'wharf_session' },
+        token: {
+          type: 'http',
+          scheme: 'bearer',
+          description: 'An API token (wharf_api_…) or, for uploads, a site token',
+        },
+      },
+    },
+    paths,
+  };
+}
