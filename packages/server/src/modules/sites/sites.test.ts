@@ -1,4 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { selfSignedCertificate } from '../../../test/certificates.ts';
 import { expectStatus, signedIn, type TestClient } from '../../../test/client.ts';
 import { databases, startTestServer, type TestServer } from '../../../test/harness.ts';
 
@@ -90,6 +91,45 @@ describe.each(databases)('teams and sites on $name', ({ postgres }) => {
     const clash = await owner.put(`/api/v1/sites/${b._id}`, settings(b, [domain]));
     expect(clash.status).toBe(409);
     expect(clash.body.message).toBe('The domain www.example.com is used by another site');
+  });
+
+  it('takes a manual certificate only with the RSA key that matches it', async () => {
+    const site = expectStatus(await owner.post(`/api/v1/teams/${teamId}/sites`, { name: 'tls' }), 200);
+    const mine = selfSignedCertificate('tls.example.com');
+    const other = selfSignedCertificate('other.example.com');
+    const settings = (ssl: Record<string, string>) => ({
+      name: 'tls',
+      color: '#000000',
+      mainBranch: site.mainBranch,
+      spa: false,
+      domains: [{ name: 'tls.example.com', exposeBranches: false, sslConfiguration: { type: 'manual', ...ssl } }],
+    });
+    const mismatched = await owner.put(
+      `/api/v1/sites/${site._id}`,
+      settings({ fullchain: mine.fullchain, privateKey: other.privateKey }),
+    );
+    expect(mismatched.status).toBe(400);
+    expect(mismatched.body.message).toBe(
+      'domains.0.sslConfiguration.privateKey: The private key does not match the certificate',
+    );
+    const garbage = await owner.put(
+      `/api/v1/sites/${site._id}`,
+      settings({
+        fullchain: '-----BEGIN CERTIFICATE-----\nAAAA\n-----END CERTIFICATE-----',
+        privateKey: mine.privateKey,
+      }),
+    );
+    expect(garbage.body.message).toBe(
+      'domains.0.sslConfiguration.fullchain: The certificate chain is not a valid PEM certificate',
+    );
+    const missing = await owner.put(`/api/v1/sites/${site._id}`, settings({ fullchain: mine.fullchain }));
+    expect(missing.body.details).toContainEqual({
+      field: 'domains.0.sslConfiguration.privateKey',
+      message: 'Input is required',
+    });
+    expect(
+      expectStatus(await owner.put(`/api/v1/sites/${site._id}`, settings(mine)), 200).domains[0].sslConfiguration.type,
+    ).toBe('manual');
   });
 
   it('lists teams newest first with a count, and deletes a team with its sites', async () => {
