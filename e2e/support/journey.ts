@@ -1,0 +1,129 @@
+import { mkdirSync } from 'node:fs';
+import path from 'node:path';
+import type { Browser, BrowserContext, Locator, Page } from 'playwright-core';
+import { expect } from 'vitest';
+import { expectStatus, type TestClient } from '../../packages/server/test/client.ts';
+import { startTestServer, TEST_PASSWORD, type TestServer } from '../../packages/server/test/harness.ts';
+import { buildWorld, type World } from '../../packages/server/test/world.ts';
+import { launchBrowser } from './browser.ts';
+
+export { expectStatus };
+
+/** One file's stage: a real Wharf serving the built console, its world of users, and Chromium. */
+export interface Stage {
+  server: TestServer;
+  world: World;
+  browser: Browser;
+  close(): Promise<void>;
+}
+
+export async function openStage(env: Record<string, string> = {}): Promise<Stage> {
+  const [server, browser] = await Promise.all([startTestServer({ serveConsole: true, env }), launchBrowser()]);
+  const world = await buildWorld(server.url);
+  return {
+    server,
+    world,
+    browser,
+    async close() {
+      await Promise.all([browser.close(), server.close()]);
+    },
+  };
+}
+
+export const DESKTOP = { width: 1280, height: 800 };
+export const PHONE = { width: 390, height: 844 };
+
+export interface VisitOptions {
+  /** Signs this test user in before the first page loads. */
+  user?: string;
+  /** Stores this organization as the current one before the first page loads. */
+  orgId?: string;
+  viewport?: { width: number; height: number };
+  /** Keeps the one-time analytics notice: only its own journey wants it. */
+  withAnalyticsNotice?: boolean;
+}
+
+/** A fresh browser context on the stage's server, signed in and with a current organization if asked. */
+export async function visit(
+  stage: Stage,
+  options: VisitOptions = {},
+): Promise<{ context: BrowserContext; page: Page }> {
+  const context = await stage.browser.newContext({
+    baseURL: stage.server.url,
+    viewport: options.viewport ?? DESKTOP,
+    colorScheme: 'light',
+  });
+  if (options.user) {
+    const answer = await context.request.post('/auth/in-memory', {
+      data: { user: options.user, password: TEST_PASSWORD },
+    });
+    expect(answer.status()).toBe(200);
+  }
+  const stored: Record<string, string> = {};
+  if (options.orgId) stored['wharf.currentOrg'] = options.orgId;
+  if (!options.withAnalyticsNotice) stored['wharf.analyticsNotice'] = 'hidden';
+  // Only before the first page: later pages keep what the console itself stored.
+  await context.addInitScript((entries: Record<string, string>) => {
+    if (sessionStorage.getItem('e2e.seeded')) return;
+    sessionStorage.setItem('e2e.seeded', '1');
+    for (const [key, value] of Object.entries(entries)) localStorage.setItem(key, value);
+  }, stored);
+  const page = await context.newPage();
+  return { context, page };
+}
+
+export function pathOf(page: Page): string {
+  return new URL(page.url()).pathname;
+}
+
+/** Waits until the console shows this path (after any redirects). */
+export async function expectPath(page: Page, pathname: string) {
+  await page.waitForURL((url) => url.pathname === pathname, { timeout: 10_000 });
+  expect(pathOf(page)).toBe(pathname);
+}
+
+export async function expectVisible(locator: Locator) {
+  await locator.first().waitFor({ state: 'visible', timeout: 10_000 });
+}
+
+export async function expectHidden(locator: Locator) {
+  await locator.first().waitFor({ state: 'hidden', timeout: 10_000 });
+}
+
+/** A toast (Mantine notification) with this text. */
+export function toast(page: Page, text: string | RegExp) {
+  return page.locator('.mantine-Notification-root').filter({ hasText: text });
+}
+
+/** The error shown under a form field. */
+export function fieldError(page: Page, label: string | RegExp) {
+  return page
+    .locator('.mantine-InputWrapper-root')
+    .filter({ has: page.getByLabel(label, { exact: typeof label === 'string' }) })
+    .locator('.mantine-InputWrapper-error');
+}
+
+const screenshotDir = process.env.WHARF_SCREENSHOTS;
+
+/**
+ * Screenshots of the current screen at desktop and phone width, light and dark, when
+ * WHARF_SCREENSHOTS names a directory; nothing otherwise.
+ */
+export async function snap(page: Page, name: string) {
+  if (!screenshotDir) return;
+  mkdirSync(screenshotDir, { recursive: true });
+  const viewport = page.viewportSize() ?? DESKTOP;
+  for (const [size, dimensions] of [
+    ['desktop', DESKTOP],
+    ['phone', PHONE],
+  ] as const) {
+    await page.setViewportSize(dimensions);
+    for (const scheme of ['light', 'dark'] as const) {
+      await page.emulateMedia({ colorScheme: scheme });
+      await page.waitForTimeout(250);
+      await page.screenshot({ path: path.join(screenshotDir, `${name}-${size}-${scheme}.png`), fullPage: true });
+    }
+  }
+  await page.emulateMedia({ colorScheme: 'light' });
+  await page.setViewportSize(viewport);
+}

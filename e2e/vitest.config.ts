@@ -1,0 +1,13 @@
+import { defineConfig } from 'vitest/config';
+
+export default defineConfig({
+  test: {
+    name: 'e2e',
+    include: ['journeys/**/*.test.ts'],
+    globalSetup: ['./support/buildConsole.ts'],
+    // One browser and one server per file; files one after the other keep the machine calm.
+    fileParallelism: false,
+    testTimeout: 60_000,
+    hookTimeout: 120_000,
+  },
+});

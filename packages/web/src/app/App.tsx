@@ -1,0 +1,34 @@
+import '@mantine/core/styles.css';
+import '@mantine/dates/styles.css';
+import '@mantine/dropzone/styles.css';
+import '@mantine/notifications/styles.css';
+import '@mantine/spotlight/styles.css';
+import { localStorageColorSchemeManager, MantineProvider } from '@mantine/core';
+import { Notifications } from '@mantine/notifications';
+import { QueryClientProvider } from '@tanstack/react-query';
+import { useState } from 'react';
+import { BrowserRouter } from 'react-router';
+import { CurrentOrgProvider } from '../features/orgs/currentOrg.tsx';
+import { Telemetry } from '../features/telemetry/Telemetry.tsx';
+import { createQueryClient } from './queryClient.ts';
+import { AppRoutes } from './routes.tsx';
+import { theme } from './theme.ts';
+
+const colorSchemeManager = localStorageColorSchemeManager({ key: 'wharf.colorScheme' });
+
+export function App() {
+  const [queryClient] = useState(createQueryClient);
+  return (
+    <MantineProvider theme={theme} defaultColorScheme="auto" colorSchemeManager={colorSchemeManager}>
+      <Notifications position="top-right" autoClose={6000} />
+      <QueryClientProvider client={queryClient}>
+        <BrowserRouter>
+          <CurrentOrgProvider>
+            <AppRoutes />
+            <Telemetry />
+          </CurrentOrgProvider>
+        </BrowserRouter>
+      </QueryClientProvider>
+    </MantineProvider>
+  );
+}

@@ -1,0 +1,22 @@
+import { QueryCache, QueryClient } from '@tanstack/react-query';
+import { api } from '@wharf/contract';
+import { ApiError, keyOf } from '../lib/api.ts';
+
+/** One client for the whole console; a 401 anywhere means the session ended. */
+export function createQueryClient() {
+  const client: QueryClient = new QueryClient({
+    queryCache: new QueryCache({
+      onError: (error) => {
+        if (error instanceof ApiError && error.status === 401) client.setQueryData(keyOf(api.getUser), null);
+      },
+    }),
+    defaultOptions: {
+      queries: {
+        retry: (count, error) => !(error instanceof ApiError && error.status >= 400 && error.status < 500) && count < 2,
+        refetchOnWindowFocus: false,
+        staleTime: 10_000,
+      },
+    },
+  });
+  return client;
+}

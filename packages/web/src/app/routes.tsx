@@ -1,0 +1,63 @@
+import { Navigate, Route, Routes } from 'react-router';
+import { NotFound } from '../components/NotFound.tsx';
+import { LoginPage } from '../features/auth/LoginPage.tsx';
+import { InvitePage } from '../features/invite/InvitePage.tsx';
+import { LegalPage } from '../features/legal/LegalPage.tsx';
+import { OrgAdminPage } from '../features/orgAdmin/OrgAdminPage.tsx';
+import { OrgSettingsTab } from '../features/orgAdmin/OrgSettingsTab.tsx';
+import { StaffTab } from '../features/orgAdmin/StaffTab.tsx';
+import { OrgsPage } from '../features/orgs/OrgsPage.tsx';
+import { SitePage } from '../features/sites/SitePage.tsx';
+import { TeamPage } from '../features/teams/TeamPage.tsx';
+import { TeamsPage } from '../features/teams/TeamsPage.tsx';
+import { AddApiTokenPage } from '../features/user/AddApiTokenPage.tsx';
+import { ApiTokenPage } from '../features/user/ApiTokenPage.tsx';
+import { ApiTokensPage } from '../features/user/ApiTokensPage.tsx';
+import { SecurityPage } from '../features/user/SecurityPage.tsx';
+import { UserSettingsPage } from '../features/user/UserSettingsPage.tsx';
+import { Access } from './Access.tsx';
+import { Initialized } from './Initialized.tsx';
+import { Layout } from './Layout.tsx';
+
+/** Every page of the console with its access rule (spec.md §2 'Shell and access rules'). */
+export function AppRoutes() {
+  return (
+    <Routes>
+      <Route element={<Initialized />}>
+        <Route element={<Access rule="signedOut" />}>
+          <Route path="/login" element={<LoginPage />} />
+        </Route>
+        <Route element={<Layout />}>
+          <Route path="/legal/*" element={<LegalPage />} />
+          <Route element={<Access rule="signedIn" />}>
+            <Route path="/user" element={<UserSettingsPage />}>
+              <Route index element={<Navigate to="/user/api-tokens" replace />} />
+              <Route path="api-tokens" element={<ApiTokensPage />} />
+              <Route path="api-tokens/add" element={<AddApiTokenPage />} />
+              <Route path="api-tokens/:apiTokenId" element={<ApiTokenPage />} />
+              <Route path="security" element={<SecurityPage />} />
+            </Route>
+            <Route path="/invite" element={<InvitePage />} />
+          </Route>
+          <Route element={<Access rule="noOrg" />}>
+            <Route path="/orgs" element={<OrgsPage />} />
+          </Route>
+          <Route element={<Access rule="org" />}>
+            <Route index element={<TeamsPage />} />
+            <Route path="/teams" element={<TeamsPage />} />
+            <Route path="/teams/:teamId/*" element={<TeamPage />} />
+            <Route path="/sites/:siteId/*" element={<SitePage />} />
+          </Route>
+          <Route element={<Access rule="admin" />}>
+            <Route path="/org" element={<OrgAdminPage />}>
+              <Route index element={<Navigate to="/org/settings" replace />} />
+              <Route path="settings" element={<OrgSettingsTab />} />
+              <Route path="staff" element={<StaffTab />} />
+            </Route>
+          </Route>
+          <Route path="*" element={<NotFound />} />
+        </Route>
+      </Route>
+    </Routes>
+  );
+}

@@ -1,0 +1,39 @@
+import { AppShell, Box } from '@mantine/core';
+import { useDisclosure } from '@mantine/hooks';
+import { Outlet } from 'react-router';
+import { useCurrentOrgState } from '../../features/orgs/currentOrg.tsx';
+import { SiteSearch } from '../../features/sites/SiteSearch.tsx';
+import { Footer } from './Footer.tsx';
+import { Header } from './Header.tsx';
+import { Sidebar } from './Sidebar.tsx';
+
+/** The console around every signed-in page: header, the sidebar when an organization is current, footer. */
+export function AppLayout() {
+  const { current } = useCurrentOrgState();
+  const [opened, { toggle, close }] = useDisclosure(false);
+  return (
+    <AppShell
+      header={{ height: 60 }}
+      navbar={current ? { width: 272, breakpoint: 'sm', collapsed: { mobile: !opened } } : undefined}
+      padding="md"
+    >
+      <AppShell.Header>
+        <Header navbarOpened={opened} toggleNavbar={toggle} />
+      </AppShell.Header>
+      {current && (
+        <AppShell.Navbar>
+          <Sidebar onNavigate={close} />
+        </AppShell.Navbar>
+      )}
+      <AppShell.Main style={{ display: 'flex', flexDirection: 'column' }}>
+        <Box flex={1} w="100%" maw={1100} mx="auto" pt="sm">
+          <Outlet />
+        </Box>
+        <Box w="100%" maw={1100} mx="auto">
+          <Footer />
+        </Box>
+      </AppShell.Main>
+      {current && <SiteSearch />}
+    </AppShell>
+  );
+}

@@ -1,0 +1,55 @@
+import { ActionIcon, Button, Menu } from '@mantine/core';
+import { useDisclosure, useMediaQuery } from '@mantine/hooks';
+import { IconBuilding, IconKey, IconPlus, IconUsersGroup, IconWorldWww } from '@tabler/icons-react';
+import { Link } from 'react-router';
+import { CreateOrgModal } from '../../features/orgs/CreateOrgModal.tsx';
+import { useCurrentOrg } from '../../features/orgs/currentOrg.tsx';
+import { CreateSiteModal } from '../../features/sites/CreateSiteModal.tsx';
+import { CreateTeamModal } from '../../features/teams/CreateTeamModal.tsx';
+
+/** The header's create button: what the user may create in the current organization. */
+export function CreateMenu() {
+  const { isAdminOrOwner } = useCurrentOrg();
+  const phone = useMediaQuery('(max-width: 48em)');
+  const [teamOpened, team] = useDisclosure(false);
+  const [siteOpened, site] = useDisclosure(false);
+  const [orgOpened, org] = useDisclosure(false);
+  return (
+    <>
+      <Menu position="bottom-end" width={200} shadow="md" withArrow>
+        <Menu.Target>
+          {phone ? (
+            <ActionIcon variant="filled" size="lg" aria-label="Create">
+              <IconPlus size={18} />
+            </ActionIcon>
+          ) : (
+            <Button leftSection={<IconPlus size={16} />} size="sm">
+              Create
+            </Button>
+          )}
+        </Menu.Target>
+        <Menu.Dropdown>
+          {isAdminOrOwner && (
+            <>
+              <Menu.Item leftSection={<IconWorldWww size={16} />} onClick={site.open}>
+                Site
+              </Menu.Item>
+              <Menu.Item leftSection={<IconUsersGroup size={16} />} onClick={team.open}>
+                Team
+              </Menu.Item>
+            </>
+          )}
+          <Menu.Item leftSection={<IconKey size={16} />} component={Link} to="/user/api-tokens/add">
+            API token
+          </Menu.Item>
+          <Menu.Item leftSection={<IconBuilding size={16} />} onClick={org.open}>
+            Organization
+          </Menu.Item>
+        </Menu.Dropdown>
+      </Menu>
+      <CreateTeamModal opened={teamOpened} onClose={team.close} />
+      <CreateSiteModal opened={siteOpened} onClose={site.close} />
+      <CreateOrgModal opened={orgOpened} onClose={org.close} />
+    </>
+  );
+}

@@ -1,0 +1,197 @@
+import {
+  ActionIcon,
+  Avatar,
+  Badge,
+  Button,
+  Card,
+  Group,
+  Modal,
+  Skeleton,
+  Stack,
+  Switch,
+  Text,
+  TextInput,
+  Title,
+  Tooltip,
+} from '@mantine/core';
+import { IconSearch, IconUserMinus } from '@tabler/icons-react';
+import { keepPreviousData, useInfiniteQuery, useMutation, useQueryClient } from '@tanstack/react-query';
+import { api, DEFAULT_PAGE_SIZE, messages, type OrgMember } from '@wharf/contract';
+import { useState } from 'react';
+import { ErrorPanel } from '../../components/ErrorPanel.tsx';
+import classes from '../../components/ListRow.module.css';
+import { call, keyOf } from '../../lib/api.ts';
+import { notifyFailure } from '../../lib/notify.ts';
+import { useSearchTerm } from '../../lib/useSearchTerm.ts';
+import { useCurrentOrg } from '../orgs/currentOrg.tsx';
+
+function MemberRow({ member, onRemove }: { member: OrgMember; onRemove: (member: OrgMember) => void }) {
+  const { member: me } = useCurrentOrg();
+  const client = useQueryClient();
+  const toggleAdmin = useMutation({
+    mutationFn: (admin: boolean) => call(api.updateMember, { params: { memberId: member._id }, body: { admin } }),
+    onSuccess: () => client.invalidateQueries({ queryKey: [api.listMembers.path] }),
+    onError: (error) => notifyFailure('toggle admin', error),
+  });
+  // spec.md §6: the owner toggles and removes others; the owner is never toggled nor removed.
+  const manageable = me.owner && !member.owner;
+  return (
+    <Group className={classes.row} justify="space-between" wrap="nowrap" aria-label={`Member ${member.name}`}>
+      <Group wrap="nowrap" miw={0}>
+        <Avatar name={member.name} color="initials" radius="xl" />
+        <Stack gap={2} miw={0}>
+          <Group gap={6}>
+            <Text fw={500} truncate>
+              {member.name}
+            </Text>
+            {member.owner && (
+              <Badge size="sm" color="grape" variant="light">
+                owner
+              </Badge>
+            )}
+            {member.admin && (
+              <Badge size="sm" variant="light">
+                admin
+              </Badge>
+            )}
+            {member._id === me._id && (
+              <Badge size="sm" color="gray" variant="outline">
+                you
+              </Badge>
+            )}
+          </Group>
+          {member.email && (
+            <Text size="xs" c="dimmed" truncate>
+              {member.email}
+            </Text>
+          )}
+        </Stack>
+      </Group>
+      {manageable && (
+        <Group gap="sm" wrap="nowrap">
+          <Switch
+            label="Admin"
+            aria-label={`Admin rights of ${member.name}`}
+            checked={toggleAdmin.isPending ? toggleAdmin.variables : member.admin}
+            onChange={(event) => toggleAdmin.mutate(event.currentTarget.checked)}
+            disabled={toggleAdmin.isPending}
+          />
+          <Tooltip label="Remove from the organization" withArrow>
+            <ActionIcon
+              variant="subtle"
+              color="red"
+              onClick={() => onRemove(member)}
+              aria-label={`Remove ${member.name}`}
+            >
+              <IconUserMinus size={18} />
+            </ActionIcon>
+          </Tooltip>
+        </Group>
+      )}
+    </Group>
+  );
+}
+
+function RemoveMemberModal({ member, onClose }: { member: OrgMember | null; onClose: () => void }) {
+  const { org } = useCurrentOrg();
+  const client = useQueryClient();
+  const remove = useMutation({
+    mutationFn: (memberId: string) => call(api.deleteMember, { params: { memberId } }),
+    onSuccess: async () => {
+      await client.invalidateQueries({ queryKey: [api.listMembers.path] });
+      onClose();
+    },
+    onError: (error) => notifyFailure('delete members', error),
+  });
+  return (
+    <Modal opened={member !== null} onClose={onClose} title="Remove member">
+      <Stack>
+        <Text size="sm">
+          Remove <b>{member?.name}</b> from {org.name}? They lose access to its teams and sites at once.
+        </Text>
+        <Group justify="flex-end">
+          <Button variant="default" onClick={onClose}>
+            Cancel
+          </Button>
+          <Button color="red" onClick={() => member && remove.mutate(member._id)} loading={remove.isPending}>
+            Remove
+          </Button>
+        </Group>
+      </Stack>
+    </Modal>
+  );
+}
+
+/** Members of the organization, searchable, with the owner's controls. */
+export function MembersCard() {
+  const { org } = useCurrentOrg();
+  const [input, setInput] = useState('');
+  const [removing, setRemoving] = useState<OrgMember | null>(null);
+  const { term, tooShort } = useSearchTerm(input);
+  const params = { orgId: org._id };
+  const members = useInfiniteQuery({
+    queryKey: keyOf(api.listMembers, { params, query: { search: term, size: DEFAULT_PAGE_SIZE } }),
+    queryFn: ({ pageParam }) =>
+      call(api.listMembers, {
+        params,
+        query: { page: pageParam, size: DEFAULT_PAGE_SIZE, search: term || undefined },
+      }),
+    initialPageParam: 0,
+    getNextPageParam: (last, pages) =>
+      pages.reduce((total, page) => total + page.items.length, 0) < last.count ? pages.length : undefined,
+    placeholderData: keepPreviousData,
+  });
+  const items = members.data?.pages.flatMap((page) => page.items) ?? [];
+  const total = members.data?.pages[0]?.count;
+
+  return (
+    <Card padding={0}>
+      <Stack p="lg" pb="sm" gap="sm">
+        <Group justify="space-between">
+          <Title order={2} size="h4">
+            Members
+          </Title>
+          {total !== undefined && (
+            <Badge variant="default" size="lg">
+              {total}
+            </Badge>
+          )}
+        </Group>
+        <TextInput
+          label="Search members"
+          placeholder="Name or email"
+          leftSection={<IconSearch size={16} />}
+          value={input}
+          onChange={(event) => setInput(event.currentTarget.value)}
+          description={tooShort ? messages.searchMinLength : undefined}
+        />
+      </Stack>
+      {members.isPending && <Skeleton h={60} mx="lg" mb="lg" />}
+      {members.error && (
+        <Stack p="lg" pt={0}>
+          <ErrorPanel title="Could not list members" error={members.error} />
+        </Stack>
+      )}
+      {members.isSuccess && items.length === 0 && (
+        <Text size="sm" c="dimmed" px="lg" pb="lg">
+          {term ? 'No results' : 'No members'}
+        </Text>
+      )}
+      {items.length > 0 && (
+        <div style={{ borderTop: '1px solid var(--mantine-color-default-border)' }} aria-busy={members.isFetching}>
+          {items.map((member) => (
+            <MemberRow key={member._id} member={member} onRemove={setRemoving} />
+          ))}
+        </div>
+      )}
+      {members.hasNextPage && (
+        <Group justify="center" p="md">
+          <Button variant="default" onClick={() => void members.fetchNextPage()} loading={members.isFetchingNextPage}>
+            Load more
+          </Button>
+        </Group>
+      )}
+      <RemoveMemberModal member={removing} onClose={() => setRemoving(null)} />
+    </Card>
+  );
+}

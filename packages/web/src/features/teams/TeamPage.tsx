@@ -1,0 +1,89 @@
+import { Anchor, Button, Group, Paper, Skeleton, Stack, Text } from '@mantine/core';
+import { useDisclosure } from '@mantine/hooks';
+import { IconChevronRight, IconPlus, IconWorldWww } from '@tabler/icons-react';
+import { useQuery } from '@tanstack/react-query';
+import { api, type Site } from '@wharf/contract';
+import { Link, useParams } from 'react-router';
+import { EmptyState } from '../../components/EmptyState.tsx';
+import { EntityAvatar } from '../../components/EntityAvatar.tsx';
+import { ErrorPanel } from '../../components/ErrorPanel.tsx';
+import classes from '../../components/ListRow.module.css';
+import { PageTitle } from '../../components/PageTitle.tsx';
+import { apiQuery } from '../../lib/api.ts';
+import { relativeTime } from '../../lib/time.ts';
+import { useCurrentOrg } from '../orgs/currentOrg.tsx';
+import { CreateSiteModal } from '../sites/CreateSiteModal.tsx';
+
+function SiteRow({ site }: { site: Site }) {
+  return (
+    <Link to={`/sites/${site._id}`} className={classes.row}>
+      <Group wrap="nowrap" justify="space-between">
+        <Group wrap="nowrap" miw={0}>
+          <EntityAvatar name={site.name} color={site.color} logo={site.logo} size={36} />
+          <Stack gap={0} miw={0}>
+            <Text fw={600} truncate>
+              {site.name}
+            </Text>
+            <Text size="xs" c="dimmed" truncate>
+              Created {relativeTime(site.createdAt)}
+            </Text>
+          </Stack>
+        </Group>
+        <IconChevronRight size={18} stroke={1.5} color="var(--mantine-color-dimmed)" />
+      </Group>
+    </Link>
+  );
+}
+
+/** /teams/{teamId}: the team and its sites. */
+export function TeamPage() {
+  const { teamId = '' } = useParams();
+  const { isAdminOrOwner } = useCurrentOrg();
+  const [opened, { open, close }] = useDisclosure(false);
+  const team = useQuery(apiQuery(api.getTeam, { params: { teamId } }));
+  const sites = useQuery(apiQuery(api.listTeamSites, { params: { teamId } }));
+
+  if (team.error) return <ErrorPanel title="Could not get team" error={team.error} />;
+  if (!team.data) return <Skeleton h={200} />;
+
+  const addButton = isAdminOrOwner && (
+    <Button leftSection={<IconPlus size={16} />} onClick={open}>
+      Add site
+    </Button>
+  );
+  return (
+    <>
+      <PageTitle
+        leading={<EntityAvatar name={team.data.name} color={team.data.color} logo={team.data.logo} size={48} />}
+        title={team.data.name}
+        description={
+          <>
+            Team ·{' '}
+            <Anchor component={Link} to="/" size="sm">
+              all teams
+            </Anchor>
+          </>
+        }
+        action={addButton}
+      />
+      {sites.error && <ErrorPanel title="Could not list sites" error={sites.error} />}
+      {sites.isPending && <Skeleton h={120} />}
+      {sites.data?.length === 0 && (
+        <EmptyState
+          icon={<IconWorldWww size={26} stroke={1.5} />}
+          title="No sites"
+          description="A site gets an address for every branch as soon as a release is uploaded to it."
+          action={addButton}
+        />
+      )}
+      {sites.data && sites.data.length > 0 && (
+        <Paper withBorder className={classes.list}>
+          {sites.data.map((site) => (
+            <SiteRow key={site._id} site={site} />
+          ))}
+        </Paper>
+      )}
+      {isAdminOrOwner && <CreateSiteModal opened={opened} onClose={close} teamId={teamId} />}
+    </>
+  );
+}

@@ -1,0 +1,104 @@
+import { Button, Group, Kbd, Paper, Skeleton, Stack, Text, Tooltip } from '@mantine/core';
+import { useDisclosure, useHotkeys, useOs } from '@mantine/hooks';
+import { IconChevronRight, IconPlus, IconUsersGroup } from '@tabler/icons-react';
+import { useInfiniteQuery } from '@tanstack/react-query';
+import { api, DEFAULT_PAGE_SIZE, HOTKEY_ADD_TEAM, type Team } from '@wharf/contract';
+import { Link } from 'react-router';
+import { EmptyState } from '../../components/EmptyState.tsx';
+import { EntityAvatar } from '../../components/EntityAvatar.tsx';
+import { ErrorPanel } from '../../components/ErrorPanel.tsx';
+import classes from '../../components/ListRow.module.css';
+import { PageTitle } from '../../components/PageTitle.tsx';
+import { call, keyOf } from '../../lib/api.ts';
+import { exactTime, relativeTime } from '../../lib/time.ts';
+import { useCurrentOrg } from '../orgs/currentOrg.tsx';
+import { CreateTeamModal } from './CreateTeamModal.tsx';
+
+function TeamRow({ team }: { team: Team }) {
+  return (
+    <Link to={`/teams/${team._id}`} className={classes.row}>
+      <Group wrap="nowrap" justify="space-between">
+        <Group wrap="nowrap" miw={0}>
+          <EntityAvatar name={team.name} color={team.color} logo={team.logo} size={38} />
+          <Stack gap={0} miw={0}>
+            <Text fw={600} truncate>
+              {team.name}
+            </Text>
+            <Text size="xs" c="dimmed" title={exactTime(team.createdAt)}>
+              Created {relativeTime(team.createdAt)}
+            </Text>
+          </Stack>
+        </Group>
+        <IconChevronRight size={18} stroke={1.5} color="var(--mantine-color-dimmed)" />
+      </Group>
+    </Link>
+  );
+}
+
+/** The organization's home (/): its teams, a page at a time. */
+export function TeamsPage() {
+  const { org, isAdminOrOwner } = useCurrentOrg();
+  const os = useOs();
+  const [opened, { open, close }] = useDisclosure(false);
+  useHotkeys(isAdminOrOwner ? [[HOTKEY_ADD_TEAM, open]] : []);
+  const params = { orgId: org._id };
+  const teams = useInfiniteQuery({
+    queryKey: keyOf(api.listTeams, { params, query: { size: DEFAULT_PAGE_SIZE } }),
+    queryFn: ({ pageParam }) => call(api.listTeams, { params, query: { page: pageParam, size: DEFAULT_PAGE_SIZE } }),
+    initialPageParam: 0,
+    getNextPageParam: (last, pages) =>
+      pages.reduce((total, page) => total + page.items.length, 0) < last.count ? pages.length : undefined,
+  });
+  const items = teams.data?.pages.flatMap((page) => page.items) ?? [];
+  const mod = os === 'macos' || os === 'ios' ? '⌘' : 'Ctrl';
+
+  const addButton = isAdminOrOwner && (
+    <Tooltip
+      label={
+        <Group gap={4}>
+          Shortcut <Kbd size="xs">{mod}</Kbd> + <Kbd size="xs">P</Kbd>
+        </Group>
+      }
+      withArrow
+    >
+      <Button leftSection={<IconPlus size={16} />} onClick={open} aria-keyshortcuts="Control+P Meta+P">
+        Add team
+      </Button>
+    </Tooltip>
+  );
+
+  return (
+    <>
+      <PageTitle title="Teams" description={`Teams of ${org.name}`} action={addButton} />
+      {teams.isPending && <Skeleton h={180} />}
+      {teams.error && <ErrorPanel title="Could not list teams" error={teams.error} />}
+      {teams.isSuccess && items.length === 0 && (
+        <EmptyState
+          icon={<IconUsersGroup size={26} stroke={1.5} />}
+          title="No teams"
+          description={
+            isAdminOrOwner
+              ? 'Teams group the sites that the same people work on. Add one to create your first site.'
+              : 'An admin of this organization has not created any team yet.'
+          }
+          action={addButton}
+        />
+      )}
+      {items.length > 0 && (
+        <Paper withBorder className={classes.list}>
+          {items.map((team) => (
+            <TeamRow key={team._id} team={team} />
+          ))}
+        </Paper>
+      )}
+      {teams.hasNextPage && (
+        <Group justify="center" mt="md">
+          <Button variant="default" onClick={() => void teams.fetchNextPage()} loading={teams.isFetchingNextPage}>
+            Load more
+          </Button>
+        </Group>
+      )}
+      {isAdminOrOwner && <CreateTeamModal opened={opened} onClose={close} />}
+    </>
+  );
+}

@@ -1,0 +1,47 @@
+import { Button, Group, Modal, Stack, Text, ThemeIcon } from '@mantine/core';
+import { IconBug } from '@tabler/icons-react';
+import { useEffect, useState } from 'react';
+import { crashReportChoice, startCrashReports, storeCrashReportChoice } from './crashReports.ts';
+import { useSystemEnv } from './systemEnv.ts';
+
+/**
+ * spec.md §4 'Crash reports: asked at first load'. Only asked when the installation has somewhere to
+ * send them (a DSN); the stored answer starts reporting on every later load.
+ */
+export function CrashReportPrompt() {
+  const dsn = useSystemEnv().data?.crashReports.dsn ?? null;
+  const [choice, setChoice] = useState(crashReportChoice);
+
+  useEffect(() => {
+    if (dsn && choice === 'enabled') void startCrashReports(dsn);
+  }, [dsn, choice]);
+
+  const answer = (enabled: boolean) => {
+    const next = enabled ? 'enabled' : 'disabled';
+    storeCrashReportChoice(next);
+    setChoice(next);
+  };
+
+  return (
+    <Modal opened={dsn !== null && choice === null} onClose={() => answer(false)} title="Send crash reports?" size="md">
+      <Stack>
+        <Group wrap="nowrap" align="flex-start">
+          <ThemeIcon size="xl" radius="xl" variant="light">
+            <IconBug />
+          </ThemeIcon>
+          <Text size="sm">
+            When something breaks in this console, it can send the error and what led to it to the crash-report service
+            of this installation, so that it gets fixed. No passwords or form contents are sent. You can change your
+            mind at any time from the footer.
+          </Text>
+        </Group>
+        <Group justify="flex-end">
+          <Button variant="default" onClick={() => answer(false)}>
+            No, thanks
+          </Button>
+          <Button onClick={() => answer(true)}>Send crash reports</Button>
+        </Group>
+      </Stack>
+    </Modal>
+  );
+}

@@ -1,0 +1,20 @@
+import { notifications } from '@mantine/notifications';
+import { useEffect } from 'react';
+import { errorText } from '../../lib/notify.ts';
+import { AnalyticsNotice } from './AnalyticsNotice.tsx';
+import { CrashReportPrompt } from './CrashReportPrompt.tsx';
+import { useSystemEnv } from './systemEnv.ts';
+
+/** What the console asks and tells about crash reports and analytics, on every page. */
+export function Telemetry() {
+  const env = useSystemEnv();
+  useEffect(() => {
+    if (env.error) notifications.show({ color: 'red', message: `Could not load backend env: ${errorText(env.error)}` });
+  }, [env.error]);
+  return (
+    <>
+      <CrashReportPrompt />
+      <AnalyticsNotice />
+    </>
+  );
+}

@@ -1,0 +1,14 @@
+import { useQuery } from '@tanstack/react-query';
+import { api } from '@wharf/contract';
+import { apiQuery } from '../../lib/api.ts';
+
+export const systemEnvQuery = { ...apiQuery(api.getSystemEnv), staleTime: Number.POSITIVE_INFINITY };
+
+/** What the console needs to know of this installation (GET /system/env). */
+export function useSystemEnv() {
+  return useQuery(systemEnvQuery);
+}
+
+export function useSystemInfo() {
+  return useQuery({ ...apiQuery(api.getSystemInfo), staleTime: Number.POSITIVE_INFINITY });
+}

@@ -1,0 +1,19 @@
+import type { FormErrors } from '@mantine/form';
+import type { z } from 'zod';
+
+/**
+ * Validates a Mantine form with a schema of the contract, so that every message the form shows is
+ * the one the server would answer (spec.md §5).
+ */
+export function contractResolver<T>(schema: z.ZodType) {
+  return (values: T): FormErrors => {
+    const result = schema.safeParse(values);
+    if (result.success) return {};
+    const errors: FormErrors = {};
+    for (const issue of result.error.issues) {
+      const path = issue.path.join('.');
+      errors[path] ??= issue.message;
+    }
+    return errors;
+  };
+}

@@ -1,0 +1,46 @@
+import { notifications } from '@mantine/notifications';
+
+/** The actions of spec.md §8, as they appear in 'Could not {action}: {error text}'. */
+export type FailedAction =
+  | 'sign out'
+  | 'get user'
+  | 'sign in'
+  | 'create org'
+  | 'update org'
+  | 'get current org'
+  | 'select org'
+  | 'create site'
+  | 'validate site name'
+  | 'list teams'
+  | 'create team'
+  | 'list members'
+  | 'delete members'
+  | 'toggle admin'
+  | 'upload logo'
+  | 'remove logo'
+  | 'create invite'
+  | 'list invites'
+  | 'delete invite'
+  | 'list sites'
+  | 'search sites'
+  | 'create api token'
+  | 'get api token'
+  | 'update api token'
+  | 'delete api token';
+
+export function errorText(error: unknown): string {
+  return error instanceof Error ? error.message : String(error);
+}
+
+/** The one shape of every failure the console reports: spec.md §8. */
+export function failureMessage(action: FailedAction, error: unknown): string {
+  return `Could not ${action}: ${errorText(error)}`;
+}
+
+export function notifyFailure(action: FailedAction, error: unknown) {
+  notifications.show({ color: 'red', title: 'Something went wrong', message: failureMessage(action, error) });
+}
+
+export function notifySuccess(message: string) {
+  notifications.show({ color: 'teal', message });
+}
