@@ -1,3 +1,4 @@
+import { createServer } from 'node:http';
 import path from 'node:path';
 import cookie from '@fastify/cookie';
 import multipart from '@fastify/multipart';
@@ -8,6 +9,8 @@ import { openDb } from './db/connection.ts';
 import { migrate } from './db/migrate.ts';
 import { scheduleHousekeeping } from './deploys/gc.ts';
 import { deployRoutes } from './deploys/routes.ts';
+import { Edge } from './edge/edge.ts';
+import { edgeRoutes } from './edge/routes.ts';
 import { installErrorHandler, installNotFoundHandler } from './http/errorHandler.ts';
 import { bindRoute } from './http/handle.ts';
 import { refuseCrossOriginMutations } from './http/sameOrigin.ts';
@@ -61,11 +64,16 @@ const modules = [
   hookRoutes,
   deployRoutes,
   docsRoutes,
+  edgeRoutes,
 ];
 
 /** Builds a ready-to-listen Wharf from its configuration; nothing global, so tests run many side by side. */
 export async function buildApp(config: Config, options: BuildOptions = {}): Promise<WharfApp> {
+  let edge: Edge | undefined;
   const fastify = Fastify({
+    // One port for everything: requests for a site's host go to the edge, the rest to the API.
+    serverFactory: (handler) =>
+      createServer((req, res) => (edge?.handles(req) ? edge.handle(req, res) : handler(req, res))),
     logger:
       options.logger === false
         ? false
@@ -86,12 +94,17 @@ export async function buildApp(config: Config, options: BuildOptions = {}): Prom
   await migrate(db);
   fastify.addHook('onClose', () => db.destroy());
 
+  const blobs = new FileBlobStore(path.join(config.dataDir, 'blobs'));
+  edge = new Edge(db, config, (key) => blobs.pathOf(key));
+  await edge.sync.start();
+
   const implemented = new Set<WharfApp['implemented'] extends Set<infer R> ? R : never>();
   const app: WharfApp = {
     config,
     db,
     sealer: new Sealer(resolveSecret(config.secret, config.dataDir)),
-    blobs: new FileBlobStore(path.join(config.dataDir, 'blobs')),
+    blobs,
+    edge,
     log: fastify.log,
     fastify,
     implemented,

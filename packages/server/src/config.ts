@@ -6,6 +6,8 @@ import { z } from 'zod';
 const environment = z.object({
   WHARF_URL: z.url({ error: 'must be a URL such as http://localhost:8080' }).optional(),
   WHARF_SITES_URL: z.url({ error: 'must be a URL such as http://localhost:8080' }).optional(),
+  WHARF_SITES_PORT: z.coerce.number({ error: 'must be a port number' }).int().min(0).max(65535).optional(),
+  WHARF_METRICS_TOKEN: z.string().min(16, 'must be at least 16 characters').optional(),
   PORT: z.coerce.number({ error: 'must be a port number' }).int().min(0).max(65535).default(8080),
   HOST: z.string().default('0.0.0.0'),
   WHARF_DATA_DIR: z.string().min(1, 'must not be empty').default('./data'),
@@ -45,6 +47,10 @@ export interface Config {
   url: URL;
   sitesUrl: URL;
   port: number;
+  /** A second port that serves only sites (the edge), when set. */
+  sitesPort: number | null;
+  /** Bearer token for /metrics; without it, /metrics answers loopback callers only. */
+  metricsToken: string | null;
   host: string;
   dataDir: string;
   databaseUrl: string | null;
@@ -87,6 +93,8 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
     url,
     sitesUrl: new URL(e.WHARF_SITES_URL ?? url),
     port: e.PORT,
+    sitesPort: e.WHARF_SITES_PORT ?? null,
+    metricsToken: e.WHARF_METRICS_TOKEN ?? null,
     host: e.HOST,
     dataDir: path.resolve(e.WHARF_DATA_DIR),
     databaseUrl: e.DATABASE_URL ?? null,

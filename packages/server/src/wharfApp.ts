@@ -2,6 +2,7 @@ import type { Route } from '@wharf/contract';
 import type { FastifyBaseLogger, FastifyInstance } from 'fastify';
 import type { Config } from './config.ts';
 import type { Db } from './db/schema.ts';
+import type { Edge } from './edge/edge.ts';
 import type { AnyRoute, RouteHandler } from './http/handle.ts';
 import type { Sealer } from './lib/secrets.ts';
 import type { BlobStore } from './storage/blobStore.ts';
@@ -12,6 +13,7 @@ export interface WharfApp {
   db: Db;
   sealer: Sealer;
   blobs: BlobStore;
+  edge: Edge;
   log: FastifyBaseLogger;
   fastify: FastifyInstance;
   /** The contract routes this server implements. */

@@ -305,6 +305,7 @@ export function accessRules(joiner: TestClient): Partial<Record<RouteName, Acces
       call: (w) => ({ ...siteParams(w), body: { password: 'secret' } }),
     },
     removeSitePassword: { allow: siteManagers, events: ['site_password_removed'], call: siteParams },
+    getSiteTraffic: { allow: orgMembers, call: (w) => ({ ...siteParams(w), query: { hours: 24 } }) },
     listSiteTokens: { allow: siteManagers, call: siteParams },
     createSiteToken: {
       allow: siteManagers,

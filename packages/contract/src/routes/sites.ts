@@ -117,3 +117,27 @@ export const deleteSiteToken = route({
   params: ids('siteId', 'tokenId'),
   response: noContent,
 });
+
+export const getSiteTraffic = route({
+  method: 'get',
+  path: '/api/v1/sites/:siteId/traffic',
+  scope: 'site_read',
+  summary: 'Requests and bytes served for a site, per hour',
+  params: ids('siteId'),
+  query: z.object({
+    hours: z.coerce
+      .number({ error: 'Must be a number' })
+      .int()
+      .min(1)
+      .max(24 * 90)
+      .default(72),
+  }),
+  response: z.array(
+    z.object({
+      hour: z.string(),
+      requests: z.number(),
+      bytes: z.number(),
+      status: z.object({ '2xx': z.number(), '3xx': z.number(), '4xx': z.number(), '5xx': z.number() }),
+    }),
+  ),
+});

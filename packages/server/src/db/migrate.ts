@@ -1,12 +1,14 @@
 import { type Migration, type MigrationProvider, Migrator } from 'kysely';
 import * as initial from './migrations/001_initial.ts';
 import * as releases from './migrations/002_releases.ts';
+import * as edge from './migrations/003_edge.ts';
 import type { Db } from './schema.ts';
 
 /** Migrations in order; a new one is appended here and never edited after it ships. */
 const migrations: Record<string, Migration> = {
   '001_initial': initial,
   '002_releases': releases,
+  '003_edge': edge,
 };
 
 const provider: MigrationProvider = { getMigrations: async () => migrations };

@@ -89,6 +89,27 @@ export interface Database {
     expires_at: Iso;
   };
   deploy_files: { deploy_id: string; path: string; hash: string; size: number };
+  site_traffic: {
+    site_id: string;
+    hour: Iso;
+    requests: number;
+    bytes: number;
+    status_2xx: number;
+    status_3xx: number;
+    status_4xx: number;
+    status_5xx: number;
+  };
+  form_submissions: {
+    id: string;
+    site_id: string;
+    branch_id: string;
+    release_id: string;
+    form: string;
+    fields: Json;
+    client_address: string;
+    created_at: Iso;
+  };
+  mail_queue: { id: string; recipient: string; subject: string; body: string; created_at: Iso; sent_at: Iso | null };
   branch_releases: { branch_id: string; release_id: string; set_at: Iso };
   site_tokens: { id: string; site_id: string; name: string; value_sealed: string; value_hash: string; created_at: Iso };
   api_tokens: {

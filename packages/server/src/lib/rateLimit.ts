@@ -12,14 +12,17 @@ export class FailureLimiter {
     private readonly windowMs: number,
   ) {}
 
+  /** Whether the key used up its failures for the current window. */
+  isBlocked(key: string) {
+    const window = this.windows.get(key);
+    return window !== undefined && window.resetAt > Date.now() && window.failures >= this.allowance;
+  }
+
   /** Throws 429 when the key has no attempts left. */
   check(key: string) {
-    const window = this.windows.get(key);
-    if (!window || window.resetAt <= Date.now()) return;
-    if (window.failures >= this.allowance) {
-      const seconds = Math.ceil((window.resetAt - Date.now()) / 1000);
-      throw tooManyRequests(`Too many failed attempts; try again in ${seconds} seconds`);
-    }
+    if (!this.isBlocked(key)) return;
+    const seconds = Math.ceil((this.windows.get(key)!.resetAt - Date.now()) / 1000);
+    throw tooManyRequests(`Too many failed attempts; try again in ${seconds} seconds`);
   }
 
   fail(key: string) {

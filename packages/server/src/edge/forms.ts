@@ -1,0 +1,124 @@
+import type { IncomingMessage, ServerResponse } from 'node:http';
+import type { Form } from '@wharf/contract';
+import type { Db } from '../db/schema.ts';
+import { newId, now } from '../lib/ids.ts';
+import { readJson } from '../lib/json.ts';
+import { FailureLimiter } from '../lib/rateLimit.ts';
+import { FormBodyError, readFormBody } from './formBody.ts';
+import { sendPage } from './pages.ts';
+import type { BranchEntry, SiteEntry } from './routingTable.ts';
+
+export const FORMS_PREFIX = '.wharf/forms/';
+/** A field bots fill in and people never see: a submission with it is dropped quietly. */
+const HONEYPOT = '_gotcha';
+const NEXT = '_next';
+
+function sendJson(res: ServerResponse, status: number, body: unknown) {
+  const text = JSON.stringify(body);
+  res.writeHead(status, {
+    'content-type': 'application/json; charset=utf-8',
+    'content-length': String(Buffer.byteLength(text)),
+  });
+  res.end(text);
+}
+
+/** Where to send the visitor back: `_next` or the referring page, on this host only. */
+function returnAddress(req: IncomingMessage, next: string | undefined) {
+  const host = req.headers.host;
+  for (const candidate of [next, req.headers.referer]) {
+    if (!candidate) continue;
+    if (candidate.startsWith('/') && !candidate.startsWith('//')) return candidate;
+    try {
+      const url = new URL(candidate);
+      if (url.host === host) return url.pathname + url.search;
+    } catch {}
+  }
+  return '/';
+}
+
+/**
+ * Form posts to `/.wharf/forms/{name}` on the site's own host. The serving release must declare
+ * the form; `db` forms are stored, `email` forms are stored and a mail is queued.
+ */
+export class FormReceiver {
+  // Counts every submission, not only failures: a hard cap per address keeps floods out.
+  private readonly submissions = new FailureLimiter(20, 60_000);
+
+  constructor(private readonly db: Db) {}
+
+  async receive(
+    req: IncomingMessage,
+    res: ServerResponse,
+    input: { site: SiteEntry; branch: BranchEntry; formName: string; clientAddress: string },
+  ) {
+    const wantsJson = (req.headers.accept ?? '').includes('application/json');
+    const release = input.branch.releaseId
+      ? await this.db
+          .selectFrom('releases')
+          .select(['id', 'forms'])
+          .where('id', '=', input.branch.releaseId)
+          .executeTakeFirst()
+      : undefined;
+    const form = release && readJson<Form[]>(release.forms).find((f) => f.name === input.formName);
+    if (!release || !form)
+      return wantsJson ? sendJson(res, 404, { message: 'No such form' }) : sendPage(res, 404, 'notFound');
+    if (this.submissions.isBlocked(input.clientAddress)) {
+      return wantsJson
+        ? sendJson(res, 429, { message: 'Too many submissions' })
+        : sendPage(res, 429, 'tooManyRequests');
+    }
+    this.submissions.fail(input.clientAddress);
+    let fields: Record<string, string>;
+    try {
+      fields = await readFormBody(req);
+    } catch (error) {
+      const status = error instanceof FormBodyError ? error.status : 400;
+      return sendJson(res, status, {
+        message: status === 413 ? 'The form is too large' : 'The form could not be read',
+      });
+    }
+    const { [HONEYPOT]: trap, [NEXT]: next, ...values } = fields;
+    if (!trap) await this.store(form, values, { ...input, releaseId: release.id });
+    if (wantsJson) return sendJson(res, 200, { ok: true });
+    res.writeHead(303, { location: returnAddress(req, next), 'content-length': '0' });
+    res.end();
+  }
+
+  private async store(
+    form: Form,
+    values: Record<string, string>,
+    input: { site: SiteEntry; branch: BranchEntry; releaseId: string; clientAddress: string },
+  ) {
+    const createdAt = now();
+    await this.db.transaction().execute(async (trx) => {
+      await trx
+        .insertInto('form_submissions')
+        .values({
+          id: newId(),
+          site_id: input.site.id,
+          branch_id: input.branch.id,
+          release_id: input.releaseId,
+          form: form.name,
+          fields: JSON.stringify(values),
+          client_address: input.clientAddress,
+          created_at: createdAt,
+        })
+        .execute();
+      if (form.type !== 'email') return;
+      const body = Object.entries(values)
+        .map(([name, value]) => `${name}: ${value}`)
+        .join('\n');
+      await trx
+        .insertInto('mail_queue')
+        .values({
+          id: newId(),
+          recipient: form.recipient,
+          subject: `New submission of ${form.name} on ${input.site.name}`,
+          body: `${body}\n\nSent from ${input.clientAddress} at ${createdAt}`,
+          created_at: createdAt,
+          sent_at: null,
+        })
+        .execute();
+    });
+  }
+}

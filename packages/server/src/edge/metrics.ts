@@ -1,0 +1,77 @@
+import { sql } from 'kysely';
+import type { Db } from '../db/schema.ts';
+
+interface Counters {
+  requests: number;
+  bytes: number;
+  status_2xx: number;
+  status_3xx: number;
+  status_4xx: number;
+  status_5xx: number;
+}
+
+const empty = (): Counters => ({ requests: 0, bytes: 0, status_2xx: 0, status_3xx: 0, status_4xx: 0, status_5xx: 0 });
+const CLASSES = ['status_2xx', 'status_2xx', 'status_2xx', 'status_3xx', 'status_4xx', 'status_5xx'] as const;
+const statusClass = (status: number) => CLASSES[Math.min(5, Math.max(2, Math.floor(status / 100)))]!;
+
+/**
+ * Requests and bytes per site and status class: totals since start for /metrics, and the pending
+ * part of the current hour, added to the database on each flush for the console's traffic chart.
+ */
+export class SiteMetrics {
+  private readonly totals = new Map<string, Counters>();
+  private pending = new Map<string, Counters>();
+
+  record(siteId: string, status: number, bytes: number) {
+    for (const map of [this.totals, this.pending]) {
+      let counters = map.get(siteId);
+      if (!counters) map.set(siteId, (counters = empty()));
+      counters.requests += 1;
+      counters.bytes += bytes;
+      counters[statusClass(status)] += 1;
+    }
+  }
+
+  async flush(db: Db, at = new Date()) {
+    if (this.pending.size === 0) return;
+    const batch = this.pending;
+    this.pending = new Map();
+    const hour = `${at.toISOString().slice(0, 13)}:00:00.000Z`;
+    for (const [siteId, c] of batch) {
+      await db
+        .insertInto('site_traffic')
+        .values({ site_id: siteId, hour, ...c })
+        .onConflict((oc) =>
+          oc.columns(['site_id', 'hour']).doUpdateSet({
+            requests: sql`site_traffic.requests + ${c.requests}`,
+            bytes: sql`site_traffic.bytes + ${c.bytes}`,
+            status_2xx: sql`site_traffic.status_2xx + ${c.status_2xx}`,
+            status_3xx: sql`site_traffic.status_3xx + ${c.status_3xx}`,
+            status_4xx: sql`site_traffic.status_4xx + ${c.status_4xx}`,
+            status_5xx: sql`site_traffic.status_5xx + ${c.status_5xx}`,
+          }),
+        )
+        .execute();
+    }
+  }
+
+  /** Prometheus text format, one series per site and status class. */
+  prometheus(siteNames: (siteId: string) => string | undefined) {
+    const lines = [
+      '# HELP wharf_site_requests_total Requests served for a site, by status class.',
+      '# TYPE wharf_site_requests_total counter',
+    ];
+    const bytes = [
+      '# HELP wharf_site_bytes_total Bytes of response bodies sent for a site.',
+      '# TYPE wharf_site_bytes_total counter',
+    ];
+    for (const [siteId, c] of this.totals) {
+      const site = siteNames(siteId) ?? siteId;
+      for (const cls of ['2xx', '3xx', '4xx', '5xx'] as const) {
+        lines.push(`wharf_site_requests_total{site="${site}",status="${cls}"} ${c[`status_${cls}`]}`);
+      }
+      bytes.push(`wharf_site_bytes_total{site="${site}"} ${c.bytes}`);
+    }
+    return `${[...lines, ...bytes].join('\n')}\n`;
+  }
+}

@@ -1,0 +1,61 @@
+import type { Manifest, ServedFile } from './manifests.ts';
+
+export type Resolution =
+  | { kind: 'file'; file: ServedFile; status: 200 | 404 }
+  | { kind: 'redirect'; location: string }
+  | { kind: 'notFound' };
+
+/**
+ * The request path as a release path: percent-decoded once, `.` and `..` resolved (never above
+ * the root), duplicate slashes dropped. Null for paths that cannot be decoded or hold a NUL.
+ */
+export function normalisePath(rawPath: string): { path: string; trailingSlash: boolean } | null {
+  let decoded: string;
+  try {
+    decoded = decodeURIComponent(rawPath);
+  } catch {
+    return null;
+  }
+  if (decoded.includes('\0')) return null;
+  const segments: string[] = [];
+  for (const segment of decoded.split('/')) {
+    if (segment === '' || segment === '.') continue;
+    if (segment === '..') segments.pop();
+    else segments.push(segment);
+  }
+  return { path: segments.join('/'), trailingSlash: decoded.endsWith('/') && segments.length > 0 };
+}
+
+const hasExtension = (path: string) => /\.[^/]+$/.test(path);
+
+/**
+ * design.md 'Serving': the exact file, then `path/index.html` (redirecting `dir` to `dir/`), then
+ * `path.html`; in SPA mode an unknown path without an extension gets `/index.html`; otherwise the
+ * release's `/404.html` with status 404.
+ */
+export function resolveFile(
+  manifest: Manifest,
+  path: string,
+  trailingSlash: boolean,
+  spa: boolean,
+  query: string,
+): Resolution {
+  if (path !== '' && !trailingSlash) {
+    const exact = manifest.get(path);
+    if (exact) return { kind: 'file', file: exact, status: 200 };
+  }
+  const index = manifest.get(path === '' ? 'index.html' : `${path}/index.html`);
+  if (index) {
+    if (path !== '' && !trailingSlash) return { kind: 'redirect', location: `/${encodeURI(path)}/${query}` };
+    return { kind: 'file', file: index, status: 200 };
+  }
+  const html = path !== '' && !trailingSlash ? manifest.get(`${path}.html`) : undefined;
+  if (html) return { kind: 'file', file: html, status: 200 };
+  if (spa && !hasExtension(path)) {
+    const root = manifest.get('index.html');
+    if (root) return { kind: 'file', file: root, status: 200 };
+  }
+  const notFoundPage = manifest.get('404.html');
+  if (notFoundPage) return { kind: 'file', file: notFoundPage, status: 404 };
+  return { kind: 'notFound' };
+}

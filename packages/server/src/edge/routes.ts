@@ -1,0 +1,66 @@
+import { api } from '@wharf/contract';
+import { mustSeeSite } from '../access/rules.ts';
+import type { WharfApp } from '../wharfApp.ts';
+
+const FLUSH_EVERY_MS = 60_000;
+const REFRESH_EVERY_MS = 1_000;
+
+/**
+ * Keeps the edge current: a change made through this process's API shows on the very next
+ * request (the answer waits for the routing table), changes by other processes within a second.
+ */
+export function edgeRoutes(app: WharfApp) {
+  const { edge, db, fastify, config } = app;
+  fastify.addHook('onSend', async (request, reply) => {
+    if (request.method !== 'GET' && request.method !== 'HEAD' && reply.statusCode < 400) await edge.sync.refresh();
+  });
+  const refresh = setInterval(
+    () => void edge.sync.refresh().catch((err) => app.log.error({ err }, 'edge refresh failed')),
+    REFRESH_EVERY_MS,
+  );
+  const flush = setInterval(
+    () => void edge.metrics.flush(db).catch((err) => app.log.error({ err }, 'metrics flush failed')),
+    FLUSH_EVERY_MS,
+  );
+  refresh.unref();
+  flush.unref();
+  fastify.addHook('onClose', async () => {
+    clearInterval(refresh);
+    clearInterval(flush);
+    await edge.metrics.flush(db);
+  });
+
+  fastify.get('/metrics', async (request, reply) => {
+    const allowed = config.metricsToken
+      ? request.headers.authorization === `Bearer ${config.metricsToken}`
+      : ['127.0.0.1', '::1', '::ffff:127.0.0.1'].includes(request.socket.remoteAddress ?? '');
+    if (!allowed)
+      return reply.code(403).send({ statusCode: 403, error: 'Forbidden', message: 'Metrics need WHARF_METRICS_TOKEN' });
+    const names = new Map((await db.selectFrom('sites').select(['id', 'name']).execute()).map((s) => [s.id, s.name]));
+    return reply.type('text/plain; version=0.0.4').send(edge.metrics.prometheus((id) => names.get(id)));
+  });
+
+  app.handle(api.getSiteTraffic, async ({ actor, params, query }) => {
+    const { site } = await mustSeeSite(db, actor, params.siteId);
+    await edge.metrics.flush(db);
+    const since = new Date(Date.now() - query.hours * 3600_000).toISOString();
+    const rows = await db
+      .selectFrom('site_traffic')
+      .selectAll()
+      .where('site_id', '=', site.id)
+      .where('hour', '>=', since)
+      .orderBy('hour')
+      .execute();
+    return rows.map((row) => ({
+      hour: row.hour,
+      requests: Number(row.requests),
+      bytes: Number(row.bytes),
+      status: {
+        '2xx': Number(row.status_2xx),
+        '3xx': Number(row.status_3xx),
+        '4xx': Number(row.status_4xx),
+        '5xx': Number(row.status_5xx),
+      },
+    }));
+  });
+}

@@ -1,0 +1,133 @@
+import type { Domain, Header, Redirect } from '@wharf/contract';
+import type { Database, Db } from '../db/schema.ts';
+import { readJson } from '../lib/json.ts';
+import type { HostTarget } from './hosts.ts';
+
+/** A password guarding a site or branch; the version changes with every new password. */
+export interface Protection {
+  hash: string;
+  version: string;
+}
+
+export interface BranchEntry {
+  id: string;
+  slug: string;
+  releaseId: string | null;
+  /** The branch's own password, else the site's: a preview may be private while production is public. */
+  protection: Protection | null;
+  /** Site headers with the branch's overriding those of the same name, as [name, value]. */
+  headers: [string, string][];
+  redirects: Redirect[];
+}
+
+export interface SiteEntry {
+  id: string;
+  name: string;
+  spa: boolean;
+  mainBranch: BranchEntry | null;
+  branches: Map<string, BranchEntry>;
+  domains: Domain[];
+}
+
+type SiteRow = Database['sites'];
+type BranchRow = Database['branches'];
+
+function protectionOf(row: { password_hash: string | null; password_version: string | null }): Protection | null {
+  return row.password_hash ? { hash: row.password_hash, version: row.password_version ?? '' } : null;
+}
+
+function mergeHeaders(site: Header[], branch: Header[]): [string, string][] {
+  const merged = new Map<string, [string, string]>();
+  for (const header of [...site, ...branch]) merged.set(header.name.toLowerCase(), [header.name, header.value]);
+  return [...merged.values()];
+}
+
+function toEntry(site: SiteRow, branches: BranchRow[]): SiteEntry {
+  const siteHeaders = readJson<Header[]>(site.headers);
+  const siteProtection = protectionOf(site);
+  const entries = branches.map(
+    (row): BranchEntry => ({
+      id: row.id,
+      slug: row.slug,
+      releaseId: row.release_id,
+      protection: protectionOf(row) ?? siteProtection,
+      headers: mergeHeaders(siteHeaders, readJson<Header[]>(row.headers)),
+      redirects: readJson<Redirect[]>(row.redirects),
+    }),
+  );
+  return {
+    id: site.id,
+    name: site.name,
+    spa: site.spa === 1,
+    mainBranch: entries.find((b) => b.id === site.main_branch_id) ?? null,
+    branches: new Map(entries.map((b) => [b.slug, b])),
+    domains: readJson<Domain[]>(site.domains),
+  };
+}
+
+/** Host → site and branch, held in memory and changed site by site as events arrive. */
+export class RoutingTable {
+  private readonly byName = new Map<string, SiteEntry>();
+  private readonly byId = new Map<string, SiteEntry>();
+  private readonly byDomain = new Map<string, { site: SiteEntry; domain: Domain }>();
+
+  get size() {
+    return this.byId.size;
+  }
+
+  async loadAll(db: Db) {
+    const sites = await db.selectFrom('sites').selectAll().execute();
+    const branches = await db.selectFrom('branches').selectAll().execute();
+    const bySite = new Map<string, BranchRow[]>();
+    for (const branch of branches) bySite.set(branch.site_id, [...(bySite.get(branch.site_id) ?? []), branch]);
+    for (const site of sites) this.put(toEntry(site, bySite.get(site.id) ?? []));
+  }
+
+  async reloadSite(db: Db, siteId: string) {
+    const site = await db.selectFrom('sites').selectAll().where('id', '=', siteId).executeTakeFirst();
+    if (!site) return this.remove(siteId);
+    const branches = await db.selectFrom('branches').selectAll().where('site_id', '=', siteId).execute();
+    this.put(toEntry(site, branches));
+  }
+
+  remove(siteId: string) {
+    const old = this.byId.get(siteId);
+    if (!old) return;
+    this.byId.delete(siteId);
+    if (this.byName.get(old.name) === old) this.byName.delete(old.name);
+    for (const domain of old.domains)
+      if (this.byDomain.get(domain.name)?.site === old) this.byDomain.delete(domain.name);
+  }
+
+  private put(entry: SiteEntry) {
+    this.remove(entry.id);
+    this.byId.set(entry.id, entry);
+    this.byName.set(entry.name, entry);
+    for (const domain of entry.domains) this.byDomain.set(domain.name, { site: entry, domain });
+  }
+
+  /** The site and branch a host asks for; undefined branch when the site has no such branch. */
+  resolve(target: HostTarget): { site: SiteEntry; branch: BranchEntry | null } | null {
+    if (target.kind === 'site') {
+      const site = this.byName.get(target.siteName);
+      if (!site) return null;
+      return {
+        site,
+        branch: target.branchSlug === null ? site.mainBranch : (site.branches.get(target.branchSlug) ?? null),
+      };
+    }
+    const direct = this.byDomain.get(target.domain);
+    if (direct) return { site: direct.site, branch: direct.site.mainBranch };
+    if (target.branchSlug === null) return null;
+    const parent = this.byDomain.get(target.domain.slice(target.branchSlug.length + 1));
+    if (!parent?.domain.exposeBranches) return null;
+    return { site: parent.site, branch: parent.site.branches.get(target.branchSlug) ?? null };
+  }
+
+  /** Whether a host is served by the edge rather than the console. */
+  isDomain(host: string) {
+    if (this.byDomain.has(host)) return true;
+    const dot = host.indexOf('.');
+    return dot > 0 && this.byDomain.get(host.slice(dot + 1))?.domain.exposeBranches === true;
+  }
+}
