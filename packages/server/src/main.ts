@@ -1,3 +1,4 @@
+import { createServer } from 'node:http';
 import { buildApp } from './app.ts';
 import { ConfigError, loadConfig, loadDotEnv } from './config.ts';
 
@@ -18,6 +19,13 @@ async function main() {
   process.on('SIGTERM', () => void stop('SIGTERM'));
   process.on('SIGINT', () => void stop('SIGINT'));
   await app.fastify.listen({ port: config.port, host: config.host });
+  if (config.sitesPort !== null) {
+    // A port of its own for the sites, e.g. behind a load balancer that splits by host.
+    const sites = createServer((req, res) => app.edge.handle(req, res));
+    sites.listen(config.sitesPort, config.host);
+    app.fastify.addHook('onClose', (_instance, done) => void sites.close(() => done()));
+    app.log.info(`Sites are also served on port ${config.sitesPort}`);
+  }
   app.log.info(`Wharf is running: console at ${config.url.origin}, sites at *.${config.sitesUrl.host}`);
 }
 
