@@ -10,7 +10,7 @@ if (!existsSync(consoleIndex)) {
 }
 
 const main = new URL('../packages/server/src/main.ts', import.meta.url).pathname;
-const server = spawn(process.execPath, ['--import', 'tsx', main], { stdio: 'inherit' });
+const server = spawn(process.execPath, ['--import', import.meta.resolve('tsx'), main], { stdio: 'inherit' });
 // Pass stop signals on, so the server can finish requests in flight before it exits.
 for (const signal of ['SIGINT', 'SIGTERM']) process.on(signal, () => server.kill(signal));
 server.on('exit', (code, signal) => process.exit(code ?? (signal ? 1 : 0)));

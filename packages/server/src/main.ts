@@ -7,12 +7,13 @@ async function main() {
   const config = loadConfig();
   const app = await buildApp(config);
   let stopping = false;
+  const stopExtras: (() => Promise<void>)[] = [];
   const stop = async (signal: string) => {
     if (stopping) return;
     stopping = true;
     app.log.info({ signal }, 'stopping: finishing requests in flight');
     const force = setTimeout(() => process.exit(1), 10_000).unref();
-    await app.fastify.close();
+    await Promise.all([app.fastify.close(), ...stopExtras.map((stopExtra) => stopExtra())]);
     clearTimeout(force);
     process.exit(0);
   };
@@ -23,7 +24,7 @@ async function main() {
     // A port of its own for the sites, e.g. behind a load balancer that splits by host.
     const sites = createServer((req, res) => app.edge.handle(req, res));
     sites.listen(config.sitesPort, config.host);
-    app.fastify.addHook('onClose', (_instance, done) => void sites.close(() => done()));
+    stopExtras.push(() => new Promise<void>((resolve) => sites.close(() => resolve())));
     app.log.info(`Sites are also served on port ${config.sitesPort}`);
   }
   app.log.info(`Wharf is running: console at ${config.url.origin}, sites at *.${config.sitesUrl.host}`);
