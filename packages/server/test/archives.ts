@@ -11,6 +11,21 @@ export interface ArchiveEntry {
 
 /** Builds a tar.gz in memory, including entries a well-behaved tool would never write. */
 export async function tarGz(entries: ArchiveEntry[]): Promise<Buffer> {
+  return gzipSync(await tarBytes(entries));
+}
+
+/** A tar.gz whose first entry's name holds bytes that are not UTF-8 (the header checksum fixed up). */
+export async function tarGzWithRawName(name: Buffer, content: string): Promise<Buffer> {
+  const tar = await tarBytes([{ name: 'x'.repeat(name.length), content }]);
+  name.copy(tar, 0);
+  tar.fill(0x20, 148, 156);
+  let sum = 0;
+  for (let i = 0; i < 512; i++) sum += tar[i]!;
+  tar.write(`${sum.toString(8).padStart(6, '0')}\0 `, 148, 'latin1');
+  return gzipSync(tar);
+}
+
+async function tarBytes(entries: ArchiveEntry[]): Promise<Buffer> {
   const pack = tar.pack();
   const chunks: Buffer[] = [];
   pack.on('data', (chunk: unknown) => void chunks.push(chunk as Buffer));
@@ -27,7 +42,7 @@ export async function tarGz(entries: ArchiveEntry[]): Promise<Buffer> {
   }
   pack.finalize();
   await done;
-  return gzipSync(Buffer.concat(chunks));
+  return Buffer.concat(chunks);
 }
 
 export function uploadForm(archive: Buffer, name: string, branches: string[] = []) {

@@ -34,7 +34,8 @@ export async function uploadArchive(
     const branches: string[] = [];
     let files: Awaited<ReturnType<typeof receiveArchive>> | undefined;
     const limits = app.config.limits;
-    for await (const part of request.parts({ limits: { fileSize: limits.archiveBytes, files: 1, fields: 40 } })) {
+    // One byte over the limit, so the archive's own counter reports the 413 before the parser truncates.
+    for await (const part of request.parts({ limits: { fileSize: limits.archiveBytes + 1, files: 1, fields: 40 } })) {
       if (part.type === 'file') {
         if (part.fieldname !== 'file')
           throw badRequest(`Unexpected file field ${part.fieldname}; send the archive as file`);
