@@ -12,6 +12,7 @@ export * from './entities/team.ts';
 export * from './entities/user.ts';
 export * from './events.ts';
 export * from './openapi.ts';
+export * from './realtime.ts';
 export * from './route.ts';
 export * from './routes/index.ts';
 export * from './scopes.ts';

@@ -32,6 +32,7 @@ import { siteSettingsRoutes } from './modules/sites/settingsRoutes.ts';
 import { siteTokenRoutes } from './modules/siteTokens/routes.ts';
 import { systemRoutes } from './modules/system/routes.ts';
 import { teamRoutes } from './modules/teams/routes.ts';
+import { attachRealtime } from './realtime/realtime.ts';
 import { FileBlobStore } from './storage/blobStore.ts';
 import type { WharfApp } from './wharfApp.ts';
 
@@ -114,6 +115,7 @@ export async function buildApp(config: Config, options: BuildOptions = {}): Prom
     },
   };
   for (const register of modules) register(app);
+  attachRealtime(app);
   await ensureFirstAdmin(app);
   if (options.housekeeping !== false) void scheduleHousekeeping(app)();
   return app;

@@ -15,6 +15,11 @@ export class TestClient {
     private readonly bearer: string | null = null,
   ) {}
 
+  /** The Cookie header this client sends, for other protocols such as the real-time socket. */
+  get cookieHeader() {
+    return this.cookie;
+  }
+
   withToken(token: string) {
     return new TestClient(this.baseUrl, token);
   }

@@ -1,0 +1,37 @@
+import type { Config } from '../config.ts';
+import type { Db } from '../db/schema.ts';
+import type { OutboxEvent } from '../events/follower.ts';
+import { readJson } from '../lib/json.ts';
+import { findBranch, toBranch } from '../modules/branches/queries.ts';
+import { getOrg } from '../modules/orgs/queries.ts';
+import { getRelease } from '../modules/releases/queries.ts';
+import { getSite } from '../modules/sites/queries.ts';
+import { getTeam } from '../modules/teams/queries.ts';
+
+/**
+ * The entity an event is about, as the API answers it, so the console can update its lists
+ * without another request; null when it is gone (deleted since) or the event has none.
+ */
+export async function entityOf(db: Db, config: Config, event: OutboxEvent): Promise<unknown> {
+  const data = readJson<Record<string, string | undefined>>(event.data);
+  try {
+    if (event.name.startsWith('site_release_') && data.releaseId && event.site_id) {
+      if (event.name === 'site_release_deleted') return null;
+      const site = await getSite(db, config, event.site_id);
+      return await getRelease(db, config, site.name, data.releaseId);
+    }
+    if (event.name.startsWith('site_branch_') && data.branchId && event.site_id) {
+      if (event.name === 'site_branch_deleted') return null;
+      const site = await getSite(db, config, event.site_id);
+      return toBranch(config, site.name, await findBranch(db, site._id, data.branchId));
+    }
+    if (event.name.startsWith('site_') && event.site_id && event.name !== 'site_deleted')
+      return await getSite(db, config, event.site_id);
+    if (event.name.startsWith('team_') && event.team_id && event.name !== 'team_deleted')
+      return await getTeam(db, event.team_id);
+    if (event.name.startsWith('org_') && event.org_id) return await getOrg(db, event.org_id);
+  } catch {
+    return null;
+  }
+  return null;
+}

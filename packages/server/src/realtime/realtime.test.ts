@@ -1,0 +1,85 @@
+import type { RealtimeMessage } from '@wharf/contract';
+import { io, type Socket } from 'socket.io-client';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { expectStatus, signedIn, type TestClient } from '../../test/client.ts';
+import { startTestServer, type TestServer } from '../../test/harness.ts';
+
+function connect(url: string, cookie?: string): Promise<Socket> {
+  return new Promise((resolve, reject) => {
+    const socket = io(url, {
+      path: '/socket.io',
+      transports: ['websocket'],
+      extraHeaders: cookie ? { cookie } : {},
+      reconnection: false,
+    });
+    socket.on('connect', () => resolve(socket));
+    socket.on('connect_error', (error) => reject(error));
+  });
+}
+
+const join = (socket: Socket, room: 'org' | 'site', id: string) =>
+  socket.emitWithAck('join', { room, id }) as Promise<{ ok: boolean; message?: string }>;
+
+function nextEvent(socket: Socket, name: string) {
+  return new Promise<RealtimeMessage>((resolve) => {
+    const listener = (message: RealtimeMessage) => {
+      if (message.name !== name) return;
+      socket.off('event', listener);
+      resolve(message);
+    };
+    socket.on('event', listener);
+  });
+}
+
+describe('real-time events', () => {
+  let server: TestServer;
+  let owner: TestClient;
+  let orgId: string;
+  const sockets: Socket[] = [];
+
+  beforeAll(async () => {
+    server = await startTestServer();
+    owner = await signedIn(server.url, 'owner');
+    orgId = expectStatus(await owner.post('/api/v1/orgs', { name: 'Acme' }), 200)._id;
+  });
+  afterAll(async () => {
+    for (const socket of sockets) socket.close();
+    await server.close();
+  });
+
+  it('refuses a connection without a session', async () => {
+    await expect(connect(server.url)).rejects.toThrow('Sign in first');
+  });
+
+  it('sends team_added with the team to the organization room', async () => {
+    const socket = await connect(server.url, owner.cookieHeader);
+    sockets.push(socket);
+    expect(await join(socket, 'org', orgId)).toEqual({ ok: true });
+    const arrival = nextEvent(socket, 'team_added');
+    const team = expectStatus(await owner.post(`/api/v1/orgs/${orgId}/teams`, { name: 'Live' }), 200);
+    const message = await arrival;
+    expect(message.entity).toEqual(team);
+    expect(message.orgId).toBe(orgId);
+  });
+
+  it('lets only members join the room of an organization', async () => {
+    const outsider = await signedIn(server.url, 'outsider');
+    const socket = await connect(server.url, outsider.cookieHeader);
+    sockets.push(socket);
+    expect(await join(socket, 'org', orgId)).toEqual({ ok: false, message: 'Organization not found' });
+  });
+
+  it('sends site_release_created with the release to the site room', async () => {
+    const team = expectStatus(await owner.get(`/api/v1/orgs/${orgId}/teams`), 200).items[0];
+    const site = expectStatus(await owner.post(`/api/v1/teams/${team._id}/sites`, { name: 'live-site' }), 200);
+    const socket = await connect(server.url, owner.cookieHeader);
+    sockets.push(socket);
+    expect(await join(socket, 'site', site._id)).toEqual({ ok: true });
+    const arrival = nextEvent(socket, 'site_release_created');
+    const { uploadRelease } = await import('../../test/world.ts');
+    const release = await uploadRelease(owner, site._id, 'live release', ['main']);
+    const message = await arrival;
+    expect((message.entity as { _id: string; name: string }).name).toBe('live release');
+    expect((message.entity as { _id: string })._id).toBe(release._id);
+  });
+});

@@ -1,0 +1,101 @@
+import { fastifyCookie } from '@fastify/cookie';
+import { REALTIME_PATH, type RealtimeMessage, type RoomRequest, realtimeRooms } from '@wharf/contract';
+import { Server, type Socket } from 'socket.io';
+import { type Actor, SESSION_COOKIE } from '../access/actor.ts';
+import { mustBeOrgMember, mustSeeSite } from '../access/rules.ts';
+import { type OutboxEvent, OutboxFollower } from '../events/follower.ts';
+import { readJson } from '../lib/json.ts';
+import { lookupHash } from '../lib/secrets.ts';
+import type { WharfApp } from '../wharfApp.ts';
+import { entityOf } from './entities.ts';
+
+const POLL_EVERY_MS = 500;
+
+async function sessionActor(app: WharfApp, cookieHeader: string | undefined): Promise<Actor | null> {
+  const sessionId = cookieHeader ? fastifyCookie.parse(cookieHeader)[SESSION_COOKIE] : undefined;
+  if (!sessionId) return null;
+  const sessionHash = lookupHash(sessionId);
+  const session = await app.db
+    .selectFrom('sessions')
+    .select(['user_id', 'expires_at'])
+    .where('id_hash', '=', sessionHash)
+    .executeTakeFirst();
+  if (!session || session.expires_at <= new Date().toISOString()) return null;
+  return { kind: 'session', userId: session.user_id, sessionHash };
+}
+
+function isRoomRequest(value: unknown): value is RoomRequest {
+  const request = value as RoomRequest;
+  return typeof request?.id === 'string' && realtimeRooms.includes(request.room);
+}
+
+/** Joining a room needs the right to read what it is about: the organization, or the site. */
+async function mayJoin(app: WharfApp, actor: Actor, request: RoomRequest) {
+  if (request.room === 'org') await mustBeOrgMember(app.db, actor, request.id);
+  else await mustSeeSite(app.db, actor, request.id);
+}
+
+function handleRooms(app: WharfApp, socket: Socket, actor: Actor) {
+  socket.on('join', async (request: unknown, ack?: (answer: { ok: boolean; message?: string }) => void) => {
+    if (!isRoomRequest(request)) return ack?.({ ok: false, message: 'Send { room: "org" | "site", id }' });
+    try {
+      await mayJoin(app, actor, request);
+      await socket.join(`${request.room}:${request.id}`);
+      ack?.({ ok: true });
+    } catch (error) {
+      ack?.({ ok: false, message: (error as Error).message });
+    }
+  });
+  socket.on('leave', async (request: unknown, ack?: (answer: { ok: boolean }) => void) => {
+    if (isRoomRequest(request)) await socket.leave(`${request.room}:${request.id}`);
+    ack?.({ ok: true });
+  });
+}
+
+/**
+ * Real-time events for the console over socket.io: a signed-in browser joins the rooms of its
+ * organization and site and receives each outbox event of them, with the entity it concerns.
+ */
+export function attachRealtime(app: WharfApp) {
+  const io = new Server(app.fastify.server, { path: REALTIME_PATH, serveClient: false });
+  io.use(async (socket, next) => {
+    const actor = await sessionActor(app, socket.request.headers.cookie).catch(() => null);
+    if (!actor) return next(new Error('Sign in first'));
+    socket.data.actor = actor;
+    next();
+  });
+  io.on('connection', (socket) => handleRooms(app, socket, socket.data.actor as Actor));
+
+  const broadcast = async (events: OutboxEvent[]) => {
+    for (const event of events) {
+      if (!event.org_id && !event.site_id) continue;
+      const message: RealtimeMessage = {
+        id: event.id,
+        name: event.name as RealtimeMessage['name'],
+        orgId: event.org_id,
+        teamId: event.team_id,
+        siteId: event.site_id,
+        data: readJson(event.data),
+        entity: await entityOf(app.db, app.config, event),
+        createdAt: event.created_at,
+      };
+      const rooms = [event.org_id && `org:${event.org_id}`, event.site_id && `site:${event.site_id}`].filter(
+        Boolean,
+      ) as string[];
+      io.to(rooms).emit('event', message);
+    }
+  };
+  const follower = new OutboxFollower(app.db, broadcast);
+  const refresh = () => follower.refresh().catch((err) => app.log.error({ err }, 'real-time delivery failed'));
+  const timer = setInterval(refresh, POLL_EVERY_MS);
+  timer.unref();
+  // A change made here reaches the browsers at once rather than at the next poll.
+  app.fastify.addHook('onResponse', async (request) => {
+    if (request.method !== 'GET' && request.method !== 'HEAD') void refresh();
+  });
+  app.fastify.addHook('onClose', async () => {
+    clearInterval(timer);
+    await new Promise<void>((resolve) => io.close(() => resolve()));
+  });
+  return { io, refresh: () => follower.refresh() };
+}
