@@ -27,7 +27,7 @@ export class Edge {
   private readonly consoleHost: string;
 
   constructor(
-    private readonly db: Db,
+    db: Db,
     config: Config,
     pathOfBlob: (key: string) => string,
   ) {

@@ -25,7 +25,10 @@ export class SiteMetrics {
   record(siteId: string, status: number, bytes: number) {
     for (const map of [this.totals, this.pending]) {
       let counters = map.get(siteId);
-      if (!counters) map.set(siteId, (counters = empty()));
+      if (!counters) {
+        counters = empty();
+        map.set(siteId, counters);
+      }
       counters.requests += 1;
       counters.bytes += bytes;
       counters[statusClass(status)] += 1;
