@@ -26,11 +26,7 @@ export class Edge {
   private readonly sitesHost: string;
   private readonly consoleHost: string;
 
-  constructor(
-    db: Db,
-    config: Config,
-    pathOfBlob: (key: string) => string,
-  ) {
+  constructor(db: Db, config: Config, pathOfBlob: (key: string) => string) {
     this.sync = new RoutingSync(db, this.table);
     this.manifests = new ManifestCache(db);
     this.responder = new FileResponder(pathOfBlob);
