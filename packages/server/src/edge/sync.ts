@@ -1,66 +1,37 @@
 import type { Db } from '../db/schema.ts';
+import { type OutboxEvent, OutboxFollower } from '../events/follower.ts';
 import { readJson } from '../lib/json.ts';
 import type { RoutingTable } from './routingTable.ts';
 
-/** How far back each poll looks: transactions may commit events out of id order. */
-const OVERLAP_MS = 10_000;
+/** The sites an event touches: its own, or all of a deleted team's. */
+function sitesOf(event: OutboxEvent): string[] {
+  if (event.name === 'team_deleted') return readJson<{ siteIds?: string[] }>(event.data).siteIds ?? [];
+  return event.site_id ? [event.site_id] : [];
+}
 
 /**
- * Follows the outbox and reloads the sites its events touch. Every process follows it on its own,
- * so an edge learns of changes made by any API process sharing the database.
+ * Keeps the routing table current: follows the outbox and reloads each site its events touch, so
+ * an edge learns of changes made by any process sharing the database.
  */
 export class RoutingSync {
-  private readonly seen = new Map<string, number>();
-  private since = new Date(0).toISOString();
-  private running: Promise<void> | null = null;
-  private again = false;
+  private readonly follower: OutboxFollower;
 
   constructor(
     private readonly db: Db,
     private readonly table: RoutingTable,
-    private readonly onSitesChanged: (siteIds: string[]) => void = () => {},
-  ) {}
+  ) {
+    this.follower = new OutboxFollower(db, async (events) => {
+      const sites = new Set(events.flatMap(sitesOf));
+      for (const siteId of sites) await this.table.reloadSite(this.db, siteId);
+    });
+  }
 
+  /** Loads every site; events from now on are followed. */
   async start() {
-    this.since = new Date().toISOString();
     await this.table.loadAll(this.db);
   }
 
-  /** Applies events committed since the last call; concurrent callers share one pass and one follow-up. */
   refresh(): Promise<void> {
-    if (this.running) {
-      this.again = true;
-      return this.running;
-    }
-    this.running = this.pass().finally(() => {
-      this.running = null;
-      if (this.again) {
-        this.again = false;
-        void this.refresh();
-      }
-    });
-    return this.running;
-  }
-
-  private async pass() {
-    const started = Date.now();
-    const events = await this.db
-      .selectFrom('events')
-      .select(['id', 'name', 'site_id', 'data', 'created_at'])
-      .where('created_at', '>=', this.since)
-      .orderBy('created_at')
-      .execute();
-    const sites = new Set<string>();
-    for (const event of events) {
-      if (this.seen.has(event.id)) continue;
-      this.seen.set(event.id, Date.parse(event.created_at));
-      if (event.site_id) sites.add(event.site_id);
-      if (event.name === 'team_deleted')
-        for (const id of readJson<{ siteIds?: string[] }>(event.data).siteIds ?? []) sites.add(id);
-    }
-    for (const siteId of sites) await this.table.reloadSite(this.db, siteId);
-    if (sites.size > 0) this.onSitesChanged([...sites]);
-    this.since = new Date(started - OVERLAP_MS).toISOString();
-    for (const [id, at] of this.seen) if (at < started - 2 * OVERLAP_MS) this.seen.delete(id);
+    return this.follower.refresh();
   }
 }
