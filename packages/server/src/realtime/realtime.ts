@@ -57,7 +57,13 @@ function handleRooms(app: WharfApp, socket: Socket, actor: Actor) {
  * organization and site and receives each outbox event of them, with the entity it concerns.
  */
 export function attachRealtime(app: WharfApp) {
-  const io = new Server(app.fastify.server, { path: REALTIME_PATH, serveClient: false });
+  const io = new Server(app.fastify.server, {
+    path: REALTIME_PATH,
+    serveClient: false,
+    // Only the console's own pages may open the socket with the user's session.
+    allowRequest: (request, allow) =>
+      allow(null, !request.headers.origin || request.headers.origin === app.config.url.origin),
+  });
   io.use(async (socket, next) => {
     const actor = await sessionActor(app, socket.request.headers.cookie).catch(() => null);
     if (!actor) return next(new Error('Sign in first'));

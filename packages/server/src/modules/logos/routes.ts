@@ -95,7 +95,7 @@ function bindLogoRoutes(app: WharfApp, { table, param, routes, events, authorize
     await app.blobs.remove(blobKey(table, id));
   });
 
-  app.handle(routes.get, async ({ params, reply }) => {
+  app.handle(routes.get, async ({ params, request, reply }) => {
     const id = idOf(params);
     const row = await app.db
       .selectFrom(table)
@@ -104,10 +104,16 @@ function bindLogoRoutes(app: WharfApp, { table, param, routes, events, authorize
       .executeTakeFirst();
     const stream = row?.logo_type ? await app.blobs.read(blobKey(table, id)) : null;
     if (!row?.logo_type || !stream) throw notFound('Logo');
-    return reply
-      .header('content-type', row.logo_type)
-      .header('cache-control', 'public, max-age=31536000, immutable')
-      .header('x-content-type-options', 'nosniff')
-      .send(stream);
+    return (
+      reply
+        .header('content-type', row.logo_type)
+        // The versioned URL the API hands out never changes content; any other may.
+        .header(
+          'cache-control',
+          (request.query as { v?: string }).v === row.logo_version ? 'public, max-age=31536000, immutable' : 'no-cache',
+        )
+        .header('x-content-type-options', 'nosniff')
+        .send(stream)
+    );
   });
 }
