@@ -2,7 +2,7 @@ import { mkdirSync } from 'node:fs';
 import path from 'node:path';
 import type { Browser, BrowserContext, Locator, Page } from 'playwright-core';
 import { expect } from 'vitest';
-import { expectStatus, type TestClient } from '../../packages/server/test/client.ts';
+import { expectStatus } from '../../packages/server/test/client.ts';
 import { startTestServer, TEST_PASSWORD, type TestServer } from '../../packages/server/test/harness.ts';
 import { buildWorld, type World } from '../../packages/server/test/world.ts';
 import { launchBrowser } from './browser.ts';
@@ -53,6 +53,7 @@ export async function visit(
     viewport: options.viewport ?? DESKTOP,
     colorScheme: 'light',
   });
+  context.setDefaultTimeout(10_000);
   if (options.user) {
     const answer = await context.request.post('/auth/in-memory', {
       data: { user: options.user, password: TEST_PASSWORD },
@@ -95,11 +96,13 @@ export function toast(page: Page, text: string | RegExp) {
   return page.locator('.mantine-Notification-root').filter({ hasText: text });
 }
 
-/** The error shown under a form field. */
-export function fieldError(page: Page, label: string | RegExp) {
-  return page
+/** The error shown under the form field of this label (its required asterisk aside). */
+export function fieldError(scope: Page | Locator, label: string) {
+  const escaped = label.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
+  const page = 'page' in scope ? scope.page() : scope;
+  return scope
     .locator('.mantine-InputWrapper-root')
-    .filter({ has: page.getByLabel(label, { exact: typeof label === 'string' }) })
+    .filter({ has: page.locator('label', { hasText: new RegExp(`^${escaped}\\s*\\*?$`) }) })
     .locator('.mantine-InputWrapper-error');
 }
 

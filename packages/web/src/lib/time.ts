@@ -13,7 +13,8 @@ const format = new Intl.RelativeTimeFormat('en', { numeric: 'auto' });
 export function relativeTime(date: string | Date, now: number = Date.now()): string {
   const seconds = Math.round((new Date(date).getTime() - now) / 1000);
   const abs = Math.abs(seconds);
-  if (abs < 45) return seconds < 0 ? 'just now' : 'in a few seconds';
+  // Either way: the server's clock and the browser's are never exactly together.
+  if (abs < 45) return 'just now';
   for (const [unit, size] of UNITS) {
     if (abs >= size * 0.9) return format.format(Math.round(seconds / size), unit);
   }

@@ -13,38 +13,36 @@ function TeamSites({ team, onNavigate }: { team: Team; onNavigate: () => void })
   const sites = useQuery(apiQuery(api.listTeamSites, { params: { teamId: team._id } }));
   const teamPath = `/teams/${team._id}`;
   return (
-    <NavLink
-      label={team.name}
-      leftSection={<EntityAvatar name={team.name} color={team.color} logo={team.logo} size={22} radius="sm" />}
-      active={pathname.startsWith(teamPath)}
-      defaultOpened
-      childrenOffset={20}
-      component={Link}
-      to={teamPath}
-      onClick={onNavigate}
-    >
-      {sites.error && (
-        <Text size="xs" c="red" px="sm" py={4}>
-          {failureMessage('list sites', sites.error)}
-        </Text>
-      )}
-      {sites.data?.map((site) => (
-        <NavLink
-          key={site._id}
-          label={site.name}
-          component={Link}
-          to={`/sites/${site._id}`}
-          active={pathname.startsWith(`/sites/${site._id}`)}
-          onClick={onNavigate}
-          leftSection={<EntityAvatar name={site.name} color={site.color} logo={site.logo} size={18} radius="sm" />}
-        />
-      ))}
-      {sites.data?.length === 0 && (
-        <Text size="xs" c="dimmed" px="sm" py={4}>
-          No sites
-        </Text>
-      )}
-    </NavLink>
+    <>
+      <NavLink
+        label={team.name}
+        leftSection={<EntityAvatar name={team.name} color={team.color} logo={team.logo} size={22} radius="sm" />}
+        active={pathname.startsWith(teamPath)}
+        component={Link}
+        to={teamPath}
+        onClick={onNavigate}
+        fw={500}
+      />
+      <Stack gap={0} pl={22} ml={11} style={{ borderLeft: '1px solid var(--mantine-color-default-border)' }}>
+        {sites.error && (
+          <Text size="xs" c="red" px="sm" py={4}>
+            {failureMessage('list sites', sites.error)}
+          </Text>
+        )}
+        {sites.data?.map((site) => (
+          <NavLink
+            key={site._id}
+            label={site.name}
+            component={Link}
+            to={`/sites/${site._id}`}
+            active={pathname.startsWith(`/sites/${site._id}`)}
+            onClick={onNavigate}
+            py={4}
+            leftSection={<EntityAvatar name={site.name} color={site.color} logo={site.logo} size={18} radius="sm" />}
+          />
+        ))}
+      </Stack>
+    </>
   );
 }
 

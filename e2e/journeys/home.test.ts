@@ -1,0 +1,116 @@
+import { afterAll, beforeAll, expect, it } from 'vitest';
+import { expectStatus, signedIn } from '../../packages/server/test/client.ts';
+import { describeInBrowser } from '../support/browser.ts';
+import {
+  expectHidden,
+  expectPath,
+  expectVisible,
+  fieldError,
+  openStage,
+  type Stage,
+  snap,
+  visit,
+} from '../support/journey.ts';
+
+describeInBrowser('organization home (/) and the sidebar', () => {
+  let stage: Stage;
+  let emptyOrgId: string;
+  beforeAll(async () => {
+    stage = await openStage();
+    const owner = await signedIn(stage.server.url, 'owner');
+    emptyOrgId = expectStatus(await owner.post('/api/v1/orgs', { name: 'Empty Co' }), 200)._id;
+  });
+  afterAll(() => stage?.close());
+
+  it("shows 'No teams', then adds a team with Ctrl+P", async () => {
+    const { context, page } = await visit(stage, { user: 'owner', orgId: emptyOrgId });
+    await page.goto('/');
+    await expectVisible(page.getByText('No teams'));
+    await snap(page, 'home-empty');
+    await page.keyboard.press('Control+KeyP');
+    const modal = page.getByRole('dialog', { name: 'Create team' });
+    await expectVisible(modal);
+    await modal.getByRole('button', { name: 'Create' }).click();
+    expect(await fieldError(modal, 'Name').textContent()).toBe('Input is required');
+    await modal.getByLabel('Name').fill('x'.repeat(1001));
+    await modal.getByRole('button', { name: 'Create' }).click();
+    expect(await fieldError(modal, 'Name').textContent()).toBe('Max length is 1000');
+    await modal.getByLabel('Name').fill('Design');
+    await modal.getByRole('button', { name: 'Create' }).click();
+    await page.waitForURL(/\/teams\/[^/]+$/);
+    await expectVisible(page.getByRole('heading', { name: 'Design' }));
+    await expectVisible(page.getByText('No sites'));
+    await page.goto('/');
+    await expectVisible(page.getByRole('link', { name: /Design\s*Created just now/ }));
+    await context.close();
+  });
+
+  it('pages the teams with Load more, newest first, each with its creation time', async () => {
+    const owner = await signedIn(stage.server.url, 'owner');
+    const org = expectStatus(await owner.post('/api/v1/orgs', { name: 'Many Teams' }), 200);
+    for (let index = 1; index <= 23; index++)
+      expectStatus(await owner.post(`/api/v1/orgs/${org._id}/teams`, { name: `Team ${index}` }), 200);
+    const { context, page } = await visit(stage, { user: 'owner', orgId: org._id });
+    await page.goto('/');
+    const rows = page.getByRole('main').getByRole('link', { name: /^Team \d+/ });
+    await expectVisible(page.getByRole('button', { name: 'Load more' }));
+    expect(await rows.count()).toBe(20);
+    await snap(page, 'home');
+    await page.getByRole('button', { name: 'Load more' }).click();
+    await expectHidden(page.getByRole('button', { name: 'Load more' }));
+    expect(await rows.count()).toBe(23);
+    await context.close();
+  });
+
+  it('hides Add team from a plain member, and Ctrl+P does nothing', async () => {
+    const { context, page } = await visit(stage, { user: 'member', orgId: stage.world.org._id });
+    await page.goto('/');
+    await expectVisible(page.getByRole('link', { name: /Web/ }).first());
+    expect(await page.getByRole('button', { name: 'Add team' }).count()).toBe(0);
+    await page.keyboard.press('Control+KeyP');
+    await page.waitForTimeout(300);
+    expect(await page.getByRole('dialog').count()).toBe(0);
+    await context.close();
+  });
+
+  it('lists teams with their sites in the sidebar', async () => {
+    const { context, page } = await visit(stage, { user: 'member', orgId: stage.world.org._id });
+    await page.goto('/');
+    const sidebar = page.getByRole('navigation', { name: 'Teams and sites' });
+    await expectVisible(sidebar.getByRole('link', { name: stage.world.site.name }));
+    await sidebar.getByRole('link', { name: stage.world.site.name }).click();
+    await expectPath(page, `/sites/${stage.world.site._id}`);
+    await sidebar.getByRole('link', { name: 'Web' }).click();
+    await expectPath(page, `/teams/${stage.world.team._id}`);
+    await context.close();
+  });
+
+  it('creates a site from the create button, its name checked by the server', async () => {
+    const { context, page } = await visit(stage, { user: 'admin', orgId: stage.world.org._id });
+    await page.goto('/');
+    await page.getByRole('banner').getByRole('button', { name: 'Create' }).click();
+    await page.getByRole('menuitem', { name: 'Site' }).click();
+    const modal = page.getByRole('dialog', { name: 'Create site' });
+    await expectVisible(modal);
+    await modal.getByRole('button', { name: 'Create' }).click();
+    expect(await fieldError(modal, 'Team').textContent()).toBe('Input is required');
+    expect(await fieldError(modal, 'Name').textContent()).toBe('Input is required');
+    await modal.getByLabel('Name').fill('Not A Valid Name');
+    await modal.getByRole('button', { name: 'Create' }).click();
+    expect(await fieldError(modal, 'Name').textContent()).toBe('Must match ^[a-z0-9](?:[a-z0-9-]{0,61}[a-z0-9])?$');
+    await modal.getByLabel('Name').fill(stage.world.site.name);
+    await expectVisible(fieldError(modal, 'Name').filter({ hasText: /taken|exists|use/i }));
+    await snap(page, 'create-site');
+    await modal.getByLabel('Team').click();
+    await page.getByRole('option', { name: 'Web' }).click();
+    await modal.getByLabel('Name').fill('fresh-site');
+    await expectVisible(modal.getByLabel('Name is free'));
+    await modal.getByRole('button', { name: 'Create' }).click();
+    await page.waitForURL(/\/sites\/[^/]+$/);
+    await expectVisible(page.getByRole('heading', { name: 'fresh-site' }));
+    await expectVisible(
+      page.getByRole('navigation', { name: 'Teams and sites' }).getByRole('link', { name: 'fresh-site' }),
+    );
+    await context.close();
+  });
+});

@@ -1,0 +1,101 @@
+import { afterAll, beforeAll, expect, it } from 'vitest';
+import { describeInBrowser } from '../support/browser.ts';
+import {
+  expectPath,
+  expectVisible,
+  fieldError,
+  openStage,
+  type Stage,
+  snap,
+  toast,
+  visit,
+} from '../support/journey.ts';
+
+describeInBrowser('sign-in (/login)', () => {
+  let stage: Stage;
+  beforeAll(async () => {
+    stage = await openStage();
+  });
+  afterAll(() => stage?.close());
+
+  it('shows the title, the tagline and the in-memory form, and validates it', async () => {
+    const { context, page } = await visit(stage);
+    await page.goto('/login');
+    await expectVisible(page.getByRole('heading', { name: 'Shipping frontend' }));
+    await expectVisible(page.getByText('Deploy, now.'));
+    await snap(page, 'login');
+    await page.getByRole('button', { name: 'Sign in' }).click();
+    expect(await fieldError(page, 'User').textContent()).toBe('Input is required');
+    expect(await fieldError(page, 'Password').textContent()).toBe('Input is required');
+    await page.getByLabel('User').fill('u'.repeat(1001));
+    await page.getByRole('button', { name: 'Sign in' }).click();
+    expect(await fieldError(page, 'User').textContent()).toBe('Max length is 1000');
+    await context.close();
+  });
+
+  it('says why a sign-in fails, in a toast', async () => {
+    const { context, page } = await visit(stage);
+    await page.goto('/login');
+    await page.getByLabel('User').fill('owner');
+    await page.getByLabel('Password').fill('not the password');
+    await page.getByRole('button', { name: 'Sign in' }).click();
+    await expectVisible(toast(page, 'Could not sign in: Wrong user name or password'));
+    await snap(page, 'login-error');
+    await expectPath(page, '/login');
+    await context.close();
+  });
+
+  it('signs in, goes back to the page asked for, and signs out', async () => {
+    const { context, page } = await visit(stage);
+    await page.goto('/user/security');
+    await expectPath(page, '/login');
+    await page.getByLabel('User').fill('member');
+    await page.getByLabel('Password').fill('password');
+    await page.getByRole('button', { name: 'Sign in' }).click();
+    await expectPath(page, '/user/security');
+    await page.getByRole('button', { name: /User menu/ }).click();
+    await page.getByRole('menuitem', { name: 'Sign out' }).click();
+    await expectPath(page, '/login');
+    await page.goto('/user');
+    await expectPath(page, '/login');
+    await context.close();
+  });
+
+  it('shows only the methods the server lists, providers as full-page links', async () => {
+    const { context, page } = await visit(stage);
+    await page.route('**/auth/methods', (route) =>
+      route.fulfill({ json: ['github', 'gitlab', 'bitbucket', 'oidc', 'in-memory'] }),
+    );
+    await page.goto('/login');
+    for (const [name, provider] of [
+      ['Sign in with GitHub', 'github'],
+      ['Sign in with GitLab', 'gitlab'],
+      ['Sign in with Bitbucket', 'bitbucket'],
+      ['Sign in with single sign-on', 'oidc'],
+    ]) {
+      expect(await page.getByRole('link', { name }).getAttribute('href')).toBe(`/auth/${provider}`);
+    }
+    await snap(page, 'login-providers');
+    await page.unroute('**/auth/methods');
+    await page.route('**/auth/methods', (route) => route.fulfill({ json: ['github'] }));
+    await page.reload();
+    await expectVisible(page.getByRole('link', { name: 'Sign in with GitHub' }));
+    expect(await page.getByLabel('User').count()).toBe(0);
+    await context.close();
+  });
+
+  it('shows an error icon with a tooltip when the methods cannot be loaded', async () => {
+    const { context, page } = await visit(stage);
+    await page.route('**/auth/methods', (route) =>
+      route.fulfill({
+        status: 503,
+        json: { statusCode: 503, error: 'Service Unavailable', message: 'Down for a moment' },
+      }),
+    );
+    await page.goto('/login');
+    const icon = page.getByLabel('The sign-in methods could not be loaded');
+    await icon.hover();
+    await expectVisible(page.getByRole('tooltip', { name: 'Could not load the sign-in methods: Down for a moment' }));
+    await context.close();
+  });
+});
