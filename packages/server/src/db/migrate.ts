@@ -2,6 +2,7 @@ import { type Migration, type MigrationProvider, Migrator } from 'kysely';
 import * as initial from './migrations/001_initial.ts';
 import * as releases from './migrations/002_releases.ts';
 import * as edge from './migrations/003_edge.ts';
+import * as eventTime from './migrations/004_event_time.ts';
 import type { Db } from './schema.ts';
 
 /** Migrations in order; a new one is appended here and never edited after it ships. */
@@ -9,6 +10,7 @@ const migrations: Record<string, Migration> = {
   '001_initial': initial,
   '002_releases': releases,
   '003_edge': edge,
+  '004_event_time': eventTime,
 };
 
 const provider: MigrationProvider = { getMigrations: async () => migrations };
