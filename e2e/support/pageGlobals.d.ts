@@ -8,3 +8,4 @@ interface PageStorage {
 declare const localStorage: PageStorage;
 declare const sessionStorage: PageStorage;
 declare const navigator: { clipboard: { readText(): Promise<string> } };
+declare function getComputedStyle(element: unknown): { color: string; filter: string; backgroundColor: string };

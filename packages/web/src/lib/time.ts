@@ -1,13 +1,17 @@
-const UNITS: [Intl.RelativeTimeFormatUnit, number][] = [
-  ['year', 365 * 24 * 3600],
-  ['month', 30 * 24 * 3600],
-  ['week', 7 * 24 * 3600],
-  ['day', 24 * 3600],
-  ['hour', 3600],
-  ['minute', 60],
+const MINUTE = 60;
+const HOUR = 60 * MINUTE;
+const DAY = 24 * HOUR;
+
+// Each unit until the next one reads better: 90 minutes, then 2 hours; 25 days, then 1 month.
+const UNITS: [Intl.RelativeTimeFormatUnit, number, number][] = [
+  ['minute', MINUTE, 45 * MINUTE],
+  ['hour', HOUR, 22 * HOUR],
+  ['day', DAY, 26 * DAY],
+  ['month', 30 * DAY, 320 * DAY],
+  ['year', 365 * DAY, Number.POSITIVE_INFINITY],
 ];
 
-const format = new Intl.RelativeTimeFormat('en', { numeric: 'auto' });
+const format = new Intl.RelativeTimeFormat('en', { numeric: 'always' });
 
 /** 'in 2 hours', '3 days ago', 'just now': every relative time the console shows. */
 export function relativeTime(date: string | Date, now: number = Date.now()): string {
@@ -15,10 +19,8 @@ export function relativeTime(date: string | Date, now: number = Date.now()): str
   const abs = Math.abs(seconds);
   // Either way: the server's clock and the browser's are never exactly together.
   if (abs < 45) return 'just now';
-  for (const [unit, size] of UNITS) {
-    if (abs >= size * 0.9) return format.format(Math.round(seconds / size), unit);
-  }
-  return format.format(Math.round(seconds / 60), 'minute');
+  const [unit, size] = UNITS.find(([, , below]) => abs < below) ?? UNITS[UNITS.length - 1]!;
+  return format.format(Math.round(seconds / size) || Math.sign(seconds), unit);
 }
 
 export function isPast(date: string | Date, now: number = Date.now()): boolean {

@@ -19,8 +19,10 @@ function GeneralSettings() {
   const save = useMutation({
     mutationFn: (body: { name: string; color: string }) => call(api.updateOrg, { params: { orgId: org._id }, body }),
     onSuccess: async (saved) => {
-      form.setInitialValues({ name: saved.name, color: saved.color });
-      form.setValues({ name: saved.name, color: saved.color });
+      const values = { name: saved.name, color: saved.color };
+      form.setInitialValues(values);
+      form.setValues(values);
+      form.resetDirty(values);
       notifySuccess('Org saved');
       await Promise.all([
         client.invalidateQueries({ queryKey: [api.getOrg.path] }),
@@ -43,6 +45,7 @@ function GeneralSettings() {
             description="Shown where the organization has no logo"
             format="hex"
             swatches={swatches}
+            fixOnBlur={false}
             withAsterisk
             {...form.getInputProps('color')}
           />

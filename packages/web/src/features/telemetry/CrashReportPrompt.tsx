@@ -1,7 +1,7 @@
 import { Button, Group, Modal, Stack, Text, ThemeIcon } from '@mantine/core';
 import { IconBug } from '@tabler/icons-react';
-import { useEffect, useState } from 'react';
-import { crashReportChoice, startCrashReports, storeCrashReportChoice } from './crashReports.ts';
+import { useEffect } from 'react';
+import { startCrashReports, useCrashReportChoice } from './crashReports.ts';
 import { useSystemEnv } from './systemEnv.ts';
 
 /**
@@ -10,17 +10,13 @@ import { useSystemEnv } from './systemEnv.ts';
  */
 export function CrashReportPrompt() {
   const dsn = useSystemEnv().data?.crashReports.dsn ?? null;
-  const [choice, setChoice] = useState(crashReportChoice);
+  const [choice, setChoice] = useCrashReportChoice();
 
   useEffect(() => {
     if (dsn && choice === 'enabled') void startCrashReports(dsn);
   }, [dsn, choice]);
 
-  const answer = (enabled: boolean) => {
-    const next = enabled ? 'enabled' : 'disabled';
-    storeCrashReportChoice(next);
-    setChoice(next);
-  };
+  const answer = (enabled: boolean) => setChoice(enabled ? 'enabled' : 'disabled');
 
   return (
     <Modal opened={dsn !== null && choice === null} onClose={() => answer(false)} title="Send crash reports?" size="md">

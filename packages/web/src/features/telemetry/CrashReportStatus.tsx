@@ -1,14 +1,15 @@
 import { Anchor, Group, Text } from '@mantine/core';
-import { crashReportChoice, storeCrashReportChoice } from './crashReports.ts';
+import { useCrashReportChoice } from './crashReports.ts';
 import { useSystemEnv } from './systemEnv.ts';
 
 /** The footer's crash-report indicator; switching reloads the page (spec.md §4). */
 export function CrashReportStatus() {
   const dsn = useSystemEnv().data?.crashReports.dsn ?? null;
-  const on = dsn !== null && crashReportChoice() === 'enabled';
+  const [choice, setChoice] = useCrashReportChoice();
+  const on = dsn !== null && choice === 'enabled';
 
   const toggle = () => {
-    storeCrashReportChoice(on ? 'disabled' : 'enabled');
+    setChoice(on ? 'disabled' : 'enabled');
     window.location.reload();
   };
 

@@ -1,15 +1,18 @@
+import { useLocalStorage } from '@mantine/hooks';
 import { UI_VERSION } from '@wharf/contract';
-import { readStored, storageKeys, writeStored } from '../../lib/storage.ts';
+import { storageKeys } from '../../lib/storage.ts';
 
 export type CrashReportChoice = 'enabled' | 'disabled';
 
-export function crashReportChoice(): CrashReportChoice | null {
-  const stored = readStored(storageKeys.crashReports);
-  return stored === 'enabled' || stored === 'disabled' ? stored : null;
-}
-
-export function storeCrashReportChoice(choice: CrashReportChoice) {
-  writeStored(storageKeys.crashReports, choice);
+/** The stored answer to the crash-report question, shared by every component that shows it. */
+export function useCrashReportChoice() {
+  return useLocalStorage<CrashReportChoice | null>({
+    key: storageKeys.crashReports,
+    defaultValue: null,
+    getInitialValueInEffect: false,
+    serialize: (value) => value ?? '',
+    deserialize: (value) => (value === 'enabled' || value === 'disabled' ? value : null),
+  });
 }
 
 let started = false;

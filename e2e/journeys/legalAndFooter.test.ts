@@ -1,0 +1,105 @@
+import { UI_VERSION } from '@wharf/contract';
+import { afterAll, beforeAll, expect, it } from 'vitest';
+import { startTestServer, type TestServer } from '../../packages/server/test/harness.ts';
+import { describeInBrowser } from '../support/browser.ts';
+import { expectHidden, expectPath, expectVisible, openStage, type Stage, snap, visit } from '../support/journey.ts';
+
+describeInBrowser('legal pages, footer, crash reports and the analytics notice', () => {
+  let stage: Stage;
+  beforeAll(async () => {
+    stage = await openStage();
+  });
+  afterAll(() => stage?.close());
+
+  it('shows the terms and the privacy policy in pill tabs, from static markdown files', async () => {
+    const { context, page } = await visit(stage);
+    await page.goto('/legal');
+    await expectVisible(page.getByRole('tab', { name: 'Terms of service', selected: true }));
+    await expectVisible(page.getByRole('heading', { level: 1, name: 'Terms of service' }));
+    await snap(page, 'legal');
+    await page.getByRole('tab', { name: 'Privacy policy' }).click();
+    await expectPath(page, '/legal/privacy');
+    await expectVisible(page.getByRole('heading', { level: 1, name: 'Privacy policy' }));
+    await page.getByRole('tab', { name: 'Terms of service' }).click();
+    await expectPath(page, '/legal/terms');
+    await page.goto('/legal/cookies');
+    await expectVisible(page.getByRole('heading', { name: 'Not found' }));
+    await snap(page, 'not-found');
+    await context.close();
+  });
+
+  it('copies the version string; the confirmation hides after 2000 ms', async () => {
+    const { context, page } = await visit(stage, { user: 'member', orgId: stage.world.org._id });
+    await context.grantPermissions(['clipboard-read', 'clipboard-write']);
+    await page.goto('/legal');
+    const version = page.getByRole('button', { name: /^Copy the version/ });
+    await expectVisible(version);
+    await snap(page, 'legal-signed-in');
+    const text = (await version.textContent())?.trim();
+    expect(text).toMatch(new RegExp(`^UI ${UI_VERSION.replaceAll('.', '\\.')} / API \\S+$`));
+    await version.click();
+    const copied = page.getByRole('tooltip', { name: 'Copied' });
+    await expectVisible(copied);
+    expect(await page.evaluate(() => navigator.clipboard.readText())).toBe(text);
+    await page.waitForTimeout(1500);
+    expect(await copied.isVisible()).toBe(true);
+    await expectHidden(copied);
+    await context.close();
+  });
+
+  it('has a Legal link and no crash-report question when the installation has no DSN', async () => {
+    const { context, page } = await visit(stage);
+    await page.goto('/login');
+    await expectVisible(page.getByText('Crash reports off'));
+    expect(await page.getByRole('button', { name: 'Enable' }).count()).toBe(0);
+    expect(await page.getByRole('dialog').count()).toBe(0);
+    await page.getByRole('link', { name: 'Legal' }).click();
+    await expectPath(page, '/legal');
+    await context.close();
+  });
+
+  it('shows the analytics notice once, remembered in local storage', async () => {
+    const { context, page } = await visit(stage, { withAnalyticsNotice: true });
+    await page.goto('/login');
+    const notice = page.getByRole('region', { name: 'Usage analytics notice' });
+    await expectVisible(notice);
+    await notice.getByRole('button', { name: 'Opt out' }).click();
+    await expectHidden(notice);
+    expect(await page.evaluate(() => localStorage.getItem('wharf.analytics'))).toBe('off');
+    await page.reload();
+    await expectVisible(page.getByRole('heading', { name: 'Shipping frontend' }));
+    await page.waitForTimeout(300);
+    expect(await notice.count()).toBe(0);
+    await context.close();
+  });
+
+  describeInBrowser('with a crash-report DSN', () => {
+    let reporting: TestServer;
+    beforeAll(async () => {
+      reporting = await startTestServer({
+        serveConsole: true,
+        env: { WHARF_CRASH_REPORT_DSN: 'http://public@127.0.0.1:9/1' },
+      });
+    });
+    afterAll(() => reporting?.close());
+
+    it('asks at first load, stores the answer, and Disable or Enable reloads the page', async () => {
+      const { context, page } = await visit({ browser: stage.browser, server: reporting });
+      await page.goto('/login');
+      const question = page.getByRole('dialog', { name: 'Send crash reports?' });
+      await expectVisible(question);
+      await snap(page, 'crash-report-question');
+      await question.getByRole('button', { name: 'Send crash reports' }).click();
+      await expectVisible(page.getByText('Crash reports on'));
+      await page.waitForFunction(() => '__SENTRY__' in globalThis);
+
+      await Promise.all([page.waitForEvent('load'), page.getByRole('button', { name: 'Disable' }).click()]);
+      await expectVisible(page.getByText('Crash reports off'));
+      expect(await page.evaluate(() => '__SENTRY__' in globalThis)).toBe(false);
+      expect(await question.count()).toBe(0);
+      await Promise.all([page.waitForEvent('load'), page.getByRole('button', { name: 'Enable' }).click()]);
+      await expectVisible(page.getByText('Crash reports on'));
+      await context.close();
+    });
+  });
+});
