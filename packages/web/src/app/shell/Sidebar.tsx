@@ -54,6 +54,12 @@ export function Sidebar({ onNavigate }: { onNavigate: () => void }) {
   return (
     <ScrollArea type="scroll" h="100%" p="sm">
       <Stack gap={2} component="nav" aria-label="Teams and sites">
+        <Group gap="xs" px="sm" pb="sm" wrap="nowrap" hiddenFrom="xs">
+          <EntityAvatar name={org.name} color={org.color} logo={org.logo} size={26} />
+          <Text fw={600} size="sm" truncate>
+            {org.name}
+          </Text>
+        </Group>
         <NavLink
           label="Teams"
           leftSection={<IconHome size={18} stroke={1.5} />}

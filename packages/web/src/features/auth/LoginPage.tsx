@@ -98,7 +98,7 @@ export function LoginPage() {
           </Text>
         </Stack>
         <Text size="xs" className={classes.heroText}>
-          Wharf
+          Open source, self-hosted static hosting
         </Text>
       </Box>
       <Stack className={classes.panel} justify="space-between">

@@ -28,7 +28,7 @@ function InviteRow({ invite }: { invite: Invite }) {
             {invite.email}
           </Text>
           {invite.memberOptions.admin && (
-            <Badge size="sm" variant="light">
+            <Badge size="sm" variant="light" style={{ flexShrink: 0 }}>
               admin
             </Badge>
           )}

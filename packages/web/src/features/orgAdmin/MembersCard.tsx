@@ -30,8 +30,9 @@ function MemberRow({ member, onRemove }: { member: OrgMember; onRemove: (member:
   const client = useQueryClient();
   const toggleAdmin = useMutation({
     mutationFn: (admin: boolean) => call(api.updateMember, { params: { memberId: member._id }, body: { admin } }),
-    onSuccess: () => client.invalidateQueries({ queryKey: [api.listMembers.path] }),
     onError: (error) => notifyFailure('toggle admin', error),
+    // Either way the list shows what the server now holds.
+    onSettled: () => client.invalidateQueries({ queryKey: [api.listMembers.path] }),
   });
   // spec.md §6: the owner toggles and removes others; the owner is never toggled nor removed.
   const manageable = me.owner && !member.owner;

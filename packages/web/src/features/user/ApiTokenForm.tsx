@@ -1,4 +1,4 @@
-import { Button, Card, Group, Input, Skeleton, Stack, TextInput, Title } from '@mantine/core';
+import { Button, Card, Group, Input, SimpleGrid, Skeleton, Stack, TextInput, Title } from '@mantine/core';
 import { DateTimePicker } from '@mantine/dates';
 import { useForm } from '@mantine/form';
 import { useQuery } from '@tanstack/react-query';
@@ -69,7 +69,7 @@ export function ApiTokenForm({
               withAsterisk
               {...form.getInputProps('name')}
             />
-            <Group grow align="flex-start" wrap="wrap">
+            <SimpleGrid cols={{ base: 1, sm: 2 }}>
               <DateTimePicker
                 label="Activates at"
                 description="Empty: at once"
@@ -81,7 +81,6 @@ export function ApiTokenForm({
                   { value: later(1, 'day'), label: 'Tomorrow' },
                   { value: later(7, 'day'), label: 'In 7 days' },
                 ]}
-                miw={220}
                 {...form.getInputProps('activatesAt')}
               />
               <DateTimePicker
@@ -96,10 +95,9 @@ export function ApiTokenForm({
                   { value: later(90, 'day'), label: 'In 90 days' },
                   { value: later(1, 'year'), label: 'In 1 year' },
                 ]}
-                miw={220}
                 {...form.getInputProps('expiresAt')}
               />
-            </Group>
+            </SimpleGrid>
           </Stack>
         </Card>
         <Card>

@@ -24,7 +24,7 @@ function EndpointRow({
     <Group gap="xs" wrap="nowrap" align="flex-start">
       <MethodBadge method={endpoint.method} />
       <Stack gap={0} miw={0}>
-        <Text size="sm" ff="monospace" style={{ wordBreak: 'break-all' }}>
+        <Text size="sm" ff="monospace" style={{ overflowWrap: 'anywhere' }}>
           {endpoint.path}
         </Text>
         <Text size="xs" c="dimmed">

@@ -8,7 +8,7 @@ export function TokenTimingBadge({ token }: { token: Pick<ApiToken, 'activatesAt
   const timing = tokenTiming(token);
   return (
     <Group gap={6} wrap="nowrap">
-      <Badge color={colors[timing.state]} variant="light" size="sm">
+      <Badge color={colors[timing.state]} variant="light" size="sm" tt="none">
         {timing.label}
       </Badge>
       {timing.state !== 'pending' && timing.expires && (
