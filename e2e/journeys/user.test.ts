@@ -56,7 +56,7 @@ describeInBrowser('user settings (/user)', () => {
       ['post', 'blue'],
       ['put', 'info'],
       ['delete', 'red'],
-    ])
+    ] as const)
       expect(await badge(method).getAttribute('style')).toContain(`--mantine-color-${color}-filled`);
     await page.getByRole('button', { name: 'Not available to tokens' }).click();
     expect(await page.getByRole('checkbox', { name: 'GET /api/v1/api-tokens', exact: true }).isDisabled()).toBe(true);

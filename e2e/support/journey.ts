@@ -45,7 +45,7 @@ export interface VisitOptions {
 
 /** A fresh browser context on the stage's server, signed in and with a current organization if asked. */
 export async function visit(
-  stage: Stage,
+  stage: Pick<Stage, 'browser' | 'server'>,
   options: VisitOptions = {},
 ): Promise<{ context: BrowserContext; page: Page }> {
   const context = await stage.browser.newContext({

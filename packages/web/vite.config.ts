@@ -1,8 +1,14 @@
 import react from '@vitejs/plugin-react';
-import { defineConfig } from 'vite';
+import { defineConfig, type ProxyOptions } from 'vite';
 
 /** Where `npm run dev` sends API calls: a Wharf server started separately. */
 const apiTarget = process.env.WHARF_API_URL ?? 'http://localhost:8080';
+
+const toServer: ProxyOptions = {
+  target: apiTarget,
+  // The server refuses mutations from another origin: present the dev console as its own.
+  configure: (proxy) => proxy.on('proxyReq', (request) => request.setHeader('origin', new URL(apiTarget).origin)),
+};
 
 export default defineConfig({
   plugins: [react()],
@@ -12,9 +18,6 @@ export default defineConfig({
     chunkSizeWarningLimit: 1500,
   },
   server: {
-    proxy: {
-      '/api': { target: apiTarget, changeOrigin: false },
-      '/auth': { target: apiTarget, changeOrigin: false },
-    },
+    proxy: { '/api': toServer, '/auth': toServer },
   },
 });
