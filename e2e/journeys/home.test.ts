@@ -55,6 +55,9 @@ describeInBrowser('organization home (/) and the sidebar', () => {
     const rows = page.getByRole('main').getByRole('link', { name: /^Team \d+/ });
     await expectVisible(page.getByRole('button', { name: 'Load more' }));
     expect(await rows.count()).toBe(20);
+    expect(await rows.first().getAttribute('href')).toBe(
+      await page.getByRole('link', { name: /^Team 23/ }).getAttribute('href'),
+    );
     await snap(page, 'home');
     await page.getByRole('button', { name: 'Load more' }).click();
     await expectHidden(page.getByRole('button', { name: 'Load more' }));
@@ -82,6 +85,23 @@ describeInBrowser('organization home (/) and the sidebar', () => {
     await expectPath(page, `/sites/${stage.world.site._id}`);
     await sidebar.getByRole('link', { name: 'Web' }).click();
     await expectPath(page, `/teams/${stage.world.team._id}`);
+    await context.close();
+  });
+
+  it('shows teams and sites others add or delete without a reload (real-time)', async () => {
+    const owner = await signedIn(stage.server.url, 'owner');
+    const { context, page } = await visit(stage, { user: 'member', orgId: stage.world.org._id });
+    await page.goto('/');
+    const sidebar = page.getByRole('navigation', { name: 'Teams and sites' });
+    await expectVisible(sidebar.getByRole('link', { name: 'Web' }));
+    const team = expectStatus(await owner.post(`/api/v1/orgs/${stage.world.org._id}/teams`, { name: 'Live' }), 200);
+    await expectVisible(page.getByRole('main').getByRole('link', { name: /^Live/ }));
+    const site = expectStatus(await owner.post(`/api/v1/teams/${team._id}/sites`, { name: 'live-site' }), 200);
+    await expectVisible(sidebar.getByRole('link', { name: 'live-site' }));
+    expectStatus(await owner.delete(`/api/v1/sites/${site._id}`), 204);
+    await expectHidden(sidebar.getByRole('link', { name: 'live-site' }));
+    expectStatus(await owner.delete(`/api/v1/teams/${team._id}`), 204);
+    await expectHidden(page.getByRole('main').getByRole('link', { name: /^Live/ }));
     await context.close();
   });
 

@@ -18,6 +18,6 @@ export default defineConfig({
     chunkSizeWarningLimit: 1500,
   },
   server: {
-    proxy: { '/api': toServer, '/auth': toServer },
+    proxy: { '/api': toServer, '/auth': toServer, '/socket.io': { ...toServer, ws: true } },
   },
 });

@@ -9,6 +9,8 @@ import { QueryClientProvider } from '@tanstack/react-query';
 import { useState } from 'react';
 import { BrowserRouter } from 'react-router';
 import { CurrentOrgProvider } from '../features/orgs/currentOrg.tsx';
+import { OrgLiveUpdates } from '../features/realtime/OrgLiveUpdates.tsx';
+import { RealtimeProvider } from '../features/realtime/RealtimeProvider.tsx';
 import { Telemetry } from '../features/telemetry/Telemetry.tsx';
 import { createQueryClient } from './queryClient.ts';
 import { AppRoutes } from './routes.tsx';
@@ -24,8 +26,11 @@ export function App() {
       <QueryClientProvider client={queryClient}>
         <BrowserRouter>
           <CurrentOrgProvider>
-            <AppRoutes />
-            <Telemetry />
+            <RealtimeProvider>
+              <AppRoutes />
+              <OrgLiveUpdates />
+              <Telemetry />
+            </RealtimeProvider>
           </CurrentOrgProvider>
         </BrowserRouter>
       </QueryClientProvider>

@@ -1,0 +1,89 @@
+import { REALTIME_PATH, type RealtimeMessage, type RealtimeRoom } from '@wharf/contract';
+import { createContext, type ReactNode, useContext, useEffect, useMemo, useRef, useState } from 'react';
+import { io, type Socket } from 'socket.io-client';
+import { useUser } from '../auth/session.ts';
+
+type Listener = (message: RealtimeMessage) => void;
+
+interface Realtime {
+  join(room: RealtimeRoom, id: string): () => void;
+  subscribe(listener: Listener): () => void;
+}
+
+const RealtimeContext = createContext<Realtime | null>(null);
+
+/**
+ * One socket per signed-in browser tab (spec.md §4 'Real-time'). Rooms are counted, so that two
+ * screens showing the same site share one membership; after a reconnect every room is joined again.
+ */
+export function RealtimeProvider({ children }: { children: ReactNode }) {
+  const signedIn = Boolean(useUser().data);
+  const [socket, setSocket] = useState<Socket | null>(null);
+  const rooms = useRef(new Map<string, number>());
+  const listeners = useRef(new Set<Listener>());
+
+  useEffect(() => {
+    if (!signedIn) return;
+    const connection = io({ path: REALTIME_PATH, withCredentials: true });
+    connection.on('connect', () => {
+      for (const key of rooms.current.keys()) connection.emit('join', roomOf(key));
+    });
+    connection.on('event', (message: RealtimeMessage) => {
+      for (const listener of listeners.current) listener(message);
+    });
+    setSocket(connection);
+    return () => {
+      connection.disconnect();
+      setSocket(null);
+    };
+  }, [signedIn]);
+
+  const realtime = useMemo<Realtime>(
+    () => ({
+      join(room, id) {
+        const key = `${room}:${id}`;
+        const count = rooms.current.get(key) ?? 0;
+        rooms.current.set(key, count + 1);
+        if (count === 0 && socket?.connected) socket.emit('join', { room, id });
+        return () => {
+          const left = (rooms.current.get(key) ?? 1) - 1;
+          if (left > 0) return void rooms.current.set(key, left);
+          rooms.current.delete(key);
+          if (socket?.connected) socket.emit('leave', { room, id });
+        };
+      },
+      subscribe(listener) {
+        listeners.current.add(listener);
+        return () => listeners.current.delete(listener);
+      },
+    }),
+    [socket],
+  );
+
+  return <RealtimeContext.Provider value={realtime}>{children}</RealtimeContext.Provider>;
+}
+
+function roomOf(key: string) {
+  const [room, id] = key.split(/:(.*)/s) as [RealtimeRoom, string];
+  return { room, id };
+}
+
+function useRealtime(): Realtime {
+  const realtime = useContext(RealtimeContext);
+  if (!realtime) throw new Error('Real-time hooks need a RealtimeProvider');
+  return realtime;
+}
+
+/** Stays in a room while the calling component is shown. */
+export function useRealtimeRoom(room: RealtimeRoom, id: string | null) {
+  const realtime = useRealtime();
+  useEffect(() => (id ? realtime.join(room, id) : undefined), [realtime, room, id]);
+}
+
+/** Calls the listener with every event of the rooms joined. */
+export function useRealtimeEvents(listener: Listener) {
+  const realtime = useRealtime();
+  const latest = useRef(listener);
+  latest.current = listener;
+  useEffect(() => realtime.subscribe((message) => latest.current(message)), [realtime]);
+}
