@@ -55,9 +55,7 @@ describeInBrowser('organization home (/) and the sidebar', () => {
     const rows = page.getByRole('main').getByRole('link', { name: /^Team \d+/ });
     await expectVisible(page.getByRole('button', { name: 'Load more' }));
     expect(await rows.count()).toBe(20);
-    expect(await rows.first().getAttribute('href')).toBe(
-      await page.getByRole('link', { name: /^Team 23/ }).getAttribute('href'),
-    );
+    expect(await rows.first().textContent()).toContain('Team 23');
     await snap(page, 'home');
     await page.getByRole('button', { name: 'Load more' }).click();
     await expectHidden(page.getByRole('button', { name: 'Load more' }));

@@ -1,8 +1,9 @@
-import { Navigate, Route, Routes } from 'react-router';
+import { Skeleton } from '@mantine/core';
+import { lazy, Suspense } from 'react';
+import { Navigate, Outlet, Route, Routes } from 'react-router';
 import { NotFound } from '../components/NotFound.tsx';
 import { LoginPage } from '../features/auth/LoginPage.tsx';
 import { InvitePage } from '../features/invite/InvitePage.tsx';
-import { LegalPage } from '../features/legal/LegalPage.tsx';
 import { OrgAdminPage } from '../features/orgAdmin/OrgAdminPage.tsx';
 import { OrgSettingsTab } from '../features/orgAdmin/OrgSettingsTab.tsx';
 import { StaffTab } from '../features/orgAdmin/StaffTab.tsx';
@@ -10,14 +11,27 @@ import { OrgsPage } from '../features/orgs/OrgsPage.tsx';
 import { SitePage } from '../features/sites/SitePage.tsx';
 import { TeamPage } from '../features/teams/TeamPage.tsx';
 import { TeamsPage } from '../features/teams/TeamsPage.tsx';
-import { AddApiTokenPage } from '../features/user/AddApiTokenPage.tsx';
-import { ApiTokenPage } from '../features/user/ApiTokenPage.tsx';
 import { ApiTokensPage } from '../features/user/ApiTokensPage.tsx';
 import { SecurityPage } from '../features/user/SecurityPage.tsx';
 import { UserSettingsPage } from '../features/user/UserSettingsPage.tsx';
 import { Access } from './Access.tsx';
 import { Initialized } from './Initialized.tsx';
 import { Layout } from './Layout.tsx';
+
+// Loaded when first shown: the markdown renderer and the date pickers serve one page each.
+const LegalPage = lazy(() => import('../features/legal/LegalPage.tsx').then((m) => ({ default: m.LegalPage })));
+const AddApiTokenPage = lazy(() =>
+  import('../features/user/AddApiTokenPage.tsx').then((m) => ({ default: m.AddApiTokenPage })),
+);
+const ApiTokenPage = lazy(() => import('../features/user/ApiTokenPage.tsx').then((m) => ({ default: m.ApiTokenPage })));
+
+function Lazy() {
+  return (
+    <Suspense fallback={<Skeleton h={240} />}>
+      <Outlet />
+    </Suspense>
+  );
+}
 
 /** Every page of the console with its access rule (spec.md §2 'Shell and access rules'). */
 export function AppRoutes() {
@@ -28,13 +42,17 @@ export function AppRoutes() {
           <Route path="/login" element={<LoginPage />} />
         </Route>
         <Route element={<Layout />}>
-          <Route path="/legal/*" element={<LegalPage />} />
+          <Route element={<Lazy />}>
+            <Route path="/legal/*" element={<LegalPage />} />
+          </Route>
           <Route element={<Access rule="signedIn" />}>
             <Route path="/user" element={<UserSettingsPage />}>
               <Route index element={<Navigate to="/user/api-tokens" replace />} />
               <Route path="api-tokens" element={<ApiTokensPage />} />
-              <Route path="api-tokens/add" element={<AddApiTokenPage />} />
-              <Route path="api-tokens/:apiTokenId" element={<ApiTokenPage />} />
+              <Route element={<Lazy />}>
+                <Route path="api-tokens/add" element={<AddApiTokenPage />} />
+                <Route path="api-tokens/:apiTokenId" element={<ApiTokenPage />} />
+              </Route>
               <Route path="security" element={<SecurityPage />} />
             </Route>
             <Route path="/invite" element={<InvitePage />} />
