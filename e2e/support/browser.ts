@@ -1,10 +1,6 @@
-import { existsSync } from 'node:fs';
 import { type Browser, chromium } from 'playwright-core';
 import { describe } from 'vitest';
-
-/** Debian's Chromium: the journeys never download a browser. */
-export const CHROMIUM = process.env.WHARF_CHROMIUM ?? '/usr/bin/chromium';
-export const hasChromium = existsSync(CHROMIUM);
+import { CHROMIUM, hasChromium } from './chromium.ts';
 
 if (!hasChromium) console.warn(`e2e: skipping the browser journeys, ${CHROMIUM} is missing (apt-get install chromium)`);
 

@@ -1,6 +1,7 @@
 import { execFileSync } from 'node:child_process';
 import { existsSync, readdirSync, statSync } from 'node:fs';
 import path from 'node:path';
+import { hasChromium } from './chromium.ts';
 
 const root = path.resolve(import.meta.dirname, '../..');
 const web = path.join(root, 'packages/web');
@@ -23,6 +24,7 @@ function newestChange(entry: string): number {
 
 /** Vitest global setup: the journeys test the built console, so build it when missing or stale. */
 export default function buildConsole() {
+  if (!hasChromium) return;
   const built = existsSync(builtIndex) ? statSync(builtIndex).mtimeMs : 0;
   if (built > Math.max(...sources.map(newestChange))) return;
   console.log('e2e: building the console (packages/web/dist is missing or older than its sources)');
