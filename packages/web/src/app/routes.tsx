@@ -3,6 +3,7 @@ import { lazy, Suspense } from 'react';
 import { Navigate, Outlet, Route, Routes } from 'react-router';
 import { NotFound } from '../components/NotFound.tsx';
 import { LoginPage } from '../features/auth/LoginPage.tsx';
+import { OrgHooksTab } from '../features/hooks/OrgHooksTab.tsx';
 import { InvitePage } from '../features/invite/InvitePage.tsx';
 import { OrgAdminPage } from '../features/orgAdmin/OrgAdminPage.tsx';
 import { OrgSettingsTab } from '../features/orgAdmin/OrgSettingsTab.tsx';
@@ -71,6 +72,7 @@ export function AppRoutes() {
               <Route index element={<Navigate to="/org/settings" replace />} />
               <Route path="settings" element={<OrgSettingsTab />} />
               <Route path="staff" element={<StaffTab />} />
+              <Route path="hooks/*" element={<OrgHooksTab />} />
             </Route>
           </Route>
           <Route path="*" element={<NotFound />} />

@@ -1,4 +1,4 @@
-import { IconSettings, IconUsers } from '@tabler/icons-react';
+import { IconSettings, IconUsers, IconWebhook } from '@tabler/icons-react';
 import { Outlet } from 'react-router';
 import { EntityAvatar } from '../../components/EntityAvatar.tsx';
 import { PageTitle } from '../../components/PageTitle.tsx';
@@ -20,6 +20,7 @@ export function OrgAdminPage() {
         tabs={[
           { value: 'settings', label: 'Settings', icon: <IconSettings size={16} /> },
           { value: 'staff', label: 'Staff', icon: <IconUsers size={16} /> },
+          { value: 'hooks', label: 'Hooks', icon: <IconWebhook size={16} /> },
         ]}
       />
       <Outlet />

@@ -1,89 +1,106 @@
-import { Anchor, Button, Group, Paper, Skeleton, Stack, Text } from '@mantine/core';
+import { ActionIcon, Menu, Skeleton } from '@mantine/core';
 import { useDisclosure } from '@mantine/hooks';
-import { IconChevronRight, IconPlus, IconWorldWww } from '@tabler/icons-react';
-import { useQuery } from '@tanstack/react-query';
-import { api, type Site } from '@wharf/contract';
-import { Link, useParams } from 'react-router';
-import { EmptyState } from '../../components/EmptyState.tsx';
+import { IconDots, IconSettings, IconTrash, IconUsers, IconWebhook, IconWorldWww } from '@tabler/icons-react';
+import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
+import { api, type Team } from '@wharf/contract';
+import { Navigate, Route, Routes, useNavigate, useParams } from 'react-router';
+import { ConfirmModal } from '../../components/ConfirmModal.tsx';
 import { EntityAvatar } from '../../components/EntityAvatar.tsx';
 import { ErrorPanel } from '../../components/ErrorPanel.tsx';
-import classes from '../../components/ListRow.module.css';
+import { NotFound } from '../../components/NotFound.tsx';
 import { PageTitle } from '../../components/PageTitle.tsx';
-import { apiQuery } from '../../lib/api.ts';
-import { relativeTime } from '../../lib/time.ts';
+import { RouteTabs } from '../../components/RouteTabs.tsx';
+import { apiQuery, call } from '../../lib/api.ts';
+import { notifyFailure } from '../../lib/notify.ts';
+import { HooksRoutes } from '../hooks/HooksRoutes.tsx';
 import { useCurrentOrg } from '../orgs/currentOrg.tsx';
-import { CreateSiteModal } from '../sites/CreateSiteModal.tsx';
+import { TeamMembersTab } from './TeamMembersTab.tsx';
+import { TeamSettingsTab } from './TeamSettingsTab.tsx';
+import { TeamSitesTab } from './TeamSitesTab.tsx';
 
-function SiteRow({ site }: { site: Site }) {
+function TeamMenu({ team }: { team: Team }) {
+  const [opened, { open, close }] = useDisclosure(false);
+  const client = useQueryClient();
+  const navigate = useNavigate();
+  const remove = useMutation({
+    mutationFn: () => call(api.deleteTeam, { params: { teamId: team._id } }),
+    onSuccess: async () => {
+      close();
+      navigate('/');
+      await client.invalidateQueries({ queryKey: [api.listTeams.path] });
+      client.removeQueries({ queryKey: [api.getTeam.path, { teamId: team._id }] });
+    },
+    onError: (error) => notifyFailure('delete team', error),
+  });
   return (
-    <Link to={`/sites/${site._id}`} className={classes.row}>
-      <Group wrap="nowrap" justify="space-between">
-        <Group wrap="nowrap" miw={0}>
-          <EntityAvatar name={site.name} color={site.color} logo={site.logo} size={36} />
-          <Stack gap={0} miw={0}>
-            <Text fw={600} truncate>
-              {site.name}
-            </Text>
-            <Text size="xs" c="dimmed" truncate>
-              Created {relativeTime(site.createdAt)}
-            </Text>
-          </Stack>
-        </Group>
-        <IconChevronRight size={18} stroke={1.5} color="var(--mantine-color-dimmed)" />
-      </Group>
-    </Link>
+    <>
+      <Menu position="bottom-end" withinPortal>
+        <Menu.Target>
+          <ActionIcon variant="default" size="lg" aria-label="Team actions">
+            <IconDots size={18} />
+          </ActionIcon>
+        </Menu.Target>
+        <Menu.Dropdown>
+          <Menu.Item color="red" leftSection={<IconTrash size={16} />} onClick={open}>
+            Delete
+          </Menu.Item>
+        </Menu.Dropdown>
+      </Menu>
+      <ConfirmModal
+        opened={opened}
+        onClose={close}
+        title="Delete team"
+        confirmLabel="Delete team"
+        onConfirm={() => remove.mutate()}
+        loading={remove.isPending}
+      >
+        Delete <b>{team.name}</b> with all its sites, their branches and releases? Their addresses stop answering at
+        once. This cannot be undone.
+      </ConfirmModal>
+    </>
   );
 }
 
-/** /teams/{teamId}: the team and its sites. */
+/** /teams/{teamId}: the team's sites, members, hooks and settings, each tab at its own address. */
 export function TeamPage() {
   const { teamId = '' } = useParams();
   const { isAdminOrOwner } = useCurrentOrg();
-  const [opened, { open, close }] = useDisclosure(false);
   const team = useQuery(apiQuery(api.getTeam, { params: { teamId } }));
-  const sites = useQuery(apiQuery(api.listTeamSites, { params: { teamId } }));
 
   if (team.error) return <ErrorPanel title="Could not get team" error={team.error} />;
   if (!team.data) return <Skeleton h={200} />;
-
-  const addButton = isAdminOrOwner && (
-    <Button leftSection={<IconPlus size={16} />} onClick={open}>
-      Add site
-    </Button>
-  );
+  const base = `/teams/${teamId}`;
+  const tabs = [
+    { value: 'sites', label: 'Sites', icon: <IconWorldWww size={16} /> },
+    { value: 'members', label: 'Members', icon: <IconUsers size={16} /> },
+    ...(isAdminOrOwner
+      ? [
+          { value: 'hooks', label: 'Hooks', icon: <IconWebhook size={16} /> },
+          { value: 'settings', label: 'Settings', icon: <IconSettings size={16} /> },
+        ]
+      : []),
+  ];
   return (
     <>
       <PageTitle
         leading={<EntityAvatar name={team.data.name} color={team.data.color} logo={team.data.logo} size={48} />}
         title={team.data.name}
-        description={
-          <>
-            Team ·{' '}
-            <Anchor component={Link} to="/" size="sm">
-              all teams
-            </Anchor>
-          </>
-        }
-        action={addButton}
+        description="Team"
+        action={isAdminOrOwner && <TeamMenu team={team.data} />}
       />
-      {sites.error && <ErrorPanel title="Could not list sites" error={sites.error} />}
-      {sites.isPending && <Skeleton h={120} />}
-      {sites.data?.length === 0 && (
-        <EmptyState
-          icon={<IconWorldWww size={26} stroke={1.5} />}
-          title="No sites"
-          description="A site gets an address for every branch as soon as a release is uploaded to it."
-          action={addButton}
-        />
-      )}
-      {sites.data && sites.data.length > 0 && (
-        <Paper withBorder className={classes.list}>
-          {sites.data.map((site) => (
-            <SiteRow key={site._id} site={site} />
-          ))}
-        </Paper>
-      )}
-      {isAdminOrOwner && <CreateSiteModal opened={opened} onClose={close} teamId={teamId} />}
+      <RouteTabs base={base} tabs={tabs} />
+      <Routes>
+        <Route index element={<Navigate to={`${base}/sites`} replace />} />
+        <Route path="sites" element={<TeamSitesTab teamId={teamId} />} />
+        <Route path="members" element={<TeamMembersTab teamId={teamId} />} />
+        {isAdminOrOwner && (
+          <>
+            <Route path="hooks/*" element={<HooksRoutes context="teams" ownerId={teamId} base={`${base}/hooks`} />} />
+            <Route path="settings" element={<TeamSettingsTab team={team.data} />} />
+          </>
+        )}
+        <Route path="*" element={<NotFound />} />
+      </Routes>
     </>
   );
 }
