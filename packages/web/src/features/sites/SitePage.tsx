@@ -1,31 +1,116 @@
-import { Anchor, Group, Skeleton } from '@mantine/core';
-import { IconExternalLink } from '@tabler/icons-react';
+import { Anchor, Badge, Group, Skeleton } from '@mantine/core';
+import {
+  IconExternalLink,
+  IconGitBranch,
+  IconKey,
+  IconLock,
+  IconPackage,
+  IconSettings,
+  IconWebhook,
+} from '@tabler/icons-react';
 import { useQuery } from '@tanstack/react-query';
 import { api } from '@wharf/contract';
-import { useParams } from 'react-router';
+import { Link, Navigate, Route, Routes, useParams } from 'react-router';
 import { EntityAvatar } from '../../components/EntityAvatar.tsx';
 import { ErrorPanel } from '../../components/ErrorPanel.tsx';
+import { NotFound } from '../../components/NotFound.tsx';
 import { PageTitle } from '../../components/PageTitle.tsx';
+import { RouteTabs } from '../../components/RouteTabs.tsx';
 import { apiQuery } from '../../lib/api.ts';
+import { BranchesTab } from '../branches/BranchesTab.tsx';
+import { BranchPage } from '../branches/BranchPage.tsx';
+import { HooksRoutes } from '../hooks/HooksRoutes.tsx';
+import { useCurrentOrg } from '../orgs/currentOrg.tsx';
+import { ReleasesTab } from '../releases/ReleasesTab.tsx';
+import { SiteSettings } from '../siteSettings/SiteSettings.tsx';
+import { SiteTokensTab } from '../siteTokens/SiteTokensTab.tsx';
+import { TrafficCard } from '../traffic/TrafficCard.tsx';
+import { DeleteSiteButton } from './DeleteSiteButton.tsx';
+import { SiteLiveUpdates } from './SiteLiveUpdates.tsx';
+import { useCanManageSite } from './useCanManageSite.ts';
 
-/** /sites/{siteId}: the site, with the link to its main branch. */
+/** /sites/{siteId}: the site's header, traffic and tabs, each tab at its own address. */
 export function SitePage() {
   const { siteId = '' } = useParams();
+  const { isAdminOrOwner } = useCurrentOrg();
   const site = useQuery(apiQuery(api.getSite, { params: { siteId } }));
+  const team = useQuery({
+    ...apiQuery(api.getTeam, { params: { teamId: site.data?.teamId ?? '' } }),
+    enabled: !!site.data,
+  });
+  const canManage = useCanManageSite(site.data);
+
   if (site.error) return <ErrorPanel title="Could not get site" error={site.error} />;
-  if (!site.data) return <Skeleton h={200} />;
+  if (!site.data || canManage === undefined) return <Skeleton h={200} />;
+  const base = `/sites/${siteId}`;
+  const tabs = [
+    { value: 'branches', label: 'Branches', icon: <IconGitBranch size={16} /> },
+    { value: 'releases', label: 'Releases', icon: <IconPackage size={16} /> },
+    ...(canManage
+      ? [
+          { value: 'tokens', label: 'Tokens', icon: <IconKey size={16} /> },
+          { value: 'hooks', label: 'Hooks', icon: <IconWebhook size={16} /> },
+          { value: 'settings', label: 'Settings', icon: <IconSettings size={16} /> },
+        ]
+      : []),
+  ];
   return (
-    <PageTitle
-      leading={<EntityAvatar name={site.data.name} color={site.data.color} logo={site.data.logo} size={48} />}
-      title={site.data.name}
-      description={
-        <Anchor href={site.data.url} target="_blank" rel="noopener noreferrer" size="sm">
-          <Group gap={4} component="span" wrap="nowrap">
-            {site.data.url}
-            <IconExternalLink size={14} aria-hidden />
+    <>
+      <SiteLiveUpdates siteId={siteId} />
+      <PageTitle
+        leading={<EntityAvatar name={site.data.name} color={site.data.color} logo={site.data.logo} size={48} />}
+        title={
+          <Group gap="xs" component="span">
+            {site.data.name}
+            {site.data.hasPassword && (
+              <Badge variant="light" color="yellow" leftSection={<IconLock size={12} />}>
+                password
+              </Badge>
+            )}
           </Group>
-        </Anchor>
-      }
-    />
+        }
+        description={
+          <Group gap={6} component="span" wrap="wrap">
+            {team.data && (
+              <>
+                <Anchor component={Link} to={`/teams/${team.data._id}`} size="sm" c="dimmed">
+                  {team.data.name}
+                </Anchor>
+                <span aria-hidden>·</span>
+              </>
+            )}
+            <Anchor
+              href={site.data.url}
+              target="_blank"
+              rel="noopener noreferrer"
+              size="sm"
+              aria-label="Main branch link"
+            >
+              <Group gap={4} component="span" wrap="nowrap">
+                {site.data.url}
+                <IconExternalLink size={14} aria-hidden />
+              </Group>
+            </Anchor>
+          </Group>
+        }
+        action={isAdminOrOwner && <DeleteSiteButton site={site.data} />}
+      />
+      <TrafficCard siteId={siteId} />
+      <RouteTabs base={base} tabs={tabs} />
+      <Routes>
+        <Route index element={<Navigate to={`${base}/branches`} replace />} />
+        <Route path="branches" element={<BranchesTab site={site.data} canManage={canManage} />} />
+        <Route path="branches/:branchId/*" element={<BranchPage site={site.data} canManage={canManage} />} />
+        <Route path="releases" element={<ReleasesTab site={site.data} canManage={canManage} />} />
+        {canManage && (
+          <>
+            <Route path="tokens" element={<SiteTokensTab siteId={siteId} />} />
+            <Route path="hooks/*" element={<HooksRoutes context="sites" ownerId={siteId} base={`${base}/hooks`} />} />
+            <Route path="settings/*" element={<SiteSettings site={site.data} />} />
+          </>
+        )}
+        <Route path="*" element={<NotFound />} />
+      </Routes>
+    </>
   );
 }

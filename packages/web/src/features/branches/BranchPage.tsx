@@ -1,0 +1,129 @@
+import { ActionIcon, Anchor, Badge, Group, Menu, Skeleton, Stack, Title } from '@mantine/core';
+import { useDisclosure } from '@mantine/hooks';
+import {
+  IconArrowsSplit,
+  IconDots,
+  IconExternalLink,
+  IconForms,
+  IconList,
+  IconLock,
+  IconPackage,
+  IconPencil,
+  IconSettings,
+  IconTrash,
+} from '@tabler/icons-react';
+import { useQuery } from '@tanstack/react-query';
+import type { Site } from '@wharf/contract';
+import { useState } from 'react';
+import { Navigate, Route, Routes, useParams } from 'react-router';
+import { ErrorPanel } from '../../components/ErrorPanel.tsx';
+import { NotFound } from '../../components/NotFound.tsx';
+import { RouteTabs } from '../../components/RouteTabs.tsx';
+import { BackLink } from '../hooks/BackLink.tsx';
+import { BranchHeadersTab } from './BranchHeadersTab.tsx';
+import { BranchReleasesTab } from './BranchReleasesTab.tsx';
+import { BranchSettingsTab } from './BranchSettingsTab.tsx';
+import { type BranchDetail, branchQuery } from './branchQuery.ts';
+import { DeleteBranchModal } from './DeleteBranchModal.tsx';
+import { FormsTab } from './FormsTab.tsx';
+import { RedirectsTab } from './RedirectsTab.tsx';
+import { RenameBranchModal } from './RenameBranchModal.tsx';
+
+function BranchMenu({ branch, isMain }: { branch: BranchDetail; isMain: boolean }) {
+  const [renaming, setRenaming] = useState(false);
+  const [deleting, { open, close }] = useDisclosure(false);
+  return (
+    <>
+      <Menu position="bottom-end">
+        <Menu.Target>
+          <ActionIcon variant="default" size="lg" aria-label="Branch actions">
+            <IconDots size={18} />
+          </ActionIcon>
+        </Menu.Target>
+        <Menu.Dropdown>
+          <Menu.Item leftSection={<IconPencil size={16} />} onClick={() => setRenaming(true)}>
+            Rename
+          </Menu.Item>
+          <Menu.Item color="red" leftSection={<IconTrash size={16} />} onClick={open} disabled={isMain}>
+            {isMain ? 'Delete (not the main branch)' : 'Delete'}
+          </Menu.Item>
+        </Menu.Dropdown>
+      </Menu>
+      {renaming && <RenameBranchModal branch={branch} onClose={() => setRenaming(false)} />}
+      <DeleteBranchModal branch={branch} opened={deleting} onClose={close} />
+    </>
+  );
+}
+
+/** /sites/{siteId}/branches/{branchId}: a branch, the release it serves, and its tabs. */
+export function BranchPage({ site, canManage }: { site: Site; canManage: boolean }) {
+  const { branchId = '' } = useParams();
+  const branch = useQuery(branchQuery(site._id, branchId));
+  const back = <BackLink to={`/sites/${site._id}/branches`} label="Branches" />;
+  if (branch.error)
+    return (
+      <>
+        {back}
+        <ErrorPanel title="Could not get branch" error={branch.error} />
+      </>
+    );
+  if (!branch.data) return <Skeleton h={240} />;
+  const { data } = branch;
+  const isMain = data._id === site.mainBranch;
+  const base = `/sites/${site._id}/branches/${branchId}`;
+  const props = { branch: data, canManage };
+  return (
+    <>
+      {back}
+      <Group justify="space-between" wrap="nowrap" align="flex-start" mb="md">
+        <Stack gap={6} miw={0}>
+          <Group gap="xs">
+            <Title order={2} size="h3">
+              {data.name}
+            </Title>
+            {isMain && <Badge variant="filled">main</Badge>}
+            <Badge
+              variant="light"
+              color={data.currentRelease ? 'teal' : 'gray'}
+              leftSection={<IconPackage size={12} />}
+            >
+              {data.currentRelease?.name ?? 'no release'}
+            </Badge>
+            {data.hasPassword && (
+              <Badge variant="light" color="yellow" leftSection={<IconLock size={12} />}>
+                password
+              </Badge>
+            )}
+          </Group>
+          <Anchor href={data.url} target="_blank" rel="noopener noreferrer" size="sm" aria-label="Branch link">
+            <Group gap={4} component="span" wrap="nowrap">
+              {data.url}
+              <IconExternalLink size={14} aria-hidden />
+            </Group>
+          </Anchor>
+        </Stack>
+        {canManage && <BranchMenu branch={data} isMain={isMain} />}
+      </Group>
+      <RouteTabs
+        base={base}
+        variant="pills"
+        tabs={[
+          { value: 'releases', label: 'Releases', icon: <IconPackage size={16} /> },
+          { value: 'redirects', label: 'Redirects', icon: <IconArrowsSplit size={16} /> },
+          { value: 'headers', label: 'Headers', icon: <IconList size={16} /> },
+          { value: 'forms', label: 'Forms', icon: <IconForms size={16} /> },
+          ...(canManage ? [{ value: 'settings', label: 'Settings', icon: <IconSettings size={16} /> }] : []),
+        ]}
+      />
+      <Routes>
+        <Route index element={<Navigate to={`${base}/releases`} replace />} />
+        <Route path="releases" element={<BranchReleasesTab {...props} />} />
+        <Route path="redirects" element={<RedirectsTab {...props} />} />
+        <Route path="headers" element={<BranchHeadersTab {...props} site={site} />} />
+        <Route path="forms" element={<FormsTab {...props} />} />
+        {canManage && <Route path="settings" element={<BranchSettingsTab branch={data} site={site} />} />}
+        <Route path="*" element={<NotFound />} />
+      </Routes>
+    </>
+  );
+}

@@ -1,0 +1,125 @@
+import {
+  ActionIcon,
+  Button,
+  Group,
+  Paper,
+  SegmentedControl,
+  Stack,
+  Switch,
+  Text,
+  Textarea,
+  TextInput,
+  Tooltip,
+} from '@mantine/core';
+import type { UseFormReturnType } from '@mantine/form';
+import { IconPlus, IconTrash } from '@tabler/icons-react';
+import { useSystemEnv } from '../telemetry/systemEnv.ts';
+import { newDomain, type SiteValues } from './domainValues.ts';
+
+/** The custom domains of a site: each serves the main branch, and `{branch}.{domain}` when branches are exposed. */
+export function DomainsEditor({ form }: { form: UseFormReturnType<SiteValues> }) {
+  const env = useSystemEnv();
+  const httpsAuto = env.data?.features.httpsAuto ?? false;
+  return (
+    <Stack gap="sm">
+      <Stack gap={2}>
+        <Text fw={500} size="sm">
+          Domains
+        </Text>
+        <Text size="xs" c="dimmed">
+          Point each domain's DNS at this Wharf; it then serves the main branch.
+        </Text>
+      </Stack>
+      {form.values.domains.length === 0 && (
+        <Text size="sm" c="dimmed" fs="italic">
+          No domains
+        </Text>
+      )}
+      {form.values.domains.map((domain, index) => (
+        // biome-ignore lint/suspicious/noArrayIndexKey: rows are identified by position only
+        <Paper key={index} withBorder p="sm" radius="md" role="group" aria-label={`Domain ${index + 1}`}>
+          <Stack gap="sm">
+            <Group align="flex-start" wrap="nowrap" gap="xs">
+              <TextInput
+                label="Domain name"
+                placeholder="www.example.com"
+                withAsterisk
+                style={{ flex: 1 }}
+                {...form.getInputProps(`domains.${index}.name`)}
+              />
+              <Tooltip label="Remove" withArrow>
+                <ActionIcon
+                  variant="subtle"
+                  color="red"
+                  size="lg"
+                  mt={26}
+                  aria-label={`Remove domain ${index + 1}`}
+                  onClick={() => form.removeListItem('domains', index)}
+                >
+                  <IconTrash size={16} />
+                </ActionIcon>
+              </Tooltip>
+            </Group>
+            <Switch
+              label="Expose branches"
+              description={`Serve each branch at {branch}.${domain.name || 'domain'}`}
+              {...form.getInputProps(`domains.${index}.exposeBranches`, { type: 'checkbox' })}
+            />
+            <Stack gap={4}>
+              <Text size="sm" fw={500}>
+                SSL
+              </Text>
+              {httpsAuto || domain.sslType === 'acme' ? (
+                <SegmentedControl
+                  aria-label="SSL type"
+                  data={[
+                    ...(httpsAuto ? [{ value: 'acme', label: 'Automatic' }] : []),
+                    { value: 'manual', label: 'Manual certificate' },
+                  ]}
+                  {...form.getInputProps(`domains.${index}.sslType`)}
+                  style={{ alignSelf: 'flex-start' }}
+                />
+              ) : (
+                <Text size="xs" c="dimmed">
+                  A certificate of your own: automatic HTTPS is not enabled on this installation.
+                </Text>
+              )}
+            </Stack>
+            {domain.sslType === 'manual' && (
+              <>
+                <Textarea
+                  label="Certificate"
+                  description="The full chain, PEM (-----BEGIN CERTIFICATE-----…)"
+                  withAsterisk
+                  autosize
+                  minRows={3}
+                  maxRows={8}
+                  styles={{ input: { fontFamily: 'var(--mantine-font-family-monospace)', fontSize: 12 } }}
+                  {...form.getInputProps(`domains.${index}.fullchain`)}
+                />
+                <Textarea
+                  label="Private key"
+                  description="The RSA private key, PEM (-----BEGIN PRIVATE KEY-----…)"
+                  withAsterisk
+                  autosize
+                  minRows={3}
+                  maxRows={8}
+                  styles={{ input: { fontFamily: 'var(--mantine-font-family-monospace)', fontSize: 12 } }}
+                  {...form.getInputProps(`domains.${index}.privateKey`)}
+                />
+              </>
+            )}
+          </Stack>
+        </Paper>
+      ))}
+      <Button
+        variant="light"
+        leftSection={<IconPlus size={16} />}
+        onClick={() => form.insertListItem('domains', newDomain(httpsAuto))}
+        style={{ alignSelf: 'flex-start' }}
+      >
+        Add domain
+      </Button>
+    </Stack>
+  );
+}

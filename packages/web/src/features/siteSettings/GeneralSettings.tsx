@@ -1,0 +1,150 @@
+import {
+  ActionIcon,
+  Anchor,
+  Button,
+  Card,
+  Code,
+  ColorInput,
+  CopyButton,
+  Divider,
+  Group,
+  Input,
+  Select,
+  Stack,
+  Switch,
+  TextInput,
+  Title,
+  Tooltip,
+} from '@mantine/core';
+import { useForm } from '@mantine/form';
+import { IconCheck, IconCopy } from '@tabler/icons-react';
+import { useMutation, useQueryClient } from '@tanstack/react-query';
+import { api, COPY_CONFIRMATION_MS, type Site } from '@wharf/contract';
+import { swatches } from '../../components/swatches.ts';
+import { apiQuery, call } from '../../lib/api.ts';
+import { notifyFailure, notifySuccess } from '../../lib/notify.ts';
+import { NameCheckIndicator } from '../branches/NameCheckIndicator.tsx';
+import { useSiteNameCheck } from '../sites/useSiteNameCheck.ts';
+import { DomainsEditor } from './DomainsEditor.tsx';
+import { type SiteValues, siteBodyOf, siteValues, validateSite } from './domainValues.ts';
+
+const SPA_DOCS = 'https://developer.mozilla.org/en-US/docs/Glossary/SPA';
+
+function SiteId({ id }: { id: string }) {
+  return (
+    <Input.Wrapper label="Site ID" description="Names the site in the upload command and the API">
+      <Group gap="xs" mt={4} wrap="nowrap">
+        <Code fz="sm" px="sm" py={6} style={{ flex: 1, overflowWrap: 'anywhere' }}>
+          {id}
+        </Code>
+        <CopyButton value={id} timeout={COPY_CONFIRMATION_MS}>
+          {({ copied, copy }) => (
+            <Tooltip label={copied ? 'Copied' : 'Copy'} withArrow opened={copied || undefined}>
+              <ActionIcon
+                variant="light"
+                size="lg"
+                color={copied ? 'teal' : undefined}
+                onClick={copy}
+                aria-label="Copy the site ID"
+              >
+                {copied ? <IconCheck size={18} /> : <IconCopy size={18} />}
+              </ActionIcon>
+            </Tooltip>
+          )}
+        </CopyButton>
+      </Group>
+    </Input.Wrapper>
+  );
+}
+
+/** Settings › General: name, color, main branch, SPA mode and domains; Discard and Save. */
+export function GeneralSettings({ site }: { site: Site }) {
+  const client = useQueryClient();
+  const form = useForm<SiteValues>({ initialValues: siteValues(site), validate: validateSite });
+  // The site's own name is not checked: it is taken, by this very site.
+  const nameCheck = useSiteNameCheck(form.values.name === site.name ? '' : form.values.name);
+  const save = useMutation({
+    mutationFn: (values: SiteValues) =>
+      call(api.updateSite, { params: { siteId: site._id }, body: siteBodyOf(values) }),
+    onSuccess: async (saved) => {
+      const values = siteValues(saved);
+      form.setInitialValues(values);
+      form.setValues(values);
+      form.resetDirty(values);
+      notifySuccess('Site saved');
+      client.setQueryData(apiQuery(api.getSite, { params: { siteId: site._id } }).queryKey, saved);
+      await Promise.all([
+        client.invalidateQueries({ queryKey: [api.listTeamSites.path] }),
+        client.invalidateQueries({ queryKey: [api.listOrgSites.path] }),
+        client.invalidateQueries({ queryKey: [api.listBranches.path] }),
+      ]);
+    },
+    onError: (error) => notifyFailure('update site', error),
+  });
+  const submit = form.onSubmit((values) => {
+    if (nameCheck.error) form.setFieldError('name', nameCheck.error);
+    else save.mutate(values);
+  });
+
+  return (
+    <Card>
+      <form onSubmit={submit} noValidate>
+        <Stack>
+          <Title order={2} size="h4">
+            General
+          </Title>
+          <SiteId id={site._id} />
+          <TextInput
+            label="Name"
+            description="Lowercase letters, digits and hyphens: renaming changes every address of the site"
+            withAsterisk
+            {...form.getInputProps('name')}
+            error={form.errors.name ?? nameCheck.error}
+            rightSection={<NameCheckIndicator check={nameCheck} />}
+          />
+          <ColorInput
+            label="Color"
+            description="Shown where the site has no logo"
+            format="hex"
+            swatches={swatches}
+            fixOnBlur={false}
+            withAsterisk
+            {...form.getInputProps('color')}
+          />
+          <Select
+            label="Main branch"
+            description="Served at the site's own address and its domains"
+            data={site.branches.map((branch) => ({ value: branch._id, label: branch.name }))}
+            allowDeselect={false}
+            searchable
+            withAsterisk
+            {...form.getInputProps('mainBranch')}
+          />
+          <Switch
+            label="SPA mode"
+            description={
+              <>
+                Unknown paths without an extension serve /index.html, for single-page applications that route in the
+                browser.{' '}
+                <Anchor href={SPA_DOCS} target="_blank" rel="noopener noreferrer" size="xs">
+                  What is a single-page application?
+                </Anchor>
+              </>
+            }
+            {...form.getInputProps('spa', { type: 'checkbox' })}
+          />
+          <Divider />
+          <DomainsEditor form={form} />
+          <Group justify="flex-end">
+            <Button variant="default" onClick={() => form.reset()} disabled={!form.isDirty()}>
+              Discard
+            </Button>
+            <Button type="submit" loading={save.isPending} disabled={!form.isDirty()}>
+              Save
+            </Button>
+          </Group>
+        </Stack>
+      </form>
+    </Card>
+  );
+}

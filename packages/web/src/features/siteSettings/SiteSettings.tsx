@@ -1,0 +1,74 @@
+import { Card, Group, NavLink, Stack, Text, Title } from '@mantine/core';
+import { IconAdjustments, IconList, IconShieldLock } from '@tabler/icons-react';
+import type { Site } from '@wharf/contract';
+import { Link, Route, Routes, useLocation } from 'react-router';
+import { NotFound } from '../../components/NotFound.tsx';
+import { useCurrentOrg } from '../orgs/currentOrg.tsx';
+import { DeleteSiteButton } from '../sites/DeleteSiteButton.tsx';
+import { GeneralSettings } from './GeneralSettings.tsx';
+import { SecuritySettings } from './SecuritySettings.tsx';
+import { SiteHeadersSettings } from './SiteHeadersSettings.tsx';
+
+function DangerZone({ site }: { site: Site }) {
+  return (
+    <Card style={{ borderColor: 'var(--mantine-color-red-outline)' }}>
+      <Group justify="space-between" gap="md">
+        <Stack gap={4} maw={520}>
+          <Title order={2} size="h4" c="red">
+            Danger zone
+          </Title>
+          <Text size="sm" c="dimmed">
+            Deleting the site removes its branches, releases, tokens and hooks, and its addresses stop answering.
+          </Text>
+        </Stack>
+        <DeleteSiteButton site={site} variant="filled" />
+      </Group>
+    </Card>
+  );
+}
+
+/** The Settings tab of a site: General (with the danger zone), Headers and Security. */
+export function SiteSettings({ site }: { site: Site }) {
+  const { isAdminOrOwner } = useCurrentOrg();
+  const { pathname } = useLocation();
+  const base = `/sites/${site._id}/settings`;
+  const pages = [
+    { path: base, label: 'General', icon: <IconAdjustments size={16} /> },
+    { path: `${base}/headers`, label: 'Headers', icon: <IconList size={16} /> },
+    { path: `${base}/security`, label: 'Security', icon: <IconShieldLock size={16} /> },
+  ];
+  const active = [...pages].reverse().find((page) => pathname.startsWith(page.path));
+  return (
+    <Group align="flex-start" gap="lg" wrap="wrap">
+      <Stack gap={2} component="nav" aria-label="Site settings" w={{ base: '100%', sm: 180 }}>
+        {pages.map((page) => (
+          <NavLink
+            key={page.path}
+            component={Link}
+            to={page.path}
+            label={page.label}
+            leftSection={page.icon}
+            active={page === active}
+            variant="light"
+          />
+        ))}
+      </Stack>
+      <Stack gap="lg" style={{ flex: 1, minWidth: 0 }} miw={{ sm: 420 }}>
+        <Routes>
+          <Route
+            index
+            element={
+              <>
+                <GeneralSettings key={site._id} site={site} />
+                {isAdminOrOwner && <DangerZone site={site} />}
+              </>
+            }
+          />
+          <Route path="headers/*" element={<SiteHeadersSettings site={site} />} />
+          <Route path="security" element={<SecuritySettings site={site} />} />
+          <Route path="*" element={<NotFound />} />
+        </Routes>
+      </Stack>
+    </Group>
+  );
+}

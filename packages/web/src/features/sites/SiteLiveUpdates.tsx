@@ -1,0 +1,37 @@
+import { type QueryClient, useQueryClient } from '@tanstack/react-query';
+import { api, type Release, type Route } from '@wharf/contract';
+import { useRealtimeEvents, useRealtimeRoom } from '../realtime/RealtimeProvider.tsx';
+import { prependRelease } from '../releases/releasesQuery.ts';
+
+/** What each kind of site event makes stale: the answers of these routes are fetched again. */
+const staleRoutes: [RegExp, Route[]][] = [
+  [/^site_(updated|logo_|password_|deleted)/, [api.getSite, api.listTeamSites]],
+  [/^site_branch_/, [api.listBranches, api.getBranch, api.getSite, api.listReleases, api.getBranchRedirects]],
+  [/^site_release_/, [api.listBranches, api.getBranch, api.getSite, api.getRelease]],
+  [/^site_release_(renamed|deleted)/, [api.listReleases]],
+  [/^site_token_/, [api.listSiteTokens]],
+  [/^site_hook_/, [api.siteHookList, api.siteHookGet]],
+];
+
+function refresh(client: QueryClient, name: string) {
+  for (const [pattern, routes] of staleRoutes) {
+    if (!pattern.test(name)) continue;
+    for (const route of routes) void client.invalidateQueries({ queryKey: [route.path] });
+  }
+}
+
+/**
+ * spec.md §4 'Real-time': while a site is shown, the console is in its room; a new release is
+ * prepended to the unfiltered list, and everything else others change is fetched again.
+ */
+export function SiteLiveUpdates({ siteId }: { siteId: string }) {
+  const client = useQueryClient();
+  useRealtimeRoom('site', siteId);
+  useRealtimeEvents((message) => {
+    if (message.siteId !== siteId) return;
+    if (message.name === 'site_release_created' && message.entity)
+      prependRelease(client, siteId, message.entity as Release);
+    refresh(client, message.name);
+  });
+  return null;
+}

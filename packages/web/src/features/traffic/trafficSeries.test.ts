@@ -1,0 +1,35 @@
+import { describe, expect, it } from 'vitest';
+import { formatBytes, trafficSeries } from './trafficSeries.ts';
+
+describe('trafficSeries', () => {
+  const now = Date.parse('2025-03-10T12:34:00.000Z');
+
+  it('gives one point per hour, oldest first, ending with the current hour', () => {
+    const series = trafficSeries([], 3, now);
+    expect(series.map((point) => point.hour)).toEqual([
+      '2025-03-10T10:00:00.000Z',
+      '2025-03-10T11:00:00.000Z',
+      '2025-03-10T12:00:00.000Z',
+    ]);
+    expect(series.every((point) => point.requests === 0 && point.bytes === 0)).toBe(true);
+  });
+
+  it('places the hours the server counted and leaves the others at 0', () => {
+    const series = trafficSeries([{ hour: '2025-03-10T11:00:00.000Z', requests: 7, bytes: 900 }], 3, now);
+    expect(series.map((point) => point.requests)).toEqual([0, 7, 0]);
+  });
+
+  it('ignores hours older than the window', () => {
+    const series = trafficSeries([{ hour: '2025-03-01T11:00:00.000Z', requests: 7, bytes: 900 }], 3, now);
+    expect(series.reduce((total, point) => total + point.requests, 0)).toBe(0);
+  });
+});
+
+describe('formatBytes', () => {
+  it('reads as a person would', () => {
+    expect(formatBytes(0)).toBe('0 B');
+    expect(formatBytes(999)).toBe('999 B');
+    expect(formatBytes(1234)).toBe('1.2 KB');
+    expect(formatBytes(56_000_000)).toBe('56 MB');
+  });
+});
