@@ -41,12 +41,14 @@ export function TrafficCard({ siteId }: { siteId: string }) {
                 requests
               </Text>
             </Stack>
-            <Stack gap={0} align="flex-end">
-              <Text fw={700}>{formatBytes(bytes)}</Text>
-              <Text size="xs" c="dimmed">
-                served
-              </Text>
-            </Stack>
+            {bytes > 0 && (
+              <Stack gap={0} align="flex-end">
+                <Text fw={700}>{formatBytes(bytes)}</Text>
+                <Text size="xs" c="dimmed">
+                  served
+                </Text>
+              </Stack>
+            )}
           </Group>
         )}
       </Group>
