@@ -1,0 +1,108 @@
+import type { Blob } from 'node:buffer';
+import { api, type Route, type RouteBody, type RouteResponse, routePath } from '@wharf/contract';
+import { CliFailure, exitCodes } from '../failures.ts';
+import { version } from '../version.ts';
+import { ApiError, causeOf, FileChangedError, messageOfAnswer, NetworkError } from './apiErrors.ts';
+import { isRetryableStatus, type RetryPolicy, retryDelay, sleep } from './retry.ts';
+
+export interface Connection {
+  /** The Wharf server, e.g. http://localhost:8080. */
+  url: URL;
+  token: string;
+  retry: RetryPolicy;
+  /** Told about each retry, so a user watching a slow upload knows why. */
+  onRetry(message: string): void;
+}
+
+/** A request body, built anew for each attempt: a stream can be read only once. */
+export interface RequestBody {
+  content: string | Blob | AsyncIterable<Uint8Array>;
+  contentType: string;
+}
+
+type Attempt = { status: number; statusText: string; text: string } | { networkProblem: unknown };
+
+/** The calls of the contract the CLI makes, each retried on network errors and 5xx answers. */
+export function wharfApi(connection: Connection) {
+  const base = connection.url.href.replace(/\/+$/, '');
+
+  async function attempt(route: Route, url: string, body: RequestBody | undefined): Promise<Attempt> {
+    try {
+      const response = await fetch(url, {
+        method: route.method.toUpperCase(),
+        headers: {
+          authorization: `Bearer ${connection.token}`,
+          'user-agent': `wharf-cli/${version}`,
+          ...(body ? { 'content-type': body.contentType } : {}),
+        },
+        body: body?.content as RequestInit['body'],
+        duplex: 'half',
+      } as RequestInit);
+      return { status: response.status, statusText: response.statusText, text: await response.text() };
+    } catch (error) {
+      // A blob of a file refuses to be read once the file changes: no retry can help that.
+      if ((error as { cause?: { name?: string } }).cause?.name === 'NotReadableError') throw new FileChangedError();
+      return { networkProblem: error };
+    }
+  }
+
+  async function send<R extends Route>(
+    route: R,
+    params: Record<string, string>,
+    body?: () => RequestBody,
+  ): Promise<RouteResponse<R>> {
+    const path = routePath(route.path, params);
+    for (let tries = 1; ; tries++) {
+      const answer = await attempt(route, base + path, body?.());
+      const lastTry = tries >= connection.retry.attempts;
+      let problem: string;
+      if ('networkProblem' in answer) {
+        problem = causeOf(answer.networkProblem);
+        if (lastTry) throw new NetworkError(problem, { cause: answer.networkProblem });
+      } else if (answer.status < 400) {
+        return readAnswer(route, path, answer.text);
+      } else {
+        const message = messageOfAnswer(answer.status, answer.statusText, answer.text);
+        if (lastTry || !isRetryableStatus(answer.status)) throw new ApiError(answer.status, message, path);
+        problem = `${answer.status} ${message}`;
+      }
+      const delay = retryDelay(connection.retry, tries - 1);
+      connection.onRetry(
+        `${route.method.toUpperCase()} ${path}: ${problem}; trying again in ${(delay / 1000).toFixed(1)} s`,
+      );
+      await sleep(delay);
+    }
+  }
+
+  const json = (value: unknown) => () => ({ content: JSON.stringify(value), contentType: 'application/json' });
+
+  return {
+    startDeploy: (siteId: string, body: RouteBody<typeof api.createDeploy>) =>
+      send(api.createDeploy, { siteId }, json(body)),
+    uploadDeployFile: (deployId: string, hash: string, file: Blob) =>
+      send(api.uploadDeployFile, { deployId, hash }, () => ({
+        content: file,
+        contentType: 'application/octet-stream',
+      })),
+    finalizeDeploy: (deployId: string) => send(api.finalizeDeploy, { deployId }),
+    uploadRelease: (siteId: string, body: () => RequestBody) => send(api.uploadRelease, { siteId }, body),
+  };
+}
+
+export type WharfApi = ReturnType<typeof wharfApi>;
+
+/** The answer checked against the contract, so a server of another version fails here, clearly. */
+function readAnswer<R extends Route>(route: R, path: string, text: string): RouteResponse<R> {
+  let value: unknown;
+  try {
+    value = text ? JSON.parse(text) : undefined;
+  } catch {
+    value = text;
+  }
+  const parsed = route.response.safeParse(value);
+  if (parsed.success) return parsed.data as RouteResponse<R>;
+  throw new CliFailure(
+    exitCodes.unexpected,
+    `The server's answer to ${path} is not what this wharf ${version} expects; is the server another version? (${parsed.error.issues[0]?.message})`,
+  );
+}

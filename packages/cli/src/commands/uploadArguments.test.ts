@@ -1,0 +1,70 @@
+import { describe, expect, it } from 'vitest';
+import { CliFailure, exitCodes } from '../failures.ts';
+import { parseUploadArguments } from './uploadArguments.ts';
+
+const complete = ['./dist', '--url', 'http://localhost:8080', '--site', 'site1', '--token', 'wharf_site_x'];
+
+function usageMessage(args: string[], env: Record<string, string> = {}) {
+  try {
+    parseUploadArguments(args, env);
+  } catch (error) {
+    expect(error).toBeInstanceOf(CliFailure);
+    expect((error as CliFailure).exitCode).toBe(exitCodes.usage);
+    return (error as CliFailure).message;
+  }
+  throw new Error('expected a usage error');
+}
+
+describe('wharf upload arguments', () => {
+  it('reads the folder, server, site and token from the flags', () => {
+    expect(parseUploadArguments(complete, {})).toEqual({
+      folder: './dist',
+      url: new URL('http://localhost:8080'),
+      siteId: 'site1',
+      token: 'wharf_site_x',
+      release: null,
+      branches: [],
+      json: false,
+    });
+  });
+
+  it('takes WHARF_URL, WHARF_SITE and WHARF_TOKEN when the flags are absent, and lets flags win', () => {
+    const env = { WHARF_URL: 'https://wharf.example.com', WHARF_SITE: 'from-env', WHARF_TOKEN: 'secret' };
+    expect(parseUploadArguments(['dist'], env)).toMatchObject({
+      url: new URL('https://wharf.example.com'),
+      siteId: 'from-env',
+      token: 'secret',
+    });
+    expect(parseUploadArguments(['dist', '--site', 'from-flag'], env)).toMatchObject({ siteId: 'from-flag' });
+  });
+
+  it('collects every --branch, the release name and --json', () => {
+    const args = [...complete, '--branch', 'main', '--branch', 'feature/login', '--release', 'v1.2', '--json'];
+    expect(parseUploadArguments(args, {})).toMatchObject({
+      branches: ['main', 'feature/login'],
+      release: 'v1.2',
+      json: true,
+    });
+  });
+
+  it('answers help for --help, whatever else is missing', () => {
+    expect(parseUploadArguments(['--help'], {})).toBe('help');
+    expect(parseUploadArguments(['-h'], {})).toBe('help');
+  });
+
+  it.each([
+    [['--url', 'http://x', '--site', 's', '--token', 't'], 'Which folder?'],
+    [['a', 'b', '--url', 'http://x', '--site', 's', '--token', 't'], 'takes one folder'],
+    [['dist', '--site', 's', '--token', 't'], 'Which server? Give --url or set WHARF_URL'],
+    [['dist', '--url', 'http://x', '--token', 't'], 'Which site? Give --site or set WHARF_SITE'],
+    [['dist', '--url', 'http://x', '--site', 's'], 'Which token? Give --token or set WHARF_TOKEN'],
+    [[...complete, '--url', 'localhost:8080'], '--url must be an http:// or https:// URL'],
+    [[...complete, '--url', 'not a url'], '--url must be an http:// or https:// URL'],
+    [[...complete, '--branch', ''], '--branch cannot be empty'],
+    [[...complete, '--release', ' '], '--release cannot be empty'],
+    [[...complete, '--force'], "Unknown option '--force'"],
+    [[...complete, '--site'], "Option '--site <value>' argument missing"],
+  ])('refuses %j as a usage error', (args, message) => {
+    expect(usageMessage(args)).toContain(message);
+  });
+});

@@ -1,0 +1,13 @@
+import type { RetryPolicy } from './api/retry.ts';
+import type { ProgressStream } from './output/progress.ts';
+
+/** Everything a command reads from or writes to the world, so tests can run one in-process. */
+export interface CliContext {
+  env: Record<string, string | undefined>;
+  cwd: string;
+  stdin: AsyncIterable<string | Buffer> & { isTTY?: boolean };
+  stdout: { write(text: string): unknown };
+  stderr: ProgressStream;
+  retry: RetryPolicy;
+  now(): Date;
+}

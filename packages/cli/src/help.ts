@@ -1,0 +1,46 @@
+import { exitCodes } from './failures.ts';
+import { version } from './version.ts';
+
+const exitCodeLines = [
+  `  ${exitCodes.ok}  the release is live`,
+  `  ${exitCodes.unexpected}  unexpected error (a bug: please report it)`,
+  `  ${exitCodes.usage}  bad arguments: missing --url, --site or --token, unknown flag`,
+  `  ${exitCodes.badToken}  the server refused the token (401 or 403)`,
+  `  ${exitCodes.unknownSite}  no such site (404)`,
+  `  ${exitCodes.badFolder}  the folder is missing, empty, unreadable, or changed while uploading`,
+  `  ${exitCodes.unreachable}  the server could not be reached or kept failing, after retries`,
+  `  ${exitCodes.refused}  the server refused the release (its message says why)`,
+].join('\n');
+
+export const mainHelp = `wharf ${version}: upload releases to a Wharf server
+
+Usage:
+  wharf upload <folder> --url URL --site SITE_ID --token TOKEN [--release NAME] [--branch NAME]...
+  wharf hash-password [password]      (better: the password on standard input)
+  wharf --help | --version
+
+Run wharf upload --help for the details of an upload.
+`;
+
+export const uploadHelp = `Usage: wharf upload <folder> [options]
+
+Uploads the folder as a new release of a site and points branches at it. Only files the
+server does not have yet are sent; a server without incremental deploys gets a tar.gz.
+
+Options:
+  --url URL        the Wharf server, e.g. http://localhost:8080           (env WHARF_URL)
+  --site ID        the site's id, shown in the console                      (env WHARF_SITE)
+  --token TOKEN    a site token, or an API token with release_create       (env WHARF_TOKEN)
+                   (prefer the variable: arguments show in process lists)
+  --release NAME   the release's name; default: short commit and subject in git, else the time
+  --branch NAME    a branch to serve the release, repeatable; default: the CI's branch
+                   (GITHUB_HEAD_REF, GITHUB_REF_NAME, FORGEJO_*/GITEA_*, CI_COMMIT_REF_NAME,
+                   BITBUCKET_BRANCH, BRANCH), else the checked-out git branch, else main
+  --json           print one JSON object with the result (or the error) on stdout
+  -h, --help       this help
+
+.git folders, .DS_Store and Thumbs.db are left out; every other file is uploaded, dot files too.
+
+Exit codes:
+${exitCodeLines}
+`;

@@ -1,0 +1,81 @@
+import { openAsBlob } from 'node:fs';
+import { ApiError, FileChangedError } from '../api/apiErrors.ts';
+import type { WharfApi } from '../api/wharfApi.ts';
+import { folderError } from '../failures.ts';
+import type { FolderFile } from '../folder/hashFiles.ts';
+import { formatBytes, plural } from '../lib/bytes.ts';
+import { inParallel } from '../lib/inParallel.ts';
+import type { Progress } from '../output/progress.ts';
+import { type ReleaseTarget, totalSize, type UploadOutcome } from './outcome.ts';
+
+// Enough requests in flight to hide the round trip of each small file, few enough that a
+// server on a small machine is not swamped.
+const UPLOAD_CONCURRENCY = 8;
+
+/**
+ * A 404 on the deploys route of a site that exists: a Wharf from before incremental deploys.
+ * Any other 404 falls back too; the archive upload then tells an unknown site apart for sure.
+ */
+function isServerWithoutDeploys(error: unknown) {
+  return error instanceof ApiError && error.status === 404 && !/^site not found/i.test(error.message);
+}
+
+async function uploadFile(wharf: WharfApi, deployId: string, file: FolderFile) {
+  try {
+    await wharf.uploadDeployFile(deployId, file.hash, await openAsBlob(file.absolutePath));
+  } catch (error) {
+    const changed =
+      error instanceof FileChangedError ||
+      (error instanceof ApiError && error.status === 400 && /hash/.test(error.message));
+    if (changed)
+      throw folderError(
+        `${file.absolutePath} changed while it was being uploaded; upload again once the build is done`,
+      );
+    throw error;
+  }
+}
+
+/**
+ * Sends the manifest, then only the files the server lacks, then finalises. Null when the server
+ * has no incremental deploys, so the caller can send an archive instead.
+ */
+export async function deployIncrementally(
+  wharf: WharfApi,
+  target: ReleaseTarget,
+  files: FolderFile[],
+  progress: Progress,
+): Promise<UploadOutcome | null> {
+  const manifest = {
+    name: target.name,
+    branches: target.branches,
+    files: files.map(({ path, hash, size }) => ({ path, hash, size })),
+  };
+  let deploy: Awaited<ReturnType<WharfApi['startDeploy']>>;
+  try {
+    deploy = await wharf.startDeploy(target.siteId, manifest);
+  } catch (error) {
+    if (isServerWithoutDeploys(error)) return null;
+    throw error;
+  }
+  // Files with the same content share a hash: each travels once.
+  const byHash = new Map(files.map((file) => [file.hash, file]));
+  const missing = deploy.missing.flatMap((hash) => byHash.get(hash) ?? []);
+  const bytes = totalSize(missing);
+  const task = progress.task('Uploading', { files: missing.length, bytes });
+  await inParallel(missing, UPLOAD_CONCURRENCY, async (file) => {
+    await uploadFile(wharf, deploy._id, file);
+    task.advance(1, file.size);
+  });
+  const known = byHash.size - missing.length;
+  task.finish(
+    `Uploaded ${plural(missing.length, 'file')} (${formatBytes(bytes)})${known > 0 ? `; the server already had ${plural(known, 'other')}` : ''}`,
+  );
+  progress.note('Finalizing the release');
+  const release = await wharf.finalizeDeploy(deploy._id);
+  return {
+    release,
+    method: 'incremental',
+    uploaded: { files: missing.length, bytes },
+    sentBytes: Buffer.byteLength(JSON.stringify(manifest)) + bytes,
+  };
+}

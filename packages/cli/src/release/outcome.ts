@@ -1,0 +1,22 @@
+import type { api, RouteResponse } from '@wharf/contract';
+
+export type DeployedRelease = RouteResponse<typeof api.finalizeDeploy>;
+
+/** Where a release goes: the site, the release's name, the branches that will serve it. */
+export interface ReleaseTarget {
+  siteId: string;
+  name: string;
+  branches: string[];
+}
+
+/** What an upload did: the release, how it travelled and how much of it had to. */
+export interface UploadOutcome {
+  release: DeployedRelease;
+  /** `incremental`: only the files the server lacked; `archive`: the whole folder as one tar.gz. */
+  method: 'incremental' | 'archive';
+  uploaded: { files: number; bytes: number };
+  /** Request bodies sent, manifest and multipart framing included. */
+  sentBytes: number;
+}
+
+export const totalSize = (files: { size: number }[]) => files.reduce((sum, file) => sum + file.size, 0);

@@ -1,0 +1,78 @@
+import http from 'node:http';
+import type { AddressInfo } from 'node:net';
+
+export interface RecordedRequest {
+  method: string;
+  path: string;
+  /** Bytes of the request body. */
+  bytes: number;
+}
+
+export interface RecordingProxy {
+  url: string;
+  requests: RecordedRequest[];
+  /** Answer the deploys route 404, as a Wharf from before incremental deploys does. */
+  hideDeploys: boolean;
+  /** Answer this many of the next file uploads 503, as a server restarting would. */
+  failUploads: number;
+  close(): Promise<void>;
+}
+
+const DEPLOYS_ROUTE = /^\/api\/v1\/sites\/[^/]+\/deploys$/;
+const FILE_ROUTE = /^\/api\/v1\/deploys\/[^/]+\/files\//;
+
+function answer(response: http.ServerResponse, status: number, message: string) {
+  response.writeHead(status, { 'content-type': 'application/json' });
+  response.end(JSON.stringify({ statusCode: status, error: http.STATUS_CODES[status], message }));
+}
+
+/**
+ * Stands between the CLI and a real Wharf and notes every request with its body size, to check
+ * what travelled; it can also play an older or a failing server.
+ */
+export async function startRecordingProxy(target: string): Promise<RecordingProxy> {
+  const upstream = new URL(target);
+  const server = http.createServer((request, response) => {
+    const record: RecordedRequest = { method: request.method ?? '', path: request.url ?? '', bytes: 0 };
+    proxy.requests.push(record);
+    request.on('data', (chunk: Buffer) => (record.bytes += chunk.length));
+    if (proxy.hideDeploys && request.method === 'POST' && DEPLOYS_ROUTE.test(record.path)) {
+      request.resume();
+      return request.on('end', () => answer(response, 404, `No route POST ${record.path}`));
+    }
+    if (proxy.failUploads > 0 && request.method === 'PUT' && FILE_ROUTE.test(record.path)) {
+      proxy.failUploads--;
+      request.resume();
+      return request.on('end', () => answer(response, 503, 'Restarting'));
+    }
+    const forwarded = http.request(
+      {
+        host: upstream.hostname,
+        port: upstream.port,
+        method: request.method,
+        path: request.url,
+        headers: request.headers,
+      },
+      (upstreamResponse) => {
+        response.writeHead(upstreamResponse.statusCode ?? 502, upstreamResponse.headers);
+        upstreamResponse.pipe(response);
+      },
+    );
+    forwarded.on('error', () => response.destroy());
+    request.pipe(forwarded);
+  });
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  const { port } = server.address() as AddressInfo;
+  const proxy: RecordingProxy = {
+    url: `http://127.0.0.1:${port}`,
+    requests: [],
+    hideDeploys: false,
+    failUploads: 0,
+    close: () =>
+      new Promise<void>((resolve) => {
+        server.closeAllConnections();
+        server.close(() => resolve());
+      }),
+  };
+  return proxy;
+}

@@ -1,0 +1,195 @@
+import { writeFile } from 'node:fs/promises';
+import path from 'node:path';
+import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { expectStatus } from '../../server/test/client.ts';
+import { freePort } from '../../server/test/harness.ts';
+import { siteRequest } from '../../server/test/siteClient.ts';
+import { exitCodes } from '../src/failures.ts';
+import { runInProcess } from './inProcess.ts';
+import { type RecordingProxy, startRecordingProxy } from './recordingProxy.ts';
+import { siteFolder } from './siteFolder.ts';
+import { startUploadWorld, type UploadWorld } from './uploadWorld.ts';
+import { runWharf } from './wharfProcess.ts';
+
+let world: UploadWorld;
+let proxy: RecordingProxy;
+
+beforeAll(async () => {
+  world = await startUploadWorld();
+  proxy = await startRecordingProxy(world.server.url);
+});
+afterAll(async () => {
+  await proxy.close();
+  await world.server.close();
+});
+beforeEach(() => {
+  proxy.requests.length = 0;
+  proxy.hideDeploys = false;
+  proxy.failUploads = 0;
+});
+
+const connection = () => ['--url', proxy.url, '--site', world.siteId, '--token', world.siteToken];
+const fileUploads = () => proxy.requests.filter((request) => request.method === 'PUT');
+
+/** What a branch URL serves, asked by host name as a browser would. */
+async function served(url: string, pathname = '/') {
+  const port = Number(new URL(world.server.url).port);
+  return (await siteRequest(port, new URL(url).host, pathname)).text;
+}
+
+describe('wharf upload, against a real server', () => {
+  it('uploads a folder, then only the file that changed', async () => {
+    const folder = await siteFolder({
+      'index.html': '<h1>Docs</h1>',
+      'assets/app.js': 'console.log("v1")',
+      '.wharf.yml': 'forms:\n  - name: contact\n    type: db\n',
+      '.git/HEAD': 'ref: refs/heads/main',
+    });
+    const first = await runWharf(['upload', folder, ...connection(), '--release', 'first', '--json']);
+    expect(first.code).toBe(0);
+    const result = first.json();
+    expect(result).toMatchObject({
+      ok: true,
+      method: 'incremental',
+      release: { name: 'first', fileCount: 3 },
+      uploaded: { files: 3 },
+      branches: [{ name: 'main', url: expect.stringContaining(world.siteName) }],
+    });
+    expect(fileUploads()).toHaveLength(3);
+    expect(await served(result.branches[0].url)).toBe('<h1>Docs</h1>');
+    const release = expectStatus(await world.owner.get(`/api/v1/releases/${result.release._id}`), 200);
+    expect(release.forms).toEqual([{ name: 'contact', type: 'db' }]);
+
+    proxy.requests.length = 0;
+    const changed = 'console.log("v2, a little longer")';
+    await writeFile(path.join(folder, 'assets/app.js'), changed);
+    const second = (await runWharf(['upload', folder, ...connection(), '--release', 'second', '--json'])).json();
+    expect(second).toMatchObject({ ok: true, uploaded: { files: 1, bytes: changed.length } });
+    expect(fileUploads()).toEqual([
+      { method: 'PUT', path: expect.stringMatching(/\/files\/[0-9a-f]{64}$/), bytes: changed.length },
+    ]);
+    const manifest = proxy.requests.find((request) => request.path.endsWith('/deploys'))!;
+    expect(second.sentBytes).toBe(manifest.bytes + changed.length);
+    expect(await served(second.branches[0].url, '/assets/app.js')).toBe(changed);
+  });
+
+  it('reads its settings from WHARF_* variables and the branch from CI, and prints the branch URL', async () => {
+    const folder = await siteFolder({ 'index.html': '<h1>Login</h1>' });
+    const run = await runWharf(['upload', folder], {
+      env: {
+        WHARF_URL: proxy.url,
+        WHARF_SITE: world.siteId,
+        WHARF_TOKEN: world.siteToken,
+        CI: 'true',
+        GITHUB_REF_NAME: 'feature/login',
+      },
+    });
+    expect(run.code).toBe(0);
+    const url = run.stdout.match(/feature\/login\s+(http\S+)/)?.[1];
+    expect(url).toContain(`feature-login.${world.siteName}.`);
+    expect(await served(url!)).toBe('<h1>Login</h1>');
+    expect(run.stdout).toMatch(/^Release "Upload of .+ UTC" is live: 1 file/);
+    // Not a terminal: plain lines a CI log keeps, no bar redrawn with carriage returns.
+    expect(run.stderr).toContain('for feature/login (from GITHUB_REF_NAME)');
+    expect(run.stderr).toContain(`Read 1 file (14 B) from ${folder}`);
+    expect(run.stderr).not.toContain('\r');
+  });
+
+  it('sends a tar.gz to a server without incremental deploys', async () => {
+    proxy.hideDeploys = true;
+    const files = {
+      'index.html': '<h1>Old server</h1>',
+      'deep/er/page.html': 'page',
+      'a.txt': 'same',
+      'b.txt': 'same',
+    };
+    const folder = await siteFolder(files);
+    const run = await runWharf(['upload', folder, ...connection(), '--branch', 'legacy', '--json']);
+    expect(run.code).toBe(0);
+    const result = run.json();
+    expect(result).toMatchObject({ method: 'archive', release: { fileCount: 4 }, uploaded: { files: 4 } });
+    expect(proxy.requests.map((request) => `${request.method} ${request.path}`)).toEqual([
+      `POST /api/v1/sites/${world.siteId}/deploys`,
+      `POST /api/v1/sites/${world.siteId}/releases`,
+    ]);
+    expect(proxy.requests[1]!.bytes).toBe(result.sentBytes);
+    expect(await served(result.branches[0].url)).toBe('<h1>Old server</h1>');
+    expect(await served(result.branches[0].url, '/deep/er/page.html')).toBe('page');
+  });
+
+  it('tries a failing upload again and finishes', async () => {
+    proxy.failUploads = 2;
+    const folder = await siteFolder({ 'retry.html': `retried ${Date.now()}` });
+    const run = await runInProcess(['upload', folder, ...connection()]);
+    expect(run.code).toBe(0);
+    expect(run.stderr.match(/503 Restarting; trying again in/g)).toHaveLength(2);
+    expect(fileUploads()).toHaveLength(3);
+  });
+});
+
+describe('wharf upload exit codes', () => {
+  it.each([
+    [
+      'a token the server does not know',
+      () => ['--token', 'wharf_site_unknown'],
+      exitCodes.badToken,
+      'does not accept the token',
+    ],
+    [
+      'a site token of another site',
+      () => ['--site', 'another-site'],
+      exitCodes.badToken,
+      'This token belongs to another site',
+    ],
+    [
+      'a site that does not exist',
+      () => ['--site', 'no-such-site', '--token', world.apiToken],
+      exitCodes.unknownSite,
+      'There is no site no-such-site',
+    ],
+  ])('refuses %s', async (_, overrides, code, message) => {
+    const folder = await siteFolder({ 'index.html': 'x' });
+    const run = await runWharf(['upload', folder, ...connection(), ...overrides()]);
+    expect({ code: run.code, stderr: run.stderr }).toMatchObject({ code, stderr: expect.stringContaining(message) });
+  });
+
+  it('refuses an empty folder and a missing one before calling the server', async () => {
+    const empty = await siteFolder({ '.git/HEAD': 'only version control' });
+    const run = await runWharf(['upload', empty, ...connection()]);
+    expect(run.code).toBe(exitCodes.badFolder);
+    expect(run.stderr).toContain(`wharf: ${empty} holds no files to upload`);
+    const missing = await runWharf(['upload', path.join(empty, 'dist'), ...connection()]);
+    expect(missing.code).toBe(exitCodes.badFolder);
+    expect(missing.stderr).toContain('There is no folder');
+    expect(proxy.requests).toEqual([]);
+  });
+
+  it("shows the server's reason when it refuses the release", async () => {
+    const folder = await siteFolder({
+      'index.html': 'x',
+      '.wharf.yml': 'forms:\n  - name: contact\n    type: email\n',
+    });
+    const run = await runWharf(['upload', folder, ...connection(), '--json']);
+    expect(run.code).toBe(exitCodes.refused);
+    expect(run.json()).toEqual({
+      ok: false,
+      exitCode: exitCodes.refused,
+      error: 'The server refused the release: .wharf.yml line 2: forms.0.recipient: Input is required',
+    });
+  });
+
+  it('gives up on a server it cannot reach, after retries', async () => {
+    const folder = await siteFolder({ 'index.html': 'x' });
+    const closed = `http://127.0.0.1:${await freePort()}`;
+    const run = await runInProcess(['upload', folder, '--url', closed, '--site', 's', '--token', 't']);
+    expect(run.code).toBe(exitCodes.unreachable);
+    expect(run.stderr).toContain(`wharf: Cannot reach ${closed} (tried 3 times): connect ECONNREFUSED`);
+    expect(run.stderr.match(/trying again/g)).toHaveLength(2);
+  });
+
+  it('answers 2 to bad usage', async () => {
+    const run = await runWharf(['upload', '--url', proxy.url]);
+    expect(run.code).toBe(exitCodes.usage);
+    expect(run.stderr).toContain('Which folder?');
+  });
+});
