@@ -1,7 +1,7 @@
 import { type QueryClient, useQueryClient } from '@tanstack/react-query';
 import { api, type Release, type Route } from '@wharf/contract';
 import { useRealtimeEvents, useRealtimeRoom } from '../realtime/RealtimeProvider.tsx';
-import { prependRelease, releasesQuery } from '../releases/releasesQuery.ts';
+import { prependRelease } from '../releases/releasesQuery.ts';
 
 /** What each kind of site event makes stale: the answers of these routes are fetched again. */
 const staleRoutes: [RegExp, Route[]][] = [
