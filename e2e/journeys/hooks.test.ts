@@ -1,0 +1,155 @@
+import type { Page } from 'playwright-core';
+import { afterAll, beforeAll, expect, it } from 'vitest';
+import { expectStatus } from '../../packages/server/test/client.ts';
+import { describeInBrowser } from '../support/browser.ts';
+import {
+  expectHidden,
+  expectPath,
+  expectVisible,
+  fieldError,
+  openStage,
+  type Stage,
+  snap,
+  visit,
+} from '../support/journey.ts';
+
+async function chooseType(page: Page, type: string) {
+  await page.getByRole('textbox', { name: /^Type/ }).click();
+  await page.getByRole('option', { name: type, exact: true }).click();
+}
+
+describeInBrowser('hooks of organizations, teams and sites', () => {
+  let stage: Stage;
+  beforeAll(async () => {
+    stage = await openStage();
+  });
+  afterAll(() => stage?.close());
+
+  it('adds a web hook to the organization with every validation message, edits it and deletes it', async () => {
+    const { context, page } = await visit(stage, { user: 'admin', orgId: stage.world.org._id });
+    await page.goto('/org');
+    await page.getByRole('tab', { name: 'Hooks' }).click();
+    await expectPath(page, '/org/hooks');
+    await expectVisible(page.getByText('No hooks'));
+    await snap(page, 'org-hooks-empty');
+    await page.getByRole('link', { name: 'Add hook' }).click();
+    await expectPath(page, '/org/hooks/add');
+    const create = page.getByRole('button', { name: 'Create hook' });
+    await create.click();
+    expect(await fieldError(page, 'Type').textContent()).toBe('Input is required');
+
+    await chooseType(page, 'Web');
+    const secret = await page.getByLabel('Secret').inputValue();
+    expect(secret).toMatch(/^[A-Za-z0-9]{32}$/);
+    await page.getByRole('textbox', { name: /^Name/ }).fill('x'.repeat(1001));
+    await page.getByLabel('Secret').fill('');
+    await create.click();
+    expect(await fieldError(page, 'Name').textContent()).toBe('Max length is 1000');
+    expect(await fieldError(page, 'URL').textContent()).toBe('Input is required');
+    expect(await fieldError(page, 'Secret').textContent()).toBe('Input is required');
+    await page.getByRole('textbox', { name: /^URL/ }).fill('ftp://example.com');
+    await create.click();
+    expect(await fieldError(page, 'URL').textContent()).toBe('Must be an http(s) URL');
+
+    await page.getByRole('textbox', { name: /^Name/ }).fill('Deploy notices');
+    await page.getByRole('textbox', { name: /^URL/ }).fill('https://example.com/wharf');
+    await page.getByLabel('Secret').fill(secret);
+    // Organization hooks hear the organization's, its teams' and its sites' events.
+    await expectVisible(page.getByText('org_created', { exact: true }));
+    await expectVisible(page.getByText('site_release_created', { exact: true }));
+    await page.getByText('site_release_created', { exact: true }).click();
+    await page.getByText('team_added', { exact: true }).click();
+    await snap(page, 'org-hook-add');
+    await create.click();
+    await page.waitForURL(/\/org\/hooks\/[^/]+\/settings$/);
+    const hookId = new URL(page.url()).pathname.split('/')[3]!;
+    await expectVisible(page.getByRole('heading', { name: 'Deploy notices' }));
+
+    const stored = expectStatus(
+      await stage.world.clients.owner.get(`/api/v1/orgs/${stage.world.org._id}/hooks/${hookId}`),
+      200,
+    );
+    expect(stored).toMatchObject({
+      type: 'web',
+      name: 'Deploy notices',
+      config: { url: 'https://example.com/wharf', secret },
+    });
+    expect([...stored.events].sort()).toEqual(['site_release_created', 'team_added']);
+
+    const save = page.getByRole('button', { name: 'Save' });
+    expect(await save.isDisabled()).toBe(true);
+    await page.getByRole('button', { name: 'Select all' }).click();
+    expect(await save.isDisabled()).toBe(false);
+    await save.click();
+    await expectVisible(page.getByText(/^\d+ of \d+ chosen/).filter({ hasNotText: /^0 of/ }));
+    await page.waitForFunction(() => Boolean(document.querySelector('button[type=submit]:disabled')));
+    await snap(page, 'org-hook-settings');
+
+    await page.getByRole('tab', { name: 'Deliveries' }).click();
+    await expectPath(page, `/org/hooks/${hookId}/deliveries`);
+    await expectVisible(page.getByText('No deliveries'));
+    await snap(page, 'org-hook-deliveries');
+
+    await page.getByRole('button', { name: 'Hook actions' }).click();
+    await page.getByRole('menuitem', { name: 'Delete' }).click();
+    await page.getByRole('dialog', { name: 'Delete hook' }).getByRole('button', { name: 'Delete hook' }).click();
+    await expectPath(page, '/org/hooks');
+    await expectVisible(page.getByText('No hooks'));
+    await context.close();
+  });
+
+  it('adds an email hook to a team, offering only team and site events', async () => {
+    const { context, page } = await visit(stage, { user: 'admin', orgId: stage.world.org._id });
+    await page.goto(`/teams/${stage.world.team._id}/hooks`);
+    await expectVisible(page.getByText('No hooks'));
+    await page.getByRole('link', { name: 'Add hook' }).click();
+    await chooseType(page, 'Email');
+    await expectVisible(page.getByText('team_member_added', { exact: true }));
+    expect(await page.getByText('org_created', { exact: true }).count()).toBe(0);
+    await page.getByRole('textbox', { name: /^To/ }).fill('not-an-email');
+    await page.getByRole('button', { name: 'Create hook' }).click();
+    expect(await fieldError(page, 'To').textContent()).toBe('Invalid email');
+    await page.getByRole('textbox', { name: /^To/ }).fill('web-team@example.com');
+    await page.getByText('team_member_added', { exact: true }).click();
+    await page.getByRole('button', { name: 'Create hook' }).click();
+    await page.waitForURL(/\/teams\/[^/]+\/hooks\/[^/]+\/settings$/);
+    await expectVisible(page.getByRole('heading', { name: 'Email' }));
+    await page.getByRole('link', { name: 'Hooks' }).first().click();
+    await expectVisible(page.getByRole('link', { name: 'Hook Email' }));
+    await snap(page, 'team-hooks');
+    await context.close();
+  });
+
+  it('adds a Slack hook to a site as a member of its team, and a Mattermost one', async () => {
+    const { context, page } = await visit(stage, { user: 'teammate', orgId: stage.world.org._id });
+    const base = `/sites/${stage.world.site._id}/hooks`;
+    await page.goto(base);
+    await expectVisible(page.getByText('No hooks'));
+    for (const [type, name] of [
+      ['Slack', 'Releases to #web'],
+      ['Mattermost', 'Releases to ~web'],
+    ] as const) {
+      await page.goto(`${base}/add`);
+      await chooseType(page, type);
+      expect(await page.getByText('team_added', { exact: true }).count()).toBe(0);
+      await page.getByRole('textbox', { name: /^Name/ }).fill(name);
+      await page.getByRole('button', { name: 'Create hook' }).click();
+      expect(await fieldError(page, 'URL').textContent()).toBe('Input is required');
+      await page.getByRole('textbox', { name: /^URL/ }).fill('https://hooks.example.com/services/T000');
+      await page.getByText('site_release_created', { exact: true }).click();
+      await page.getByRole('button', { name: 'Create hook' }).click();
+      await expectVisible(page.getByRole('heading', { name }));
+    }
+    await page.goto(base);
+    await expectVisible(page.getByRole('link', { name: /^Hook Releases to #web/ }));
+    await expectVisible(page.getByRole('link', { name: /^Hook Releases to ~web/ }));
+    await snap(page, 'site-hooks');
+    await page.getByRole('link', { name: /^Hook Releases to #web/ }).click();
+    await page.getByRole('button', { name: 'Hook actions' }).click();
+    await page.getByRole('menuitem', { name: 'Delete' }).click();
+    await page.getByRole('dialog', { name: 'Delete hook' }).getByRole('button', { name: 'Delete hook' }).click();
+    await expectPath(page, base);
+    await expectHidden(page.getByRole('link', { name: /^Hook Releases to #web/ }));
+    await context.close();
+  });
+});
