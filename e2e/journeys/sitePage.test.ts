@@ -34,9 +34,10 @@ describeInBrowser('site page (/sites/{siteId}): releases, tokens, settings, traf
   it('shows the upload command, and a release uploaded meanwhile appears without a reload', async () => {
     const site = await newSite('blog');
     const { context, page } = await visit(stage, { user: 'teammate', orgId: stage.world.org._id });
-    await page.goto(`/sites/${site._id}/releases`);
-    await expectVisible(page.getByText('No releases'));
+    await page.goto(`/sites/${site._id}`);
     await expectVisible(page.getByLabel('Traffic').getByText(/No traffic yet/));
+    await page.getByRole('tab', { name: 'Releases' }).click();
+    await expectVisible(page.getByText('No releases'));
     await snap(page, 'site-releases-empty');
     await page.getByRole('button', { name: 'How to upload' }).first().click();
     const modal = page.getByRole('dialog', { name: 'How to upload' });
@@ -221,7 +222,7 @@ describeInBrowser('site page (/sites/{siteId}): releases, tokens, settings, traf
     await expectVisible(page.getByRole('table', { name: 'Site headers' }).getByText('no-store'));
     await snap(page, 'site-settings-headers');
 
-    await page.getByRole('link', { name: 'Security' }).click();
+    await page.getByRole('tab', { name: 'Security' }).click();
     await page.getByRole('switch', { name: 'Password protection' }).click({ force: true });
     const modal = page.getByRole('dialog', { name: 'Set password' });
     expect(await modal.getByLabel('Password').inputValue()).toMatch(/^[A-Za-z0-9]{16}$/);

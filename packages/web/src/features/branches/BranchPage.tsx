@@ -84,6 +84,8 @@ export function BranchPage({ site, canManage }: { site: Site; canManage: boolean
             {isMain && <Badge variant="filled">main</Badge>}
             <Badge
               variant="light"
+              tt="none"
+              aria-label="Release"
               color={data.currentRelease ? 'teal' : 'gray'}
               leftSection={<IconPackage size={12} />}
             >
@@ -95,11 +97,16 @@ export function BranchPage({ site, canManage }: { site: Site; canManage: boolean
               </Badge>
             )}
           </Group>
-          <Anchor href={data.url} target="_blank" rel="noopener noreferrer" size="sm" aria-label="Branch link">
-            <Group gap={4} component="span" wrap="nowrap">
-              {data.url}
-              <IconExternalLink size={14} aria-hidden />
-            </Group>
+          <Anchor
+            href={data.url}
+            target="_blank"
+            rel="noopener noreferrer"
+            size="sm"
+            aria-label="Branch link"
+            style={{ overflowWrap: 'anywhere' }}
+          >
+            {data.url}
+            <IconExternalLink size={14} aria-hidden style={{ marginLeft: 4, verticalAlign: 'middle' }} />
           </Anchor>
         </Stack>
         {canManage && <BranchMenu branch={data} isMain={isMain} />}

@@ -45,7 +45,7 @@ export function EventPicker({
                 </Text>
                 <Group gap={6}>
                   {inGroup.map((event) => (
-                    <Chip key={event} value={event} size="xs" variant="outline">
+                    <Chip key={event} value={event} size="xs" variant="light">
                       {event}
                     </Chip>
                   ))}

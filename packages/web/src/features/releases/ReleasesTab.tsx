@@ -90,6 +90,7 @@ export function ReleasesTab({ site, canManage }: { site: Site; canManage: boolea
                   key={branch._id}
                   size="sm"
                   variant="light"
+                  tt="none"
                   color={branch._id === site.mainBranch ? 'harbour' : 'gray'}
                 >
                   {branch.name}

@@ -1,7 +1,7 @@
-import { Card, Group, NavLink, Stack, Text, Title } from '@mantine/core';
+import { Card, Group, Stack, Tabs, Text, Title } from '@mantine/core';
 import { IconAdjustments, IconList, IconShieldLock } from '@tabler/icons-react';
 import type { Site } from '@wharf/contract';
-import { Link, Route, Routes, useLocation } from 'react-router';
+import { Route, Routes, useLocation, useNavigate } from 'react-router';
 import { NotFound } from '../../components/NotFound.tsx';
 import { useCurrentOrg } from '../orgs/currentOrg.tsx';
 import { DeleteSiteButton } from '../sites/DeleteSiteButton.tsx';
@@ -27,10 +27,11 @@ function DangerZone({ site }: { site: Site }) {
   );
 }
 
-/** The Settings tab of a site: General (with the danger zone), Headers and Security. */
+/** The Settings tab of a site: General (with the danger zone), Headers and Security, each at its own address. */
 export function SiteSettings({ site }: { site: Site }) {
   const { isAdminOrOwner } = useCurrentOrg();
   const { pathname } = useLocation();
+  const navigate = useNavigate();
   const base = `/sites/${site._id}/settings`;
   const pages = [
     { path: base, label: 'General', icon: <IconAdjustments size={16} /> },
@@ -39,36 +40,30 @@ export function SiteSettings({ site }: { site: Site }) {
   ];
   const active = [...pages].reverse().find((page) => pathname.startsWith(page.path));
   return (
-    <Group align="flex-start" gap="lg" wrap="wrap">
-      <Stack gap={2} component="nav" aria-label="Site settings" w={{ base: '100%', sm: 180 }}>
-        {pages.map((page) => (
-          <NavLink
-            key={page.path}
-            component={Link}
-            to={page.path}
-            label={page.label}
-            leftSection={page.icon}
-            active={page === active}
-            variant="light"
-          />
-        ))}
-      </Stack>
-      <Stack gap="lg" style={{ flex: 1, minWidth: 0 }} miw={{ sm: 420 }}>
-        <Routes>
-          <Route
-            index
-            element={
-              <>
-                <GeneralSettings key={site._id} site={site} />
-                {isAdminOrOwner && <DangerZone site={site} />}
-              </>
-            }
-          />
-          <Route path="headers/*" element={<SiteHeadersSettings site={site} />} />
-          <Route path="security" element={<SecuritySettings site={site} />} />
-          <Route path="*" element={<NotFound />} />
-        </Routes>
-      </Stack>
-    </Group>
+    <Stack gap="lg">
+      <Tabs value={active?.path ?? null} onChange={(path) => path && navigate(path)} variant="pills">
+        <Tabs.List aria-label="Site settings">
+          {pages.map((page) => (
+            <Tabs.Tab key={page.path} value={page.path} leftSection={page.icon}>
+              {page.label}
+            </Tabs.Tab>
+          ))}
+        </Tabs.List>
+      </Tabs>
+      <Routes>
+        <Route
+          index
+          element={
+            <>
+              <GeneralSettings key={site._id} site={site} />
+              {isAdminOrOwner && <DangerZone site={site} />}
+            </>
+          }
+        />
+        <Route path="headers/*" element={<SiteHeadersSettings site={site} />} />
+        <Route path="security" element={<SecuritySettings site={site} />} />
+        <Route path="*" element={<NotFound />} />
+      </Routes>
+    </Stack>
   );
 }

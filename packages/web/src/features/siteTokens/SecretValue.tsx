@@ -7,7 +7,7 @@ export function SecretValue({ value, label, revealed = false }: { value: string;
   return (
     <Group gap="xs" wrap="nowrap" miw={0}>
       <Code fz="xs" px="sm" py={6} aria-label={label} style={{ flex: 1, minWidth: 0, overflowWrap: 'anywhere' }}>
-        {revealed ? value : `${value.slice(0, 6)}${'•'.repeat(18)}`}
+        {revealed ? value : `${value.slice(0, 11)}${'•'.repeat(12)}${value.slice(-4)}`}
       </Code>
       <CopyButton value={value} timeout={COPY_CONFIRMATION_MS}>
         {({ copied, copy }) => (

@@ -85,21 +85,27 @@ export function SitePage() {
               rel="noopener noreferrer"
               size="sm"
               aria-label="Main branch link"
+              style={{ overflowWrap: 'anywhere' }}
             >
-              <Group gap={4} component="span" wrap="nowrap">
-                {site.data.url}
-                <IconExternalLink size={14} aria-hidden />
-              </Group>
+              {site.data.url}
+              <IconExternalLink size={14} aria-hidden style={{ marginLeft: 4, verticalAlign: 'middle' }} />
             </Anchor>
           </Group>
         }
         action={isAdminOrOwner && <DeleteSiteButton site={site.data} />}
       />
-      <TrafficCard siteId={siteId} />
       <RouteTabs base={base} tabs={tabs} />
       <Routes>
         <Route index element={<Navigate to={`${base}/branches`} replace />} />
-        <Route path="branches" element={<BranchesTab site={site.data} canManage={canManage} />} />
+        <Route
+          path="branches"
+          element={
+            <>
+              <TrafficCard siteId={siteId} />
+              <BranchesTab site={site.data} canManage={canManage} />
+            </>
+          }
+        />
         <Route path="branches/:branchId/*" element={<BranchPage site={site.data} canManage={canManage} />} />
         <Route path="releases" element={<ReleasesTab site={site.data} canManage={canManage} />} />
         {canManage && (
