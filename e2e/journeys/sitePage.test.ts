@@ -1,3 +1,8 @@
+import { execFile } from 'node:child_process';
+import { mkdtemp, rm, writeFile } from 'node:fs/promises';
+import os from 'node:os';
+import path from 'node:path';
+import { promisify } from 'node:util';
 import { afterAll, beforeAll, expect, it } from 'vitest';
 import { tarGz, uploadForm } from '../../packages/server/test/archives.ts';
 import { expectStatus } from '../../packages/server/test/client.ts';
@@ -14,6 +19,9 @@ import {
   toast,
   visit,
 } from '../support/journey.ts';
+
+const execFileAsync = promisify(execFile);
+const WHARF_BIN = path.resolve(import.meta.dirname, '../../packages/cli/bin/wharf.js');
 
 describeInBrowser('site page (/sites/{siteId}): releases, tokens, settings, traffic', () => {
   let stage: Stage;
@@ -41,17 +49,31 @@ describeInBrowser('site page (/sites/{siteId}): releases, tokens, settings, traf
     await snap(page, 'site-releases-empty');
     await page.getByRole('button', { name: 'How to upload' }).first().click();
     const modal = page.getByRole('dialog', { name: 'How to upload' });
-    expect(await modal.getByLabel('Upload command', { exact: true }).textContent()).toBe(
-      `npx wharf upload ./dist --url ${stage.server.url} --site ${site._id} --token <token>`,
-    );
+    const command = (await modal.getByLabel('Upload command', { exact: true }).textContent()) ?? '';
+    expect(command).toBe(`npx wharf upload ./dist --url ${stage.server.url} --site ${site._id} --token <token>`);
     await snap(page, 'site-how-to-upload');
     await modal.getByRole('link', { name: 'create one in the Tokens tab' }).click();
     await expectPath(page, `/sites/${site._id}/tokens`);
     await page.getByRole('tab', { name: 'Releases' }).click();
     await expectVisible(page.getByText('No releases'));
 
-    await uploadRelease(stage.world.clients.owner, site._id, 'first', ['main']);
+    // The command as shown, run with the real CLI: a built folder and a site token in place of the placeholders.
+    const token = expectStatus(
+      await stage.world.clients.owner.post(`/api/v1/sites/${site._id}/tokens`, { name: 'CI' }),
+      200,
+    ).value;
+    const folder = await mkdtemp(path.join(os.tmpdir(), 'wharf-e2e-dist-'));
+    await writeFile(path.join(folder, 'index.html'), '<!doctype html><h1>Uploaded by the CLI</h1>');
+    const args = command.replace('./dist', folder).replace('<token>', token).split(' ').slice(2);
+    await execFileAsync(process.execPath, [WHARF_BIN, ...args, '--release', 'first', '--branch', 'main'], {
+      env: { PATH: process.env.PATH ?? '' },
+    });
+    await rm(folder, { recursive: true, force: true });
     await expectVisible(page.getByLabel('Release first'));
+    const visitor = await context.newPage();
+    await visitor.goto(site.url);
+    expect(await visitor.locator('h1').textContent()).toBe('Uploaded by the CLI');
+    await visitor.close();
     await expectVisible(page.getByLabel('Release first').getByText('main', { exact: true }));
     await uploadRelease(stage.world.clients.owner, site._id, 'second', ['main']);
     await expectVisible(page.getByLabel('Release second').getByText('main', { exact: true }));
