@@ -41,20 +41,19 @@ function BranchRow({ branch, isMain, release }: { branch: Branch; isMain: boolea
             )}
             {branch.hasPassword && <IconLock size={14} aria-label="Password protected" />}
           </Group>
-          <Group gap={6} wrap="wrap">
-            <Anchor
-              href={branch.url}
-              target="_blank"
-              rel="noopener noreferrer"
-              size="xs"
-              onClick={(event) => event.stopPropagation()}
-            >
-              {branch.url}
-            </Anchor>
-            <Text size="xs" c="dimmed" title={exactTime(branch.createdAt)}>
-              · {release ? `serves ${release}` : 'no release yet'} · created {relativeTime(branch.createdAt)}
-            </Text>
-          </Group>
+          <Anchor
+            href={branch.url}
+            target="_blank"
+            rel="noopener noreferrer"
+            size="xs"
+            onClick={(event) => event.stopPropagation()}
+            style={{ overflowWrap: 'anywhere' }}
+          >
+            {branch.url}
+          </Anchor>
+          <Text size="xs" c="dimmed" title={exactTime(branch.createdAt)}>
+            {release ? `Serves ${release}` : 'No release yet'} · created {relativeTime(branch.createdAt)}
+          </Text>
         </Stack>
         <IconChevronRight size={18} stroke={1.5} color="var(--mantine-color-dimmed)" />
       </Group>

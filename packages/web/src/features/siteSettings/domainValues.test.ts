@@ -1,0 +1,47 @@
+import type { Site } from '@wharf/contract';
+import { describe, expect, it } from 'vitest';
+import { newDomain, siteBodyOf, siteValues, validateSite } from './domainValues.ts';
+
+const site = {
+  name: 'shop',
+  color: '#000000',
+  mainBranch: 'b1',
+  spa: false,
+  domains: [
+    { name: 'www.example.com', exposeBranches: true, sslConfiguration: { type: 'acme' } },
+    {
+      name: 'shop.example.com',
+      exposeBranches: false,
+      sslConfiguration: { type: 'manual', fullchain: 'CHAIN', privateKey: 'KEY' },
+    },
+  ],
+} as unknown as Site;
+
+describe('site settings in the form', () => {
+  it('round-trips domains with both SSL types', () => {
+    expect(siteBodyOf(siteValues(site)).domains).toEqual(site.domains);
+  });
+
+  it('offers automatic HTTPS to new domains only where the installation has it', () => {
+    expect(newDomain(true).sslType).toBe('acme');
+    expect(newDomain(false).sslType).toBe('manual');
+  });
+
+  it("reports a domain's errors on the form's own fields", () => {
+    const values = siteValues(site);
+    values.domains = [newDomain(false), { ...newDomain(true), name: 'a.example.com' }, newDomain(true)];
+    values.domains[2]!.name = 'a.example.com';
+    values.domains[0]!.name = 'b.example.com';
+    expect(validateSite(values)).toEqual({
+      'domains.0.fullchain': 'Input is required',
+      'domains.0.privateKey': 'Input is required',
+      'domains.2.name': 'Duplicate domain',
+    });
+  });
+
+  it('refuses a malformed site name and color with the contract messages', () => {
+    const errors = validateSite({ ...siteValues(site), name: 'Shop', color: 'red' });
+    expect(errors.name).toBe('Must match ^[a-z0-9](?:[a-z0-9-]{0,61}[a-z0-9])?$');
+    expect(errors.color).toBe('Must match ^#[0-9a-f]{6}$');
+  });
+});
