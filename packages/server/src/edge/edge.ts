@@ -25,6 +25,8 @@ export class Edge {
   private readonly forms: FormReceiver;
   private readonly sitesHost: string;
   private readonly consoleHost: string;
+  /** Other processes serving sites from the same database (cluster workers), told to catch up too. */
+  private readonly peers: (() => Promise<void>)[] = [];
 
   constructor(db: Db, config: Config, pathOfBlob: (key: string) => string) {
     this.sync = new RoutingSync(db, this.table);
@@ -33,6 +35,15 @@ export class Edge {
     this.forms = new FormReceiver(db);
     this.sitesHost = config.sitesUrl.hostname;
     this.consoleHost = config.url.hostname;
+  }
+
+  addPeer(refresh: () => Promise<void>) {
+    this.peers.push(refresh);
+  }
+
+  /** Reads the changes committed so far into this process's routing table and its peers'. */
+  async refreshEverywhere() {
+    await Promise.all([this.sync.refresh(), ...this.peers.map((refresh) => refresh())]);
   }
 
   /** Whether a request on the shared port is for a site rather than the console or the API. */

@@ -1,7 +1,7 @@
 import { sql } from 'kysely';
 import type { Db } from '../db/schema.ts';
 
-interface Counters {
+export interface Counters {
   requests: number;
   bytes: number;
   status_2xx: number;
@@ -11,8 +11,18 @@ interface Counters {
 }
 
 const empty = (): Counters => ({ requests: 0, bytes: 0, status_2xx: 0, status_3xx: 0, status_4xx: 0, status_5xx: 0 });
+const COUNTERS = Object.keys(empty()) as (keyof Counters)[];
 const CLASSES = ['status_2xx', 'status_2xx', 'status_2xx', 'status_3xx', 'status_4xx', 'status_5xx'] as const;
 const statusClass = (status: number) => CLASSES[Math.min(5, Math.max(2, Math.floor(status / 100)))]!;
+
+function countersOf(map: Map<string, Counters>, siteId: string) {
+  let counters = map.get(siteId);
+  if (!counters) {
+    counters = empty();
+    map.set(siteId, counters);
+  }
+  return counters;
+}
 
 /**
  * Requests and bytes per site and status class: totals since start for /metrics, and the pending
@@ -23,16 +33,28 @@ export class SiteMetrics {
   private pending = new Map<string, Counters>();
 
   record(siteId: string, status: number, bytes: number) {
+    const cls = statusClass(status);
     for (const map of [this.totals, this.pending]) {
-      let counters = map.get(siteId);
-      if (!counters) {
-        counters = empty();
-        map.set(siteId, counters);
-      }
+      const counters = countersOf(map, siteId);
       counters.requests += 1;
       counters.bytes += bytes;
-      counters[statusClass(status)] += 1;
+      counters[cls] += 1;
     }
+  }
+
+  /** Counts another process recorded (a cluster worker), added to this one's. */
+  add(siteId: string, counts: Counters) {
+    for (const map of [this.totals, this.pending]) {
+      const counters = countersOf(map, siteId);
+      for (const key of COUNTERS) counters[key] += counts[key];
+    }
+  }
+
+  /** What was recorded since the last call, handed over to the process that keeps the totals. */
+  takePending(): [string, Counters][] {
+    const batch = [...this.pending];
+    this.pending = new Map();
+    return batch;
   }
 
   async flush(db: Db, at = new Date()) {

@@ -1,6 +1,7 @@
 import { api } from '@wharf/contract';
 import { mustSeeSite } from '../access/rules.ts';
 import type { WharfApp } from '../wharfApp.ts';
+import { peerAddress } from './forwardToPrimary.ts';
 
 const FLUSH_EVERY_MS = 60_000;
 const REFRESH_EVERY_MS = 1_000;
@@ -12,7 +13,7 @@ const REFRESH_EVERY_MS = 1_000;
 export function edgeRoutes(app: WharfApp) {
   const { edge, db, fastify, config } = app;
   fastify.addHook('onSend', async (request, reply) => {
-    if (request.method !== 'GET' && request.method !== 'HEAD' && reply.statusCode < 400) await edge.sync.refresh();
+    if (request.method !== 'GET' && request.method !== 'HEAD' && reply.statusCode < 400) await edge.refreshEverywhere();
   });
   const refresh = setInterval(
     () => void edge.sync.refresh().catch((err) => app.log.error({ err }, 'edge refresh failed')),
@@ -33,7 +34,7 @@ export function edgeRoutes(app: WharfApp) {
   fastify.get('/metrics', async (request, reply) => {
     const allowed = config.metricsToken
       ? request.headers.authorization === `Bearer ${config.metricsToken}`
-      : ['127.0.0.1', '::1', '::ffff:127.0.0.1'].includes(request.socket.remoteAddress ?? '');
+      : ['127.0.0.1', '::1', '::ffff:127.0.0.1'].includes(peerAddress(request.raw) ?? '');
     if (!allowed)
       return reply.code(403).send({ statusCode: 403, error: 'Forbidden', message: 'Metrics need WHARF_METRICS_TOKEN' });
     const names = new Map((await db.selectFrom('sites').select(['id', 'name']).execute()).map((s) => [s.id, s.name]));

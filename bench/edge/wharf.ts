@@ -1,0 +1,124 @@
+import { type ChildProcess, spawn } from 'node:child_process';
+import { readFile } from 'node:fs/promises';
+import { fileURLToPath } from 'node:url';
+import { freePort, request, waitForHttp } from './http.ts';
+
+const MAIN = fileURLToPath(new URL('../../packages/server/src/main.ts', import.meta.url));
+const TSX = import.meta.resolve('tsx');
+
+export interface WharfServer {
+  child: ChildProcess;
+  port: number;
+  dataDir: string;
+  adminPassword: string;
+}
+
+/** The password of the first admin, from the warning a fresh installation prints once. */
+function watchForPassword(child: ChildProcess): Promise<string> {
+  return new Promise((resolve, reject) => {
+    let pending = '';
+    child.stdout!.on('data', (chunk: Buffer) => {
+      pending += chunk.toString('utf8');
+      const lines = pending.split('\n');
+      pending = lines.pop()!;
+      for (const line of lines) {
+        const password = line.startsWith('{') ? (JSON.parse(line) as { password?: string }).password : undefined;
+        if (password) resolve(password);
+        else process.stdout.write(`wharf: ${line}\n`);
+      }
+    });
+    child.once('exit', (code) => reject(new Error(`Wharf exited with ${code} before it was ready`)));
+  });
+}
+
+/** A real Wharf as a child process, on a loopback port, with a fresh SQLite database in `dataDir`. */
+export async function startWharf(
+  dataDir: string,
+  workers: string | undefined,
+  nodeArgs: string[] = [],
+): Promise<WharfServer> {
+  const port = await freePort();
+  const child = spawn(process.execPath, [...nodeArgs, '--import', TSX, MAIN], {
+    env: {
+      ...process.env,
+      PORT: String(port),
+      HOST: '127.0.0.1',
+      WHARF_URL: `http://127.0.0.1:${port}`,
+      WHARF_SITES_URL: `http://localhost:${port}`,
+      WHARF_DATA_DIR: dataDir,
+      WHARF_USERS: '',
+      DATABASE_URL: '',
+      LOG_LEVEL: 'warn',
+      ...(workers === undefined ? {} : { WHARF_WORKERS: workers }),
+    },
+    stdio: ['ignore', 'pipe', 'inherit'],
+  });
+  const adminPassword = await watchForPassword(child);
+  await waitForHttp(port, `127.0.0.1:${port}`, '/api/v1/system/info', child);
+  return { child, port, dataDir, adminPassword };
+}
+
+/** Talks to the API as the first admin, with the session cookie of its sign-in. */
+export class AdminClient {
+  private cookie = '';
+
+  constructor(private readonly base: string) {}
+
+  async call<T>(method: string, path: string, body?: unknown): Promise<T> {
+    const init: RequestInit & { headers: Record<string, string> } = { method, headers: { cookie: this.cookie } };
+    if (body instanceof FormData) init.body = body;
+    else if (body !== undefined) {
+      init.headers['content-type'] = 'application/json';
+      init.body = JSON.stringify(body);
+    }
+    const answer = await fetch(this.base + path, init);
+    const cookies = answer.headers.getSetCookie().map((c) => c.split(';')[0]);
+    if (cookies.length > 0) this.cookie = cookies.join('; ');
+    const text = await answer.text();
+    if (!answer.ok) throw new Error(`${method} ${path} answered ${answer.status}: ${text}`);
+    return (text ? JSON.parse(text) : undefined) as T;
+  }
+}
+
+export interface BenchSite {
+  siteId: string;
+  orgId: string;
+  teamId: string;
+  releaseId: string;
+  /** Host of the main branch, e.g. `bench.localhost:8080`. */
+  host: string;
+  /** Host of a branch serving the same release behind a password. */
+  privateHost: string;
+  /** Authorization header that opens the private branch. */
+  credential: string;
+}
+
+export const PRIVATE_PASSWORD = 'bench-password';
+
+/** Signs in, creates an organization, team and site, and uploads the release to `main` and `private`. */
+export async function createBenchSite(wharf: WharfServer, archive: string): Promise<BenchSite> {
+  const api = new AdminClient(`http://127.0.0.1:${wharf.port}`);
+  await api.call('POST', '/auth/in-memory', { user: 'admin', password: wharf.adminPassword });
+  const org = await api.call<{ _id: string }>('POST', '/api/v1/orgs', { name: 'Bench' });
+  const team = await api.call<{ _id: string }>('POST', `/api/v1/orgs/${org._id}/teams`, { name: 'Web' });
+  const site = await api.call<{ _id: string; name: string }>('POST', `/api/v1/teams/${team._id}/sites`, {
+    name: 'bench',
+  });
+  const form = new FormData();
+  form.append('name', 'bench release');
+  form.append('branches', 'main');
+  form.append('branches', 'private');
+  form.append('file', new Blob([await readFile(archive)], { type: 'application/gzip' }), 'site.tar.gz');
+  const release = await api.call<{ _id: string }>('POST', `/api/v1/sites/${site._id}/releases`, form);
+  const branches = await api.call<{ _id: string; name: string }[]>('GET', `/api/v1/sites/${site._id}/branches`);
+  const privateBranch = branches.find((branch) => branch.name === 'private')!;
+  await api.call('PUT', `/api/v1/sites/${site._id}/branches/${privateBranch._id}/password`, {
+    password: PRIVATE_PASSWORD,
+  });
+  const host = `${site.name}.localhost:${wharf.port}`;
+  const credential = `Basic ${Buffer.from(`user:${PRIVATE_PASSWORD}`).toString('base64')}`;
+  const privateHost = `private.${host}`;
+  if ((await request(wharf.port, privateHost, '/')).status !== 401)
+    throw new Error('The private branch is not protected');
+  return { siteId: site._id, orgId: org._id, teamId: team._id, releaseId: release._id, host, privateHost, credential };
+}

@@ -1,0 +1,49 @@
+import { execFile } from 'node:child_process';
+import { promisify } from 'node:util';
+
+export const WRK = '/usr/bin/wrk';
+
+export interface Load {
+  threads: number;
+  connections: number;
+  seconds: number;
+}
+
+export interface WrkResult {
+  requestsPerSecond: number;
+  p50Ms: number;
+  p99Ms: number;
+  /** Answers outside 2xx and 3xx, plus socket errors: a run with any is not a measurement. */
+  failures: number;
+}
+
+const UNITS: Record<string, number> = { us: 0.001, ms: 1, s: 1000, m: 60_000 };
+
+function latencyMs(output: string, percentile: string) {
+  const match = new RegExp(`^\\s*${percentile}%\\s+([\\d.]+)(us|ms|s|m)\\s*$`, 'm').exec(output);
+  if (!match) throw new Error(`wrk printed no ${percentile}% latency:\n${output}`);
+  return Number(match[1]) * UNITS[match[2]!]!;
+}
+
+function parse(output: string): WrkResult {
+  const rate = /^Requests\/sec:\s+([\d.]+)/m.exec(output);
+  if (!rate) throw new Error(`wrk printed no rate:\n${output}`);
+  const non2xx = /Non-2xx or 3xx responses:\s+(\d+)/.exec(output);
+  const socketErrors = /Socket errors: connect (\d+), read (\d+), write (\d+), timeout (\d+)/.exec(output);
+  const errors = socketErrors ? socketErrors.slice(1).reduce((sum, n) => sum + Number(n), 0) : 0;
+  return {
+    requestsPerSecond: Number(rate[1]),
+    p50Ms: latencyMs(output, '50'),
+    p99Ms: latencyMs(output, '99'),
+    failures: Number(non2xx?.[1] ?? 0) + errors,
+  };
+}
+
+/** One wrk run against 127.0.0.1 with the given headers (Host names the site). */
+export async function runWrk(load: Load, port: number, path: string, headers: Record<string, string>) {
+  const args = [`-t${load.threads}`, `-c${load.connections}`, `-d${load.seconds}s`, '--latency'];
+  for (const [name, value] of Object.entries(headers)) args.push('-H', `${name}: ${value}`);
+  args.push(`http://127.0.0.1:${port}${path}`);
+  const { stdout } = await promisify(execFile)(WRK, args, { maxBuffer: 1024 * 1024 });
+  return parse(stdout);
+}
