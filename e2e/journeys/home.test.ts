@@ -37,7 +37,7 @@ describeInBrowser('organization home (/) and the sidebar', () => {
     expect(await fieldError(modal, 'Name').textContent()).toBe('Max length is 1000');
     await modal.getByLabel('Name').fill('Design');
     await modal.getByRole('button', { name: 'Create' }).click();
-    await page.waitForURL(/\/teams\/[^/]+$/);
+    await page.waitForURL(/\/teams\/[^/]+\/sites$/);
     await expectVisible(page.getByRole('heading', { name: 'Design' }));
     await expectVisible(page.getByText('No sites'));
     await page.goto('/');
@@ -80,9 +80,9 @@ describeInBrowser('organization home (/) and the sidebar', () => {
     const sidebar = page.getByRole('navigation', { name: 'Teams and sites' });
     await expectVisible(sidebar.getByRole('link', { name: stage.world.site.name }));
     await sidebar.getByRole('link', { name: stage.world.site.name }).click();
-    await expectPath(page, `/sites/${stage.world.site._id}`);
+    await expectPath(page, `/sites/${stage.world.site._id}/branches`);
     await sidebar.getByRole('link', { name: 'Web' }).click();
-    await expectPath(page, `/teams/${stage.world.team._id}`);
+    await expectPath(page, `/teams/${stage.world.team._id}/sites`);
     await context.close();
   });
 
@@ -124,7 +124,7 @@ describeInBrowser('organization home (/) and the sidebar', () => {
     await modal.getByLabel('Name').fill('fresh-site');
     await expectVisible(modal.getByLabel('Name is free'));
     await modal.getByRole('button', { name: 'Create' }).click();
-    await page.waitForURL(/\/sites\/[^/]+$/);
+    await page.waitForURL(/\/sites\/[^/]+\/branches$/);
     await expectVisible(page.getByRole('heading', { name: 'fresh-site' }));
     await expectVisible(
       page.getByRole('navigation', { name: 'Teams and sites' }).getByRole('link', { name: 'fresh-site' }),

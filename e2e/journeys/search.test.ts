@@ -76,7 +76,7 @@ describeInBrowser('site search (Ctrl or Cmd + K)', () => {
     await page.keyboard.press('Meta+KeyK');
     await page.getByRole('textbox', { name: 'Search sites' }).fill('beta');
     await page.getByRole('button', { name: /beta-blog/ }).click();
-    await page.waitForURL(/\/sites\/[^/]+$/);
+    await page.waitForURL(/\/sites\/[^/]+\/branches$/);
     await expectVisible(page.getByRole('heading', { name: 'beta-blog' }));
     await expectHidden(page.getByRole('dialog'));
     await context.close();

@@ -6,7 +6,7 @@ import { promisify } from 'node:util';
 import { afterAll, beforeAll, expect, it } from 'vitest';
 import { tarGz, uploadForm } from '../../packages/server/test/archives.ts';
 import { expectStatus } from '../../packages/server/test/client.ts';
-import { uploadRelease } from '../../packages/server/test/world.ts';
+import { PNG, uploadRelease } from '../../packages/server/test/world.ts';
 import { describeInBrowser } from '../support/browser.ts';
 import {
   expectHidden,
@@ -219,6 +219,10 @@ describeInBrowser('site page (/sites/{siteId}): releases, tokens, settings, traf
     expect(await save.isDisabled()).toBe(true);
     const saved = expectStatus(await stage.world.clients.owner.get(`/api/v1/sites/${site._id}`), 200);
     expect(saved.spa).toBe(true);
+
+    await page.locator('input[type=file]').setInputFiles({ name: 'logo.png', mimeType: 'image/png', buffer: PNG });
+    await expectVisible(page.getByRole('main').getByRole('img', { name: `Logo of ${site.name}` }));
+    await expectVisible(page.getByRole('navigation').getByRole('img', { name: `Logo of ${site.name}` }));
     await context.close();
   });
 

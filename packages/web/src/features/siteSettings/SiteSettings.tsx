@@ -8,6 +8,7 @@ import { DeleteSiteButton } from '../sites/DeleteSiteButton.tsx';
 import { GeneralSettings } from './GeneralSettings.tsx';
 import { SecuritySettings } from './SecuritySettings.tsx';
 import { SiteHeadersSettings } from './SiteHeadersSettings.tsx';
+import { SiteLogo } from './SiteLogo.tsx';
 
 function DangerZone({ site }: { site: Site }) {
   return (
@@ -56,6 +57,7 @@ export function SiteSettings({ site }: { site: Site }) {
           element={
             <>
               <GeneralSettings key={site._id} site={site} />
+              <SiteLogo site={site} />
               {isAdminOrOwner && <DangerZone site={site} />}
             </>
           }
