@@ -1,4 +1,17 @@
-import { Button, Card, Code, Group, Modal, PasswordInput, Stack, Switch, Text, Title } from '@mantine/core';
+import {
+  ActionIcon,
+  Button,
+  Card,
+  Code,
+  Group,
+  Modal,
+  Stack,
+  Switch,
+  Text,
+  TextInput,
+  Title,
+  Tooltip,
+} from '@mantine/core';
 import { useForm } from '@mantine/form';
 import { useDisclosure } from '@mantine/hooks';
 import { IconRefresh } from '@tabler/icons-react';
@@ -30,30 +43,32 @@ function SetPasswordModal({
           <Text size="sm" c="dimmed">
             Browsers ask for it before showing anything. The user name is <Code>{BASIC_AUTH_USER}</Code>.
           </Text>
-          <PasswordInput
+          <TextInput
             label="Password"
             description="A random suggestion: keep it or type your own"
             withAsterisk
-            visible
             data-autofocus
+            styles={{ input: { fontFamily: 'var(--mantine-font-family-monospace)' } }}
+            rightSection={
+              <Tooltip label="Suggest another" withArrow>
+                <ActionIcon
+                  variant="subtle"
+                  aria-label="Suggest another"
+                  onClick={() => form.setFieldValue('password', randomString(PASSWORD_SUGGESTION_LENGTH))}
+                >
+                  <IconRefresh size={16} />
+                </ActionIcon>
+              </Tooltip>
+            }
             {...form.getInputProps('password')}
           />
-          <Group justify="space-between">
-            <Button
-              variant="subtle"
-              leftSection={<IconRefresh size={16} />}
-              onClick={() => form.setFieldValue('password', randomString(PASSWORD_SUGGESTION_LENGTH))}
-            >
-              Suggest another
+          <Group justify="flex-end">
+            <Button variant="default" onClick={onClose}>
+              Cancel
             </Button>
-            <Group gap="sm">
-              <Button variant="default" onClick={onClose}>
-                Cancel
-              </Button>
-              <Button type="submit" loading={saving}>
-                Set password
-              </Button>
-            </Group>
+            <Button type="submit" loading={saving}>
+              Set password
+            </Button>
           </Group>
         </Stack>
       </form>
