@@ -1,6 +1,7 @@
 import { randomBytes } from 'node:crypto';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { openDb } from '../../packages/server/src/db/connection.ts';
+import type { Database } from '../../packages/server/src/db/schema.ts';
 import { request } from './http.ts';
 import type { BenchSite } from './wharf.ts';
 
@@ -23,9 +24,9 @@ function chunks<T>(items: T[]): T[][] {
 export async function addSites(dataDir: string, bench: BenchSite, count: number) {
   const db = openDb({ dataDir, databaseUrl: null });
   const at = new Date().toISOString();
-  const sites = [];
-  const branches = [];
-  const events = [];
+  const sites: Database['sites'][] = [];
+  const branches: Database['branches'][] = [];
+  const events: Database['events'][] = [];
   for (let i = 0; i < count; i++) {
     const siteId = id();
     const branchIds = BRANCHES.map(() => id());
@@ -36,9 +37,13 @@ export async function addSites(dataDir: string, bench: BenchSite, count: number)
       name: `many-${i}`,
       color: '#228be6',
       main_branch_id: branchIds[0]!,
-      spa: 0 as const,
+      spa: 0,
       domains: '[]',
       headers: '[]',
+      logo_type: null,
+      logo_version: null,
+      password_hash: null,
+      password_version: null,
     });
     for (const [b, name] of BRANCHES.entries()) {
       branches.push({
@@ -47,12 +52,15 @@ export async function addSites(dataDir: string, bench: BenchSite, count: number)
         name,
         slug: name,
         release_id: bench.releaseId,
+        password_hash: null,
+        password_version: null,
         headers: '[]',
         redirects: '[]',
         created_at: at,
       });
     }
-    events.push({ ...common, id: id(), name: 'site_added', site_id: siteId, actor_id: null, data: '{}' });
+    const event = { id: id(), name: 'site_added', site_id: siteId, user_id: null, actor_id: null, dispatched_at: null };
+    events.push({ ...common, ...event, data: '{}' });
   }
   await db.transaction().execute(async (trx) => {
     for (const batch of chunks(sites)) await trx.insertInto('sites').values(batch).execute();

@@ -1,20 +1,40 @@
 import { execFileSync } from 'node:child_process';
+import v8 from 'node:v8';
+import { runInNewContext } from 'node:vm';
+import { openDb } from '../../packages/server/src/db/connection.ts';
+import { RoutingTable } from '../../packages/server/src/edge/routingTable.ts';
 
 export interface ProcessMemory {
   pid: number;
   rssBytes: number;
 }
 
-/** Resident memory of a process and of its children (the workers of a clustered Wharf). */
+/** Resident memory of a Node.js process and of its Node.js children (the workers of a clustered Wharf). */
 export function processTreeMemory(pid: number): ProcessMemory[] {
-  const out = execFileSync('ps', ['-e', '-o', 'pid=,ppid=,rss='], { encoding: 'utf8' });
-  const rows = out
+  const out = execFileSync('ps', ['-e', '-o', 'pid=,ppid=,rss=,comm='], { encoding: 'utf8' });
+  return out
     .trim()
     .split('\n')
-    .map((line) => line.trim().split(/\s+/).map(Number) as [number, number, number]);
-  return rows
-    .filter(([p, parent]) => p === pid || parent === pid)
-    .map(([p, , rssKb]) => ({ pid: p, rssBytes: rssKb * 1024 }));
+    .map((line) => line.trim().split(/\s+/))
+    .filter(([p, parent, , command]) => command === 'node' && (Number(p) === pid || Number(parent) === pid))
+    .map(([p, , rssKb]) => ({ pid: Number(p), rssBytes: Number(rssKb) * 1024 }));
+}
+
+/** The heap a routing table of every site in Wharf's database holds, measured in this process after full collections. */
+export async function routingTableHeap(dataDir: string) {
+  v8.setFlagsFromString('--expose-gc');
+  const gc = runInNewContext('gc') as () => void;
+  const db = openDb({ dataDir, databaseUrl: null });
+  const collected = () => {
+    for (let i = 0; i < 3; i++) gc();
+    return process.memoryUsage().heapUsed;
+  };
+  const before = collected();
+  const table = new RoutingTable();
+  await table.loadAll(db);
+  const after = collected();
+  await db.destroy();
+  return { sites: table.size, bytes: after - before };
 }
 
 export const megabytes = (bytes: number) => bytes / 1024 / 1024;

@@ -56,6 +56,9 @@ export interface MemoryReport {
   before: WrkResult;
   after: WrkResult;
   loadSeconds: number;
+  /** Heap of a routing table of every site, measured after full collections. */
+  tableMb: number;
+  tableSites: number;
 }
 
 export function memoryTable(report: MemoryReport) {
@@ -66,7 +69,9 @@ export function memoryTable(report: MemoryReport) {
     (p.afterMb - p.beforeMb).toFixed(1),
   ]);
   return [
-    `${report.sites.toLocaleString('en-US')} sites × ${report.branches} branches loaded into the routing table in ${report.loadSeconds.toFixed(1)} s`,
+    `${report.sites.toLocaleString('en-US')} sites × ${report.branches} branches written to the database; served by every process ${report.loadSeconds.toFixed(1)} s later`,
+    `Heap of a routing table of all ${report.tableSites.toLocaleString('en-US')} sites, after full collections: ${report.tableMb.toFixed(1)} MB`,
+    '',
     table(['process', 'RSS before MB', 'RSS after MB', 'growth MB'], rows),
     '',
     table(
@@ -77,4 +82,35 @@ export function memoryTable(report: MemoryReport) {
       ],
     ),
   ].join('\n');
+}
+
+const verdict = (ok: boolean) => (ok ? 'met' : 'NOT met');
+
+/** The targets of issue 5, each with the figure that decides it. */
+export function targetsTable(
+  files: FileRow[],
+  passwords: { open: WrkResult; locked: WrkResult },
+  memory: MemoryReport | null,
+) {
+  const rows: string[][] = [];
+  for (const row of files.filter((r) => !r.label.includes('MB'))) {
+    const ratio = row.wharf.requestsPerSecond / row.nginx.requestsPerSecond;
+    rows.push([`${row.label}: ≥ 0.6× nginx`, `${ratio.toFixed(2)}×`, verdict(ratio >= 0.6)]);
+    rows.push([`${row.label}: p99 < 10 ms`, `${ms(row.wharf.p99Ms)} ms`, verdict(row.wharf.p99Ms < 10)]);
+  }
+  const cost = 1 - passwords.locked.requestsPerSecond / passwords.open.requestsPerSecond;
+  rows.push(['password within 10% of unprotected', `${(cost * 100).toFixed(1)}% slower`, verdict(cost <= 0.1)]);
+  if (memory) {
+    const sites = memory.sites.toLocaleString('en-US');
+    rows.push([
+      `${sites} sites: table < 50 MB`,
+      `${memory.tableMb.toFixed(1)} MB of heap`,
+      verdict(memory.tableMb < 50),
+    ]);
+    const growth = Math.max(...memory.processes.map((p) => p.afterMb - p.beforeMb));
+    rows.push(['… largest RSS growth of one process', `${growth.toFixed(1)} MB`, verdict(growth < 50)]);
+    const slower = 1 - memory.after.requestsPerSecond / memory.before.requestsPerSecond;
+    rows.push(['… and no slower (within 10%)', `${(slower * 100).toFixed(1)}% slower`, verdict(slower <= 0.1)]);
+  }
+  return table(['target', 'measured', ''], rows);
 }

@@ -114,6 +114,21 @@ describe('the edge', () => {
     expect((await get('/assets/app.3f9a1c2e.js', { range: 'bytes=999999-' })).status).toBe(416);
   });
 
+  it('streams files larger than those it keeps in memory, whole, by range and on HEAD', async () => {
+    const large = Buffer.from(Array.from({ length: 1_500_000 }, (_, i) => 33 + (i % 94)));
+    const files = [{ name: 'data.bin', content: large.toString('latin1') }];
+    await uploadRelease(owner, world.site._id, 'large', ['large'], files);
+    const on = `large.${host}`;
+    const whole = await get('/data.bin', {}, on);
+    expect(Number(whole.headers['content-length'])).toBe(large.length);
+    expect(whole.body.equals(large)).toBe(true);
+    const tail = await get('/data.bin', { range: 'bytes=1400000-' }, on);
+    expect(tail.status).toBe(206);
+    expect(tail.body.equals(large.subarray(1_400_000))).toBe(true);
+    const head = await siteRequest(port, on, '/data.bin', { method: 'HEAD' });
+    expect([head.headers['content-length'], head.body.length]).toEqual([String(large.length), 0]);
+  });
+
   it('negotiates the brotli and gzip variants', async () => {
     const br = await get('/assets/app.3f9a1c2e.js', { 'accept-encoding': 'gzip, br' });
     expect(br.headers['content-encoding']).toBe('br');
@@ -221,12 +236,13 @@ describe('the edge', () => {
     expect((await get('/', {}, 'feature-login.www.example.test')).status).toBe(404);
   });
 
-  it('counts requests per site for /metrics and the traffic chart', async () => {
-    const metrics = await fetch(`${server.url}/metrics`);
-    expect(await metrics.text()).toMatch(
-      new RegExp(`wharf_site_requests_total\\{site="${world.site.name}",status="2xx"\\} \\d+`),
-    );
+  it('counts requests and bytes per site for /metrics and the traffic chart', async () => {
+    const metrics = await (await fetch(`${server.url}/metrics`)).text();
+    expect(metrics).toMatch(new RegExp(`wharf_site_requests_total\\{site="${world.site.name}",status="2xx"\\} \\d+`));
+    const bytes = new RegExp(`wharf_site_bytes_total\\{site="${world.site.name}"\\} (\\d+)`).exec(metrics);
+    expect(Number(bytes?.[1])).toBeGreaterThan(BIG_JS.length);
     const traffic = expectStatus(await owner.get(`${base}/traffic?hours=2`), 200);
     expect(traffic[0].requests).toBeGreaterThan(10);
+    expect(traffic[0].bytes).toBeGreaterThan(BIG_JS.length);
   });
 });

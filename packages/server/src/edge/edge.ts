@@ -4,15 +4,47 @@ import type { Config } from '../config.ts';
 import type { Db } from '../db/schema.ts';
 import { FORMS_PREFIX, FormReceiver } from './forms.ts';
 import { hostName, parseHost } from './hosts.ts';
-import { ManifestCache } from './manifests.ts';
+import { type Manifest, ManifestCache } from './manifests.ts';
 import { SiteMetrics } from './metrics.ts';
 import { sendPage } from './pages.ts';
 import { PasswordGate } from './passwords.ts';
 import { matchRedirect, proxy, sendFileRule, upstreamUrl } from './redirects.ts';
 import { normalisePath, resolveFile } from './resolvePath.ts';
 import { FileResponder } from './respond.ts';
-import { RoutingTable } from './routingTable.ts';
+import { type BranchEntry, RoutingTable, type SiteEntry } from './routingTable.ts';
 import { RoutingSync } from './sync.ts';
+
+/** The number of body bytes an answer sent, once it is known. */
+type Answer = number | Promise<number>;
+
+interface SiteRequest {
+  req: IncomingMessage;
+  res: ServerResponse;
+  site: SiteEntry;
+  branch: BranchEntry;
+  /** Decoded and normalised, without the leading slash. */
+  path: string;
+  trailingSlash: boolean;
+  query: string;
+}
+
+const clientAddressOf = (req: IncomingMessage) => req.socket.remoteAddress ?? 'unknown';
+
+function refuse(res: ServerResponse, site: SiteEntry, verdict: 'denied' | 'limited') {
+  if (verdict === 'limited') return sendPage(res, 429, 'tooManyRequests', { 'retry-after': '60' });
+  return sendPage(res, 401, 'unauthorized', { 'www-authenticate': `Basic realm="${site.name}", charset="UTF-8"` });
+}
+
+/** Answers 500 when nothing was sent yet, else cuts the connection: the client must not take a half answer. */
+function failed(res: ServerResponse) {
+  if (res.headersSent) {
+    res.destroy();
+    return 0;
+  }
+  res.writeHead(500, { 'content-type': 'text/plain; charset=utf-8' });
+  res.end('Internal error');
+  return 0;
+}
 
 /** Serves every branch of every site by host name: routing, files, redirects, passwords, forms. */
 export class Edge {
@@ -54,62 +86,87 @@ export class Edge {
   }
 
   handle(req: IncomingMessage, res: ServerResponse) {
-    this.serve(req, res).catch(() => {
-      if (!res.headersSent) {
-        res.writeHead(500, { 'content-type': 'text/plain; charset=utf-8' });
-        res.end('Internal error');
-      } else res.destroy();
-    });
-  }
-
-  private async serve(req: IncomingMessage, res: ServerResponse) {
     const host = hostName(req.headers.host);
     const resolved = host ? this.table.resolve(parseHost(host, this.sitesHost)) : null;
-    if (!resolved?.branch) return sendPage(res, 404, 'notFound');
+    if (!resolved?.branch) {
+      sendPage(res, 404, 'notFound');
+      return;
+    }
     const { site, branch } = resolved;
-    res.on('finish', () => this.metrics.record(site.id, res.statusCode, Number(res.getHeader('content-length') ?? 0)));
+    try {
+      // Most answers are ready at once (a cached file); only the others pay for a promise.
+      const sent = this.serve(req, res, site, branch);
+      if (typeof sent === 'number') this.metrics.record(site.id, res.statusCode, sent);
+      else
+        sent.then(
+          (bytes) => this.metrics.record(site.id, res.statusCode, bytes),
+          () => this.metrics.record(site.id, 500, failed(res)),
+        );
+    } catch {
+      this.metrics.record(site.id, 500, failed(res));
+    }
+  }
 
+  private serve(req: IncomingMessage, res: ServerResponse, site: SiteEntry, branch: BranchEntry): Answer {
     const url = req.url ?? '/';
     const queryStart = url.indexOf('?');
     const rawPath = queryStart === -1 ? url : url.slice(0, queryStart);
     const query = queryStart === -1 ? '' : url.slice(queryStart);
     const normalised = normalisePath(rawPath);
     if (!normalised) return sendPage(res, 400, 'badRequest');
-    const clientAddress = req.socket.remoteAddress ?? 'unknown';
+    const request: SiteRequest = {
+      req,
+      res,
+      site,
+      branch,
+      path: normalised.path,
+      trailingSlash: normalised.trailingSlash,
+      query,
+    };
+    if (!branch.protection) return this.serveOpen(request);
+    const verdict = this.gate.check(req, branch.protection, () => clientAddressOf(req));
+    if (verdict === 'allowed') return this.serveOpen(request);
+    if (typeof verdict === 'string') return refuse(res, site, verdict);
+    return verdict.then((late) => (late === 'allowed' ? this.serveOpen(request) : refuse(res, site, late)));
+  }
 
-    if (branch.protection) {
-      const verdict = await this.gate.check(req, branch.protection, clientAddress);
-      if (verdict === 'limited') return sendPage(res, 429, 'tooManyRequests', { 'retry-after': '60' });
-      if (verdict === 'denied') {
-        return sendPage(res, 401, 'unauthorized', {
-          'www-authenticate': `Basic realm="${site.name}", charset="UTF-8"`,
-        });
+  /** Past the password, if any: forms, redirects, then files. */
+  private serveOpen(request: SiteRequest): Answer {
+    const { req, res, site, branch, path, trailingSlash, query } = request;
+    if (req.method === 'POST' && path.startsWith(FORMS_PREFIX)) {
+      const formName = path.slice(FORMS_PREFIX.length);
+      return this.forms.receive(req, res, { site, branch, formName, clientAddress: clientAddressOf(req) });
+    }
+    if (branch.redirects.length > 0) {
+      const requestPath = `/${path}${trailingSlash ? '/' : ''}`;
+      const rule = matchRedirect(branch.redirects, requestPath);
+      if (rule?.type === 'file') return sendFileRule(req, res, requestPath, rule.config.content, branch.headers);
+      if (rule?.type === 'reverse_proxy') {
+        const target = upstreamUrl(rule.config.url, rule.config.stripPathPrefix, requestPath, query);
+        const proto = (req.socket as TLSSocket).encrypted ? 'https' : 'http';
+        const clientAddress = clientAddressOf(req);
+        return proxy(req, res, { url: target, clientAddress, proto, dropAuthorization: branch.protection !== null });
       }
-    }
-    if (req.method === 'POST' && normalised.path.startsWith(FORMS_PREFIX)) {
-      const formName = normalised.path.slice(FORMS_PREFIX.length);
-      return this.forms.receive(req, res, { site, branch, formName, clientAddress });
-    }
-    const requestPath = `/${normalised.path}${normalised.trailingSlash ? '/' : ''}`;
-    const rule = matchRedirect(branch.redirects, requestPath);
-    if (rule?.type === 'file') return sendFileRule(req, res, requestPath, rule.config.content, branch.headers);
-    if (rule?.type === 'reverse_proxy') {
-      const target = upstreamUrl(rule.config.url, rule.config.stripPathPrefix, requestPath, query);
-      const proto = (req.socket as TLSSocket).encrypted ? 'https' : 'http';
-      return proxy(req, res, { url: target, clientAddress, proto, dropAuthorization: branch.protection !== null });
     }
     if (req.method !== 'GET' && req.method !== 'HEAD') {
       res.writeHead(405, { allow: 'GET, HEAD', 'content-length': '0' });
-      return res.end();
+      res.end();
+      return 0;
     }
     if (!branch.releaseId) return sendPage(res, 404, 'nothingDeployed');
-    const manifest = await this.manifests.get(branch.releaseId);
-    const resolution = resolveFile(manifest, normalised.path, normalised.trailingSlash, site.spa, query);
+    const manifest = this.manifests.get(branch.releaseId);
+    if (manifest instanceof Promise) return manifest.then((loaded) => this.sendFile(request, loaded));
+    return this.sendFile(request, manifest);
+  }
+
+  private sendFile({ req, res, site, branch, path, trailingSlash, query }: SiteRequest, manifest: Manifest): Answer {
+    const resolution = resolveFile(manifest, path, trailingSlash, site.spa, query);
     if (resolution.kind === 'redirect') {
       res.writeHead(301, { location: resolution.location, 'content-length': '0' });
-      return res.end();
+      res.end();
+      return 0;
     }
     if (resolution.kind === 'notFound') return sendPage(res, 404, 'notFound');
-    await this.responder.send(req, res, resolution.file, resolution.status, branch.headers);
+    return this.responder.send(req, res, resolution.file, resolution.status, branch.headers);
   }
 }

@@ -14,12 +14,13 @@ const HONEYPOT = '_gotcha';
 const NEXT = '_next';
 
 function sendJson(res: ServerResponse, status: number, body: unknown) {
-  const text = JSON.stringify(body);
+  const text = Buffer.from(JSON.stringify(body));
   res.writeHead(status, {
     'content-type': 'application/json; charset=utf-8',
-    'content-length': String(Buffer.byteLength(text)),
+    'content-length': String(text.length),
   });
   res.end(text);
+  return text.length;
 }
 
 /** Where to send the visitor back: `_next` or the referring page, on this host only. */
@@ -46,11 +47,12 @@ export class FormReceiver {
 
   constructor(private readonly db: Db) {}
 
+  /** Answers the number of body bytes sent. */
   async receive(
     req: IncomingMessage,
     res: ServerResponse,
     input: { site: SiteEntry; branch: BranchEntry; formName: string; clientAddress: string },
-  ) {
+  ): Promise<number> {
     const wantsJson = (req.headers.accept ?? '').includes('application/json');
     const release = input.branch.releaseId
       ? await this.db
@@ -82,6 +84,7 @@ export class FormReceiver {
     if (wantsJson) return sendJson(res, 200, { ok: true });
     res.writeHead(303, { location: returnAddress(req, next), 'content-length': '0' });
     res.end();
+    return 0;
   }
 
   private async store(

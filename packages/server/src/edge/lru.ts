@@ -1,7 +1,19 @@
-/** A map that forgets its least recently used entries once their total weight passes a budget. */
+interface Entry<V> {
+  value: V;
+  weight: number;
+  /** When the entry last moved to the young end; the map keeps entries in this order. */
+  stamp: number;
+}
+
+/**
+ * A map that forgets its least recently used entries once their total weight passes a budget.
+ * A hit on an entry in the younger half costs one lookup: only entries drifting towards the old
+ * end move back, so hot entries (most of an edge's traffic) are never reordered.
+ */
 export class LruCache<K, V> {
-  private readonly entries = new Map<K, { value: V; weight: number }>();
+  private readonly entries = new Map<K, Entry<V>>();
   private total = 0;
+  private clock = 0;
 
   constructor(
     private readonly budget: number,
@@ -11,8 +23,11 @@ export class LruCache<K, V> {
   get(key: K): V | undefined {
     const entry = this.entries.get(key);
     if (!entry) return undefined;
-    this.entries.delete(key);
-    this.entries.set(key, entry);
+    if (this.clock - entry.stamp > this.entries.size / 2) {
+      this.entries.delete(key);
+      entry.stamp = ++this.clock;
+      this.entries.set(key, entry);
+    }
     return entry.value;
   }
 
@@ -20,7 +35,7 @@ export class LruCache<K, V> {
     const weight = this.weigh(value);
     if (weight > this.budget) return;
     this.delete(key);
-    this.entries.set(key, { value, weight });
+    this.entries.set(key, { value, weight, stamp: ++this.clock });
     this.total += weight;
     for (const [oldest, entry] of this.entries) {
       if (this.total <= this.budget) break;

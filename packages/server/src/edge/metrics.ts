@@ -24,6 +24,12 @@ function countersOf(map: Map<string, Counters>, siteId: string) {
   return counters;
 }
 
+function count(counters: Counters, cls: (typeof CLASSES)[number], bytes: number) {
+  counters.requests += 1;
+  counters.bytes += bytes;
+  counters[cls] += 1;
+}
+
 /**
  * Requests and bytes per site and status class: totals since start for /metrics, and the pending
  * part of the current hour, added to the database on each flush for the console's traffic chart.
@@ -34,12 +40,8 @@ export class SiteMetrics {
 
   record(siteId: string, status: number, bytes: number) {
     const cls = statusClass(status);
-    for (const map of [this.totals, this.pending]) {
-      const counters = countersOf(map, siteId);
-      counters.requests += 1;
-      counters.bytes += bytes;
-      counters[cls] += 1;
-    }
+    count(countersOf(this.totals, siteId), cls, bytes);
+    count(countersOf(this.pending, siteId), cls, bytes);
   }
 
   /** Counts another process recorded (a cluster worker), added to this one's. */

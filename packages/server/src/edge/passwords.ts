@@ -8,6 +8,13 @@ import type { Protection } from './routingTable.ts';
 
 export type Verdict = 'allowed' | 'denied' | 'limited';
 
+async function matches(credential: string, hash: string) {
+  const decoded = Buffer.from(credential, 'base64').toString('utf8');
+  const separator = decoded.indexOf(':');
+  if (separator <= 0 || decoded.slice(0, separator) !== BASIC_AUTH_USER) return false;
+  return verifyPassword(decoded.slice(separator + 1), hash);
+}
+
 /**
  * HTTP Basic with user `user`. A verified credential is remembered under the password's version
  * and a hash of the credential, so the slow hash runs once, not on every request; a new password
@@ -16,24 +23,35 @@ export type Verdict = 'allowed' | 'denied' | 'limited';
 export class PasswordGate {
   private readonly verified = new LruCache<string, true>(100_000);
   private readonly failures = new FailureLimiter(10, 60_000);
+  /** Verifications under way: a page's many parallel requests with a new credential share one hash. */
+  private readonly verifying = new Map<string, Promise<boolean>>();
 
-  async check(req: IncomingMessage, protection: Protection, clientAddress: string): Promise<Verdict> {
+  /** Synchronous when the credential was verified before: the common case costs one hash lookup. */
+  check(req: IncomingMessage, protection: Protection, clientAddress: () => string): Verdict | Promise<Verdict> {
     const header = req.headers.authorization;
     const credential = header?.startsWith('Basic ') ? header.slice(6).trim() : null;
-    if (credential) {
-      const key = `${protection.version}:${createHash('sha256').update(credential).digest('base64url')}`;
-      if (this.verified.get(key)) return 'allowed';
-      if (this.failures.isBlocked(clientAddress)) return 'limited';
-      const decoded = Buffer.from(credential, 'base64').toString('utf8');
-      const separator = decoded.indexOf(':');
-      const user = decoded.slice(0, separator);
-      const password = decoded.slice(separator + 1);
-      if (separator > 0 && user === BASIC_AUTH_USER && (await verifyPassword(password, protection.hash))) {
-        this.verified.set(key, true);
-        return 'allowed';
-      }
-      this.failures.fail(clientAddress);
+    if (!credential) return this.refusal(clientAddress());
+    const key = `${protection.version}:${createHash('sha256').update(credential).digest('base64url')}`;
+    if (this.verified.get(key)) return 'allowed';
+    return this.verify(credential, key, protection, clientAddress());
+  }
+
+  private async verify(credential: string, key: string, protection: Protection, clientAddress: string) {
+    if (this.failures.isBlocked(clientAddress)) return 'limited';
+    let verification = this.verifying.get(key);
+    if (!verification) {
+      verification = matches(credential, protection.hash).finally(() => this.verifying.delete(key));
+      this.verifying.set(key, verification);
     }
+    if (await verification) {
+      this.verified.set(key, true);
+      return 'allowed';
+    }
+    this.failures.fail(clientAddress);
+    return this.refusal(clientAddress);
+  }
+
+  private refusal(clientAddress: string): Verdict {
     return this.failures.isBlocked(clientAddress) ? 'limited' : 'denied';
   }
 }

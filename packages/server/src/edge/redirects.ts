@@ -27,7 +27,12 @@ export function sendFileRule(
   };
   for (const [name, value] of headers) out[name.toLowerCase()] = value;
   res.writeHead(200, out);
-  res.end(req.method === 'HEAD' ? undefined : body);
+  if (req.method === 'HEAD') {
+    res.end();
+    return 0;
+  }
+  res.end(body);
+  return body.length;
 }
 
 const HOP_BY_HOP = new Set([
@@ -54,13 +59,16 @@ export function upstreamUrl(target: string, stripPathPrefix: string | undefined,
 
 /**
  * Streams the request to the upstream and its answer back: method, body and headers, with the
- * X-Forwarded headers set. A failing or silent upstream answers the 502 page.
+ * X-Forwarded headers set. A failing or silent upstream answers the 502 page. Resolves, once the
+ * answer is over, with the number of body bytes sent.
  */
 export function proxy(
   req: IncomingMessage,
   res: ServerResponse,
   input: { url: URL; clientAddress: string; proto: string; dropAuthorization: boolean },
-) {
+): Promise<number> {
+  let sent = 0;
+  const over = new Promise<number>((resolve) => res.once('close', () => resolve(sent)));
   const headers: OutgoingHttpHeaders = {};
   for (const [name, value] of Object.entries(req.headers)) if (!HOP_BY_HOP.has(name)) headers[name] = value;
   if (input.dropAuthorization) delete headers.authorization;
@@ -76,14 +84,18 @@ export function proxy(
       const out: OutgoingHttpHeaders = {};
       for (const [name, value] of Object.entries(answer.headers)) if (!HOP_BY_HOP.has(name)) out[name] = value;
       res.writeHead(answer.statusCode ?? 502, out);
+      answer.on('data', (chunk: Buffer) => {
+        sent += chunk.length;
+      });
       answer.pipe(res);
     },
   );
   const fail = () => {
-    if (!res.headersSent) sendPage(res, 502, 'badGateway');
+    if (!res.headersSent) sent = sendPage(res, 502, 'badGateway');
     else res.destroy();
   };
   upstream.on('timeout', () => upstream.destroy(new Error('upstream timeout')));
   upstream.on('error', fail);
   req.pipe(upstream);
+  return over;
 }

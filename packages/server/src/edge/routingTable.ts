@@ -30,13 +30,18 @@ export interface SiteEntry {
 }
 
 type SiteRow = Database['sites'];
+const RELOAD_BATCH = 500;
 type BranchRow = Database['branches'];
 
 function protectionOf(row: { password_hash: string | null; password_version: string | null }): Protection | null {
   return row.password_hash ? { hash: row.password_hash, version: row.password_version ?? '' } : null;
 }
 
+/** Shared by every branch without headers, so that answers prepared for one serve all of them. */
+const NO_HEADERS: [string, string][] = [];
+
 function mergeHeaders(site: Header[], branch: Header[]): [string, string][] {
+  if (site.length === 0 && branch.length === 0) return NO_HEADERS;
   const merged = new Map<string, [string, string]>();
   for (const header of [...site, ...branch]) merged.set(header.name.toLowerCase(), [header.name, header.value]);
   return [...merged.values()];
@@ -78,16 +83,29 @@ export class RoutingTable {
   async loadAll(db: Db) {
     const sites = await db.selectFrom('sites').selectAll().execute();
     const branches = await db.selectFrom('branches').selectAll().execute();
-    const bySite = new Map<string, BranchRow[]>();
-    for (const branch of branches) bySite.set(branch.site_id, [...(bySite.get(branch.site_id) ?? []), branch]);
-    for (const site of sites) this.put(toEntry(site, bySite.get(site.id) ?? []));
+    this.putAll(sites, branches);
   }
 
-  async reloadSite(db: Db, siteId: string) {
-    const site = await db.selectFrom('sites').selectAll().where('id', '=', siteId).executeTakeFirst();
-    if (!site) return this.remove(siteId);
-    const branches = await db.selectFrom('branches').selectAll().where('site_id', '=', siteId).execute();
-    this.put(toEntry(site, branches));
+  /** Reads the sites again (a few hundred per query); those no longer in the database are dropped. */
+  async reloadSites(db: Db, siteIds: string[]) {
+    for (let i = 0; i < siteIds.length; i += RELOAD_BATCH) {
+      const batch = siteIds.slice(i, i + RELOAD_BATCH);
+      const sites = await db.selectFrom('sites').selectAll().where('id', 'in', batch).execute();
+      const branches = await db.selectFrom('branches').selectAll().where('site_id', 'in', batch).execute();
+      const found = new Set(sites.map((site) => site.id));
+      for (const siteId of batch) if (!found.has(siteId)) this.remove(siteId);
+      this.putAll(sites, branches);
+    }
+  }
+
+  private putAll(sites: SiteRow[], branches: BranchRow[]) {
+    const bySite = new Map<string, BranchRow[]>();
+    for (const branch of branches) {
+      const list = bySite.get(branch.site_id);
+      if (list) list.push(branch);
+      else bySite.set(branch.site_id, [branch]);
+    }
+    for (const site of sites) this.put(toEntry(site, bySite.get(site.id) ?? []));
   }
 
   remove(siteId: string) {

@@ -21,8 +21,7 @@ export class RoutingSync {
     private readonly table: RoutingTable,
   ) {
     this.follower = new OutboxFollower(db, async (events) => {
-      const sites = new Set(events.flatMap(sitesOf));
-      for (const siteId of sites) await this.table.reloadSite(this.db, siteId);
+      await this.table.reloadSites(this.db, [...new Set(events.flatMap(sitesOf))]);
     });
   }
 

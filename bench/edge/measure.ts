@@ -1,0 +1,119 @@
+import { setTimeout as sleep } from 'node:timers/promises';
+import { addSites, BRANCHES, waitUntilServed } from './manySites.ts';
+import { megabytes, processTreeMemory, routingTableHeap } from './memory.ts';
+import type { FileRow, MemoryReport } from './report.ts';
+import type { BenchFile } from './siteFiles.ts';
+import type { BenchSite, WharfServer } from './wharf.ts';
+import { type Load, runWrk, type WrkResult } from './wrk.ts';
+
+export interface Target {
+  port: number;
+  path: string;
+  headers: Record<string, string>;
+}
+
+export interface Plan {
+  load: Load;
+  warmUp: Load;
+  /** Runs of each target, taken in turn so that a busy moment of the machine hits all of them. */
+  rounds: number;
+}
+
+export const GZIP = { 'Accept-Encoding': 'gzip' };
+/** Long enough for V8 to collect and give back what loading left behind (its memory reducer). */
+const SETTLE_MS = 15_000;
+
+const median = (values: number[]) => values.toSorted((a, b) => a - b)[Math.floor(values.length / 2)]!;
+
+async function checkedRun(load: Load, target: Target) {
+  const result = await runWrk(load, target.port, target.path, target.headers);
+  if (result.failures > 0) throw new Error(`${result.failures} failed requests for ${target.path} on ${target.port}`);
+  return result;
+}
+
+/** Each target warmed up once, then run `rounds` times in turn; the median of each figure. */
+export async function compare(plan: Plan, targets: Target[]): Promise<WrkResult[]> {
+  for (const target of targets) await checkedRun(plan.warmUp, target);
+  const runs: WrkResult[][] = targets.map(() => []);
+  for (let round = 0; round < plan.rounds; round++) {
+    for (const [i, target] of targets.entries()) runs[i]!.push(await checkedRun(plan.load, target));
+  }
+  return runs.map((results) => ({
+    requestsPerSecond: median(results.map((r) => r.requestsPerSecond)),
+    p50Ms: median(results.map((r) => r.p50Ms)),
+    p99Ms: median(results.map((r) => r.p99Ms)),
+    failures: 0,
+  }));
+}
+
+export async function measureFiles(
+  plan: Plan,
+  nginxPort: number,
+  wharf: WharfServer,
+  site: BenchSite,
+  files: BenchFile[],
+) {
+  const cases = [
+    ...files.map((file) => ({ label: file.label, path: `/${file.name}`, headers: {} })),
+    { label: `${files[1]!.label}, gzip`, path: `/${files[1]!.name}`, headers: GZIP },
+  ];
+  const rows: FileRow[] = [];
+  for (const c of cases) {
+    process.stderr.write(`measuring ${c.label}…\n`);
+    const [nginx, wharfResult] = await compare(plan, [
+      { port: nginxPort, path: c.path, headers: { Host: 'localhost', ...c.headers } },
+      { port: wharf.port, path: c.path, headers: { Host: site.host, ...c.headers } },
+    ]);
+    rows.push({ label: c.label, nginx: nginx!, wharf: wharfResult! });
+  }
+  return rows;
+}
+
+export async function measurePasswords(plan: Plan, wharf: WharfServer, site: BenchSite) {
+  process.stderr.write('measuring the password-protected branch…\n');
+  const [open, locked] = await compare(plan, [
+    { port: wharf.port, path: '/index.html', headers: { Host: site.host } },
+    { port: wharf.port, path: '/index.html', headers: { Host: site.privateHost, Authorization: site.credential } },
+  ]);
+  return { open: open!, locked: locked! };
+}
+
+async function settledMemory(pid: number) {
+  await sleep(SETTLE_MS);
+  return new Map(processTreeMemory(pid).map((p) => [p.pid, p.rssBytes]));
+}
+
+/** Resident memory and request rate with one site, then with `sites` more of three branches each. */
+export async function measureMemory(
+  plan: Plan,
+  wharf: WharfServer,
+  site: BenchSite,
+  sites: number,
+): Promise<MemoryReport> {
+  process.stderr.write(`measuring memory with ${sites} more sites…\n`);
+  const mainPid = wharf.child.pid!;
+  const target = { port: wharf.port, path: '/index.html', headers: { Host: site.host } };
+  const [before] = await compare(plan, [target]);
+  const rssBefore = await settledMemory(mainPid);
+  const started = Date.now();
+  await addSites(wharf.dataDir, site, sites);
+  await waitUntilServed(wharf.port, sites);
+  const loadSeconds = (Date.now() - started) / 1000;
+  const heap = await routingTableHeap(wharf.dataDir);
+  const [after] = await compare(plan, [target]);
+  const rssAfter = await settledMemory(mainPid);
+  return {
+    sites,
+    branches: BRANCHES.length,
+    processes: [...rssBefore].map(([pid, rss]) => ({
+      name: pid !== mainPid ? `worker ${pid}` : rssBefore.size > 1 ? 'primary' : 'Wharf',
+      beforeMb: megabytes(rss),
+      afterMb: megabytes(rssAfter.get(pid) ?? 0),
+    })),
+    before: before!,
+    after: after!,
+    loadSeconds,
+    tableMb: megabytes(heap.bytes),
+    tableSites: heap.sites,
+  };
+}
