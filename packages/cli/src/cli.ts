@@ -1,14 +1,15 @@
-import { hashPasswordCommand } from './commands/hashPassword.ts';
-import { uploadCommand } from './commands/upload.ts';
 import type { CliContext } from './context.ts';
 import { CliFailure, exitCodes, usageError } from './failures.ts';
 import { mainHelp } from './help.ts';
 import { failureJson } from './output/summary.ts';
 import { version } from './version.ts';
 
-const commands: Record<string, (argv: string[], context: CliContext) => Promise<number>> = {
-  upload: uploadCommand,
-  'hash-password': hashPasswordCommand,
+type Command = (argv: string[], context: CliContext) => Promise<number>;
+
+// Each command loads what it needs when it runs: `wharf --version` does not load the contract.
+const commands: Record<string, () => Promise<Command>> = {
+  upload: () => import('./commands/upload.ts').then((module) => module.uploadCommand),
+  'hash-password': () => import('./commands/hashPassword.ts').then((module) => module.hashPasswordCommand),
 };
 
 async function dispatch(argv: string[], context: CliContext): Promise<number> {
@@ -23,7 +24,7 @@ async function dispatch(argv: string[], context: CliContext): Promise<number> {
   }
   const command = commands[first];
   if (!command) throw usageError(`Unknown command ${first}. Commands: ${Object.keys(commands).join(', ')}`);
-  return command(rest, context);
+  return (await command())(rest, context);
 }
 
 /** Runs one invocation of `wharf` and answers its exit code; every failure is printed here. */

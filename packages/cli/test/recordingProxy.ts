@@ -11,8 +11,11 @@ export interface RecordedRequest {
 export interface RecordingProxy {
   url: string;
   requests: RecordedRequest[];
-  /** Answer the deploys route 404, as a Wharf from before incremental deploys does. */
-  hideDeploys: boolean;
+  /**
+   * Answer the deploys route with this instead of the server's answer: 404 as a Wharf from before
+   * incremental deploys, 413 as a server whose request size limit a long manifest exceeds.
+   */
+  refuseDeploys: { status: number; message: string } | null;
   /** Answer this many of the next file uploads 503, as a server restarting would. */
   failUploads: number;
   close(): Promise<void>;
@@ -36,9 +39,10 @@ export async function startRecordingProxy(target: string): Promise<RecordingProx
     const record: RecordedRequest = { method: request.method ?? '', path: request.url ?? '', bytes: 0 };
     proxy.requests.push(record);
     request.on('data', (chunk: Buffer) => (record.bytes += chunk.length));
-    if (proxy.hideDeploys && request.method === 'POST' && DEPLOYS_ROUTE.test(record.path)) {
+    const refusal = proxy.refuseDeploys;
+    if (refusal && request.method === 'POST' && DEPLOYS_ROUTE.test(record.path)) {
       request.resume();
-      return request.on('end', () => answer(response, 404, `No route POST ${record.path}`));
+      return request.on('end', () => answer(response, refusal.status, refusal.message));
     }
     if (proxy.failUploads > 0 && request.method === 'PUT' && FILE_ROUTE.test(record.path)) {
       proxy.failUploads--;
@@ -66,7 +70,7 @@ export async function startRecordingProxy(target: string): Promise<RecordingProx
   const proxy: RecordingProxy = {
     url: `http://127.0.0.1:${port}`,
     requests: [],
-    hideDeploys: false,
+    refuseDeploys: null,
     failUploads: 0,
     close: () =>
       new Promise<void>((resolve) => {

@@ -24,7 +24,7 @@ afterAll(async () => {
 });
 beforeEach(() => {
   proxy.requests.length = 0;
-  proxy.hideDeploys = false;
+  proxy.refuseDeploys = null;
   proxy.failUploads = 0;
 });
 
@@ -96,7 +96,7 @@ describe('wharf upload, against a real server', () => {
   });
 
   it('sends a tar.gz to a server without incremental deploys', async () => {
-    proxy.hideDeploys = true;
+    proxy.refuseDeploys = { status: 404, message: `No route POST /api/v1/sites/${world.siteId}/deploys` };
     const files = {
       'index.html': '<h1>Old server</h1>',
       'deep/er/page.html': 'page',
@@ -115,6 +115,23 @@ describe('wharf upload, against a real server', () => {
     expect(proxy.requests[1]!.bytes).toBe(result.sentBytes);
     expect(await served(result.branches[0].url)).toBe('<h1>Old server</h1>');
     expect(await served(result.branches[0].url, '/deep/er/page.html')).toBe('page');
+  });
+
+  it('sends a tar.gz when the manifest is longer than the server takes in one request', async () => {
+    proxy.refuseDeploys = { status: 413, message: 'Request body is too large' };
+    const folder = await siteFolder({ 'index.html': '<h1>Many files</h1>' });
+    const run = await runInProcess(['upload', folder, ...connection(), '--branch', 'many']);
+    expect(run.code).toBe(0);
+    expect(run.stderr).toContain('This server refused a manifest this long: sending the whole folder as a tar.gz');
+    expect(proxy.requests.at(-1)).toMatchObject({ method: 'POST', path: `/api/v1/sites/${world.siteId}/releases` });
+  });
+
+  it('reports a refused token even when the server answers before the archive is sent', async () => {
+    proxy.refuseDeploys = { status: 404, message: 'No route' };
+    const folder = await siteFolder({ 'big.bin': Buffer.alloc(8 * 1024 * 1024, 7) });
+    const run = await runInProcess(['upload', folder, ...connection(), '--token', 'wharf_site_unknown']);
+    expect(run.code).toBe(exitCodes.badToken);
+    expect(run.stderr).toContain('does not accept the token');
   });
 
   it('tries a failing upload again and finishes', async () => {

@@ -1,7 +1,6 @@
 import type { WharfApi } from '../api/wharfApi.ts';
 import type { FolderFile } from '../folder/hashFiles.ts';
 import type { Progress } from '../output/progress.ts';
-import { uploadArchive } from './archiveUpload.ts';
 import { deployIncrementally } from './incrementalDeploy.ts';
 import type { ReleaseTarget, UploadOutcome } from './outcome.ts';
 
@@ -12,8 +11,10 @@ export async function deployFiles(
   files: FolderFile[],
   progress: Progress,
 ): Promise<UploadOutcome> {
-  const deployed = await deployIncrementally(wharf, target, files, progress);
-  if (deployed) return deployed;
-  progress.note('This server has no incremental deploys: sending the whole folder as a tar.gz');
+  const incremental = await deployIncrementally(wharf, target, files, progress);
+  if ('deployed' in incremental) return incremental.deployed;
+  progress.note(`${incremental.sendArchive}: sending the whole folder as a tar.gz`);
+  // Loaded only now: most uploads never need tar.
+  const { uploadArchive } = await import('./archiveUpload.ts');
   return uploadArchive(wharf, target, files, progress);
 }

@@ -13,11 +13,16 @@ import { type ReleaseTarget, totalSize, type UploadOutcome } from './outcome.ts'
 const UPLOAD_CONCURRENCY = 8;
 
 /**
- * A 404 on the deploys route of a site that exists: a Wharf from before incremental deploys.
- * Any other 404 falls back too; the archive upload then tells an unknown site apart for sure.
+ * Why the server cannot take this deploy incrementally, or null when the failure is another.
+ * A 404 that is not about the site: a Wharf from before incremental deploys (any other 404
+ * falls back too, and the archive upload then tells an unknown site apart for sure). A 413 of
+ * the body itself: a manifest of more files than the server's request size allows.
  */
-function isServerWithoutDeploys(error: unknown) {
-  return error instanceof ApiError && error.status === 404 && !/^site not found/i.test(error.message);
+function reasonToSendAnArchive(error: unknown): string | null {
+  if (!(error instanceof ApiError)) return null;
+  if (error.status === 404 && !/^site not found/i.test(error.message)) return 'This server has no incremental deploys';
+  if (error.status === 413 && /request body/i.test(error.message)) return 'This server refused a manifest this long';
+  return null;
 }
 
 async function uploadFile(wharf: WharfApi, deployId: string, file: FolderFile) {
@@ -36,15 +41,15 @@ async function uploadFile(wharf: WharfApi, deployId: string, file: FolderFile) {
 }
 
 /**
- * Sends the manifest, then only the files the server lacks, then finalises. Null when the server
- * has no incremental deploys, so the caller can send an archive instead.
+ * Sends the manifest, then only the files the server lacks, then finalises. When the server
+ * cannot deploy incrementally, answers why, so that the caller sends an archive instead.
  */
 export async function deployIncrementally(
   wharf: WharfApi,
   target: ReleaseTarget,
   files: FolderFile[],
   progress: Progress,
-): Promise<UploadOutcome | null> {
+): Promise<{ deployed: UploadOutcome } | { sendArchive: string }> {
   const manifest = {
     name: target.name,
     branches: target.branches,
@@ -54,7 +59,8 @@ export async function deployIncrementally(
   try {
     deploy = await wharf.startDeploy(target.siteId, manifest);
   } catch (error) {
-    if (isServerWithoutDeploys(error)) return null;
+    const reason = reasonToSendAnArchive(error);
+    if (reason) return { sendArchive: reason };
     throw error;
   }
   // Files with the same content share a hash: each travels once.
@@ -73,9 +79,11 @@ export async function deployIncrementally(
   progress.note('Finalizing the release');
   const release = await wharf.finalizeDeploy(deploy._id);
   return {
-    release,
-    method: 'incremental',
-    uploaded: { files: missing.length, bytes },
-    sentBytes: Buffer.byteLength(JSON.stringify(manifest)) + bytes,
+    deployed: {
+      release,
+      method: 'incremental',
+      uploaded: { files: missing.length, bytes },
+      sentBytes: Buffer.byteLength(JSON.stringify(manifest)) + bytes,
+    },
   };
 }

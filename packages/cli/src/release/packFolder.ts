@@ -12,7 +12,9 @@ function addFile(pack: tar.Pack, file: FolderFile) {
       error ? reject(error) : resolve(),
     );
     (async () => {
-      for await (const chunk of createReadStream(file.absolutePath, { highWaterMark: 256 * 1024 })) {
+      // Chunks no larger than the file: a read stream allocates its whole chunk size for each file.
+      const highWaterMark = Math.max(1, Math.min(file.size, 64 * 1024));
+      for await (const chunk of createReadStream(file.absolutePath, { highWaterMark })) {
         if (!entry.write(chunk as Buffer)) await once(entry, 'drain');
       }
       entry.end(null); // streamx's end wants an argument; null writes nothing more

@@ -1,0 +1,22 @@
+const MB = 1_000_000;
+const MiB = 1024 * 1024;
+
+export const median = (values: number[]) => {
+  const sorted = [...values].sort((a, b) => a - b);
+  const middle = Math.floor(sorted.length / 2);
+  return sorted.length % 2 ? sorted[middle]! : (sorted[middle - 1]! + sorted[middle]!) / 2;
+};
+
+export const seconds = (value: number) => `${value.toFixed(2)} s`;
+export const megabytes = (bytes: number) => `${(bytes / MB).toFixed(1)} MB`;
+export const mebibytes = (bytes: number) => `${(bytes / MiB).toFixed(0)} MiB`;
+export const kilobytes = (bytes: number) => `${(bytes / 1000).toFixed(1)} kB`;
+export const runs = (values: number[]) => values.map((value) => value.toFixed(2)).join(', ');
+
+/** One line of the table: a label, then the CLI's column and the baseline's. */
+export function row(label: string, cli: string, baseline: string) {
+  return `${label.padEnd(34)}${cli.padEnd(26)}${baseline}`;
+}
+
+/** `target met` or `target missed`, so a reader sees at a glance which goals hold. */
+export const verdict = (met: boolean) => (met ? 'target met' : 'TARGET MISSED');

@@ -1,0 +1,119 @@
+import { mkdtemp, rm, stat } from 'node:fs/promises';
+import os from 'node:os';
+import path from 'node:path';
+import { startCountingProxy } from './countingProxy.ts';
+import { changeOneFile, type GeneratedSite, generateLargeArchive, generateSite } from './generateSite.ts';
+import { watchMemory } from './processMemory.ts';
+import { kilobytes, mebibytes, median, megabytes, row, runs, seconds, verdict } from './report.ts';
+import { type CliDeploy, deployWithCli, deployWithTarAndCurl, type Target, uploadArchiveWithCurl } from './uploads.ts';
+import { createSite, startBenchServer } from './wharfServer.ts';
+
+/**
+ * bench/deploy, the "Measured" of issue 4, side by side in one run: a fresh deploy of a
+ * 5,000-file / 50 MB site with `wharf upload` and with `tar czf` + `curl -F`; the redeploy after
+ * one file changed; the server's peak memory while it receives a 1 GiB archive.
+ */
+
+const RUNS = Number(process.env.BENCH_RUNS ?? 3);
+const SITE_FILES = 5000;
+const SITE_BYTES = 50_000_000;
+const LARGE_ARCHIVE_BYTES = 1024 ** 3;
+
+type Timed = { seconds: number; wire: number };
+type CliTimed = CliDeploy & { wire: number };
+
+const work = await mkdtemp(path.join(os.tmpdir(), 'wharf-bench-deploy-'));
+
+async function deploysOfTheSite() {
+  const server = await startBenchServer();
+  // Both uploaders go through the same counting relay, so their bytes on the wire compare.
+  const proxy = await startCountingProxy(Number(new URL(server.url).port));
+  const cliTarget: Target = { url: proxy.url, ...(await createSite(server.url, 'bench-cli')) };
+  const tarTarget: Target = { url: proxy.url, ...(await createSite(server.url, 'bench-tar')) };
+  const withCli = async (site: GeneratedSite, release: string): Promise<CliTimed> => {
+    proxy.takeSent();
+    const deploy = await deployWithCli(site.root, cliTarget, release);
+    return { ...deploy, wire: proxy.takeSent() };
+  };
+  const withTar = async (site: GeneratedSite, release: string): Promise<Timed> => {
+    proxy.takeSent();
+    const deploy = await deployWithTarAndCurl(site.root, `${site.root}.tar.gz`, tarTarget, release);
+    return { seconds: deploy.seconds, wire: proxy.takeSent() };
+  };
+
+  const fresh = { cli: [] as CliTimed[], tar: [] as Timed[] };
+  let cliSite: GeneratedSite | undefined;
+  let tarSite: GeneratedSite | undefined;
+  for (let run = 0; run < RUNS; run++) {
+    // New content each run, so each deploy is fresh to the blob store; the order alternates.
+    const nextCli = await generateSite(path.join(work, `cli-${run}`), SITE_FILES, SITE_BYTES, 2 * run + 1);
+    const nextTar = await generateSite(path.join(work, `tar-${run}`), SITE_FILES, SITE_BYTES, 2 * run + 2);
+    if (run % 2 === 0) {
+      fresh.cli.push(await withCli(nextCli, `fresh ${run}`));
+      fresh.tar.push(await withTar(nextTar, `fresh ${run}`));
+    } else {
+      fresh.tar.push(await withTar(nextTar, `fresh ${run}`));
+      fresh.cli.push(await withCli(nextCli, `fresh ${run}`));
+    }
+    for (const old of [cliSite, tarSite]) if (old) await rm(old.root, { recursive: true, force: true });
+    cliSite = nextCli;
+    tarSite = nextTar;
+  }
+
+  const changed = { cli: [] as CliTimed[], tar: [] as Timed[] };
+  for (let run = 0; run < RUNS; run++) {
+    await changeOneFile(cliSite!);
+    await changeOneFile(tarSite!);
+    changed.cli.push(await withCli(cliSite!, `one file changed ${run}`));
+    changed.tar.push(await withTar(tarSite!, `one file changed ${run}`));
+  }
+  await proxy.close();
+  await server.close();
+  return { site: cliSite!, fresh, changed };
+}
+
+async function receivingALargeArchive() {
+  const archive = path.join(work, 'large.tar.gz');
+  await generateLargeArchive(path.join(work, 'large'), archive, LARGE_ARCHIVE_BYTES);
+  await rm(path.join(work, 'large'), { recursive: true, force: true });
+  // The default limit is exactly 1 GiB, and the archive is a little more with its tar headers.
+  const server = await startBenchServer({ WHARF_MAX_ARCHIVE_BYTES: String(2 * 1024 ** 3) });
+  const target = { url: server.url, ...(await createSite(server.url, 'bench-large')) };
+  const idle = watchMemory(server.child.pid!).stop();
+  const watcher = watchMemory(server.child.pid!);
+  const uploadSeconds = await uploadArchiveWithCurl(archive, target, 'large');
+  const peak = watcher.stop();
+  await server.close();
+  return { bytes: (await stat(archive)).size, uploadSeconds, idle, peak };
+}
+
+console.log(
+  `bench/deploy: node ${process.version}, ${os.availableParallelism()} CPUs, ${RUNS} runs of each, WHARF_WORKERS=${process.env.WHARF_WORKERS ?? '(default)'}`,
+);
+const { site, fresh, changed } = await deploysOfTheSite();
+const cliFresh = median(fresh.cli.map((deploy) => deploy.seconds));
+const tarFresh = median(fresh.tar.map((deploy) => deploy.seconds));
+const cliChanged = median(changed.cli.map((deploy) => deploy.seconds));
+const oneFile = changed.cli.at(-1)!;
+console.log(`\nA site of ${site.files.length + 1} files, ${megabytes(site.bytes)}\n`);
+console.log(row('', 'wharf upload', 'tar czf + curl -F'));
+console.log(row('Fresh deploy, median', seconds(cliFresh), seconds(tarFresh)));
+console.log(row('  each run (s)', runs(fresh.cli.map((d) => d.seconds)), runs(fresh.tar.map((d) => d.seconds))));
+console.log(row('  sent on the wire', megabytes(fresh.cli[0]!.wire), megabytes(fresh.tar[0]!.wire)));
+console.log(row('One file changed, median', seconds(cliChanged), seconds(median(changed.tar.map((d) => d.seconds)))));
+console.log(row('  each run (s)', runs(changed.cli.map((d) => d.seconds)), runs(changed.tar.map((d) => d.seconds))));
+console.log(row('  sent on the wire', kilobytes(oneFile.wire), megabytes(changed.tar.at(-1)!.wire)));
+console.log(row('  request bodies: manifest', kilobytes(oneFile.sentBytes - oneFile.uploadedBytes), ''));
+console.log(row(`  + ${oneFile.uploadedFiles} changed file`, `${oneFile.uploadedBytes} B`, ''));
+console.log(`\nFresh deploy no slower than tar + curl: ${verdict(cliFresh <= tarFresh)}`);
+console.log(`One file changed in under 1 s end to end: ${verdict(cliChanged < 1)}`);
+
+const large = await receivingALargeArchive();
+const peaks = [...large.peak.highWaterBytes.values()];
+const worst = Math.max(large.peak.sampledTreeBytes, ...peaks);
+console.log(`\nThe server receiving a ${mebibytes(large.bytes)} archive (curl -F), ${seconds(large.uploadSeconds)}:`);
+console.log(`  RSS of its processes before the upload: ${megabytes(large.idle.sampledTreeBytes)}`);
+console.log(`  peak RSS of each process (VmHWM): ${peaks.map(megabytes).join(', ')}`);
+console.log(`  peak RSS of its processes together (sampled every 50 ms): ${megabytes(large.peak.sampledTreeBytes)}`);
+console.log(`Peak under 200 MB: ${verdict(worst < 200_000_000)}`);
+await rm(work, { recursive: true, force: true });
