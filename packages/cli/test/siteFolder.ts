@@ -1,10 +1,12 @@
-import { mkdir, mkdtemp, writeFile } from 'node:fs/promises';
+import { mkdir, mkdtemp, rm, writeFile } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
+import { onTestFinished } from 'vitest';
 
-/** A temporary folder holding the given files (path → content), as a build would leave it. */
+/** A temporary folder holding the given files (path → content), as a build would leave it; gone after the test. */
 export async function siteFolder(files: Record<string, string | Buffer>): Promise<string> {
   const root = await mkdtemp(path.join(os.tmpdir(), 'wharf-cli-'));
+  onTestFinished(() => rm(root, { recursive: true, force: true }));
   await writeFiles(root, files);
   return root;
 }

@@ -1,8 +1,8 @@
 import { execFileSync } from 'node:child_process';
-import { mkdir, mkdtemp } from 'node:fs/promises';
+import { mkdir, mkdtemp, rm } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
-import { describe, expect, it } from 'vitest';
+import { describe, expect, it, onTestFinished } from 'vitest';
 import { defaultBranch, defaultReleaseName } from './defaults.ts';
 import { gitBranch, gitCommit } from './git.ts';
 
@@ -10,6 +10,7 @@ const noGit = async () => null;
 
 async function repository() {
   const root = await mkdtemp(path.join(os.tmpdir(), 'wharf-git-'));
+  onTestFinished(() => rm(root, { recursive: true, force: true }));
   const git = (...args: string[]) => execFileSync('git', args, { cwd: root, env: { PATH: process.env.PATH } });
   git('init', '--quiet', '--initial-branch', 'feature/search');
   git(
