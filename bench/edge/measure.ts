@@ -20,14 +20,20 @@ export interface Plan {
 }
 
 export const GZIP = { 'Accept-Encoding': 'gzip' };
-/** Long enough for V8 to collect and give back what loading left behind (its memory reducer). */
-const SETTLE_MS = 15_000;
+/**
+ * V8 gives back the heap a burst of work grew (its memory reducer) only after a while of quiet, in
+ * steps: the resident memory of each process is its lowest over a minute of samples.
+ */
+const SETTLE_MS = 60_000;
+const SAMPLE_EVERY_MS = 5_000;
 
 const median = (values: number[]) => values.toSorted((a, b) => a - b)[Math.floor(values.length / 2)]!;
 
 async function checkedRun(load: Load, target: Target) {
   const result = await runWrk(load, target.port, target.path, target.headers);
-  if (result.failures > 0) throw new Error(`${result.failures} failed requests for ${target.path} on ${target.port}`);
+  if (result.failures > 0) {
+    throw new Error(`${result.failures} failed requests for ${target.path} on port ${target.port}:\n${result.output}`);
+  }
   return result;
 }
 
@@ -43,6 +49,7 @@ export async function compare(plan: Plan, targets: Target[]): Promise<WrkResult[
     p50Ms: median(results.map((r) => r.p50Ms)),
     p99Ms: median(results.map((r) => r.p99Ms)),
     failures: 0,
+    output: '',
   }));
 }
 
@@ -79,8 +86,12 @@ export async function measurePasswords(plan: Plan, wharf: WharfServer, site: Ben
 }
 
 async function settledMemory(pid: number) {
-  await sleep(SETTLE_MS);
-  return new Map(processTreeMemory(pid).map((p) => [p.pid, p.rssBytes]));
+  const lowest = new Map<number, number>();
+  for (let waited = 0; waited <= SETTLE_MS; waited += SAMPLE_EVERY_MS) {
+    for (const p of processTreeMemory(pid)) lowest.set(p.pid, Math.min(p.rssBytes, lowest.get(p.pid) ?? Infinity));
+    await sleep(SAMPLE_EVERY_MS);
+  }
+  return lowest;
 }
 
 /** Resident memory and request rate with one site, then with `sites` more of three branches each. */

@@ -15,6 +15,8 @@ export interface WrkResult {
   p99Ms: number;
   /** Answers outside 2xx and 3xx, plus socket errors: a run with any is not a measurement. */
   failures: number;
+  /** What wrk printed. */
+  output: string;
 }
 
 const UNITS: Record<string, number> = { us: 0.001, ms: 1, s: 1000, m: 60_000 };
@@ -36,6 +38,7 @@ function parse(output: string): WrkResult {
     p50Ms: latencyMs(output, '50'),
     p99Ms: latencyMs(output, '99'),
     failures: Number(non2xx?.[1] ?? 0) + errors,
+    output,
   };
 }
 

@@ -16,10 +16,7 @@ import type { WharfApp } from './wharfApp.ts';
  * (sessions' real-time sockets, rate limits of sign-ins, metric totals) lives in one place.
  */
 
-type ToWorker =
-  | { type: 'wharf:start'; primarySocket: string }
-  | { type: 'wharf:refresh'; id: number }
-  | { type: 'wharf:stop' };
+type ToWorker = { type: 'wharf:refresh'; id: number } | { type: 'wharf:stop' };
 type FromWorker =
   | { type: 'wharf:listening' }
   | { type: 'wharf:failed'; message: string }
@@ -111,8 +108,9 @@ class WorkerPool {
       [...this.workers].map(
         (worker) =>
           new Promise<void>((resolve) => {
+            if (worker.isDead()) return resolve();
             worker.once('exit', () => resolve());
-            worker.send({ type: 'wharf:stop' } satisfies ToWorker);
+            worker.send({ type: 'wharf:stop' } satisfies ToWorker, (error: Error | null) => error && worker.kill());
           }),
       ),
     );

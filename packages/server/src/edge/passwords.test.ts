@@ -8,8 +8,12 @@ vi.mock('../lib/passwords.ts', async (importOriginal) => {
   return { ...real, verifyPassword: vi.fn(real.verifyPassword) };
 });
 
-const withCredential = (user: string, password: string) =>
-  ({ headers: { authorization: `Basic ${Buffer.from(`${user}:${password}`).toString('base64')}` } }) as IncomingMessage;
+/** A request with a Basic credential, on a connection of its own unless one is given. */
+const withCredential = (user: string, password: string, socket = {}) =>
+  ({
+    headers: { authorization: `Basic ${Buffer.from(`${user}:${password}`).toString('base64')}` },
+    socket,
+  }) as IncomingMessage;
 const client = () => '192.0.2.1';
 
 describe('the password gate of the edge', async () => {
@@ -33,5 +37,17 @@ describe('the password gate of the edge', async () => {
     expect(await gate.check(withCredential('user', 'letmein'), protection, client)).toBe('allowed');
     const changed = { hash: await hashPassword('changed'), version: 'v2' };
     expect(await gate.check(withCredential('user', 'letmein'), changed, client)).toBe('denied');
+  });
+
+  it('lets the next requests of a connection in without hashing, unless the credential or the password changes', async () => {
+    const gate = new PasswordGate();
+    const connection = {};
+    expect(await gate.check(withCredential('user', 'letmein', connection), protection, client)).toBe('allowed');
+    vi.mocked(verifyPassword).mockClear();
+    expect(gate.check(withCredential('user', 'letmein', connection), protection, client)).toBe('allowed');
+    expect(await gate.check(withCredential('user', 'wrong', connection), protection, client)).toBe('denied');
+    const changed = { hash: await hashPassword('changed'), version: 'v2' };
+    expect(await gate.check(withCredential('user', 'letmein', connection), changed, client)).toBe('denied');
+    expect(verifyPassword).toHaveBeenCalledTimes(2);
   });
 });

@@ -1,5 +1,6 @@
 import { createHash } from 'node:crypto';
 import type { IncomingMessage } from 'node:http';
+import type { Socket } from 'node:net';
 import { BASIC_AUTH_USER } from '@wharf/contract';
 import { verifyPassword } from '../lib/passwords.ts';
 import { FailureLimiter } from '../lib/rateLimit.ts';
@@ -25,15 +26,25 @@ export class PasswordGate {
   private readonly failures = new FailureLimiter(10, 60_000);
   /** Verifications under way: a page's many parallel requests with a new credential share one hash. */
   private readonly verifying = new Map<string, Promise<boolean>>();
+  /** What each open connection was let in with: its next requests with the same header skip even the hash. */
+  private readonly connections = new WeakMap<Socket, { header: string; version: string }>();
 
-  /** Synchronous when the credential was verified before: the common case costs one hash lookup. */
+  /** Synchronous when the credential was verified before: the common case costs a string comparison. */
   check(req: IncomingMessage, protection: Protection, clientAddress: () => string): Verdict | Promise<Verdict> {
     const header = req.headers.authorization;
+    const known = this.connections.get(req.socket);
+    if (known && known.header === header && known.version === protection.version) return 'allowed';
     const credential = header?.startsWith('Basic ') ? header.slice(6).trim() : null;
-    if (!credential) return this.refusal(clientAddress());
+    if (!header || !credential) return this.refusal(clientAddress());
     const key = `${protection.version}:${createHash('sha256').update(credential).digest('base64url')}`;
-    if (this.verified.get(key)) return 'allowed';
-    return this.verify(credential, key, protection, clientAddress());
+    if (this.verified.get(key)) {
+      this.connections.set(req.socket, { header, version: protection.version });
+      return 'allowed';
+    }
+    return this.verify(credential, key, protection, clientAddress()).then((verdict) => {
+      if (verdict === 'allowed') this.connections.set(req.socket, { header, version: protection.version });
+      return verdict;
+    });
   }
 
   private async verify(credential: string, key: string, protection: Protection, clientAddress: string) {
