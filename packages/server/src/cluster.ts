@@ -127,6 +127,7 @@ export async function runPrimary(config: Config, count: number): Promise<Running
   await rm(primarySocket, { force: true });
   await app.fastify.listen({ path: primarySocket });
   const pool = new WorkerPool(app);
+  app.edge.leaveSitesToPeers();
   app.edge.addPeer(() => pool.refresh());
   const stop = async () => {
     await pool.stop();
@@ -161,7 +162,7 @@ export async function runWorker(config: Config) {
   const metrics = setInterval(() => sendMetrics(), METRICS_EVERY_MS);
   process.on('message', async (message: ToWorker) => {
     if (message.type === 'wharf:refresh') {
-      await worker.edge.sync.refresh().catch(onError);
+      await worker.edge.refresh().catch(onError);
       send({ type: 'wharf:refreshed', id: message.id });
     } else if (message.type === 'wharf:stop') {
       clearInterval(metrics);

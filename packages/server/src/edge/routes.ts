@@ -16,7 +16,7 @@ export function edgeRoutes(app: WharfApp) {
     if (request.method !== 'GET' && request.method !== 'HEAD' && reply.statusCode < 400) await edge.refreshEverywhere();
   });
   const refresh = setInterval(
-    () => void edge.sync.refresh().catch((err) => app.log.error({ err }, 'edge refresh failed')),
+    () => void edge.refresh().catch((err) => app.log.error({ err }, 'edge refresh failed')),
     REFRESH_EVERY_MS,
   );
   const flush = setInterval(

@@ -108,6 +108,12 @@ export class RoutingTable {
     for (const site of sites) this.put(toEntry(site, bySite.get(site.id) ?? []));
   }
 
+  clear() {
+    this.byName.clear();
+    this.byId.clear();
+    this.byDomain.clear();
+  }
+
   remove(siteId: string) {
     const old = this.byId.get(siteId);
     if (!old) return;

@@ -40,7 +40,7 @@ export async function startEdgeWorker(config: Config, primarySocket: string, onE
     servers.push(sites);
     await listen(sites, config.sitesPort, config.host);
   }
-  const refresh = setInterval(() => void edge.sync.refresh().catch(onError), REFRESH_EVERY_MS);
+  const refresh = setInterval(() => void edge.refresh().catch(onError), REFRESH_EVERY_MS);
   return {
     edge,
     /** Stops taking connections and finishes the requests in flight. */
