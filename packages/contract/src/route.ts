@@ -34,6 +34,8 @@ export interface RouteSpec<
   multipart?: boolean;
   /** The body is raw bytes (`application/octet-stream`), handed to the handler as a stream. */
   binaryBody?: boolean;
+  /** Largest JSON body in bytes, when the server's default (2 MiB) is too small for the route. */
+  bodyLimit?: number;
   /** Success status; 204 when the response is `noContent`. */
   status?: number;
   response: R;

@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { eventNames } from '../events.ts';
-import { email, requiredText, text } from '../validation.ts';
+import { email, messages, requiredText, text } from '../validation.ts';
 import { timestamp } from './common.ts';
 
 const url = requiredText().refine((value) => URL.canParse(value) && /^https?:/.test(value), 'Must be an http(s) URL');
@@ -17,7 +17,13 @@ export const hookBody = z.discriminatedUnion(
     z.object({ type: z.literal('slack'), ...hookBase, config: z.object({ url }) }),
     z.object({ type: z.literal('web'), ...hookBase, config: z.object({ url, secret: requiredText().optional() }) }),
   ],
-  { error: (issue) => (issue.input === undefined ? 'Input is required' : 'Must be email, mattermost, slack or web') },
+  {
+    // The issue's input is the whole body; the type is what is missing or wrong.
+    error: (issue) =>
+      (issue.input as { type?: unknown } | undefined)?.type === undefined
+        ? messages.required
+        : 'Must be email, mattermost, slack or web',
+  },
 );
 export type HookBody = z.infer<typeof hookBody>;
 

@@ -2,15 +2,16 @@ import { z } from 'zod';
 import { noContent, route } from '../route.ts';
 import { ids } from './params.ts';
 
-const logoOwners = {
-  org: { path: '/api/v1/orgs/:orgId/logo', param: 'orgId', noun: 'an organization' },
-  team: { path: '/api/v1/teams/:teamId/logo', param: 'teamId', noun: 'a team' },
-  site: { path: '/api/v1/sites/:siteId/logo', param: 'siteId', noun: 'a site' },
-} as const;
+interface LogoOwner<P extends string> {
+  kind: 'org' | 'team' | 'site';
+  path: string;
+  /** The path parameter naming the owner, typed so that callers pass exactly that one. */
+  param: P;
+  noun: string;
+}
 
 /** The three logo routes of one owner kind: upload (multipart field `file`), remove and read. */
-function logoRoutes(kind: keyof typeof logoOwners) {
-  const { path, param, noun } = logoOwners[kind];
+function logoRoutes<P extends string>({ kind, path, param, noun }: LogoOwner<P>) {
   const params = ids(param);
   return {
     set: route({
@@ -42,9 +43,9 @@ function logoRoutes(kind: keyof typeof logoOwners) {
   };
 }
 
-const org = logoRoutes('org');
-const team = logoRoutes('team');
-const site = logoRoutes('site');
+const org = logoRoutes({ kind: 'org', path: '/api/v1/orgs/:orgId/logo', param: 'orgId', noun: 'an organization' });
+const team = logoRoutes({ kind: 'team', path: '/api/v1/teams/:teamId/logo', param: 'teamId', noun: 'a team' });
+const site = logoRoutes({ kind: 'site', path: '/api/v1/sites/:siteId/logo', param: 'siteId', noun: 'a site' });
 export const setOrgLogo = org.set;
 export const removeOrgLogo = org.remove;
 export const getOrgLogo = org.get;

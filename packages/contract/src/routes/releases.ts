@@ -35,6 +35,8 @@ export const createDeploy = route({
   summary: 'Start an incremental deploy: post the manifest, get back the hashes the server lacks',
   params: ids('siteId'),
   body: createDeployBody,
+  // A manifest of 100,000 files at about 130 bytes each.
+  bodyLimit: 32 * 1024 * 1024,
   response: deploy,
 });
 

@@ -3,6 +3,7 @@ import * as initial from './migrations/001_initial.ts';
 import * as releases from './migrations/002_releases.ts';
 import * as edge from './migrations/003_edge.ts';
 import * as eventTime from './migrations/004_event_time.ts';
+import * as finishedDeploys from './migrations/005_finished_deploys.ts';
 import type { Db } from './schema.ts';
 
 /** Migrations in order; a new one is appended here and never edited after it ships. */
@@ -11,6 +12,7 @@ const migrations: Record<string, Migration> = {
   '002_releases': releases,
   '003_edge': edge,
   '004_event_time': eventTime,
+  '005_finished_deploys': finishedDeploys,
 };
 
 const provider: MigrationProvider = { getMigrations: async () => migrations };

@@ -87,6 +87,8 @@ export interface Database {
     actor_id: string | null;
     created_at: Iso;
     expires_at: Iso;
+    /** Set when the deploy became this release. */
+    release_id: string | null;
   };
   deploy_files: { deploy_id: string; path: string; hash: string; size: number };
   site_traffic: {

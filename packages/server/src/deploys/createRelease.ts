@@ -1,6 +1,6 @@
 import type { Form } from '@wharf/contract';
 import type { Config } from '../config.ts';
-import type { Database, Db } from '../db/schema.ts';
+import type { Database, Db, Executor } from '../db/schema.ts';
 import { recordEvent } from '../events/outbox.ts';
 import { newId, now } from '../lib/ids.ts';
 import { findBranch, toBranch } from '../modules/branches/queries.ts';
@@ -17,6 +17,7 @@ export interface ReleaseFile {
 export interface NewRelease {
   site: Database['sites'];
   name: string;
+  /** Branches to point at the release, created when missing; none: the site's main branch. */
   branches: string[];
   files: ReleaseFile[];
   forms: Form[];
@@ -53,14 +54,14 @@ export async function createRelease(db: Db, config: Config, input: NewRelease) {
       await trx.insertInto('release_files').values(rows).execute();
     }
     await trx.deleteFrom('deploy_files').where('deploy_id', '=', input.deployId).execute();
-    await trx.deleteFrom('deploys').where('id', '=', input.deployId).execute();
+    await trx.updateTable('deploys').set({ release_id: releaseId }).where('id', '=', input.deployId).execute();
     await recordEvent(trx, {
       ...scope,
       name: 'site_release_created',
       data: { releaseId, name: input.name, files: input.files.length },
     });
     const branchIds: string[] = [];
-    for (const name of new Set(input.branches)) {
+    for (const name of new Set(input.branches.length > 0 ? input.branches : [await mainBranchName(trx, site)])) {
       let branch = await trx
         .selectFrom('branches')
         .selectAll()
@@ -81,9 +82,30 @@ export async function createRelease(db: Db, config: Config, input: NewRelease) {
     }
     return branchIds;
   });
+  return deployedRelease(db, config, site, releaseId, deployedBranchIds);
+}
+
+/** An upload that names no branch goes to the site's main branch. */
+async function mainBranchName(db: Executor, site: Database['sites']) {
+  const main = await db
+    .selectFrom('branches')
+    .select('name')
+    .where('id', '=', site.main_branch_id)
+    .executeTakeFirstOrThrow();
+  return main.name;
+}
+
+/** The answer to an upload: the release and the branches the upload pointed at it. */
+export async function deployedRelease(
+  db: Db,
+  config: Config,
+  site: Database['sites'],
+  releaseId: string,
+  branchIds: string[],
+) {
   const release = await getRelease(db, config, site.name, releaseId);
   const deployedBranches = await Promise.all(
-    deployedBranchIds.map(async (id) => toBranch(config, site.name, await findBranch(db, site.id, id))),
+    branchIds.map(async (id) => toBranch(config, site.name, await findBranch(db, site.id, id))),
   );
   return { ...release, deployedBranches };
 }

@@ -19,6 +19,7 @@ export async function openDeploy(
     actor_id: input.actorId,
     created_at: created.toISOString(),
     expires_at: new Date(created.getTime() + app.config.deployTtlMs).toISOString(),
+    release_id: null,
   };
   await app.db.insertInto('deploys').values(row).execute();
   return row;

@@ -80,7 +80,8 @@ describe.each(databases)('deploys on $name', ({ postgres }) => {
     expect(answer.status).toBe(400);
     expect(answer.body.message).toBe(message);
     expect(await server.app.db.selectFrom('releases').select('id').execute()).toEqual(before);
-    expect(await server.app.db.selectFrom('deploys').select('id').execute()).toEqual([]);
+    const unfinished = server.app.db.selectFrom('deploys').select('id').where('release_id', 'is', null);
+    expect(await unfinished.execute()).toEqual([]);
   });
 
   it('refuses what is not a tar.gz', async () => {
@@ -125,10 +126,13 @@ describe.each(databases)('deploys on $name', ({ postgres }) => {
     expect((await token.post(`/api/v1/deploys/${first._id}/finalize`)).status).toBe(409);
     for (const content of Object.values(files))
       expect((await put(first._id, sha256(content), content)).status).toBe(204);
-    expect(expectStatus(await token.post(`/api/v1/deploys/${first._id}/finalize`), 200)).toMatchObject({
-      name: 'inc 1',
-      fileCount: 2,
-    });
+    const finalised = expectStatus(await token.post(`/api/v1/deploys/${first._id}/finalize`), 200);
+    expect(finalised).toMatchObject({ name: 'inc 1', fileCount: 2 });
+    // A retry after a lost answer gets the same release; nothing new is created.
+    const retried = expectStatus(await token.post(`/api/v1/deploys/${first._id}/finalize`), 200);
+    expect(retried._id).toBe(finalised._id);
+    expect(retried.deployedBranches.map((branch: { name: string }) => branch.name)).toEqual(['main']);
+    expect((await put(first._id, manifest[0]!.hash, files['index.html'])).status).toBe(409);
 
     const changed = manifest.map((f) => (f.path === 'index.html' ? { ...f, hash: sha256('<p>v2</p>'), size: 9 } : f));
     const second = expectStatus(
@@ -136,6 +140,14 @@ describe.each(databases)('deploys on $name', ({ postgres }) => {
       200,
     );
     expect(second.missing).toEqual([sha256('<p>v2</p>')]);
+
+    // No branch named: like the archive upload, the release goes to the main branch.
+    const unnamed = expectStatus(
+      await token.post(`/api/v1/sites/${siteId}/deploys`, { name: 'inc 3', branches: [], files: manifest }),
+      200,
+    );
+    const third = expectStatus(await token.post(`/api/v1/deploys/${unnamed._id}/finalize`), 200);
+    expect(third.deployedBranches.map((branch: { name: string }) => branch.name)).toEqual(['main']);
   });
 
   it('leaves no release and no files behind an interrupted upload', async () => {

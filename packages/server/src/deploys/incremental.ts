@@ -7,7 +7,7 @@ import { readJson } from '../lib/json.ts';
 import type { WharfApp } from '../wharfApp.ts';
 import { byteLimit } from './archive.ts';
 import { commitBlob, ingest } from './blobs.ts';
-import { createRelease } from './createRelease.ts';
+import { createRelease, deployedRelease } from './createRelease.ts';
 import { findOpenDeploy, openDeploy } from './deployRows.ts';
 import { formsOfRelease } from './formsOfRelease.ts';
 
@@ -68,7 +68,11 @@ export async function receiveDeployFile(app: WharfApp, deployId: string, hash: s
     .where('deploy_id', '=', deployId)
     .where('hash', '=', hash)
     .executeTakeFirst();
-  if (!file) throw badRequest('The deploy has no file with this hash');
+  if (!file) {
+    const deploy = await findOpenDeploy(app, deployId);
+    if (deploy.release_id) throw conflict('The deploy is already finalised');
+    throw badRequest('The deploy has no file with this hash');
+  }
   const received = await ingest(app, body, byteLimit(Number(file.size), 'The file is larger than announced'));
   if (received.hash !== hash || received.size !== Number(file.size)) {
     await rm(received.tempPath, { force: true });
@@ -80,6 +84,7 @@ export async function receiveDeployFile(app: WharfApp, deployId: string, hash: s
 /** Turns a complete deploy into a release; 409 while files are missing. */
 export async function finishDeploy(app: WharfApp, deployId: string, site: Database['sites']) {
   const deploy = await findOpenDeploy(app, deployId);
+  if (deploy.release_id) return answerAgain(app, site, deploy.release_id, readJson<string[]>(deploy.branches));
   const files = (
     await app.db.selectFrom('deploy_files').select(['path', 'hash', 'size']).where('deploy_id', '=', deployId).execute()
   ).map((file) => ({ ...file, size: Number(file.size) }));
@@ -96,4 +101,24 @@ export async function finishDeploy(app: WharfApp, deployId: string, site: Databa
     actorId: deploy.actor_id,
     deployId,
   });
+}
+
+/** A retried finalise (its first answer lost on the way) gets the release the deploy became. */
+async function answerAgain(app: WharfApp, site: Database['sites'], releaseId: string, branchNames: string[]) {
+  const branches =
+    branchNames.length === 0
+      ? []
+      : await app.db
+          .selectFrom('branches')
+          .select('id')
+          .where('site_id', '=', site.id)
+          .where('name', 'in', branchNames)
+          .execute();
+  return deployedRelease(
+    app.db,
+    app.config,
+    site,
+    releaseId,
+    branches.map((branch) => branch.id),
+  );
 }

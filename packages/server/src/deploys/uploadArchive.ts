@@ -49,15 +49,10 @@ export async function uploadArchive(
     }
     if (!files) throw badRequest('file: Input is required', [{ field: 'file', message: 'Input is required' }]);
     if (!name) throw badRequest('name: Input is required', [{ field: 'name', message: 'Input is required' }]);
-    const mainBranch = await app.db
-      .selectFrom('branches')
-      .select('name')
-      .where('id', '=', site.main_branch_id)
-      .executeTakeFirstOrThrow();
     return await createRelease(app.db, app.config, {
       site,
       name,
-      branches: branches.length > 0 ? branches : [mainBranch.name],
+      branches,
       files,
       forms: await formsOfRelease(app, files),
       actorId,

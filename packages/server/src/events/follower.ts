@@ -13,25 +13,31 @@ export class OutboxFollower {
   private readonly seen = new Map<string, number>();
   private since = new Date().toISOString();
   private running: Promise<void> | null = null;
-  private again = false;
+  private next: Promise<void> | null = null;
 
   constructor(
     private readonly db: Db,
     private readonly deliver: (events: OutboxEvent[]) => Promise<void>,
   ) {}
 
-  /** Reads what was committed since the last call; concurrent callers share one pass and one follow-up. */
+  /**
+   * Reads what was committed before this call. A pass already under way may have read before the
+   * caller's commit, so callers arriving during a pass share the one that follows it.
+   */
   refresh(): Promise<void> {
-    if (this.running) {
-      this.again = true;
-      return this.running;
-    }
+    if (!this.running) return this.start();
+    this.next ??= this.running
+      .catch(() => {})
+      .then(() => {
+        this.next = null;
+        return this.start();
+      });
+    return this.next;
+  }
+
+  private start() {
     this.running = this.pass().finally(() => {
       this.running = null;
-      if (this.again) {
-        this.again = false;
-        void this.refresh();
-      }
     });
     return this.running;
   }

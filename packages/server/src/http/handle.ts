@@ -61,6 +61,7 @@ export function bindRoute<R extends AnyRoute>(fastify: FastifyInstance, db: Db, 
   fastify.route({
     method: route.method.toUpperCase() as 'GET',
     url: route.path,
+    ...(route.bodyLimit ? { bodyLimit: route.bodyLimit } : {}),
     schema: {
       ...(route.params ? { params: route.params } : {}),
       ...(route.query ? { querystring: route.query } : {}),

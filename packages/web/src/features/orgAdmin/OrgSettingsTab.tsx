@@ -1,7 +1,7 @@
 import { Button, Card, ColorInput, Group, Stack, TextInput, Title } from '@mantine/core';
 import { useForm } from '@mantine/form';
 import { useMutation, useQueryClient } from '@tanstack/react-query';
-import { api, type RouteParams, updateOrgBody } from '@wharf/contract';
+import { api, updateOrgBody } from '@wharf/contract';
 import { LogoCard } from '../../components/LogoCard.tsx';
 import { swatches } from '../../components/swatches.ts';
 import { call, upload } from '../../lib/api.ts';
@@ -63,8 +63,7 @@ function GeneralSettings() {
 export function OrgSettingsTab() {
   const { org } = useCurrentOrg();
   const client = useQueryClient();
-  // The contract types the three logo routes' parameters as one union: name the owner's only.
-  const params = { orgId: org._id } as RouteParams<typeof api.setOrgLogo>;
+  const params = { orgId: org._id };
   const refresh = () =>
     Promise.all([
       client.invalidateQueries({ queryKey: [api.getOrg.path] }),

@@ -1,13 +1,12 @@
 import { useQueryClient } from '@tanstack/react-query';
-import { api, type RouteParams, type Site } from '@wharf/contract';
+import { api, type Site } from '@wharf/contract';
 import { LogoCard } from '../../components/LogoCard.tsx';
 import { call, upload } from '../../lib/api.ts';
 
 /** The Logo card of a site's settings: shown in its header and the sidebar in place of its color. */
 export function SiteLogo({ site }: { site: Site }) {
   const client = useQueryClient();
-  // The contract types the three logo routes' parameters as one union: name the owner's only.
-  const params = { siteId: site._id } as RouteParams<typeof api.setSiteLogo>;
+  const params = { siteId: site._id };
   const refresh = () =>
     Promise.all(
       [api.getSite, api.listTeamSites, api.listOrgSites].map((route) =>

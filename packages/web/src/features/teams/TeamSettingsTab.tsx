@@ -1,7 +1,7 @@
 import { Button, Card, ColorInput, Group, Stack, TextInput, Title } from '@mantine/core';
 import { useForm } from '@mantine/form';
 import { useMutation, useQueryClient } from '@tanstack/react-query';
-import { api, type RouteParams, type Team, updateTeamBody } from '@wharf/contract';
+import { api, type Team, updateTeamBody } from '@wharf/contract';
 import { LogoCard } from '../../components/LogoCard.tsx';
 import { swatches } from '../../components/swatches.ts';
 import { call, upload } from '../../lib/api.ts';
@@ -60,8 +60,7 @@ function TeamForm({ team }: { team: Team }) {
 /** The Settings tab of a team: its name and color, and its logo. */
 export function TeamSettingsTab({ team }: { team: Team }) {
   const client = useQueryClient();
-  // The contract types the three logo routes' parameters as one union: name the owner's only.
-  const params = { teamId: team._id } as RouteParams<typeof api.setTeamLogo>;
+  const params = { teamId: team._id };
   const refresh = () =>
     Promise.all([
       client.invalidateQueries({ queryKey: [api.getTeam.path] }),
