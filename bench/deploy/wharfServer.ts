@@ -4,11 +4,10 @@ import { createServer } from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
-import { fileURLToPath } from 'node:url';
 import { hashPassword } from '../../packages/server/src/lib/passwords.ts';
 import { expectStatus, TestClient } from '../../packages/server/test/client.ts';
+import { buildServer } from '../../scripts/buildServer.mjs';
 
-const MAIN = fileURLToPath(new URL('../../packages/server/src/main.ts', import.meta.url));
 const USER = 'bench';
 const running = new Set<ChildProcess>();
 // A bench that fails half-way must not leave servers behind.
@@ -53,7 +52,8 @@ export async function startBenchServer(env: Record<string, string> = {}): Promis
   const dataDir = await mkdtemp(path.join(os.tmpdir(), 'wharf-bench-'));
   const port = await freePort();
   const url = `http://127.0.0.1:${port}`;
-  const child = spawn(process.execPath, ['--import', import.meta.resolve('tsx'), MAIN], {
+  // The server as `npm start` runs it: bundled, on plain Node.
+  const child = spawn(process.execPath, [await buildServer()], {
     env: {
       PATH: process.env.PATH,
       HOME: process.env.HOME,

@@ -1,5 +1,5 @@
 // The Wharf edge against nginx on the same files, side by side: `npx tsx bench/edge/run.ts --help`.
-import { chmod, mkdtemp, rm } from 'node:fs/promises';
+import { access, chmod, mkdtemp, rm } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
 import { parseArgs } from 'node:util';
@@ -8,10 +8,11 @@ import { freePort, request, stop } from './http.ts';
 import { BRANCHES } from './manySites.ts';
 import { GZIP, measureFiles, measureMemory, measurePasswords, type Plan } from './measure.ts';
 import { processTreeMemory } from './memory.ts';
-import { startNginx } from './nginx.ts';
+import { NGINX, startNginx } from './nginx.ts';
 import { filesTable, memoryTable, passwordTable, targetsTable } from './report.ts';
 import { type BenchFile, benchFiles, writeSiteFiles } from './siteFiles.ts';
 import { type BenchSite, createBenchSite, startWharf, type WharfServer } from './wharf.ts';
+import { WRK } from './wrk.ts';
 
 const { values: options } = parseArgs({
   options: {
@@ -68,7 +69,18 @@ async function checkSameContent(nginxPort: number, wharf: WharfServer, site: Ben
   }
 }
 
+/** The baseline and the load come from Debian's packages; say so instead of failing on a spawn. */
+async function checkTools() {
+  for (const tool of [NGINX, WRK]) {
+    await access(tool).catch(() => {
+      console.error(`${tool} is missing: apt-get install nginx-light wrk`);
+      process.exit(1);
+    });
+  }
+}
+
 async function main() {
+  await checkTools();
   const dir = await mkdtemp(path.join(os.tmpdir(), 'wharf-bench-edge-'));
   // nginx's workers drop to an unprivileged user when started as root: they must read the files.
   await chmod(dir, 0o755);

@@ -1,10 +1,7 @@
 import { type ChildProcess, spawn } from 'node:child_process';
 import { readFile } from 'node:fs/promises';
-import { fileURLToPath } from 'node:url';
+import { buildServer } from '../../scripts/buildServer.mjs';
 import { freePort, request, waitForHttp } from './http.ts';
-
-const MAIN = fileURLToPath(new URL('../../packages/server/src/main.ts', import.meta.url));
-const TSX = import.meta.resolve('tsx');
 
 export interface WharfServer {
   child: ChildProcess;
@@ -38,7 +35,8 @@ export async function startWharf(
   nodeArgs: string[] = [],
 ): Promise<WharfServer> {
   const port = await freePort();
-  const child = spawn(process.execPath, [...nodeArgs, '--import', TSX, MAIN], {
+  // The server as `npm start` runs it: bundled, on plain Node.
+  const child = spawn(process.execPath, [...nodeArgs, await buildServer()], {
     env: {
       ...process.env,
       PORT: String(port),

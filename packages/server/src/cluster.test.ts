@@ -4,19 +4,20 @@ import http from 'node:http';
 import os from 'node:os';
 import path from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
-import { fileURLToPath } from 'node:url';
 import { io } from 'socket.io-client';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { buildServer } from '../../../scripts/buildServer.mjs';
 import { expectStatus, signedIn, type TestClient } from '../test/client.ts';
 import { freePort, TEST_PASSWORD } from '../test/harness.ts';
 import { uploadRelease } from '../test/world.ts';
 import { hashPassword } from './lib/passwords.ts';
 
-const MAIN = fileURLToPath(new URL('./main.ts', import.meta.url));
+// Wharf as `npm start` runs it: the server bundled into one module for plain Node.
+const MAIN = await buildServer();
 
 /** Wharf as `npm start` runs it, in a child process, with `env` added. */
 function startWharf(dataDir: string, port: number, env: Record<string, string>) {
-  const child = spawn(process.execPath, ['--import', import.meta.resolve('tsx'), MAIN], {
+  const child = spawn(process.execPath, ['--enable-source-maps', MAIN], {
     env: {
       ...process.env,
       PORT: String(port),

@@ -3,9 +3,10 @@ import { stat } from 'node:fs/promises';
 import path from 'node:path';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { contentTypeOf } from '../lib/contentType.ts';
+import { SERVER_PACKAGE_DIR } from '../packageDir.ts';
 
 /** Where `npm run build -w @wharf/web` puts the console. */
-export const CONSOLE_DIR = path.resolve(import.meta.dirname, '../../../web/dist');
+export const CONSOLE_DIR = path.resolve(SERVER_PACKAGE_DIR, '../web/dist');
 
 const API_PREFIXES = ['/api/', '/auth/'];
 
