@@ -105,6 +105,18 @@ describe('Wharf with worker processes (WHARF_WORKERS)', () => {
     expect(second.map((answer) => answer.text)).toEqual(Array(6).fill('second'));
   });
 
+  it('confirms many parallel changes with the workers without piling up listeners', async () => {
+    const releases = expectStatus(await owner.get(`/api/v1/sites/${site._id}/releases`), 200);
+    const releaseId = releases.items[0]._id;
+    const answers = await Promise.all(
+      Array.from({ length: 100 }, (_, i) =>
+        owner.post(`/api/v1/sites/${site._id}/branches`, { name: `parallel-${i}`, releaseId }),
+      ),
+    );
+    expect(answers.map((answer) => answer.status)).toEqual(Array(100).fill(200));
+    expect(wharf.stderr()).not.toContain('MaxListenersExceededWarning');
+  });
+
   it('counts the requests of all workers in /metrics', async () => {
     for (let i = 0; i < 10; i++) await siteGet(port, host, '/missing');
     let metrics = '';

@@ -46,6 +46,8 @@ class WorkerPool {
   private readonly workers = new Set<Worker>();
   private stopping = false;
   private nextRefresh = 0;
+  /** Refreshes a worker has not confirmed yet, by id: one message listener per worker serves them all. */
+  private readonly pendingRefreshes = new Map<number, { worker: Worker; done: () => void }>();
 
   constructor(private readonly app: WharfApp) {}
 
@@ -56,6 +58,7 @@ class WorkerPool {
     worker.on('message', (message: FromWorker) => this.receive(message));
     worker.on('exit', (code, signal) => {
       this.workers.delete(worker);
+      for (const pending of [...this.pendingRefreshes.values()]) if (pending.worker === worker) pending.done();
       if (this.stopping) return;
       this.app.log.error({ code, signal }, 'a worker stopped; starting another');
       setTimeout(() => {
@@ -74,7 +77,8 @@ class WorkerPool {
   private receive(message: FromWorker) {
     if (message.type === 'wharf:metrics') {
       for (const [siteId, counts] of message.counts) this.app.edge.metrics.add(siteId, counts);
-    } else if (message.type === 'wharf:error') this.app.log.error(message.message);
+    } else if (message.type === 'wharf:refreshed') this.pendingRefreshes.get(message.id)?.done();
+    else if (message.type === 'wharf:error') this.app.log.error(message.message);
   }
 
   /** Has every worker read the changes committed so far into its routing table. */
@@ -87,17 +91,12 @@ class WorkerPool {
     return new Promise<void>((resolve) => {
       const done = () => {
         clearTimeout(timer);
-        worker.off('message', onMessage);
-        worker.off('exit', done);
+        this.pendingRefreshes.delete(id);
         resolve();
       };
       // A stuck worker must not hold up the API; it catches up on its own within a second.
       const timer = setTimeout(done, REFRESH_TIMEOUT_MS);
-      const onMessage = (message: FromWorker) => {
-        if (message.type === 'wharf:refreshed' && message.id === id) done();
-      };
-      worker.on('message', onMessage);
-      worker.once('exit', done);
+      this.pendingRefreshes.set(id, { worker, done });
       worker.send({ type: 'wharf:refresh', id } satisfies ToWorker);
     });
   }
