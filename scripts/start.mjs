@@ -1,14 +1,16 @@
-// `npm start`: builds the console when it is missing and bundles the server, then runs the server
-// in this process's place.
-import { spawn, spawnSync } from 'node:child_process';
-import { existsSync } from 'node:fs';
+// `npm start`: builds the console when it is missing or older than its sources and bundles the
+// server, then runs the server in this process's place.
+import { spawn } from 'node:child_process';
 import { buildServer } from './buildServer.mjs';
+import { buildConsole, consoleIsStale } from './consoleBuild.mjs';
 
-const consoleIndex = new URL('../packages/web/dist/index.html', import.meta.url);
-if (!existsSync(consoleIndex)) {
-  console.log('Building the console (first start only)…');
-  const build = spawnSync('npm', ['run', 'build', '-w', '@wharf/web'], { stdio: 'inherit' });
-  if (build.status !== 0) process.exit(build.status ?? 1);
+if (consoleIsStale()) {
+  console.log('Building the console (it is missing or older than its sources)…');
+  try {
+    buildConsole();
+  } catch {
+    process.exit(1);
+  }
 }
 
 const main = await buildServer();

@@ -1,0 +1,39 @@
+// The console's build (packages/web/dist) and whether it is older than what it is built from:
+// `npm start` and the browser journeys both rebuild it when it is missing or stale.
+import { execFileSync } from 'node:child_process';
+import { existsSync, readdirSync, statSync } from 'node:fs';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+
+const root = fileURLToPath(new URL('..', import.meta.url));
+const web = path.join(root, 'packages/web');
+const builtIndex = path.join(web, 'dist/index.html');
+const sources = [
+  path.join(web, 'src'),
+  path.join(web, 'public'),
+  path.join(web, 'index.html'),
+  path.join(web, 'vite.config.ts'),
+  path.join(web, 'package.json'),
+  path.join(root, 'packages/contract/src'),
+];
+
+function newestChange(entry) {
+  if (!existsSync(entry)) return 0;
+  const info = statSync(entry);
+  if (!info.isDirectory()) return info.mtimeMs;
+  return Math.max(info.mtimeMs, ...readdirSync(entry).map((name) => newestChange(path.join(entry, name))));
+}
+
+export function consoleIsStale() {
+  const built = existsSync(builtIndex) ? statSync(builtIndex).mtimeMs : 0;
+  return built <= Math.max(...sources.map(newestChange));
+}
+
+export function buildConsole() {
+  // A test runner's NODE_ENV=test would give the development build of React.
+  execFileSync('npm', ['run', 'build', '-w', '@wharf/web'], {
+    cwd: root,
+    stdio: 'inherit',
+    env: { ...process.env, NODE_ENV: 'production' },
+  });
+}
