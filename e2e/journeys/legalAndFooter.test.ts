@@ -75,6 +75,30 @@ describeInBrowser('legal pages, footer, crash reports and the analytics notice',
     await context.close();
   });
 
+  it('counts the pages a signed-in user opens by their shape, and nothing once they opted out', async () => {
+    const { db } = stage.server.app;
+    const views = async () =>
+      Object.fromEntries(
+        (await db.selectFrom('page_views').select(['path', 'views']).execute()).map((row) => [
+          row.path,
+          Number(row.views),
+        ]),
+      );
+    const { context, page } = await visit(stage, { user: 'member', orgId: stage.world.org._id });
+    await page.goto(`/teams/${stage.world.team._id}/sites`);
+    await expectVisible(page.getByRole('tab', { name: 'Sites', selected: true }));
+    await expect.poll(views, { timeout: 10_000 }).toMatchObject({ '/teams/:id/sites': 1 });
+    // Only shapes: no id, no name, no query ever reaches the server.
+    expect(Object.keys(await views()).every((path) => !/\d/.test(path))).toBe(true);
+
+    await page.evaluate(() => localStorage.setItem('wharf.analytics', 'off'));
+    await page.getByRole('tab', { name: 'Members' }).click();
+    await expectPath(page, `/teams/${stage.world.team._id}/members`);
+    await page.waitForTimeout(6_000);
+    expect((await views())['/teams/:id/members']).toBeUndefined();
+    await context.close();
+  });
+
   describeInBrowser('with a crash-report DSN', () => {
     let reporting: TestServer;
     beforeAll(async () => {

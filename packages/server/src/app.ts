@@ -16,6 +16,7 @@ import { bindRoute } from './http/handle.ts';
 import { refuseCrossOriginMutations } from './http/sameOrigin.ts';
 import { zodSerializerCompiler, zodValidatorCompiler } from './http/validation.ts';
 import { resolveSecret, Sealer } from './lib/secrets.ts';
+import { analyticsRoutes } from './modules/analytics/routes.ts';
 import { apiTokenRoutes } from './modules/apiTokens/routes.ts';
 import { ensureFirstAdmin } from './modules/auth/passwordLogins.ts';
 import { authRoutes } from './modules/auth/routes.ts';
@@ -50,6 +51,7 @@ export interface BuildOptions {
 
 const modules = [
   systemRoutes,
+  analyticsRoutes,
   authRoutes,
   orgRoutes,
   memberRoutes,

@@ -136,6 +136,7 @@ export function accessRules(joiner: TestClient): Partial<Record<RouteName, Acces
   return {
     getSystemInfo: { allow: everyone, call: () => ({}) },
     getSystemEnv: { allow: everyone, call: () => ({}) },
+    recordPageViews: { allow: signedIn, call: () => ({ body: { views: [{ path: '/orgs', count: 1 }] } }) },
     getOpenApi: { allow: everyone, call: () => ({}) },
     getAuthMethods: { allow: everyone, call: () => ({}) },
     signInInMemory: {

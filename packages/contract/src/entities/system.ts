@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { requiredText } from '../validation.ts';
 
 export const systemInfo = z.object({ version: z.string() });
 export type SystemInfo = z.infer<typeof systemInfo>;
@@ -22,3 +23,20 @@ export const systemEnv = z.object({
 export type SystemEnv = z.infer<typeof systemEnv>;
 
 export const authMethods = z.array(z.string());
+
+/**
+ * The shape of a console page, its ids replaced by `:id` (`/sites/:id/branches`): what anonymous
+ * usage analytics count, and all they count.
+ */
+export const consolePagePath = requiredText(200).regex(
+  /^\/[a-z0-9/:_-]*$/,
+  'Must be a page path of lowercase letters, digits, /, :, _ and -',
+);
+
+export const pageViewsBody = z.object({
+  views: z
+    .array(z.object({ path: consolePagePath, count: z.number().int().min(1).max(1000) }))
+    .min(1, 'No views')
+    .max(50, 'At most 50 paths at once'),
+});
+export type PageViews = z.infer<typeof pageViewsBody>;

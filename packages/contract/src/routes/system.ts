@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { authMethods, systemEnv, systemInfo } from '../entities/system.ts';
+import { authMethods, pageViewsBody, systemEnv, systemInfo } from '../entities/system.ts';
 import { user } from '../entities/user.ts';
 import { noContent, route } from '../route.ts';
 import { requiredText } from '../validation.ts';
@@ -20,6 +20,15 @@ export const getSystemEnv = route({
   auth: 'public',
   summary: 'What the console needs to know of this installation',
   response: systemEnv,
+});
+
+export const recordPageViews = route({
+  method: 'post',
+  path: '/api/v1/analytics/page-views',
+  scope: null,
+  summary: 'Count views of console pages by their shape (no ids, no user); ignored when analytics are off',
+  body: pageViewsBody,
+  response: noContent,
 });
 
 export const getOpenApi = route({

@@ -4,6 +4,7 @@ import * as releases from './migrations/002_releases.ts';
 import * as edge from './migrations/003_edge.ts';
 import * as eventTime from './migrations/004_event_time.ts';
 import * as finishedDeploys from './migrations/005_finished_deploys.ts';
+import * as pageViews from './migrations/006_page_views.ts';
 import type { Db } from './schema.ts';
 
 /** Migrations in order; a new one is appended here and never edited after it ships. */
@@ -13,6 +14,7 @@ const migrations: Record<string, Migration> = {
   '003_edge': edge,
   '004_event_time': eventTime,
   '005_finished_deploys': finishedDeploys,
+  '006_page_views': pageViews,
 };
 
 const provider: MigrationProvider = { getMigrations: async () => migrations };

@@ -91,6 +91,7 @@ export interface Database {
     release_id: string | null;
   };
   deploy_files: { deploy_id: string; path: string; hash: string; size: number };
+  page_views: { day: string; path: string; views: number };
   site_traffic: {
     site_id: string;
     hour: Iso;

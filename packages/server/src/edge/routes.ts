@@ -1,5 +1,6 @@
 import { api } from '@wharf/contract';
 import { mustSeeSite } from '../access/rules.ts';
+import { pageViewMetrics } from '../modules/analytics/pageViews.ts';
 import type { WharfApp } from '../wharfApp.ts';
 import { peerAddress } from './forwardToPrimary.ts';
 
@@ -38,7 +39,8 @@ export function edgeRoutes(app: WharfApp) {
     if (!allowed)
       return reply.code(403).send({ statusCode: 403, error: 'Forbidden', message: 'Metrics need WHARF_METRICS_TOKEN' });
     const names = new Map((await db.selectFrom('sites').select(['id', 'name']).execute()).map((s) => [s.id, s.name]));
-    return reply.type('text/plain; version=0.0.4').send(edge.metrics.prometheus((id) => names.get(id)));
+    const sites = edge.metrics.prometheus((id) => names.get(id));
+    return reply.type('text/plain; version=0.0.4').send(`${sites}${await pageViewMetrics(db)}\n`);
   });
 
   app.handle(api.getSiteTraffic, async ({ actor, params, query }) => {

@@ -29,8 +29,8 @@ export function AnalyticsNotice() {
           >
             <Group justify="space-between" align="flex-start" wrap="nowrap" gap="xs">
               <Text size="sm">
-                This Wharf installation collects anonymous usage analytics. Nothing in them identifies you or your
-                sites.
+                This Wharf installation collects anonymous usage analytics: how often each kind of console page is
+                opened. Nothing in them identifies you or your sites.
               </Text>
               <CloseButton aria-label="Hide the analytics notice" onClick={() => hide(false)} />
             </Group>

@@ -1,0 +1,76 @@
+import { api, consolePagePath } from '@wharf/contract';
+import { useEffect } from 'react';
+import { useLocation } from 'react-router';
+import { call, urlOf } from '../../lib/api.ts';
+import { readStored, storageKeys } from '../../lib/storage.ts';
+import { useUser } from '../auth/session.ts';
+import { useSystemEnv } from './systemEnv.ts';
+
+/** How often the counted views go to the server; also when the page is left. */
+const FLUSH_EVERY_MS = 5_000;
+
+/**
+ * The shape of a console page: its ids (every segment with a digit, or a long one) become `:id`,
+ * so `/sites/0mw3…/branches` counts as `/sites/:id/branches`. Null for what is not a console
+ * page path (it is then not counted).
+ */
+export function pageShape(pathname: string): string | null {
+  const shape = pathname
+    .split('/')
+    .map((segment) => (/\d/.test(segment) || segment.length > 16 ? ':id' : segment))
+    .join('/')
+    .replace(/(.)\/$/, '$1');
+  return consolePagePath.safeParse(shape).success ? shape : null;
+}
+
+const pending = new Map<string, number>();
+
+function takePending() {
+  const views = [...pending].map(([path, count]) => ({ path, count }));
+  pending.clear();
+  return views;
+}
+
+/** Sends what was counted; analytics never bother the user, so failures are dropped. */
+function flush() {
+  if (pending.size === 0) return;
+  call(api.recordPageViews, { body: { views: takePending() } }).catch(() => undefined);
+}
+
+/** A page being left may not finish a normal request: a keepalive one outlives it. */
+function flushOnLeave() {
+  if (pending.size === 0) return;
+  fetch(urlOf(api.recordPageViews), {
+    method: 'POST',
+    keepalive: true,
+    credentials: 'same-origin',
+    headers: { 'content-type': 'application/json' },
+    body: JSON.stringify({ views: takePending() }),
+  }).catch(() => undefined);
+}
+
+/**
+ * Anonymous usage analytics (the notice of spec.md §4): counts the pages a signed-in user opens,
+ * by shape only, unless the installation has them off or the user opted out.
+ */
+export function usePageViews() {
+  const { pathname } = useLocation();
+  const enabled = useSystemEnv().data?.analytics.enabled === true;
+  const signedIn = Boolean(useUser().data);
+
+  useEffect(() => {
+    if (!enabled || !signedIn || readStored(storageKeys.analytics) === 'off') return;
+    const shape = pageShape(pathname);
+    if (shape) pending.set(shape, (pending.get(shape) ?? 0) + 1);
+  }, [pathname, enabled, signedIn]);
+
+  useEffect(() => {
+    if (!enabled) return;
+    const timer = window.setInterval(flush, FLUSH_EVERY_MS);
+    window.addEventListener('pagehide', flushOnLeave);
+    return () => {
+      window.clearInterval(timer);
+      window.removeEventListener('pagehide', flushOnLeave);
+    };
+  }, [enabled]);
+}
