@@ -1,4 +1,5 @@
 import { spawnSync } from 'node:child_process';
+import { statSync, utimesSync } from 'node:fs';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { verifyPassword } from '../../server/src/lib/passwords.ts';
@@ -23,6 +24,22 @@ describe('wharf', () => {
   it('is installed as a command of the repository, for npx wharf', () => {
     const run = spawnSync(path.join(repositoryRoot, 'node_modules/.bin/wharf'), ['--version'], { encoding: 'utf8' });
     expect(run.stdout).toBe(`${version}\n`);
+  });
+
+  it('runs from a bundle it rebuilds when the sources are newer', async () => {
+    const bundle = path.join(repositoryRoot, 'packages/cli/dist/wharf.mjs');
+    await runWharf(['--version']);
+    const built = statSync(bundle).mtimeMs;
+    // Sources older than the bundle: it is used as it is.
+    await runWharf(['--version']);
+    expect(statSync(bundle).mtimeMs).toBe(built);
+    // A source changed after the bundle (as after a git pull): the next start rebuilds it.
+    const source = path.join(repositoryRoot, 'packages/cli/src/version.ts');
+    const now = new Date();
+    utimesSync(source, now, new Date(built + 1000));
+    expect((await runWharf(['--version'])).stdout).toBe(`${version}\n`);
+    expect(statSync(bundle).mtimeMs).toBeGreaterThan(built);
+    utimesSync(source, now, now);
   });
 
   it('answers 2 to no command or an unknown one', async () => {
