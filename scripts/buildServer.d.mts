@@ -1,4 +1,2 @@
-/** Where `buildServer` writes the bundled server. */
-export const SERVER_BUNDLE: string;
 /** Bundles the server into one ES module for plain Node; resolves to its path. */
 export function buildServer(): Promise<string>;

@@ -1,9 +1,9 @@
 // The console's build (packages/web/dist) and whether it is older than what it is built from:
 // `npm start` and the browser journeys both rebuild it when it is missing or stale.
 import { execFileSync } from 'node:child_process';
-import { existsSync, readdirSync, statSync } from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { isStale } from './bundling.mjs';
 
 const root = fileURLToPath(new URL('..', import.meta.url));
 const web = path.join(root, 'packages/web');
@@ -17,16 +17,8 @@ const sources = [
   path.join(root, 'packages/contract/src'),
 ];
 
-function newestChange(entry) {
-  if (!existsSync(entry)) return 0;
-  const info = statSync(entry);
-  if (!info.isDirectory()) return info.mtimeMs;
-  return Math.max(info.mtimeMs, ...readdirSync(entry).map((name) => newestChange(path.join(entry, name))));
-}
-
 export function consoleIsStale() {
-  const built = existsSync(builtIndex) ? statSync(builtIndex).mtimeMs : 0;
-  return built <= Math.max(...sources.map(newestChange));
+  return isStale(builtIndex, sources);
 }
 
 export function buildConsole() {

@@ -68,11 +68,7 @@ export async function receiveDeployFile(app: WharfApp, deployId: string, hash: s
     .where('deploy_id', '=', deployId)
     .where('hash', '=', hash)
     .executeTakeFirst();
-  if (!file) {
-    const deploy = await findOpenDeploy(app, deployId);
-    if (deploy.release_id) throw conflict('The deploy is already finalised');
-    throw badRequest('The deploy has no file with this hash');
-  }
+  if (!file) throw badRequest('The deploy has no file with this hash');
   const received = await ingest(app, body, byteLimit(Number(file.size), 'The file is larger than announced'));
   if (received.hash !== hash || received.size !== Number(file.size)) {
     await rm(received.tempPath, { force: true });

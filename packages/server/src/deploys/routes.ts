@@ -1,7 +1,7 @@
 import type { Readable } from 'node:stream';
 import { api } from '@wharf/contract';
 import { mustUploadToSite } from '../access/rules.ts';
-import { unsupportedMediaType } from '../http/errors.ts';
+import { conflict, unsupportedMediaType } from '../http/errors.ts';
 import type { WharfApp } from '../wharfApp.ts';
 import { findOpenDeploy } from './deployRows.ts';
 import { finishDeploy, receiveDeployFile, startDeploy } from './incremental.ts';
@@ -30,7 +30,8 @@ export function deployRoutes(app: WharfApp) {
   });
 
   app.handle(api.uploadDeployFile, async ({ actor, params, request }) => {
-    await deployOf(actor, params.deployId);
+    const { deploy } = await deployOf(actor, params.deployId);
+    if (deploy.release_id) throw conflict('The deploy is already finalised');
     if (request.headers['content-type'] !== 'application/octet-stream') {
       throw unsupportedMediaType('Send the file as application/octet-stream');
     }

@@ -1,0 +1,60 @@
+// What `npm start` and the `wharf` command share to run their TypeScript on plain Node: one
+// bundle per program, and whether a build is older than the files it is made from.
+import { existsSync, mkdirSync, readdirSync, renameSync, statSync, writeFileSync } from 'node:fs';
+import path from 'node:path';
+
+/** The latest modification time among these files and everything in these folders (0: none exist). */
+export function newestChange(...entries) {
+  return Math.max(
+    0,
+    ...entries.map((entry) => {
+      if (!existsSync(entry)) return 0;
+      const info = statSync(entry);
+      if (!info.isDirectory()) return info.mtimeMs;
+      return Math.max(info.mtimeMs, newestChange(...readdirSync(entry).map((name) => path.join(entry, name))));
+    }),
+  );
+}
+
+/** Whether `built` is missing or older than any of `sources`. */
+export function isStale(built, sources) {
+  return (existsSync(built) ? statSync(built).mtimeMs : 0) <= newestChange(...sources);
+}
+
+/** Bare imports stay imports, except the workspace's own TypeScript packages. */
+const keepDependenciesExternal = {
+  name: 'keep-dependencies-external',
+  setup(builder) {
+    builder.onResolve({ filter: /^[^./]/ }, (args) =>
+      args.path.startsWith('@wharf/') ? undefined : { path: args.path, external: true },
+    );
+  },
+};
+
+/**
+ * Bundles `entry` (and the workspace packages it imports) into the ES module `outfile`. Each file
+ * is written aside and renamed into place, so a process starting meanwhile never loads half of one.
+ */
+export async function bundle(entry, outfile, { sourcemap = false } = {}) {
+  // Loaded only when a bundle is built: a program starting from a current bundle does not pay for it.
+  const { build } = await import('esbuild');
+  const result = await build({
+    entryPoints: [entry],
+    outfile,
+    bundle: true,
+    platform: 'node',
+    format: 'esm',
+    target: 'node20',
+    sourcemap,
+    write: false,
+    plugins: [keepDependenciesExternal],
+    logLevel: 'warning',
+  });
+  mkdirSync(path.dirname(outfile), { recursive: true });
+  for (const file of result.outputFiles) {
+    const temporary = `${file.path}.${process.pid}`;
+    writeFileSync(temporary, file.contents);
+    renameSync(temporary, file.path);
+  }
+  return outfile;
+}
