@@ -53,15 +53,21 @@ export async function createRelease(db: Db, config: Config, input: NewRelease) {
       const rows = input.files.slice(start, start + INSERT_CHUNK).map((file) => ({ release_id: releaseId, ...file }));
       await trx.insertInto('release_files').values(rows).execute();
     }
+    const branchNames = [...new Set(input.branches.length > 0 ? input.branches : [await mainBranchName(trx, site)])];
     await trx.deleteFrom('deploy_files').where('deploy_id', '=', input.deployId).execute();
-    await trx.updateTable('deploys').set({ release_id: releaseId }).where('id', '=', input.deployId).execute();
+    // The deploy remembers what it became, so a retried finalise answers the same.
+    await trx
+      .updateTable('deploys')
+      .set({ release_id: releaseId, branches: JSON.stringify(branchNames) })
+      .where('id', '=', input.deployId)
+      .execute();
     await recordEvent(trx, {
       ...scope,
       name: 'site_release_created',
       data: { releaseId, name: input.name, files: input.files.length },
     });
     const branchIds: string[] = [];
-    for (const name of new Set(input.branches.length > 0 ? input.branches : [await mainBranchName(trx, site)])) {
+    for (const name of branchNames) {
       let branch = await trx
         .selectFrom('branches')
         .selectAll()

@@ -101,15 +101,12 @@ export async function finishDeploy(app: WharfApp, deployId: string, site: Databa
 
 /** A retried finalise (its first answer lost on the way) gets the release the deploy became. */
 async function answerAgain(app: WharfApp, site: Database['sites'], releaseId: string, branchNames: string[]) {
-  const branches =
-    branchNames.length === 0
-      ? []
-      : await app.db
-          .selectFrom('branches')
-          .select('id')
-          .where('site_id', '=', site.id)
-          .where('name', 'in', branchNames)
-          .execute();
+  const branches = await app.db
+    .selectFrom('branches')
+    .select('id')
+    .where('site_id', '=', site.id)
+    .where('name', 'in', branchNames)
+    .execute();
   return deployedRelease(
     app.db,
     app.config,
