@@ -1,12 +1,12 @@
 import { api, consolePagePath } from '@wharf/contract';
 import { useEffect } from 'react';
 import { useLocation } from 'react-router';
-import { call, urlOf } from '../../lib/api.ts';
+import { urlOf } from '../../lib/api.ts';
 import { readStored, storageKeys } from '../../lib/storage.ts';
 import { useUser } from '../auth/session.ts';
 import { useSystemEnv } from './systemEnv.ts';
 
-/** How often the counted views go to the server; also when the page is left. */
+/** How often the counted views go to the server; they also go when the page is left. */
 const FLUSH_EVERY_MS = 5_000;
 
 /**
@@ -25,27 +25,20 @@ export function pageShape(pathname: string): string | null {
 
 const pending = new Map<string, number>();
 
-function takePending() {
-  const views = [...pending].map(([path, count]) => ({ path, count }));
-  pending.clear();
-  return views;
-}
-
-/** Sends what was counted; analytics never bother the user, so failures are dropped. */
+/**
+ * Sends what was counted. A keepalive request outlives a page being left, so the same call serves
+ * the timer and page-hide; analytics never bother the user, so failures are dropped.
+ */
 function flush() {
   if (pending.size === 0) return;
-  call(api.recordPageViews, { body: { views: takePending() } }).catch(() => undefined);
-}
-
-/** A page being left may not finish a normal request: a keepalive one outlives it. */
-function flushOnLeave() {
-  if (pending.size === 0) return;
+  const views = [...pending].map(([path, count]) => ({ path, count }));
+  pending.clear();
   fetch(urlOf(api.recordPageViews), {
     method: 'POST',
     keepalive: true,
     credentials: 'same-origin',
     headers: { 'content-type': 'application/json' },
-    body: JSON.stringify({ views: takePending() }),
+    body: JSON.stringify({ views }),
   }).catch(() => undefined);
 }
 
@@ -67,10 +60,10 @@ export function usePageViews() {
   useEffect(() => {
     if (!enabled) return;
     const timer = window.setInterval(flush, FLUSH_EVERY_MS);
-    window.addEventListener('pagehide', flushOnLeave);
+    window.addEventListener('pagehide', flush);
     return () => {
       window.clearInterval(timer);
-      window.removeEventListener('pagehide', flushOnLeave);
+      window.removeEventListener('pagehide', flush);
     };
   }, [enabled]);
 }
