@@ -2,6 +2,7 @@
 // bundle per program, and whether a build is older than the files it is made from.
 import { existsSync, mkdirSync, readdirSync, renameSync, statSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
+import { pathToFileURL } from 'node:url';
 
 /** The latest modification time among these files and everything in these folders (0: none exist). */
 export function newestChange(...entries) {
@@ -57,4 +58,23 @@ export async function bundle(entry, outfile, { sourcemap = false } = {}) {
     renameSync(temporary, file.path);
   }
   return outfile;
+}
+
+/**
+ * Runs a program from its bundle when the bundle is current: plain Node starts it in about half
+ * the time tsx needs to load the TypeScript. A missing or stale bundle is rebuilt first (a
+ * fraction of a second); when that cannot be done, the TypeScript runs through tsx as it is.
+ */
+export async function runBundled({ entry, built, sources }) {
+  let current = !isStale(built, sources);
+  if (!current) {
+    try {
+      await bundle(entry, built);
+      current = true;
+    } catch {}
+  }
+  if (current) return import(pathToFileURL(built).href);
+  const { register } = await import('tsx/esm/api');
+  register();
+  return import(pathToFileURL(entry).href);
 }

@@ -28,7 +28,8 @@ describeInBrowser('branches: add, roll back and forward, password, redirects, he
   let siteId: string;
   let siteName: string;
   beforeAll(async () => {
-    stage = await openStage();
+    // The redirects journey proxies to this very server, on loopback: allowed here on purpose.
+    stage = await openStage({ WHARF_ALLOW_PRIVATE_UPSTREAMS: 'on' });
     const { owner } = stage.world.clients;
     const site = expectStatus(
       await owner.post(`/api/v1/teams/${stage.world.team._id}/sites`, { name: stage.world.unique('shop') }),

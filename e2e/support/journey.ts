@@ -17,6 +17,9 @@ export interface Stage {
   close(): Promise<void>;
 }
 
+/** What Chromium refused under the console's Content-Security-Policy, in any page of this file. */
+const cspViolations: string[] = [];
+
 export async function openStage(env: Record<string, string> = {}): Promise<Stage> {
   const [server, browser] = await Promise.all([startTestServer({ serveConsole: true, env }), launchBrowser()]);
   const world = await buildWorld(server.url);
@@ -26,6 +29,8 @@ export async function openStage(env: Record<string, string> = {}): Promise<Stage
     browser,
     async close() {
       await Promise.all([browser.close(), server.close()]);
+      // Every journey doubles as a check that the console works under its own policy.
+      expect(cspViolations).toEqual([]);
     },
   };
 }
@@ -54,6 +59,10 @@ export async function visit(
     colorScheme: 'light',
   });
   context.setDefaultTimeout(10_000);
+  context.on('console', (message) => {
+    if (/Content Security Policy/i.test(message.text()))
+      cspViolations.push(`${message.page()?.url()}: ${message.text()}`);
+  });
   if (options.user) {
     const answer = await context.request.post('/auth/in-memory', {
       data: { user: options.user, password: TEST_PASSWORD },

@@ -12,6 +12,8 @@ const toServer: ProxyOptions = {
 
 export default defineConfig({
   plugins: [react()],
+  // The server puts a fresh nonce here in each page and in its Content-Security-Policy.
+  html: { cspNonce: 'WHARF_CSP_NONCE' },
   build: {
     outDir: 'dist',
     emptyOutDir: true,

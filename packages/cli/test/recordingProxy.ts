@@ -6,6 +6,10 @@ export interface RecordedRequest {
   path: string;
   /** Bytes of the request body. */
   bytes: number;
+  /** The server answered, and the proxy cut the connection instead of passing the answer on. */
+  cut?: boolean;
+  /** The Idempotency-Key header sent, if any. */
+  idempotencyKey?: string;
 }
 
 export interface RecordingProxy {
@@ -15,18 +19,24 @@ export interface RecordingProxy {
    * Answer the deploys route with this instead of the server's answer: 404 as a Wharf from before
    * incremental deploys, 413 as a server whose request size limit a long manifest exceeds.
    */
-  refuseDeploys: { status: number; message: string } | null;
+  refuseDeploys: { status: number; code: string; message: string } | null;
   /** Answer this many of the next file uploads 503, as a server restarting would. */
   failUploads: number;
+  /**
+   * Let the next request matching this through, wait for the server's answer (it has acted by
+   * then), and cut the connection instead of passing the answer on: a network that died at the
+   * worst moment.
+   */
+  cutAnswer: { method: string; path: RegExp } | null;
   close(): Promise<void>;
 }
 
 const DEPLOYS_ROUTE = /^\/api\/v1\/sites\/[^/]+\/deploys$/;
 const FILE_ROUTE = /^\/api\/v1\/deploys\/[^/]+\/files\//;
 
-function answer(response: http.ServerResponse, status: number, message: string) {
+function answer(response: http.ServerResponse, status: number, code: string, message: string) {
   response.writeHead(status, { 'content-type': 'application/json' });
-  response.end(JSON.stringify({ statusCode: status, error: http.STATUS_CODES[status], message }));
+  response.end(JSON.stringify({ statusCode: status, code, error: http.STATUS_CODES[status], message }));
 }
 
 /**
@@ -37,17 +47,19 @@ export async function startRecordingProxy(target: string): Promise<RecordingProx
   const upstream = new URL(target);
   const server = http.createServer((request, response) => {
     const record: RecordedRequest = { method: request.method ?? '', path: request.url ?? '', bytes: 0 };
+    const idempotencyKey = request.headers['idempotency-key'];
+    if (typeof idempotencyKey === 'string') record.idempotencyKey = idempotencyKey;
     proxy.requests.push(record);
     request.on('data', (chunk: Buffer) => (record.bytes += chunk.length));
     const refusal = proxy.refuseDeploys;
     if (refusal && request.method === 'POST' && DEPLOYS_ROUTE.test(record.path)) {
       request.resume();
-      return request.on('end', () => answer(response, refusal.status, refusal.message));
+      return request.on('end', () => answer(response, refusal.status, refusal.code, refusal.message));
     }
     if (proxy.failUploads > 0 && request.method === 'PUT' && FILE_ROUTE.test(record.path)) {
       proxy.failUploads--;
       request.resume();
-      return request.on('end', () => answer(response, 503, 'Restarting'));
+      return request.on('end', () => answer(response, 503, 'SERVER_UNAVAILABLE', 'Restarting'));
     }
     const forwarded = http.request(
       {
@@ -58,6 +70,13 @@ export async function startRecordingProxy(target: string): Promise<RecordingProx
         headers: request.headers,
       },
       (upstreamResponse) => {
+        const cut = proxy.cutAnswer;
+        if (cut && request.method === cut.method && cut.path.test(record.path)) {
+          proxy.cutAnswer = null;
+          record.cut = true;
+          upstreamResponse.resume();
+          return upstreamResponse.on('end', () => response.socket?.destroy());
+        }
         response.writeHead(upstreamResponse.statusCode ?? 502, upstreamResponse.headers);
         upstreamResponse.pipe(response);
       },
@@ -72,6 +91,7 @@ export async function startRecordingProxy(target: string): Promise<RecordingProx
     requests: [],
     refuseDeploys: null,
     failUploads: 0,
+    cutAnswer: null,
     close: () =>
       new Promise<void>((resolve) => {
         server.closeAllConnections();

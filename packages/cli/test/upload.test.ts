@@ -96,7 +96,11 @@ describe('wharf upload, against a real server', () => {
   });
 
   it('sends a tar.gz to a server without incremental deploys', async () => {
-    proxy.refuseDeploys = { status: 404, message: `No route POST /api/v1/sites/${world.siteId}/deploys` };
+    proxy.refuseDeploys = {
+      status: 404,
+      code: 'ROUTE_NOT_FOUND',
+      message: `No route POST /api/v1/sites/${world.siteId}/deploys`,
+    };
     const files = {
       'index.html': '<h1>Old server</h1>',
       'deep/er/page.html': 'page',
@@ -118,7 +122,7 @@ describe('wharf upload, against a real server', () => {
   });
 
   it('sends a tar.gz when the manifest is longer than the server takes in one request', async () => {
-    proxy.refuseDeploys = { status: 413, message: 'Request body is too large' };
+    proxy.refuseDeploys = { status: 413, code: 'BODY_TOO_LARGE', message: 'Request body is too large' };
     const folder = await siteFolder({ 'index.html': '<h1>Many files</h1>' });
     const run = await runInProcess(['upload', folder, ...connection(), '--branch', 'many']);
     expect(run.code).toBe(0);
@@ -127,7 +131,7 @@ describe('wharf upload, against a real server', () => {
   });
 
   it('reports a refused token even when the server answers before the archive is sent', async () => {
-    proxy.refuseDeploys = { status: 404, message: 'No route' };
+    proxy.refuseDeploys = { status: 404, code: 'ROUTE_NOT_FOUND', message: 'No route' };
     const folder = await siteFolder({ 'big.bin': Buffer.alloc(8 * 1024 * 1024, 7) });
     const run = await runInProcess(['upload', folder, ...connection(), '--token', 'wharf_site_unknown']);
     expect(run.code).toBe(exitCodes.badToken);

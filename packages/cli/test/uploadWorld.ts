@@ -1,5 +1,5 @@
 import { expectStatus, signedIn, type TestClient } from '../../server/test/client.ts';
-import { startTestServer, type TestServer } from '../../server/test/harness.ts';
+import { startTestServer, type TestServer, type TestServerOptions } from '../../server/test/harness.ts';
 
 export interface UploadWorld {
   server: TestServer;
@@ -13,8 +13,8 @@ export interface UploadWorld {
 }
 
 /** A real Wharf with one site and both kinds of token that may upload to it, built through the API. */
-export async function startUploadWorld(): Promise<UploadWorld> {
-  const server = await startTestServer();
+export async function startUploadWorld(options: TestServerOptions = {}): Promise<UploadWorld> {
+  const server = await startTestServer(options);
   const owner = await signedIn(server.url, 'owner');
   const org = expectStatus(await owner.post('/api/v1/orgs', { name: 'Acme' }), 200);
   const team = expectStatus(await owner.post(`/api/v1/orgs/${org._id}/teams`, { name: 'Web' }), 200);

@@ -10,6 +10,7 @@ export * from './entities/site.ts';
 export * from './entities/system.ts';
 export * from './entities/team.ts';
 export * from './entities/user.ts';
+export * from './errors.ts';
 export * from './events.ts';
 export * from './openapi.ts';
 export * from './realtime.ts';

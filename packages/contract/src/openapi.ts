@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { apiError, errorCodes } from './errors.ts';
 import { noContent, type Route } from './route.ts';
 import { allRoutes } from './routes/index.ts';
 
@@ -21,6 +22,15 @@ function parameters(route: Route) {
         schema: jsonSchema(field, 'input'),
       });
     }
+  }
+  if (route.idempotent) {
+    list.push({
+      name: 'Idempotency-Key',
+      in: 'header',
+      required: false,
+      description: 'A key of your choosing (1 to 255 visible characters), the same on every retry of this request',
+      schema: { type: 'string', maxLength: 255 },
+    });
   }
   return list;
 }
@@ -45,7 +55,10 @@ function responses(route: Route) {
         };
   return {
     ...success,
-    '4XX': { description: '{ statusCode, error, message, details? }: the message says what to change' },
+    '4XX': {
+      description: 'Refused: decide by `code`; the message says what to change',
+      content: { 'application/json': { schema: { $ref: '#/components/schemas/Error' } } },
+    },
   };
 }
 
@@ -72,6 +85,14 @@ export function openApiDocument(version: string) {
     openapi: '3.0.3',
     info: { title: 'Wharf API', version, description: 'Every route of Wharf, with the API token scope it needs.' },
     components: {
+      schemas: {
+        Error: {
+          ...jsonSchema(apiError, 'output'),
+          description: `Codes and their statuses: ${Object.entries(errorCodes)
+            .map(([code, status]) => `${code} ${status}`)
+            .join(', ')}`,
+        },
+      },
       securitySchemes: {
         session: { type: 'apiKey', in: 'cookie', name: 'wharf_session' },
         token: {

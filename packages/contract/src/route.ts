@@ -34,6 +34,11 @@ export interface RouteSpec<
   multipart?: boolean;
   /** The body is raw bytes (`application/octet-stream`), handed to the handler as a stream. */
   binaryBody?: boolean;
+  /**
+   * Takes an `Idempotency-Key` header: a retry with the same key gets the first answer instead
+   * of doing the work twice (409 while the first still runs, 422 for another request).
+   */
+  idempotent?: boolean;
   /** Largest JSON body in bytes, when the server's default (2 MiB) is too small for the route. */
   bodyLimit?: number;
   /** Success status; 204 when the response is `noContent`. */

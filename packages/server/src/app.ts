@@ -1,5 +1,4 @@
 import { createServer } from 'node:http';
-import path from 'node:path';
 import cookie from '@fastify/cookie';
 import multipart from '@fastify/multipart';
 import Fastify from 'fastify';
@@ -14,8 +13,13 @@ import { edgeRoutes } from './edge/routes.ts';
 import { installErrorHandler, installNotFoundHandler } from './http/errorHandler.ts';
 import { bindRoute } from './http/handle.ts';
 import { refuseCrossOriginMutations } from './http/sameOrigin.ts';
+import { installSecurityHeaders } from './http/securityHeaders.ts';
+import { trustClusterWorkers } from './http/trustProxy.ts';
 import { zodSerializerCompiler, zodValidatorCompiler } from './http/validation.ts';
 import { resolveSecret, Sealer } from './lib/secrets.ts';
+import { answerHealth } from './lifecycle/health.ts';
+import { Lifecycle } from './lifecycle/lifecycle.ts';
+import { logDestination } from './logging.ts';
 import { analyticsRoutes } from './modules/analytics/routes.ts';
 import { apiTokenRoutes } from './modules/apiTokens/routes.ts';
 import { ensureFirstAdmin } from './modules/auth/passwordLogins.ts';
@@ -33,8 +37,9 @@ import { siteSettingsRoutes } from './modules/sites/settingsRoutes.ts';
 import { siteTokenRoutes } from './modules/siteTokens/routes.ts';
 import { systemRoutes } from './modules/system/routes.ts';
 import { teamRoutes } from './modules/teams/routes.ts';
+import { OutboundGuard } from './outbound/guard.ts';
 import { attachRealtime } from './realtime/realtime.ts';
-import { FileBlobStore } from './storage/blobStore.ts';
+import { openBlobStore } from './storage/openBlobStore.ts';
 import type { WharfApp } from './wharfApp.ts';
 
 export interface BuildOptions {
@@ -47,6 +52,10 @@ export interface BuildOptions {
   housekeeping?: boolean;
   /** Serve the built console at `/` (default true). */
   serveConsole?: boolean;
+  /** Where the built console is (default: the web package's dist folder). */
+  consoleDir?: string;
+  /** Requests come only from cluster workers over a local socket, each naming its client. */
+  behindWorkers?: boolean;
 }
 
 const modules = [
@@ -73,22 +82,34 @@ const modules = [
 /** Builds a ready-to-listen Wharf from its configuration; nothing global, so tests run many side by side. */
 export async function buildApp(config: Config, options: BuildOptions = {}): Promise<WharfApp> {
   let edge: Edge | undefined;
+  const lifecycle = new Lifecycle();
+  const logStream = options.logger === false ? undefined : (options.logStream ?? logDestination());
   const fastify = Fastify({
     // One port for everything: requests for a site's host go to the edge, the rest to the API.
-    serverFactory: (handler) =>
-      createServer((req, res) => (edge?.handles(req) ? edge.handle(req, res) : handler(req, res))),
-    logger:
-      options.logger === false
-        ? false
-        : { level: config.logLevel, ...(options.logStream ? { stream: options.logStream } : {}) },
-    trustProxy: true,
+    serverFactory: (handler) => {
+      const server = createServer(
+        lifecycle.requestListener((req, res) => {
+          if (edge?.handles(req)) edge.handle(req, res);
+          else if (!answerHealth(req, res, lifecycle)) handler(req, res);
+        }),
+      );
+      lifecycle.adopt(server);
+      return server;
+    },
+    logger: options.logger === false ? false : { level: config.logLevel, ...(logStream ? { stream: logStream } : {}) },
+    // request.ip (request logs, sign-in delays) follows the rule the edge and the workers follow.
+    trustProxy: options.behindWorkers ? trustClusterWorkers : config.trustProxy,
     bodyLimit: 2 * 1024 * 1024,
     routerOptions: { maxParamLength: 500 },
   });
   fastify.setValidatorCompiler(zodValidatorCompiler);
   fastify.setSerializerCompiler(zodSerializerCompiler);
   installErrorHandler(fastify);
-  installNotFoundHandler(fastify, options.serveConsole === false ? undefined : serveConsole(fastify));
+  installNotFoundHandler(
+    fastify,
+    options.serveConsole === false ? undefined : serveConsole(fastify, options.consoleDir),
+  );
+  await installSecurityHeaders(fastify, config);
   await fastify.register(cookie);
   await fastify.register(multipart, { limits: { fields: 20, fieldSize: 64 * 1024 } });
   refuseCrossOriginMutations(fastify, config.url.origin);
@@ -97,8 +118,10 @@ export async function buildApp(config: Config, options: BuildOptions = {}): Prom
   await migrate(db);
   fastify.addHook('onClose', () => db.destroy());
 
-  const blobs = new FileBlobStore(path.join(config.dataDir, 'blobs'));
-  edge = new Edge(db, config, (key) => blobs.pathOf(key));
+  const blobs = openBlobStore(config);
+  const outbound = new OutboundGuard({ allowPrivate: config.allowPrivateUpstreams, log: fastify.log });
+  fastify.addHook('onClose', async () => outbound.close());
+  edge = new Edge(db, config, { pathOfBlob: (key) => blobs.pathOf(key), outbound, log: fastify.log });
   await edge.sync.start();
 
   const implemented = new Set<WharfApp['implemented'] extends Set<infer R> ? R : never>();
@@ -108,6 +131,8 @@ export async function buildApp(config: Config, options: BuildOptions = {}): Prom
     sealer: new Sealer(resolveSecret(config.secret, config.dataDir)),
     blobs,
     edge,
+    outbound,
+    lifecycle,
     log: fastify.log,
     fastify,
     implemented,

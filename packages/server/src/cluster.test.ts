@@ -1,77 +1,21 @@
-import { type ChildProcess, spawn } from 'node:child_process';
 import { mkdtemp, rm } from 'node:fs/promises';
-import http from 'node:http';
 import os from 'node:os';
 import path from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { io } from 'socket.io-client';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { buildServer } from '../../../scripts/buildServer.mjs';
 import { expectStatus, signedIn, type TestClient } from '../test/client.ts';
 import { freePort, TEST_PASSWORD } from '../test/harness.ts';
+import { exited, siteGet, startWharf, type WharfProcess, waitForApi } from '../test/processes.ts';
 import { uploadRelease } from '../test/world.ts';
 import { hashPassword } from './lib/passwords.ts';
 
-// Wharf as `npm start` runs it: the server bundled into one module for plain Node.
-const MAIN = await buildServer();
-
-/** Wharf as `npm start` runs it, in a child process, with `env` added. */
-function startWharf(dataDir: string, port: number, env: Record<string, string>) {
-  const child = spawn(process.execPath, ['--enable-source-maps', MAIN], {
-    env: {
-      ...process.env,
-      PORT: String(port),
-      HOST: '127.0.0.1',
-      WHARF_URL: `http://127.0.0.1:${port}`,
-      WHARF_SITES_URL: `http://localhost:${port}`,
-      WHARF_DATA_DIR: dataDir,
-      DATABASE_URL: '',
-      LOG_LEVEL: 'warn',
-      ...env,
-    },
-    stdio: ['ignore', 'ignore', 'pipe'],
-  });
-  let stderr = '';
-  child.stderr!.on('data', (chunk: Buffer) => {
-    stderr += chunk.toString();
-  });
-  return { child, stderr: () => stderr };
-}
-
-const exited = (child: ChildProcess) =>
-  new Promise<number | null>((resolve) => {
-    if (child.exitCode !== null) resolve(child.exitCode);
-    else child.once('exit', (code) => resolve(code));
-  });
-
-/** A site request on a connection of its own: the cluster hands each connection to the next worker. */
-function siteGet(port: number, host: string, urlPath = '/') {
-  return new Promise<{ status: number; text: string }>((resolve, reject) => {
-    const request = http.get({ host: '127.0.0.1', port, path: urlPath, headers: { host }, agent: false }, (res) => {
-      let text = '';
-      res.on('data', (chunk: Buffer) => {
-        text += chunk.toString();
-      });
-      res.on('end', () => resolve({ status: res.statusCode ?? 0, text }));
-    });
-    request.on('error', reject);
-  });
-}
-
-async function waitForApi(url: string) {
-  for (let attempt = 0; attempt < 200; attempt++) {
-    const answer = await fetch(`${url}/api/v1/system/info`).catch(() => null);
-    if (answer?.ok) return;
-    await sleep(100);
-  }
-  throw new Error('Wharf did not start');
-}
-
+const METRICS_TOKEN = 'cluster-metrics-token';
 describe('Wharf with worker processes (WHARF_WORKERS)', () => {
   let dataDir: string;
   let port: number;
   let url: string;
-  let wharf: ReturnType<typeof startWharf>;
+  let wharf: WharfProcess;
   let owner: TestClient;
   let site: { _id: string; name: string };
   let host: string;
@@ -80,9 +24,10 @@ describe('Wharf with worker processes (WHARF_WORKERS)', () => {
     dataDir = await mkdtemp(path.join(os.tmpdir(), 'wharf-cluster-'));
     port = await freePort();
     url = `http://127.0.0.1:${port}`;
-    wharf = startWharf(dataDir, port, {
+    wharf = await startWharf(dataDir, port, {
       WHARF_WORKERS: '2',
       WHARF_USERS: `owner:${await hashPassword(TEST_PASSWORD)}`,
+      WHARF_METRICS_TOKEN: METRICS_TOKEN,
     });
     await waitForApi(url);
     owner = await signedIn(url, 'owner');
@@ -122,7 +67,7 @@ describe('Wharf with worker processes (WHARF_WORKERS)', () => {
     let metrics = '';
     for (let attempt = 0; attempt < 50 && !/status="4xx"} (1\d|[2-9]\d)/.test(metrics); attempt++) {
       await sleep(100);
-      metrics = await (await fetch(`${url}/metrics`)).text();
+      metrics = await (await fetch(`${url}/metrics`, { headers: { authorization: `Bearer ${METRICS_TOKEN}` } })).text();
     }
     expect(metrics).toMatch(
       new RegExp(`wharf_site_requests_total\\{site="${site.name}",status="4xx"\\} (1\\d|[2-9]\\d)`),
@@ -152,7 +97,7 @@ describe('Wharf with worker processes (WHARF_WORKERS)', () => {
   });
 
   it('refuses a WHARF_WORKERS that is not a number of processes, naming it', async () => {
-    const bad = startWharf(dataDir, await freePort(), { WHARF_WORKERS: 'many' });
+    const bad = await startWharf(dataDir, await freePort(), { WHARF_WORKERS: 'many' });
     expect(await exited(bad.child)).toBe(1);
     expect(bad.stderr()).toContain('WHARF_WORKERS must be a whole number');
   });

@@ -10,6 +10,11 @@ describe('configuration', () => {
     expect(config.dataDir.endsWith('/data')).toBe(true);
   });
 
+  it('lets a stopping server finish requests for 30 s unless WHARF_SHUTDOWN_GRACE_SECONDS says otherwise', () => {
+    expect(loadConfig({}).shutdownGraceMs).toBe(30_000);
+    expect(loadConfig({ WHARF_SHUTDOWN_GRACE_SECONDS: '2.5' }).shutdownGraceMs).toBe(2_500);
+  });
+
   it('derives the console URL from PORT when WHARF_URL is unset', () => {
     expect(loadConfig({ PORT: '9000' }).url.origin).toBe('http://localhost:9000');
   });
@@ -20,6 +25,11 @@ describe('configuration', () => {
     [{ DATABASE_URL: 'mysql://x' }, 'DATABASE_URL must be a postgres:// URL (leave it unset for the embedded SQLite)'],
     [{ WHARF_SECRET: 'short' }, 'WHARF_SECRET must be at least 32 characters'],
     [{ WHARF_USERS: 'alice' }, 'WHARF_USERS entry "alice" must be name:hash'],
+    [{ WHARF_TRUST_PROXY: 'yes' }, 'WHARF_TRUST_PROXY must be off, a number of proxies, or addresses and CIDRs'],
+    [{ WHARF_TRUST_PROXY: '10.0.0.0/33' }, '"10.0.0.0/33" is none of these'],
+    [{ WHARF_TRUST_PROXY: '127.0.0.1,,10.0.0.1' }, '"" is none of these'],
+    [{ WHARF_SHUTDOWN_GRACE_SECONDS: 'soon' }, 'WHARF_SHUTDOWN_GRACE_SECONDS must be a number of seconds'],
+    [{ WHARF_SHUTDOWN_GRACE_SECONDS: '-1' }, 'WHARF_SHUTDOWN_GRACE_SECONDS must be a number of seconds, 0 or more'],
   ])('names the variable and the problem: %j', (env, message) => {
     expect(() => loadConfig(env)).toThrow(ConfigError);
     expect(() => loadConfig(env)).toThrow(message);

@@ -1,6 +1,7 @@
 import { existsSync } from 'node:fs';
 import path from 'node:path';
 import { z } from 'zod';
+import { parseTrustProxy, type TrustProxy, trustNobody } from './http/trustProxy.ts';
 
 /** Every environment variable Wharf reads, with its default; README.md documents the same list. */
 const environment = z.object({
@@ -8,8 +9,20 @@ const environment = z.object({
   WHARF_SITES_URL: z.url({ error: 'must be a URL such as http://localhost:8080' }).optional(),
   WHARF_SITES_PORT: z.coerce.number({ error: 'must be a port number' }).int().min(0).max(65535).optional(),
   WHARF_METRICS_TOKEN: z.string().min(16, 'must be at least 16 characters').optional(),
+  WHARF_ALLOW_PRIVATE_UPSTREAMS: z.enum(['on', 'off'], { error: 'must be on or off' }).default('off'),
   PORT: z.coerce.number({ error: 'must be a port number' }).int().min(0).max(65535).default(8080),
   HOST: z.string().default('0.0.0.0'),
+  WHARF_TRUST_PROXY: z
+    .string()
+    .transform((value, ctx) => {
+      try {
+        return parseTrustProxy(value);
+      } catch (error) {
+        ctx.addIssue({ code: 'custom', message: (error as Error).message });
+        return z.NEVER;
+      }
+    })
+    .optional(),
   WHARF_DATA_DIR: z.string().min(1, 'must not be empty').default('./data'),
   DATABASE_URL: z
     .string()
@@ -38,6 +51,10 @@ const environment = z.object({
     .default(4 * 1024 ** 3),
   WHARF_MAX_RELEASE_FILES: z.coerce.number({ error: 'must be a number of files' }).int().positive().default(100_000),
   WHARF_DEPLOY_TTL_MINUTES: z.coerce.number({ error: 'must be a number of minutes' }).positive().default(60),
+  WHARF_SHUTDOWN_GRACE_SECONDS: z.coerce
+    .number({ error: 'must be a number of seconds' })
+    .min(0, 'must be a number of seconds, 0 or more')
+    .default(30),
   LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
 });
 
@@ -49,9 +66,13 @@ export interface Config {
   port: number;
   /** A second port that serves only sites (the edge), when set. */
   sitesPort: number | null;
-  /** Bearer token for /metrics; without it, /metrics answers loopback callers only. */
+  /** Bearer token for /metrics; without it, /metrics answers no one. */
   metricsToken: string | null;
+  /** Whether reverse-proxy rules (and later hooks) may reach loopback, private and other non-public addresses. */
+  allowPrivateUpstreams: boolean;
   host: string;
+  /** Which proxies in front may name the client (`X-Forwarded-For`); nobody unless the operator says. */
+  trustProxy: TrustProxy;
   dataDir: string;
   databaseUrl: string | null;
   users: Map<string, string>;
@@ -65,6 +86,8 @@ export interface Config {
   logLevel: Environment['LOG_LEVEL'];
   limits: ReleaseLimits;
   deployTtlMs: number;
+  /** How long a stopping process lets requests in flight finish before it cuts them. */
+  shutdownGraceMs: number;
 }
 
 export interface ReleaseLimits {
@@ -95,7 +118,9 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
     port: e.PORT,
     sitesPort: e.WHARF_SITES_PORT ?? null,
     metricsToken: e.WHARF_METRICS_TOKEN ?? null,
+    allowPrivateUpstreams: e.WHARF_ALLOW_PRIVATE_UPSTREAMS === 'on',
     host: e.HOST,
+    trustProxy: e.WHARF_TRUST_PROXY ?? trustNobody,
     dataDir: path.resolve(e.WHARF_DATA_DIR),
     databaseUrl: e.DATABASE_URL ?? null,
     users: parseUsers(e.WHARF_USERS),
@@ -113,6 +138,7 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
       releaseFiles: e.WHARF_MAX_RELEASE_FILES,
     },
     deployTtlMs: e.WHARF_DEPLOY_TTL_MINUTES * 60_000,
+    shutdownGraceMs: e.WHARF_SHUTDOWN_GRACE_SECONDS * 1000,
   };
 }
 

@@ -3,47 +3,67 @@ import { createServer } from 'node:http';
 import { buildApp } from './app.ts';
 import { type Running, runPrimary, runWorker, workerCount } from './cluster.ts';
 import { type Config, ConfigError, loadConfig, loadDotEnv } from './config.ts';
+import { sitesPortListener } from './lifecycle/health.ts';
+
+/** How long closing may take after the shutdown grace (the database, the last metrics) before the exit is forced. */
+const CLOSE_MARGIN_MS = 10_000;
 
 /** One process for everything: the console, the API and the sites. */
 async function runAlone(config: Config): Promise<Running> {
   const app = await buildApp(config);
   await app.fastify.listen({ port: config.port, host: config.host });
-  const stopExtras: (() => Promise<void>)[] = [];
   if (config.sitesPort !== null) {
     // A port of its own for the sites, e.g. behind a load balancer that splits by host.
-    const sites = createServer((req, res) => app.edge.handle(req, res));
+    const sites = createServer(sitesPortListener(app.edge, app.lifecycle));
+    app.lifecycle.adopt(sites);
     sites.listen(config.sitesPort, config.host);
-    stopExtras.push(() => new Promise<void>((resolve) => sites.close(() => resolve())));
   }
+  app.lifecycle.serving();
   return {
     app,
     stop: async () => {
-      await Promise.all([app.fastify.close(), ...stopExtras.map((stopExtra) => stopExtra())]);
+      const cut = await app.lifecycle.drain(config.shutdownGraceMs);
+      if (cut > 0) app.log.warn({ cut }, 'cut the requests still in flight at the end of the shutdown grace');
+      await app.fastify.close();
     },
   };
+}
+
+/** Drains, closes and exits; the exit is forced if closing hangs past the grace. */
+async function shutDown({ app, stop }: Running, config: Config, signal: string) {
+  app.log.info(
+    { signal, graceSeconds: config.shutdownGraceMs / 1000 },
+    'stopping: /readyz answers 503, requests in flight finish',
+  );
+  setTimeout(() => process.exit(1), config.shutdownGraceMs + CLOSE_MARGIN_MS).unref();
+  await stop();
+  process.exit(0);
 }
 
 async function main() {
   loadDotEnv();
   const config = loadConfig();
   if (cluster.isWorker) return runWorker(config);
-  const workers = workerCount();
-  const { app, stop } = workers > 1 ? await runPrimary(config, workers) : await runAlone(config);
-  let stopping = false;
-  const onSignal = async (signal: string) => {
-    if (stopping) return;
-    stopping = true;
-    app.log.info({ signal }, 'stopping: finishing requests in flight');
-    const force = setTimeout(() => process.exit(1), 10_000).unref();
-    await stop();
-    clearTimeout(force);
-    process.exit(0);
+  // Heard before anything starts: a stop asked while starting waits for the start, then drains.
+  // A terminal's Ctrl-C reaches the process twice (from the terminal and from `npm start`): one drain.
+  let requested: string | null = null;
+  let stopRunning: ((signal: string) => void) | null = null;
+  const onSignal = (signal: string) => {
+    if (requested) return;
+    requested = signal;
+    stopRunning?.(signal);
   };
-  process.on('SIGTERM', () => void onSignal('SIGTERM'));
-  process.on('SIGINT', () => void onSignal('SIGINT'));
-  if (config.sitesPort !== null) app.log.info(`Sites are also served on port ${config.sitesPort}`);
+  process.on('SIGTERM', () => onSignal('SIGTERM'));
+  process.on('SIGINT', () => onSignal('SIGINT'));
+  const workers = workerCount();
+  const running = workers > 1 ? await runPrimary(config, workers) : await runAlone(config);
+  stopRunning = (signal) => void shutDown(running, config, signal);
+  if (config.sitesPort !== null) running.app.log.info(`Sites are also served on port ${config.sitesPort}`);
   const processes = workers > 1 ? ` (${workers} worker processes)` : '';
-  app.log.info(`Wharf is running${processes}: console at ${config.url.origin}, sites at *.${config.sitesUrl.host}`);
+  running.app.log.info(
+    `Wharf is running${processes}: console at ${config.url.origin}, sites at *.${config.sitesUrl.host}`,
+  );
+  if (requested) stopRunning(requested);
 }
 
 main().catch((error) => {

@@ -5,6 +5,8 @@ import type { Db } from './db/schema.ts';
 import type { Edge } from './edge/edge.ts';
 import type { AnyRoute, RouteHandler } from './http/handle.ts';
 import type { Sealer } from './lib/secrets.ts';
+import type { Lifecycle } from './lifecycle/lifecycle.ts';
+import type { OutboundGuard } from './outbound/guard.ts';
 import type { BlobStore } from './storage/blobStore.ts';
 
 /** What every module receives: the configuration, the shared parts, and `handle` to bind routes. */
@@ -14,6 +16,10 @@ export interface WharfApp {
   sealer: Sealer;
   blobs: BlobStore;
   edge: Edge;
+  /** Every connection Wharf opens for a tenant goes through it. */
+  outbound: OutboundGuard;
+  /** Starting, serving or draining, and the requests in flight: what /readyz and a shutdown read. */
+  lifecycle: Lifecycle;
   log: FastifyBaseLogger;
   fastify: FastifyInstance;
   /** The contract routes this server implements. */

@@ -1,4 +1,4 @@
-import { allRoutes, type Route, routePath } from '@wharf/contract';
+import { allRoutes, errorCodes, type Route, routePath } from '@wharf/contract';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type AccessRule, accessRules, type Call } from './accessRules.ts';
 import { queryString, signedIn, TestClient } from './client.ts';
@@ -67,6 +67,10 @@ describe.each(databases)('access matrix on $name', ({ postgres }) => {
             `${name} as ${role}: expected ${expected}, got ${answer.status} ${JSON.stringify(answer.body)}`,
           );
           continue;
+        }
+        const code = answer.body?.code as keyof typeof errorCodes | undefined;
+        if (answer.status >= 400 && (code === undefined || errorCodes[code] !== answer.status)) {
+          mismatches.push(`${name} as ${role}: ${answer.status} carries the code ${code}, not one of its status`);
         }
         const recorded = (await eventNamesSince(server.app.db, before)).sort();
         const wanted = answer.status < 300 ? [...(rule.events ?? [])].sort() : [];

@@ -79,7 +79,7 @@ export function siteRules(): Partial<Record<RouteName, AccessRule>> {
       events: ['site_branch_added'],
       call: (w) => ({ ...siteParams(w), body: { name: w.unique('feature/x'), releaseId: w.release._id } }),
     },
-    validateBranchName: { allow: orgMembers, call: (w) => ({ ...siteParams(w), body: { name: 'main' } }) },
+    validateBranchName: { allow: siteManagers, call: (w) => ({ ...siteParams(w), body: { name: 'main' } }) },
     getBranch: { allow: orgMembers, call: (w) => branchParams(w) },
     deleteBranch: {
       allow: siteManagers,
@@ -114,7 +114,11 @@ export function siteRules(): Partial<Record<RouteName, AccessRule>> {
         ...branchParams(w),
         body: {
           redirects: [
-            { type: 'reverse_proxy', path: '/api/*', config: { url: 'http://127.0.0.1:9/', stripPathPrefix: '/api' } },
+            {
+              type: 'reverse_proxy',
+              path: '/api/*',
+              config: { url: 'https://api.example.com/', stripPathPrefix: '/api' },
+            },
           ],
         },
       }),

@@ -2,7 +2,7 @@ import { allRoutes, type Route, routePath } from '@wharf/contract';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { z } from 'zod';
 import { type AccessRule, accessRules } from './accessRules.ts';
-import { queryString, signedIn } from './client.ts';
+import { expectStatus, queryString, signedIn, type TestClient } from './client.ts';
 import { databases, startTestServer, type TestServer } from './harness.ts';
 import { snapshot } from './snapshot.ts';
 import { buildWorld, type World } from './world.ts';
@@ -65,51 +65,96 @@ function variantsOf(
   return variants;
 }
 
+/** Who must be refused before their input is even looked at, and with which status and code. */
+function refusalsBefore400(route: Route, scopeless: TestClient, anonymous: TestClient) {
+  if (route.auth === 'public') return [];
+  return [
+    { who: 'anonymous', client: anonymous, status: 401, code: 'SIGN_IN_REQUIRED' },
+    {
+      who: 'a token without the scope',
+      client: scopeless,
+      status: 403,
+      code: route.scope === null ? 'TOKEN_KIND_REFUSED' : 'TOKEN_SCOPE_MISSING',
+    },
+  ];
+}
+
 describe.each(databases)('bad input on $name', ({ postgres }) => {
   let server: TestServer;
   let world: World;
   let rules: ReturnType<typeof accessRules>;
+  let scopeless: TestClient;
 
   beforeAll(async () => {
     server = await startTestServer({ postgres });
     world = await buildWorld(server.url);
     rules = accessRules(await signedIn(server.url, 'joiner'));
+    const token = expectStatus(await world.clients.owner.post('/api/v1/api-tokens', { name: 'none', scopes: [] }), 200);
+    scopeless = world.clients.anonymous.withToken(token.value);
   });
   afterAll(() => server?.close());
 
-  it('answers 4xx naming the field with the contract message, and changes nothing', async () => {
-    const problems: string[] = [];
-    let checked = 0;
+  /** Every route the server implements, with each corruption of a valid call of the owner's. */
+  async function* corruptedCalls() {
     for (const [name, route] of allRoutes) {
       const rule: AccessRule | undefined = rules[name];
       if (!rule || !server.app.implemented.has(route)) continue;
       const valid = await rule.call(world, 'owner');
-      for (const variant of variantsOf(route, valid)) {
-        const before = await snapshot(server.app.db);
-        const query = queryString(variant.query);
-        const answer = await world.clients.owner.request(
+      for (const variant of variantsOf(route, valid)) yield { name, route, variant };
+    }
+  }
+
+  it('refuses callers without the right to call a route (401/403) before it looks at their input', async () => {
+    const problems: string[] = [];
+    let checked = 0;
+    for await (const { name, route, variant } of corruptedCalls()) {
+      if (!variant.expected) continue;
+      for (const refusal of refusalsBefore400(route, scopeless, world.clients.anonymous)) {
+        const answer = await refusal.client.request(
           route.method.toUpperCase(),
-          routePath(route.path, variant.params) + query,
+          routePath(route.path, variant.params) + queryString(variant.query),
           variant.body,
         );
         checked++;
-        const where = `${name} with ${variant.label}`;
-        if (answer.status < 400 || answer.status >= 500) problems.push(`${where}: answered ${answer.status}`);
-        if (variant.expected) {
-          const details: { field: string; message: string }[] = answer.body?.details ?? [];
-          const named = details.some(
-            (d) => d.field === variant.expected!.field && d.message === variant.expected!.message,
+        if (answer.status !== refusal.status || answer.body?.code !== refusal.code) {
+          problems.push(
+            `${name} with ${variant.label} as ${refusal.who}: wanted ${refusal.status} ${refusal.code}, got ${answer.status} ${JSON.stringify(answer.body)}`,
           );
-          if (answer.status !== 400 || !named) {
-            problems.push(
-              `${where}: wanted 400 ${JSON.stringify(variant.expected)}, got ${answer.status} ${JSON.stringify(answer.body)}`,
-            );
-          }
-        } else if (answer.status !== 404 && answer.status !== 400) {
-          problems.push(`${where}: wanted 404, got ${answer.status}`);
         }
-        if ((await snapshot(server.app.db)) !== before) problems.push(`${where}: the database changed`);
       }
+    }
+    expect(problems).toEqual([]);
+    expect(checked).toBeGreaterThan(140);
+  });
+
+  it('answers 4xx naming the field with the contract message, and changes nothing', async () => {
+    const problems: string[] = [];
+    let checked = 0;
+    for await (const { name, route, variant } of corruptedCalls()) {
+      const before = await snapshot(server.app.db);
+      const query = queryString(variant.query);
+      const answer = await world.clients.owner.request(
+        route.method.toUpperCase(),
+        routePath(route.path, variant.params) + query,
+        variant.body,
+      );
+      checked++;
+      const where = `${name} with ${variant.label}`;
+      if (answer.status < 400 || answer.status >= 500) problems.push(`${where}: answered ${answer.status}`);
+      if (variant.expected) {
+        const details: { field: string; message: string }[] = answer.body?.details ?? [];
+        const named = details.some(
+          (d) => d.field === variant.expected!.field && d.message === variant.expected!.message,
+        );
+        if (answer.status !== 400 || answer.body?.code !== 'VALIDATION_FAILED' || !named) {
+          problems.push(
+            `${where}: wanted 400 ${JSON.stringify(variant.expected)}, got ${answer.status} ${JSON.stringify(answer.body)}`,
+          );
+        }
+      } else if (answer.status !== 404 && answer.status !== 400) {
+        problems.push(`${where}: wanted 404, got ${answer.status}`);
+      }
+      if ((await snapshot(server.app.db)) !== before) problems.push(`${where}: the database changed`);
     }
     expect(problems).toEqual([]);
     expect(checked).toBeGreaterThan(100);

@@ -39,6 +39,10 @@ export interface TestServer {
   app: WharfApp;
   dataDir: string;
   logLines: string[];
+  /** The environment another Wharf process (a CLI command) needs to work on this server's data. */
+  dataEnv: Record<string, string>;
+  /** The PostgreSQL schema it works in, if any. */
+  schema?: string;
   close(): Promise<void>;
 }
 
@@ -49,17 +53,28 @@ export interface TestServerOptions {
   /** Leave the test users out, as on a fresh installation. */
   withoutUsers?: boolean;
   serveConsole?: boolean;
+  /** A console build of the test's own instead of the web package's. */
+  consoleDir?: string;
   /** Keep the server's log lines in `logLines`. */
   captureLog?: boolean;
+  /** A data directory the test provides (and removes), such as a small disk of its own. */
+  dataDir?: string;
+  /** A PostgreSQL schema the test provides (and removes), such as one a backup was restored into. */
+  schema?: string;
+}
+
+/** A PostgreSQL URL that works in one schema, for processes that only read DATABASE_URL. */
+export function schemaUrl(schema: string) {
+  return `${testDatabaseUrl}?options=${encodeURIComponent(`-c search_path=${schema}`)}`;
 }
 
 /** Starts a real Wharf on a free port, with a fresh data directory and database of its own. */
 export async function startTestServer(options: TestServerOptions = {}): Promise<TestServer> {
-  const dataDir = await mkdtemp(path.join(os.tmpdir(), 'wharf-test-'));
+  const dataDir = options.dataDir ?? (await mkdtemp(path.join(os.tmpdir(), 'wharf-test-')));
   const port = await freePort();
   const url = `http://127.0.0.1:${port}`;
-  const schema = options.postgres && testDatabaseUrl ? `test_${randomString(12)}` : undefined;
-  if (schema) await withPg((client) => client.query(`create schema ${schema}`));
+  const schema = options.schema ?? (options.postgres && testDatabaseUrl ? `test_${randomString(12)}` : undefined);
+  if (schema && !options.schema) await withPg((client) => client.query(`create schema ${schema}`));
   const config = loadConfig({
     WHARF_DATA_DIR: dataDir,
     PORT: String(port),
@@ -76,7 +91,8 @@ export async function startTestServer(options: TestServerOptions = {}): Promise<
     dbSchema: schema,
     logger: options.captureLog === true,
     logStream: { write: (line: string) => void logLines.push(line) },
-    serveConsole: options.serveConsole ?? false,
+    serveConsole: options.serveConsole ?? options.consoleDir !== undefined,
+    consoleDir: options.consoleDir,
   });
   await app.fastify.listen({ port, host: '127.0.0.1' });
   return {
@@ -84,15 +100,19 @@ export async function startTestServer(options: TestServerOptions = {}): Promise<
     app,
     dataDir,
     logLines,
+    dataEnv: { WHARF_DATA_DIR: dataDir, ...(schema ? { DATABASE_URL: schemaUrl(schema) } : {}) },
+    schema,
     async close() {
       await app.fastify.close();
-      if (schema) await withPg((client) => client.query(`drop schema ${schema} cascade`));
-      await rm(dataDir, { recursive: true, force: true });
+      if (schema && !options.schema) {
+        await withPg((client) => client.query(`drop schema if exists ${schema} cascade`));
+      }
+      if (!options.dataDir) await rm(dataDir, { recursive: true, force: true });
     },
   };
 }
 
-async function withPg<T>(work: (client: pg.Client) => Promise<T>): Promise<T> {
+export async function withPg<T>(work: (client: pg.Client) => Promise<T>): Promise<T> {
   const client = new pg.Client({ connectionString: testDatabaseUrl! });
   await client.connect();
   try {

@@ -1,9 +1,16 @@
-/** The server answered, and said no: its status and the message of its `{ statusCode, error, message }`. */
+import { apiError, type ErrorCode } from '@wharf/contract';
+
+/**
+ * The server answered, and said no: its status, and the code and message of its
+ * `{ statusCode, code, error, message }`. The CLI decides by the code, never by the text.
+ */
 export class ApiError extends Error {
   constructor(
     readonly status: number,
+    /** Null when something other than Wharf answered (a proxy in front of it, say). */
+    readonly code: ErrorCode | null,
     message: string,
-    /** The path asked, e.g. `/api/v1/sites/abc/deploys`: a 404 means one thing on a site, another on a deploy. */
+    /** The path asked, e.g. `/api/v1/sites/abc/deploys`. */
     readonly path: string,
   ) {
     super(message);
@@ -27,15 +34,18 @@ export class FileChangedError extends Error {
   }
 }
 
-/** The message of an error answer: the server's own when it sent JSON, else the HTTP status line. */
-export function messageOfAnswer(status: number, statusText: string, text: string): string {
+/** The code and message of an error answer: the server's own when it sent its JSON, else the HTTP status line. */
+export function readErrorAnswer(status: number, statusText: string, text: string) {
+  let body: unknown;
   try {
-    const body = JSON.parse(text) as { message?: unknown };
-    if (typeof body.message === 'string' && body.message) return body.message;
+    body = JSON.parse(text);
   } catch {
     // Not JSON: a proxy in front of Wharf (nginx, a load balancer) answered with its own page.
   }
-  return `HTTP ${status}${statusText ? ` ${statusText}` : ''}`;
+  const parsed = apiError.partial().safeParse(body);
+  const statusLine = `HTTP ${status}${statusText ? ` ${statusText}` : ''}`;
+  if (!parsed.success) return { code: null, message: statusLine };
+  return { code: parsed.data.code ?? null, message: parsed.data.message || statusLine };
 }
 
 /** Why fetch failed, in the words of the system call underneath (`connect ECONNREFUSED 127.0.0.1:8080`). */

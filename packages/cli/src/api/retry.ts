@@ -1,3 +1,5 @@
+import type { ErrorCode } from '@wharf/contract';
+
 /** How often a request is tried before the CLI gives up, and how long it first waits. */
 export interface RetryPolicy {
   attempts: number;
@@ -14,8 +16,14 @@ export function retryDelay(policy: RetryPolicy, attempt: number): number {
   return base / 2 + (Math.random() * base) / 2;
 }
 
-/** Statuses that say "try again later" rather than "this request is wrong". */
-export function isRetryableStatus(status: number): boolean {
+/**
+ * Answers that say "try again later" rather than "this request is wrong". A full disk stays full
+ * for longer than any retry: the user hears it at once. A key in use is an earlier try of the
+ * same call that the server is still finishing: the next try gets its answer.
+ */
+export function isRetryable(status: number, code: ErrorCode | null): boolean {
+  if (code === 'DISK_FULL') return false;
+  if (code === 'IDEMPOTENCY_KEY_IN_USE') return true;
   return status >= 500 || status === 408 || status === 429;
 }
 

@@ -1,9 +1,10 @@
 import type { Blob } from 'node:buffer';
+import { randomUUID } from 'node:crypto';
 import { api, type Route, type RouteBody, type RouteResponse, routePath } from '@wharf/contract';
 import { CliFailure, exitCodes } from '../failures.ts';
 import { version } from '../version.ts';
-import { ApiError, causeOf, FileChangedError, messageOfAnswer, NetworkError } from './apiErrors.ts';
-import { isRetryableStatus, type RetryPolicy, retryDelay, sleep } from './retry.ts';
+import { ApiError, causeOf, FileChangedError, NetworkError, readErrorAnswer } from './apiErrors.ts';
+import { isRetryable, type RetryPolicy, retryDelay, sleep } from './retry.ts';
 
 export interface Connection {
   /** The Wharf server, e.g. http://localhost:8080. */
@@ -26,7 +27,12 @@ type Attempt = { status: number; statusText: string; text: string } | { networkP
 export function wharfApi(connection: Connection) {
   const base = connection.url.href.replace(/\/+$/, '');
 
-  async function attempt(route: Route, url: string, body: RequestBody | undefined): Promise<Attempt> {
+  async function attempt(
+    route: Route,
+    url: string,
+    body: RequestBody | undefined,
+    idempotencyKey: string | undefined,
+  ): Promise<Attempt> {
     try {
       const response = await fetch(url, {
         method: route.method.toUpperCase(),
@@ -34,6 +40,7 @@ export function wharfApi(connection: Connection) {
           authorization: `Bearer ${connection.token}`,
           'user-agent': `wharf-cli/${version}`,
           ...(body ? { 'content-type': body.contentType } : {}),
+          ...(idempotencyKey ? { 'idempotency-key': idempotencyKey } : {}),
         },
         body: body?.content as RequestInit['body'],
         duplex: 'half',
@@ -46,14 +53,21 @@ export function wharfApi(connection: Connection) {
     }
   }
 
+  /**
+   * Sends a call, trying again on network errors and 5xx answers. A call that creates something
+   * carries one Idempotency-Key on all its tries: when an answer is lost after the server acted,
+   * the next try gets that answer instead of a second release.
+   */
   async function send<R extends Route>(
     route: R,
     params: Record<string, string>,
     body?: () => RequestBody,
+    options: { idempotent?: boolean } = {},
   ): Promise<RouteResponse<R>> {
     const path = routePath(route.path, params);
+    const idempotencyKey = options.idempotent ? randomUUID() : undefined;
     for (let tries = 1; ; tries++) {
-      const answer = await attempt(route, base + path, body?.());
+      const answer = await attempt(route, base + path, body?.(), idempotencyKey);
       const lastTry = tries >= connection.retry.attempts;
       let problem: string;
       if ('networkProblem' in answer) {
@@ -62,8 +76,8 @@ export function wharfApi(connection: Connection) {
       } else if (answer.status < 400) {
         return readAnswer(route, path, answer.text);
       } else {
-        const message = messageOfAnswer(answer.status, answer.statusText, answer.text);
-        if (lastTry || !isRetryableStatus(answer.status)) throw new ApiError(answer.status, message, path);
+        const { code, message } = readErrorAnswer(answer.status, answer.statusText, answer.text);
+        if (lastTry || !isRetryable(answer.status, code)) throw new ApiError(answer.status, code, message, path);
         problem = `${answer.status} ${message}`;
       }
       const delay = retryDelay(connection.retry, tries - 1);
@@ -78,14 +92,15 @@ export function wharfApi(connection: Connection) {
 
   return {
     startDeploy: (siteId: string, body: RouteBody<typeof api.createDeploy>) =>
-      send(api.createDeploy, { siteId }, json(body)),
+      send(api.createDeploy, { siteId }, json(body), { idempotent: true }),
     uploadDeployFile: (deployId: string, hash: string, file: Blob) =>
       send(api.uploadDeployFile, { deployId, hash }, () => ({
         content: file,
         contentType: 'application/octet-stream',
       })),
     finalizeDeploy: (deployId: string) => send(api.finalizeDeploy, { deployId }),
-    uploadRelease: (siteId: string, body: () => RequestBody) => send(api.uploadRelease, { siteId }, body),
+    uploadRelease: (siteId: string, body: () => RequestBody) =>
+      send(api.uploadRelease, { siteId }, body, { idempotent: true }),
   };
 }
 

@@ -48,12 +48,13 @@ export async function uploadArchive(
     ['name', target.name],
     ...target.branches.map((b): [string, string] => ['branches', b]),
   ];
-  // Each attempt packs the folder again; a retry restarts the bar and the count.
+  // Each attempt packs the folder again, into the same bytes; a retry restarts the bar and the count.
+  const packedAt = new Date();
   const body = (): RequestBody => {
     sentBytes = 0;
     task = progress.task('Uploading archive', { files: files.length, bytes });
     const boundary = `wharf-${randomBytes(16).toString('hex')}`;
-    const archive = packFolder(files, (file) => task?.advance(1, file.size));
+    const archive = packFolder(files, packedAt, (file) => task?.advance(1, file.size));
     return {
       content: counting(multipartBody(boundary, fields, archive), (n) => {
         sentBytes += n;

@@ -14,14 +14,14 @@ const UPLOAD_CONCURRENCY = 8;
 
 /**
  * Why the server cannot take this deploy incrementally, or null when the failure is another.
- * A 404 that is not about the site: a Wharf from before incremental deploys (any other 404
- * falls back too, and the archive upload then tells an unknown site apart for sure). A 413 of
- * the body itself: a manifest of more files than the server's request size allows.
+ * A 404 that is not about the site: a server without the deploy route (the archive upload then
+ * tells an unknown site apart for sure). A 413 of the body itself: a manifest of more files than
+ * the server's request size allows.
  */
 function reasonToSendAnArchive(error: unknown): string | null {
   if (!(error instanceof ApiError)) return null;
-  if (error.status === 404 && !/^site not found/i.test(error.message)) return 'This server has no incremental deploys';
-  if (error.status === 413 && /request body/i.test(error.message)) return 'This server refused a manifest this long';
+  if (error.status === 404 && error.code !== 'SITE_NOT_FOUND') return 'This server has no incremental deploys';
+  if (error.code === 'BODY_TOO_LARGE') return 'This server refused a manifest this long';
   return null;
 }
 
@@ -30,8 +30,7 @@ async function uploadFile(wharf: WharfApi, deployId: string, file: FolderFile) {
     await wharf.uploadDeployFile(deployId, file.hash, await openAsBlob(file.absolutePath));
   } catch (error) {
     const changed =
-      error instanceof FileChangedError ||
-      (error instanceof ApiError && error.status === 400 && /hash/.test(error.message));
+      error instanceof FileChangedError || (error instanceof ApiError && error.code === 'DEPLOY_HASH_MISMATCH');
     if (changed)
       throw folderError(
         `${file.absolutePath} changed while it was being uploaded; upload again once the build is done`,

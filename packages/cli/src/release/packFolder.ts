@@ -6,9 +6,9 @@ import tar from 'tar-stream';
 import type { FolderFile } from '../folder/hashFiles.ts';
 
 /** Adds one file, read from disk in chunks; tar-stream fails it if the size changed since hashing. */
-function addFile(pack: tar.Pack, file: FolderFile) {
+function addFile(pack: tar.Pack, file: FolderFile, mtime: Date) {
   return new Promise<void>((resolve, reject) => {
-    const entry = pack.entry({ name: file.path, size: file.size, mode: 0o644 }, (error) =>
+    const entry = pack.entry({ name: file.path, size: file.size, mode: 0o644, mtime }, (error) =>
       error ? reject(error) : resolve(),
     );
     (async () => {
@@ -27,16 +27,18 @@ function addFile(pack: tar.Pack, file: FolderFile) {
 
 /**
  * The folder as a tar.gz stream, read from disk as the reader pulls: memory stays flat whatever
- * the size of the site. `onPacked` is told each file once it is in the archive.
+ * the size of the site. `onPacked` is told each file once it is in the archive. Every entry has
+ * the time `mtime`, so packing the same files again gives the same bytes: a retried upload is then
+ * the same request to the server.
  */
-export function packFolder(files: FolderFile[], onPacked: (file: FolderFile) => void): Readable {
+export function packFolder(files: FolderFile[], mtime: Date, onPacked: (file: FolderFile) => void): Readable {
   const pack = tar.pack();
   const gzip = createGzip();
   pack.pipe(gzip);
   pack.on('error', (error: Error) => gzip.destroy(error));
   (async () => {
     for (const file of files) {
-      await addFile(pack, file);
+      await addFile(pack, file, mtime);
       onPacked(file);
     }
     pack.finalize();

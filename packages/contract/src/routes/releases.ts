@@ -24,6 +24,7 @@ export const uploadRelease = route({
   summary: 'Upload a release: multipart with a tar.gz `file`, a release `name` and `branches` to point at it',
   params: ids('siteId'),
   multipart: true,
+  idempotent: true,
   response: deployedRelease,
 });
 
@@ -35,6 +36,7 @@ export const createDeploy = route({
   summary: 'Start an incremental deploy: post the manifest, get back the hashes the server lacks',
   params: ids('siteId'),
   body: createDeployBody,
+  idempotent: true,
   // A manifest of 100,000 files at about 130 bytes each.
   bodyLimit: 32 * 1024 * 1024,
   response: deploy,

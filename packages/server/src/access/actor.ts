@@ -1,6 +1,6 @@
 import type { FastifyRequest } from 'fastify';
 import type { Db } from '../db/schema.ts';
-import { unauthorized } from '../http/errors.ts';
+import { httpError } from '../http/errors.ts';
 import { readJson } from '../lib/json.ts';
 import { lookupHash } from '../lib/secrets.ts';
 
@@ -28,7 +28,7 @@ function bearerToken(request: FastifyRequest): string | null {
   const header = request.headers.authorization;
   if (!header) return null;
   const match = /^Bearer\s+(\S+)$/i.exec(header);
-  if (!match?.[1]) throw unauthorized('The Authorization header must be "Bearer <token>"');
+  if (!match?.[1]) throw httpError('AUTHORIZATION_MALFORMED', 'The Authorization header must be "Bearer <token>"');
   return match[1];
 }
 
@@ -73,5 +73,5 @@ async function resolveToken(db: Db, token: string): Promise<Actor> {
       };
     }
   }
-  throw unauthorized('The token is not valid');
+  throw httpError('TOKEN_INVALID', 'The token is not valid');
 }

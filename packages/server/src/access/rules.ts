@@ -1,12 +1,12 @@
 import type { Database, Executor } from '../db/schema.ts';
-import { forbidden, notFound, unauthorized } from '../http/errors.ts';
+import { httpError } from '../http/errors.ts';
 import type { Actor } from './actor.ts';
 
 type MemberRow = Database['members'];
 
 /** The user behind a caller that must be a person (a session or their API token). */
 export function userOf(actor: Actor): string {
-  if (actor.userId === null) throw unauthorized();
+  if (actor.userId === null) throw httpError('SIGN_IN_REQUIRED', 'Sign in first');
   return actor.userId;
 }
 
@@ -24,26 +24,27 @@ export const isAdminOrOwner = (member: MemberRow) => member.admin === 1 || membe
 /** Any member of the organization; others learn nothing of it (404). */
 export async function mustBeOrgMember(db: Executor, actor: Actor, orgId: string): Promise<MemberRow> {
   const member = await membership(db, userOf(actor), orgId);
-  if (!member) throw notFound('Organization');
+  if (!member) throw httpError('ORG_NOT_FOUND', 'Organization not found');
   return member;
 }
 
 /** spec.md §6: admins and owners change settings, invites, teams and their members, and sites. */
 export async function mustAdminOrg(db: Executor, actor: Actor, orgId: string): Promise<MemberRow> {
   const member = await mustBeOrgMember(db, actor, orgId);
-  if (!isAdminOrOwner(member)) throw forbidden('Only admins and owners of the organization can do this');
+  if (!isAdminOrOwner(member))
+    throw httpError('ROLE_INSUFFICIENT', 'Only admins and owners of the organization can do this');
   return member;
 }
 
 export async function mustOwnOrg(db: Executor, actor: Actor, orgId: string): Promise<MemberRow> {
   const member = await mustBeOrgMember(db, actor, orgId);
-  if (member.owner !== 1) throw forbidden('Only the owner of the organization can do this');
+  if (member.owner !== 1) throw httpError('ROLE_INSUFFICIENT', 'Only the owner of the organization can do this');
   return member;
 }
 
 async function findTeam(db: Executor, teamId: string) {
   const team = await db.selectFrom('teams').selectAll().where('id', '=', teamId).executeTakeFirst();
-  if (!team) throw notFound('Team');
+  if (!team) throw httpError('TEAM_NOT_FOUND', 'Team not found');
   return team;
 }
 
@@ -51,19 +52,20 @@ async function findTeam(db: Executor, teamId: string) {
 export async function mustSeeTeam(db: Executor, actor: Actor, teamId: string) {
   const team = await findTeam(db, teamId);
   const member = await membership(db, userOf(actor), team.org_id);
-  if (!member) throw notFound('Team');
+  if (!member) throw httpError('TEAM_NOT_FOUND', 'Team not found');
   return { team, member };
 }
 
 export async function mustAdminTeam(db: Executor, actor: Actor, teamId: string) {
   const { team, member } = await mustSeeTeam(db, actor, teamId);
-  if (!isAdminOrOwner(member)) throw forbidden('Only admins and owners of the organization can do this');
+  if (!isAdminOrOwner(member))
+    throw httpError('ROLE_INSUFFICIENT', 'Only admins and owners of the organization can do this');
   return { team, member };
 }
 
 async function findSite(db: Executor, siteId: string) {
   const site = await db.selectFrom('sites').selectAll().where('id', '=', siteId).executeTakeFirst();
-  if (!site) throw notFound('Site');
+  if (!site) throw httpError('SITE_NOT_FOUND', 'Site not found');
   return site;
 }
 
@@ -71,7 +73,7 @@ async function findSite(db: Executor, siteId: string) {
 export async function mustSeeSite(db: Executor, actor: Actor, siteId: string) {
   const site = await findSite(db, siteId);
   const member = await membership(db, userOf(actor), site.org_id);
-  if (!member) throw notFound('Site');
+  if (!member) throw httpError('SITE_NOT_FOUND', 'Site not found');
   return { site, member };
 }
 
@@ -89,21 +91,22 @@ async function isTeamMember(db: Executor, teamId: string, memberId: string) {
 export async function mustManageSite(db: Executor, actor: Actor, siteId: string) {
   const { site, member } = await mustSeeSite(db, actor, siteId);
   if (!isAdminOrOwner(member) && !(await isTeamMember(db, site.team_id, member.id))) {
-    throw forbidden("Only admins, owners and members of the site's team can do this");
+    throw httpError('ROLE_INSUFFICIENT', "Only admins, owners and members of the site's team can do this");
   }
   return { site, member };
 }
 
 export async function mustAdminSite(db: Executor, actor: Actor, siteId: string) {
   const { site, member } = await mustSeeSite(db, actor, siteId);
-  if (!isAdminOrOwner(member)) throw forbidden('Only admins and owners of the organization can do this');
+  if (!isAdminOrOwner(member))
+    throw httpError('ROLE_INSUFFICIENT', 'Only admins and owners of the organization can do this');
   return { site, member };
 }
 
 /** Uploads: a site token of this very site, or a person (session or API token) who manages the site. */
 export async function mustUploadToSite(db: Executor, actor: Actor, siteId: string) {
   if (actor.kind === 'siteToken') {
-    if (actor.siteId !== siteId) throw forbidden('This token belongs to another site');
+    if (actor.siteId !== siteId) throw httpError('TOKEN_OTHER_SITE', 'This token belongs to another site');
     return findSite(db, siteId);
   }
   return (await mustManageSite(db, actor, siteId)).site;

@@ -2,6 +2,7 @@ import { createReadStream, existsSync, readFileSync } from 'node:fs';
 import { stat } from 'node:fs/promises';
 import path from 'node:path';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import { cspNonceOf, NONCE_PLACEHOLDER } from '../http/securityHeaders.ts';
 import { contentTypeOf } from '../lib/contentType.ts';
 import { SERVER_PACKAGE_DIR } from '../packageDir.ts';
 
@@ -20,7 +21,7 @@ export function serveConsole(fastify: FastifyInstance, root = CONSOLE_DIR) {
     fastify.log.warn(`The console is not built (${indexFile} is missing); run npm run build -w @wharf/web`);
     return;
   }
-  const indexHtml = readFileSync(indexFile);
+  const indexHtml = readFileSync(indexFile, 'utf8');
 
   return async function consoleFallback(request: FastifyRequest, reply: FastifyReply): Promise<boolean> {
     if (request.method !== 'GET' && request.method !== 'HEAD') return false;
@@ -44,7 +45,9 @@ export function serveConsole(fastify: FastifyInstance, root = CONSOLE_DIR) {
       }
       if (path.extname(pathname)) return false;
     }
-    await reply.header('content-type', 'text/html; charset=utf-8').header('cache-control', 'no-cache').send(indexHtml);
+    // Each page gets the nonce of its own Content-Security-Policy, so it is never served from a cache.
+    const page = indexHtml.replaceAll(NONCE_PLACEHOLDER, cspNonceOf(reply));
+    await reply.header('content-type', 'text/html; charset=utf-8').header('cache-control', 'no-store').send(page);
     return true;
   };
 }

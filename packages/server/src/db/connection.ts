@@ -8,6 +8,9 @@ import type { Db } from './schema.ts';
 // PostgreSQL answers bigint columns as strings; release sizes fit a JS number.
 pg.types.setTypeParser(20, (value) => Number(value));
 
+/** The embedded database's file in the data directory. */
+export const SQLITE_FILE = 'wharf.sqlite';
+
 export interface DbOptions {
   dataDir: string;
   databaseUrl: string | null;
@@ -25,7 +28,7 @@ export function openDb({ dataDir, databaseUrl, schema }: DbOptions): Db {
     return new Kysely({ dialect: new PostgresDialect({ pool }) });
   }
   mkdirSync(dataDir, { recursive: true });
-  const database = new SQLite(path.join(dataDir, 'wharf.sqlite'));
+  const database = new SQLite(path.join(dataDir, SQLITE_FILE));
   database.pragma('journal_mode = WAL');
   database.pragma('synchronous = NORMAL');
   database.pragma('busy_timeout = 5000');

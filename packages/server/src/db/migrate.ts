@@ -5,6 +5,9 @@ import * as edge from './migrations/003_edge.ts';
 import * as eventTime from './migrations/004_event_time.ts';
 import * as finishedDeploys from './migrations/005_finished_deploys.ts';
 import * as pageViews from './migrations/006_page_views.ts';
+import * as orgBlobs from './migrations/007_org_blobs.ts';
+import * as idempotencyKeys from './migrations/008_idempotency_keys.ts';
+import * as housekeepingHolds from './migrations/009_housekeeping_holds.ts';
 import type { Db } from './schema.ts';
 
 /** Migrations in order; a new one is appended here and never edited after it ships. */
@@ -15,6 +18,9 @@ const migrations: Record<string, Migration> = {
   '004_event_time': eventTime,
   '005_finished_deploys': finishedDeploys,
   '006_page_views': pageViews,
+  '007_org_blobs': orgBlobs,
+  '008_idempotency_keys': idempotencyKeys,
+  '009_housekeeping_holds': housekeepingHolds,
 };
 
 const provider: MigrationProvider = { getMigrations: async () => migrations };

@@ -78,6 +78,8 @@ export interface Database {
     created_at: Iso;
   };
   blobs: { hash: string; size: number; br_size: number | null; gz_size: number | null; created_at: Iso };
+  /** The blobs each organization has uploaded itself: only those count as "already there" for it. */
+  org_blobs: { org_id: string; hash: string; created_at: Iso };
   release_files: { release_id: string; path: string; hash: string; size: number };
   deploys: {
     id: string;
@@ -91,7 +93,19 @@ export interface Database {
     release_id: string | null;
   };
   deploy_files: { deploy_id: string; path: string; hash: string; size: number };
+  idempotency_keys: {
+    /** Who sent the key (`site-token:…`, `api-token:…`, `user:…`): keys of different callers never meet. */
+    caller: string;
+    key: string;
+    /** Digest of the request; null while a streamed body is still being read. */
+    fingerprint: string | null;
+    /** The JSON answer; null while the first request with the key runs. */
+    answer: Json | null;
+    created_at: Iso;
+    expires_at: Iso;
+  };
   page_views: { day: string; path: string; views: number };
+  housekeeping_holds: { id: string; reason: string; expires_at: Iso };
   site_traffic: {
     site_id: string;
     hour: Iso;

@@ -2,20 +2,24 @@ import type { Readable } from 'node:stream';
 import { Transform } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
 import { createGunzip } from 'node:zlib';
+import type { ErrorCode } from '@wharf/contract';
 import tar from 'tar-stream';
 import type { ReleaseLimits } from '../config.ts';
-import { badRequest, HttpError, tooLarge } from '../http/errors.ts';
+import { isDiskFull } from '../http/diskFull.ts';
+import { HttpError, httpError } from '../http/errors.ts';
+import { malformedMultipart } from '../http/multipart.ts';
 import type { WharfApp } from '../wharfApp.ts';
-import { commitBlob, ingest } from './blobs.ts';
+import { commitBlob } from './blobs.ts';
 import type { ReleaseFile } from './createRelease.ts';
+import { type PathClash, ReleasePaths } from './releasePaths.ts';
 
-/** Counts bytes going through and fails with 413 past a limit. */
-export function byteLimit(limit: number, message: string) {
+/** Counts bytes going through and fails past a limit (413 unless another code is given). */
+export function byteLimit(limit: number, message: string, code: ErrorCode = 'RELEASE_TOO_LARGE') {
   let seen = 0;
   return new Transform({
     transform(chunk: Buffer, _encoding, done) {
       seen += chunk.length;
-      done(seen > limit ? tooLarge(message) : null, chunk);
+      done(seen > limit ? httpError(code, message) : null, chunk);
     },
   });
 }
@@ -24,28 +28,57 @@ const megabytes = (bytes: number) => `${Math.round(bytes / 1024 / 1024)} MiB`;
 
 /** The path of an archive entry inside the release, or a 400 naming the entry. */
 export function entryPath(name: string): string | null {
-  if (name.includes('\uFFFD')) throw badRequest(`Archive entry "${name}" has a name that is not valid UTF-8`);
-  if (name.startsWith('/')) throw badRequest(`Archive entry "${name}" has an absolute path`);
+  if (name.includes('\uFFFD'))
+    throw httpError('ARCHIVE_INVALID', `Archive entry "${name}" has a name that is not valid UTF-8`);
+  if (name.startsWith('/')) throw httpError('ARCHIVE_INVALID', `Archive entry "${name}" has an absolute path`);
   const segments = name.split('/').filter((segment) => segment !== '' && segment !== '.');
-  if (segments.includes('..')) throw badRequest(`Archive entry "${name}" leaves the release folder`);
+  if (segments.includes('..')) throw httpError('ARCHIVE_INVALID', `Archive entry "${name}" leaves the release folder`);
   return segments.length > 0 ? segments.join('/') : null;
 }
 
 function archiveError(error: unknown): Error {
-  if (error instanceof HttpError) return error;
+  if (error instanceof HttpError || isDiskFull(error)) return error as Error;
+  const malformed = malformedMultipart(error);
+  if (malformed) return malformed;
   const code = (error as { code?: string }).code ?? '';
   if (code.startsWith('Z_') || /tar|header|gzip|unexpected end/i.test((error as Error).message ?? '')) {
-    return badRequest('The file is not a valid tar.gz archive');
+    return httpError('ARCHIVE_INVALID', 'The file is not a valid tar.gz archive');
   }
   return error as Error;
+}
+
+/**
+ * Of the failures of the two halves (reading the archive, storing its files), the one that says
+ * what went wrong: a full disk or a refusal, not the "premature close" it caused on the other side.
+ */
+function telling(errors: unknown[]) {
+  return (
+    errors.find(isDiskFull) ??
+    errors.find((error) => error instanceof HttpError) ??
+    errors.find((error) => malformedMultipart(error) !== null) ??
+    errors[0]
+  );
+}
+
+function refuseClash(name: string, clash: PathClash | null) {
+  if (clash?.kind === 'duplicate') throw httpError('ARCHIVE_INVALID', `Archive entry "${name}" appears twice`);
+  if (clash) {
+    throw httpError('ARCHIVE_INVALID', `Archive entry "${name}": "${clash.name}" is both a file and a folder`);
+  }
 }
 
 /**
  * Unpacks an uploaded tar.gz into the blob store as it streams in, recording each file against
  * the deploy so the garbage collection leaves it alone. Only regular files and folders are taken.
  */
-export async function receiveArchive(app: WharfApp, deployId: string, source: Readable, limits: ReleaseLimits) {
-  const files = new Map<string, ReleaseFile>();
+export async function receiveArchive(
+  app: WharfApp,
+  deploy: { id: string; orgId: string },
+  source: Readable,
+  limits: ReleaseLimits,
+) {
+  const files: ReleaseFile[] = [];
+  const paths = new ReleasePaths();
   let totalBytes = 0;
   const extract = tar.extract();
   const feeding = pipeline(
@@ -58,38 +91,45 @@ export async function receiveArchive(app: WharfApp, deployId: string, source: Re
     for await (const entry of extract) {
       const { name, type } = entry.header;
       if (type === 'directory') {
+        const path = entryPath(name);
+        if (path) refuseClash(name, paths.addFolder(path));
         entry.resume();
         continue;
       }
       if (type !== 'file' && type !== 'contiguous-file') {
-        throw badRequest(`Archive entry "${name}" is a ${type}; only files and folders are allowed`);
+        throw httpError('ARCHIVE_INVALID', `Archive entry "${name}" is a ${type}; only files and folders are allowed`);
       }
       const path = entryPath(name);
-      if (!path) throw badRequest(`Archive entry "${name}" has no file name`);
-      if (!files.has(path) && files.size >= limits.releaseFiles) {
-        throw tooLarge(`The release has more than ${limits.releaseFiles} files`);
+      if (!path) throw httpError('ARCHIVE_INVALID', `Archive entry "${name}" has no file name`);
+      if (paths.fileCount >= limits.releaseFiles) {
+        throw httpError('RELEASE_TOO_LARGE', `The release has more than ${limits.releaseFiles} files`);
       }
+      refuseClash(name, paths.addFile(path));
       const remaining = limits.releaseBytes - totalBytes;
       const message = `The release is larger than ${megabytes(limits.releaseBytes)} uncompressed`;
-      const file = await ingest(app, entry as unknown as Readable, byteLimit(remaining, message));
+      const file = await app.blobs.stage(entry as unknown as Readable, byteLimit(remaining, message));
       totalBytes += file.size;
-      await app.db
-        .insertInto('deploy_files')
-        .values({ deploy_id: deployId, path, hash: file.hash, size: file.size })
-        .onConflict((oc) => oc.columns(['deploy_id', 'path']).doUpdateSet({ hash: file.hash, size: file.size }))
-        .execute();
-      await commitBlob(app, file, path);
-      files.set(path, { path, hash: file.hash, size: file.size });
+      try {
+        await app.db
+          .insertInto('deploy_files')
+          .values({ deploy_id: deploy.id, path, hash: file.hash, size: file.size })
+          .execute();
+      } catch (error) {
+        await file.discard();
+        throw error;
+      }
+      await commitBlob(app, file, path, deploy.orgId);
+      files.push({ path, hash: file.hash, size: file.size });
     }
   })();
   try {
     await Promise.all([feeding, consuming]);
-  } catch (error) {
+  } catch {
     extract.destroy();
     source.destroy();
-    await Promise.allSettled([feeding, consuming]);
-    throw archiveError(error);
+    const settled = await Promise.allSettled([feeding, consuming]);
+    throw archiveError(telling(settled.flatMap((result) => (result.status === 'rejected' ? [result.reason] : []))));
   }
-  if (files.size === 0) throw badRequest('The archive holds no files');
-  return [...files.values()];
+  if (files.length === 0) throw httpError('ARCHIVE_INVALID', 'The archive holds no files');
+  return files;
 }

@@ -2,6 +2,7 @@ import type { Form } from '@wharf/contract';
 import type { Config } from '../config.ts';
 import type { Database, Db, Executor } from '../db/schema.ts';
 import { recordEvent } from '../events/outbox.ts';
+import { httpError } from '../http/errors.ts';
 import { newId, now } from '../lib/ids.ts';
 import { findBranch, toBranch } from '../modules/branches/queries.ts';
 import { insertBranch, pointBranchAt } from '../modules/branches/service.ts';
@@ -37,6 +38,16 @@ export async function createRelease(db: Db, config: Config, input: NewRelease) {
   const { site } = input;
   const scope = { actorId: input.actorId, ...siteScope(site) };
   const deployedBranchIds = await db.transaction().execute(async (trx) => {
+    const branchNames = [...new Set(input.branches.length > 0 ? input.branches : [await mainBranchName(trx, site)])];
+    // The deploy remembers what it became, so a retried finalise answers the same. Claimed first:
+    // a second finalise running at the same time waits here, then finds it taken and makes nothing.
+    const claimed = await trx
+      .updateTable('deploys')
+      .set({ release_id: releaseId, branches: JSON.stringify(branchNames) })
+      .where('id', '=', input.deployId)
+      .where('release_id', 'is', null)
+      .executeTakeFirst();
+    if (claimed.numUpdatedRows === 0n) throw httpError('DEPLOY_FINALISED', 'The deploy is already finalised');
     await trx
       .insertInto('releases')
       .values({
@@ -53,14 +64,7 @@ export async function createRelease(db: Db, config: Config, input: NewRelease) {
       const rows = input.files.slice(start, start + INSERT_CHUNK).map((file) => ({ release_id: releaseId, ...file }));
       await trx.insertInto('release_files').values(rows).execute();
     }
-    const branchNames = [...new Set(input.branches.length > 0 ? input.branches : [await mainBranchName(trx, site)])];
     await trx.deleteFrom('deploy_files').where('deploy_id', '=', input.deployId).execute();
-    // The deploy remembers what it became, so a retried finalise answers the same.
-    await trx
-      .updateTable('deploys')
-      .set({ release_id: releaseId, branches: JSON.stringify(branchNames) })
-      .where('id', '=', input.deployId)
-      .execute();
     await recordEvent(trx, {
       ...scope,
       name: 'site_release_created',

@@ -1,13 +1,16 @@
-import { HttpError, notFound } from '../http/errors.ts';
+import type { Executor } from '../db/schema.ts';
+import { httpError } from '../http/errors.ts';
 import { newId, now } from '../lib/ids.ts';
 import type { WharfApp } from '../wharfApp.ts';
+import { removeUnusedBlobs } from './gc.ts';
 
 /**
  * A deploy in progress: its files are protected from the garbage collection until it becomes a
  * release or expires. An upload that never finishes leaves only an expiring row.
  */
 export async function openDeploy(
-  app: WharfApp,
+  db: Executor,
+  ttlMs: number,
   input: { siteId: string; name: string; branches: string[]; actorId: string | null },
 ) {
   const created = new Date();
@@ -18,23 +21,30 @@ export async function openDeploy(
     branches: JSON.stringify(input.branches),
     actor_id: input.actorId,
     created_at: created.toISOString(),
-    expires_at: new Date(created.getTime() + app.config.deployTtlMs).toISOString(),
+    expires_at: new Date(created.getTime() + ttlMs).toISOString(),
     release_id: null,
   };
-  await app.db.insertInto('deploys').values(row).execute();
+  await db.insertInto('deploys').values(row).execute();
   return row;
 }
 
 export async function findOpenDeploy(app: WharfApp, deployId: string) {
   const row = await app.db.selectFrom('deploys').selectAll().where('id', '=', deployId).executeTakeFirst();
-  if (!row) throw notFound('Deploy');
-  if (row.expires_at <= now()) throw new HttpError(410, 'The deploy expired; start a new one');
+  if (!row) throw httpError('DEPLOY_NOT_FOUND', 'Deploy not found');
+  if (row.expires_at <= now()) throw httpError('DEPLOY_EXPIRED', 'The deploy expired; start a new one');
   return row;
 }
 
+/**
+ * Forgets a deploy that failed, and removes at once the blobs it brought that nothing else uses:
+ * they should not hold disk space (a full disk, maybe) until the next garbage collection.
+ */
 export async function dropDeploy(app: WharfApp, deployId: string) {
-  await app.db.transaction().execute(async (trx) => {
+  const hashes = await app.db.transaction().execute(async (trx) => {
+    const files = await trx.selectFrom('deploy_files').select('hash').where('deploy_id', '=', deployId).execute();
     await trx.deleteFrom('deploy_files').where('deploy_id', '=', deployId).execute();
     await trx.deleteFrom('deploys').where('id', '=', deployId).execute();
+    return [...new Set(files.map((file) => file.hash))];
   });
+  await removeUnusedBlobs(app, hashes);
 }

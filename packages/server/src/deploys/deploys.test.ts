@@ -74,6 +74,34 @@ describe.each(databases)('deploys on $name', ({ postgres }) => {
       'Archive entry "dev" is a character-device; only files and folders are allowed',
     ],
     [[{ name: 'empty/', type: 'directory' as const }], 'The archive holds no files'],
+    [
+      [
+        { name: 'a.txt', content: 'one' },
+        { name: './a.txt', content: 'two' },
+      ],
+      'Archive entry "./a.txt" appears twice',
+    ],
+    [
+      [
+        { name: 'a', content: 'a file' },
+        { name: 'a/b.html', content: 'in a folder of the same name' },
+      ],
+      'Archive entry "a/b.html": "a" is both a file and a folder',
+    ],
+    [
+      [
+        { name: 'docs/guide/index.html', content: 'in a folder' },
+        { name: 'docs/guide', content: 'a file of the same name' },
+      ],
+      'Archive entry "docs/guide": "docs/guide" is both a file and a folder',
+    ],
+    [
+      [
+        { name: 'a/', type: 'directory' as const },
+        { name: 'a', content: 'a file where the folder was' },
+      ],
+      'Archive entry "a": "a" is both a file and a folder',
+    ],
   ])('refuses a dangerous archive with 400 naming the entry (%#)', async (entries, message) => {
     const before = await server.app.db.selectFrom('releases').select('id').execute();
     const answer = await upload(token, uploadForm(await tarGz(entries), 'bad'));
@@ -82,6 +110,35 @@ describe.each(databases)('deploys on $name', ({ postgres }) => {
     expect(await server.app.db.selectFrom('releases').select('id').execute()).toEqual(before);
     const unfinished = server.app.db.selectFrom('deploys').select('id').where('release_id', 'is', null);
     expect(await unfinished.execute()).toEqual([]);
+  });
+
+  it.each([
+    ['without a boundary', 'multipart/form-data', 'boundary not found'],
+    ['that ends inside the archive', 'multipart/form-data; boundary=wharf', 'unexpected end of multipart data'],
+  ])('refuses a multipart body %s with 400, keeping nothing', async (_, contentType, problem) => {
+    const archive = await tarGz(site);
+    const body = Buffer.concat([
+      Buffer.from('--wharf\r\ncontent-disposition: form-data; name="name"\r\n\r\ncut\r\n'),
+      Buffer.from('--wharf\r\ncontent-disposition: form-data; name="file"; filename="site.tar.gz"\r\n\r\n'),
+      archive,
+    ]);
+    const answer = await token.request('POST', `/api/v1/sites/${siteId}/releases`, body, {
+      'content-type': contentType,
+    });
+    expect(answer.status).toBe(400);
+    expect(answer.body).toMatchObject({ code: 'MULTIPART_INVALID', message: expect.stringContaining(problem) });
+    const unfinished = server.app.db.selectFrom('deploys').select('id').where('release_id', 'is', null);
+    expect(await unfinished.execute()).toEqual([]);
+  });
+
+  it('refuses a manifest where a name is a file and a folder, naming the entry', async () => {
+    const files = [
+      { path: 'a/index.html', hash: sha256('x'), size: 1 },
+      { path: 'a', hash: sha256('y'), size: 1 },
+    ];
+    const answer = await token.post(`/api/v1/sites/${siteId}/deploys`, { name: 'clash', branches: [], files });
+    expect(answer.status).toBe(400);
+    expect(answer.body.details).toEqual([{ field: 'files.1.path', message: '"a" is both a file and a folder' }]);
   });
 
   it('refuses what is not a tar.gz', async () => {

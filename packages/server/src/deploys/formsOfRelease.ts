@@ -1,5 +1,5 @@
 import { text } from 'node:stream/consumers';
-import { badRequest } from '../http/errors.ts';
+import { invalidField } from '../http/errors.ts';
 import type { WharfApp } from '../wharfApp.ts';
 import { blobKey } from './blobs.ts';
 import type { ReleaseFile } from './createRelease.ts';
@@ -10,7 +10,7 @@ export async function formsOfRelease(app: WharfApp, files: ReleaseFile[]) {
   const config = files.find((file) => file.path === RELEASE_CONFIG_FILE);
   if (!config) return [];
   if (config.size > MAX_RELEASE_CONFIG_BYTES)
-    throw badRequest(`${RELEASE_CONFIG_FILE}: The file is larger than 64 KiB`);
+    throw invalidField(RELEASE_CONFIG_FILE, 'The file is larger than 64 KiB', 'RELEASE_CONFIG_INVALID');
   const stream = await app.blobs.read(blobKey(config.hash));
   if (!stream) throw new Error(`Blob of ${RELEASE_CONFIG_FILE} is missing`);
   return parseReleaseConfig(await text(stream)).forms;

@@ -1,11 +1,13 @@
-import { readdir, rm, stat } from 'node:fs/promises';
-import path from 'node:path';
-import { sql } from 'kysely';
+import { type ExpressionBuilder, sql } from 'kysely';
+import { isCollectionHeld } from '../backup/holds.ts';
+import type { Database, Executor } from '../db/schema.ts';
+import { sweepExpiredIdempotencyKeys } from '../http/idempotency.ts';
 import type { WharfApp } from '../wharfApp.ts';
 import { blobKey } from './blobs.ts';
 
 /** Blobs younger than this are never collected: an upload may be about to reference them. */
 const GRACE_MS = 10 * 60_000;
+const CHUNK = 500;
 
 /** Forgets deploys that were never finalised, so their files can be collected. */
 export async function sweepExpiredDeploys(app: WharfApp, at = new Date()) {
@@ -16,55 +18,75 @@ export async function sweepExpiredDeploys(app: WharfApp, at = new Date()) {
   });
 }
 
+/** No release and no deploy in progress uses the blob. */
+function unused({ and, not, exists, selectFrom }: ExpressionBuilder<Database, 'blobs'>) {
+  return and([
+    not(exists(selectFrom('release_files').select(sql`1`.as('one')).whereRef('release_files.hash', '=', 'blobs.hash'))),
+    not(exists(selectFrom('deploy_files').select(sql`1`.as('one')).whereRef('deploy_files.hash', '=', 'blobs.hash'))),
+  ]);
+}
+
 /**
- * Deletes blobs that no release and no deploy in progress uses. Safe while uploads run: a deploy
- * records its files before their blobs are stored, and young blobs are left alone.
+ * Deletes the rows of the blobs found unused by `deleteRows`, then their files; nothing while a
+ * backup holds the collection off (it may be copying them: the next collection takes them).
  */
-export async function collectGarbage(app: WharfApp, at = new Date()) {
-  const cutoff = new Date(at.getTime() - GRACE_MS).toISOString();
-  const unused = await app.db.transaction().execute(async (trx) => {
-    const rows = await trx
-      .selectFrom('blobs')
-      .select('hash')
-      .where('created_at', '<=', cutoff)
-      .where(({ not, exists, selectFrom }) =>
-        not(
-          exists(
-            selectFrom('release_files').select(sql`1`.as('one')).whereRef('release_files.hash', '=', 'blobs.hash'),
-          ),
-        ),
-      )
-      .where(({ not, exists, selectFrom }) =>
-        not(
-          exists(selectFrom('deploy_files').select(sql`1`.as('one')).whereRef('deploy_files.hash', '=', 'blobs.hash')),
-        ),
-      )
-      .execute();
-    const hashes = rows.map((row) => row.hash);
-    for (let start = 0; start < hashes.length; start += 500) {
+async function removeBlobs(app: WharfApp, deleteRows: (trx: Executor) => Promise<string[]>) {
+  if (await isCollectionHeld(app.db)) return 0;
+  const removed = await app.db.transaction().execute(async (trx) => {
+    const hashes = await deleteRows(trx);
+    for (let start = 0; start < hashes.length; start += CHUNK) {
       await trx
-        .deleteFrom('blobs')
-        .where('hash', 'in', hashes.slice(start, start + 500))
+        .deleteFrom('org_blobs')
+        .where('hash', 'in', hashes.slice(start, start + CHUNK))
         .execute();
     }
     return hashes;
   });
-  for (const hash of unused) {
+  for (const hash of removed) {
     await Promise.all((['identity', 'br', 'gzip'] as const).map((variant) => app.blobs.remove(blobKey(hash, variant))));
   }
-  await removeStaleTemporaryFiles(app, at);
-  return unused.length;
+  return removed.length;
 }
 
-/** Temporary files of uploads cut off by a crash. */
-async function removeStaleTemporaryFiles(app: WharfApp, at: Date) {
-  const directory = path.join(app.config.dataDir, 'tmp');
-  const names = await readdir(directory).catch(() => [] as string[]);
-  for (const name of names) {
-    const file = path.join(directory, name);
-    const info = await stat(file).catch(() => null);
-    if (info && at.getTime() - info.mtimeMs > app.config.deployTtlMs) await rm(file, { force: true });
-  }
+/**
+ * Removes at once those of the given blobs that nothing uses any more: the files a failed deploy
+ * brought, which should not hold disk space until the next collection.
+ */
+export async function removeUnusedBlobs(app: WharfApp, hashes: string[]) {
+  return removeBlobs(app, async (trx) => {
+    const removed: string[] = [];
+    for (let start = 0; start < hashes.length; start += CHUNK) {
+      const rows = await trx
+        .deleteFrom('blobs')
+        .where('hash', 'in', hashes.slice(start, start + CHUNK))
+        .where(unused)
+        .returning('hash')
+        .execute();
+      removed.push(...rows.map((row) => row.hash));
+    }
+    return removed;
+  });
+}
+
+/**
+ * Deletes blobs that no release and no deploy in progress uses. Safe while uploads run: a deploy
+ * records its files before their blobs are stored, and young blobs are left alone. Nothing is
+ * deleted while a backup holds the collection off.
+ */
+export async function collectGarbage(app: WharfApp, at = new Date()) {
+  const cutoff = new Date(at.getTime() - GRACE_MS).toISOString();
+  const collected = await removeBlobs(app, async (trx) => {
+    const rows = await trx
+      .deleteFrom('blobs')
+      .where('created_at', '<=', cutoff)
+      .where(unused)
+      .returning('hash')
+      .execute();
+    return rows.map((row) => row.hash);
+  });
+  // Staged files of uploads cut off by a crash.
+  await app.blobs.removeStaleStaging(app.config.deployTtlMs, at);
+  return collected;
 }
 
 /** Runs the sweep and the collection now and then; the timer never keeps the process alive. */
@@ -72,6 +94,7 @@ export function scheduleHousekeeping(app: WharfApp, everyMs = 5 * 60_000) {
   const run = async () => {
     try {
       await sweepExpiredDeploys(app);
+      await sweepExpiredIdempotencyKeys(app.db);
       const collected = await collectGarbage(app);
       if (collected > 0) app.log.info({ collected }, 'collected unused release files');
     } catch (error) {

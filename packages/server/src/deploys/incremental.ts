@@ -1,48 +1,41 @@
-import { rm } from 'node:fs/promises';
 import type { Readable } from 'node:stream';
 import type { ManifestEntry } from '@wharf/contract';
 import type { Database } from '../db/schema.ts';
-import { badRequest, conflict, tooLarge } from '../http/errors.ts';
+import { isDiskFull } from '../http/diskFull.ts';
+import { HttpError, httpError, invalidField } from '../http/errors.ts';
 import { readJson } from '../lib/json.ts';
 import type { WharfApp } from '../wharfApp.ts';
 import { byteLimit } from './archive.ts';
-import { commitBlob, ingest } from './blobs.ts';
+import { blobsOfOrg, commitBlob } from './blobs.ts';
 import { createRelease, deployedRelease } from './createRelease.ts';
-import { findOpenDeploy, openDeploy } from './deployRows.ts';
+import { dropDeploy, findOpenDeploy, openDeploy } from './deployRows.ts';
 import { formsOfRelease } from './formsOfRelease.ts';
+import { removeUnusedBlobs } from './gc.ts';
+import { ReleasePaths } from './releasePaths.ts';
 
 const CHUNK = 500;
 
 function checkManifest(app: WharfApp, files: ManifestEntry[]) {
-  const paths = new Set<string>();
+  const paths = new ReleasePaths();
   files.forEach((file, index) => {
-    if (paths.has(file.path)) {
-      throw badRequest(`files.${index}.path: Duplicate path`, [
-        { field: `files.${index}.path`, message: 'Duplicate path' },
-      ]);
-    }
-    paths.add(file.path);
+    const clash = paths.addFile(file.path);
+    if (clash?.kind === 'duplicate') throw invalidField(`files.${index}.path`, 'Duplicate path');
+    if (clash) throw invalidField(`files.${index}.path`, `"${clash.name}" is both a file and a folder`);
   });
   const { releaseFiles, releaseBytes } = app.config.limits;
-  if (files.length > releaseFiles) throw tooLarge(`The release has more than ${releaseFiles} files`);
+  if (files.length > releaseFiles)
+    throw httpError('RELEASE_TOO_LARGE', `The release has more than ${releaseFiles} files`);
   if (files.reduce((sum, file) => sum + file.size, 0) > releaseBytes)
-    throw tooLarge('The release is larger than allowed');
+    throw httpError('RELEASE_TOO_LARGE', 'The release is larger than allowed');
 }
 
-async function storedHashes(app: WharfApp, hashes: string[]) {
-  const stored = new Set<string>();
-  for (let start = 0; start < hashes.length; start += CHUNK) {
-    const rows = await app.db
-      .selectFrom('blobs')
-      .select('hash')
-      .where('hash', 'in', hashes.slice(start, start + CHUNK))
-      .execute();
-    for (const row of rows) stored.add(row.hash);
-  }
-  return stored;
-}
+const uniqueHashes = (files: { hash: string }[]) => [...new Set(files.map((file) => file.hash))];
 
-/** Starts an incremental deploy: records the manifest and answers the hashes still to upload. */
+/**
+ * Starts an incremental deploy: records the manifest and answers the hashes still to upload. The
+ * server may hold a file another organization sent, but only the organization's own uploads
+ * count: announcing a hash must not be a way to obtain, or learn of, someone else's file.
+ */
 export async function startDeploy(
   app: WharfApp,
   site: Database['sites'],
@@ -50,31 +43,76 @@ export async function startDeploy(
   body: { name: string; branches: string[]; files: ManifestEntry[] },
 ) {
   checkManifest(app, body.files);
-  const deploy = await openDeploy(app, { siteId: site.id, name: body.name, branches: body.branches, actorId });
-  for (let start = 0; start < body.files.length; start += CHUNK) {
-    const rows = body.files.slice(start, start + CHUNK).map((file) => ({ deploy_id: deploy.id, ...file }));
-    await app.db.insertInto('deploy_files').values(rows).execute();
+  const hashes = uniqueHashes(body.files);
+  const held = await blobsOfOrg(app.db, site.org_id, hashes);
+  body.files.forEach((file, index) => {
+    const size = held.get(file.hash);
+    if (size !== undefined && size !== file.size)
+      throw invalidField(`files.${index}.size`, `The file with this hash has ${size} bytes`);
+  });
+  const deploy = await app.db.transaction().execute(async (trx) => {
+    const row = await openDeploy(trx, app.config.deployTtlMs, {
+      siteId: site.id,
+      name: body.name,
+      branches: body.branches,
+      actorId,
+    });
+    for (let start = 0; start < body.files.length; start += CHUNK) {
+      const rows = body.files.slice(start, start + CHUNK).map((file) => ({ deploy_id: row.id, ...file }));
+      await trx.insertInto('deploy_files').values(rows).execute();
+    }
+    return row;
+  });
+  return { _id: deploy.id, missing: hashes.filter((hash) => !held.has(hash)), expiresAt: deploy.expires_at };
+}
+
+/**
+ * Runs a step of a deploy; when the disk fills up under it, the deploy is dropped with the files
+ * it brought, right away: the client stops there, and the space must not stay taken until the
+ * deploy expires.
+ */
+export async function dropOnDiskFull<T>(app: WharfApp, deployId: string, step: () => Promise<T>): Promise<T> {
+  try {
+    return await step();
+  } catch (error) {
+    if (isDiskFull(error)) {
+      await dropDeploy(app, deployId).catch((failure) =>
+        app.log.error({ err: failure, deployId }, 'could not drop a deploy the full disk stopped'),
+      );
+    }
+    throw error;
   }
-  const hashes = [...new Set(body.files.map((file) => file.hash))];
-  const stored = await storedHashes(app, hashes);
-  return { _id: deploy.id, missing: hashes.filter((hash) => !stored.has(hash)), expiresAt: deploy.expires_at };
 }
 
 /** Receives one missing file; bytes that do not hash to the announced value are refused. */
-export async function receiveDeployFile(app: WharfApp, deployId: string, hash: string, body: Readable) {
+export async function receiveDeployFile(
+  app: WharfApp,
+  deploy: { id: string; orgId: string },
+  hash: string,
+  body: Readable,
+) {
   const file = await app.db
     .selectFrom('deploy_files')
     .select(['path', 'size'])
-    .where('deploy_id', '=', deployId)
+    .where('deploy_id', '=', deploy.id)
     .where('hash', '=', hash)
     .executeTakeFirst();
-  if (!file) throw badRequest('The deploy has no file with this hash');
-  const received = await ingest(app, body, byteLimit(Number(file.size), 'The file is larger than announced'));
+  if (!file) throw httpError('DEPLOY_FILE_UNKNOWN', 'The deploy has no file with this hash');
+  const received = await app.blobs.stage(
+    body,
+    byteLimit(Number(file.size), 'The file is larger than announced', 'DEPLOY_HASH_MISMATCH'),
+  );
   if (received.hash !== hash || received.size !== Number(file.size)) {
-    await rm(received.tempPath, { force: true });
-    throw badRequest('The uploaded bytes do not match the hash');
+    await received.discard();
+    throw httpError('DEPLOY_HASH_MISMATCH', 'The uploaded bytes do not match the hash');
   }
-  await commitBlob(app, received, file.path);
+  await commitBlob(app, received, file.path, deploy.orgId);
+  // Another file of the deploy may have filled the disk meanwhile, dropping the deploy: this one goes too.
+  const stillOpen = await app.db.selectFrom('deploys').select('id').where('id', '=', deploy.id).executeTakeFirst();
+  if (!stillOpen) {
+    await removeUnusedBlobs(app, [hash]);
+    throw httpError('DEPLOY_NOT_FOUND', 'The deploy was dropped while this file arrived; start a new one');
+  }
 }
 
 /** Turns a complete deploy into a release; 409 while files are missing. */
@@ -84,19 +122,29 @@ export async function finishDeploy(app: WharfApp, deployId: string, site: Databa
   const files = (
     await app.db.selectFrom('deploy_files').select(['path', 'hash', 'size']).where('deploy_id', '=', deployId).execute()
   ).map((file) => ({ ...file, size: Number(file.size) }));
-  const stored = await storedHashes(app, [...new Set(files.map((file) => file.hash))]);
-  const missing = [...new Set(files.filter((file) => !stored.has(file.hash)).map((file) => file.hash))];
+  const held = await blobsOfOrg(app.db, site.org_id, uniqueHashes(files));
+  const missing = uniqueHashes(files.filter((file) => !held.has(file.hash)));
   if (missing.length > 0)
-    throw conflict(`${missing.length} files are still missing: ${missing.slice(0, 5).join(', ')}`);
-  return createRelease(app.db, app.config, {
-    site,
-    name: deploy.name,
-    branches: readJson<string[]>(deploy.branches),
-    files,
-    forms: await formsOfRelease(app, files),
-    actorId: deploy.actor_id,
-    deployId,
-  });
+    throw httpError(
+      'DEPLOY_INCOMPLETE',
+      `${missing.length} files are still missing: ${missing.slice(0, 5).join(', ')}`,
+    );
+  try {
+    return await createRelease(app.db, app.config, {
+      site,
+      name: deploy.name,
+      branches: readJson<string[]>(deploy.branches),
+      files,
+      forms: await formsOfRelease(app, files),
+      actorId: deploy.actor_id,
+      deployId,
+    });
+  } catch (error) {
+    // A retry that arrived while the first finalise was still running: it answers what the first made.
+    if (!(error instanceof HttpError && error.code === 'DEPLOY_FINALISED')) throw error;
+    const finished = await findOpenDeploy(app, deployId);
+    return answerAgain(app, site, finished.release_id!, readJson<string[]>(finished.branches));
+  }
 }
 
 /** A retried finalise (its first answer lost on the way) gets the release the deploy became. */

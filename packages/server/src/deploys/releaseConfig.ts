@@ -1,7 +1,7 @@
 import { type Form, forms } from '@wharf/contract';
 import { isMap, LineCounter, parseDocument } from 'yaml';
 import { z } from 'zod';
-import { badRequest } from '../http/errors.ts';
+import { httpError } from '../http/errors.ts';
 
 export const RELEASE_CONFIG_FILE = '.wharf.yml';
 export const MAX_RELEASE_CONFIG_BYTES = 64 * 1024;
@@ -10,7 +10,8 @@ const releaseConfig = z.object({ forms: forms.optional() }, { error: 'Must be a 
 
 function refuse(line: number | null, problem: string) {
   const where = line ? `${RELEASE_CONFIG_FILE} line ${line}` : RELEASE_CONFIG_FILE;
-  return badRequest(`${where}: ${problem}`, [{ field: RELEASE_CONFIG_FILE, message: `${where}: ${problem}` }]);
+  const message = `${where}: ${problem}`;
+  return httpError('RELEASE_CONFIG_INVALID', message, [{ field: RELEASE_CONFIG_FILE, message }]);
 }
 
 /**

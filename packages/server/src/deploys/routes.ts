@@ -1,16 +1,19 @@
 import type { Readable } from 'node:stream';
 import { api } from '@wharf/contract';
 import { mustUploadToSite } from '../access/rules.ts';
-import { conflict, unsupportedMediaType } from '../http/errors.ts';
+import { httpError } from '../http/errors.ts';
+import { withIdempotencyKey } from '../http/idempotency.ts';
 import type { WharfApp } from '../wharfApp.ts';
 import { findOpenDeploy } from './deployRows.ts';
-import { finishDeploy, receiveDeployFile, startDeploy } from './incremental.ts';
-import { uploadArchive } from './uploadArchive.ts';
+import { dropOnDiskFull, finishDeploy, receiveDeployFile, startDeploy } from './incremental.ts';
+import { fingerprintOfUpload, uploadArchive } from './uploadArchive.ts';
 
 export function deployRoutes(app: WharfApp) {
   const { db } = app;
   // Deploy files arrive as raw bytes; the handler streams them, so nothing is buffered here.
   app.fastify.addContentTypeParser('application/octet-stream', (_request, payload, done) => done(null, payload));
+  // An upload may run as long as a deploy may stay open; a claim older than that was cut off by a crash.
+  const runningTtlMs = app.config.deployTtlMs;
 
   /** The deploy of the path and its site, for a caller who may upload to that site. */
   async function deployOf(actor: Parameters<typeof mustUploadToSite>[1], deployId: string) {
@@ -19,27 +22,47 @@ export function deployRoutes(app: WharfApp) {
     return { deploy, site };
   }
 
-  app.handle(api.uploadRelease, async ({ actor, params, request }) => {
+  app.handle(api.uploadRelease, async ({ actor, params, request, reply }) => {
     const site = await mustUploadToSite(db, actor, params.siteId);
-    return uploadArchive(app, request, site, actor.userId);
+    return withIdempotencyKey(
+      db,
+      { request, reply, actor, runningTtlMs },
+      {
+        fingerprint: () => fingerprintOfUpload(request, app.config.limits),
+        run: async () => {
+          const { release, fingerprint } = await uploadArchive(app, request, site, actor.userId);
+          return { answer: release, fingerprint };
+        },
+      },
+    );
   });
 
-  app.handle(api.createDeploy, async ({ actor, params, body }) => {
+  app.handle(api.createDeploy, async ({ actor, params, body, request, reply }) => {
     const site = await mustUploadToSite(db, actor, params.siteId);
-    return startDeploy(app, site, actor.userId, body);
+    const fingerprint = JSON.stringify(body);
+    return withIdempotencyKey(
+      db,
+      { request, reply, actor, runningTtlMs },
+      {
+        fingerprint: async () => fingerprint,
+        run: async () => ({ answer: await startDeploy(app, site, actor.userId, body), fingerprint }),
+      },
+    );
   });
 
   app.handle(api.uploadDeployFile, async ({ actor, params, request }) => {
-    const { deploy } = await deployOf(actor, params.deployId);
-    if (deploy.release_id) throw conflict('The deploy is already finalised');
+    const { deploy, site } = await deployOf(actor, params.deployId);
+    if (deploy.release_id) throw httpError('DEPLOY_FINALISED', 'The deploy is already finalised');
     if (request.headers['content-type'] !== 'application/octet-stream') {
-      throw unsupportedMediaType('Send the file as application/octet-stream');
+      throw httpError('MEDIA_TYPE_UNSUPPORTED', 'Send the file as application/octet-stream');
     }
-    await receiveDeployFile(app, params.deployId, params.hash, request.body as Readable);
+    const target = { id: deploy.id, orgId: site.org_id };
+    await dropOnDiskFull(app, deploy.id, () => receiveDeployFile(app, target, params.hash, request.body as Readable));
   });
 
+  // Needs no Idempotency-Key: the deploy is the key, and a second finalise answers what the first made.
   app.handle(api.finalizeDeploy, async ({ actor, params }) => {
     const { site } = await deployOf(actor, params.deployId);
-    return finishDeploy(app, params.deployId, site);
+    return dropOnDiskFull(app, params.deployId, () => finishDeploy(app, params.deployId, site));
   });
 }

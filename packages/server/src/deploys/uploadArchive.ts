@@ -1,10 +1,15 @@
+import { createHash } from 'node:crypto';
+import { type Readable, Writable } from 'node:stream';
+import { pipeline } from 'node:stream/promises';
 import { name as releaseName } from '@wharf/contract';
 import type { FastifyRequest } from 'fastify';
+import type { ReleaseLimits } from '../config.ts';
 import type { Database } from '../db/schema.ts';
-import { badRequest, tooLarge, unsupportedMediaType } from '../http/errors.ts';
+import { httpError, invalidField } from '../http/errors.ts';
+import { readParts } from '../http/multipart.ts';
 import { validationError } from '../http/validation.ts';
 import type { WharfApp } from '../wharfApp.ts';
-import { receiveArchive } from './archive.ts';
+import { byteLimit, receiveArchive } from './archive.ts';
 import { createRelease } from './createRelease.ts';
 import { dropDeploy, openDeploy } from './deployRows.ts';
 import { formsOfRelease } from './formsOfRelease.ts';
@@ -15,10 +20,45 @@ function field(value: string, field: string) {
   return result.data;
 }
 
+interface UploadReader<T> {
+  field(name: string, value: string): void;
+  archive(stream: Readable): Promise<T>;
+}
+
+/**
+ * Reads the multipart body of an upload, part by part, handing each to `reader`; answers what the
+ * archive became and the upload's fingerprint: its fields in order and the archive's sha256, what
+ * tells a retry of this upload from another one sent with the same Idempotency-Key.
+ */
+async function readUpload<T>(request: FastifyRequest, limits: ReleaseLimits, reader: UploadReader<T>) {
+  if (!request.isMultipart())
+    throw httpError('MEDIA_TYPE_UNSUPPORTED', 'Send the release as multipart/form-data with a tar.gz field named file');
+  const fingerprint = createHash('sha256');
+  let archive: T | undefined;
+  // One byte over the limit, so the archive's own counter reports the 413 before the parser truncates.
+  for await (const part of readParts(request, {
+    limits: { fileSize: limits.archiveBytes + 1, files: 1, fields: 40 },
+  })) {
+    if (part.type === 'file') {
+      if (part.fieldname !== 'file')
+        throw httpError('MULTIPART_INVALID', `Unexpected file field ${part.fieldname}; send the archive as file`);
+      const archiveHash = createHash('sha256');
+      part.file.on('data', (chunk: Buffer) => archiveHash.update(chunk));
+      archive = await reader.archive(part.file);
+      if (part.file.truncated) throw httpError('RELEASE_TOO_LARGE', 'The archive is larger than allowed');
+      fingerprint.update(`${JSON.stringify(['file', archiveHash.digest('hex')])}\n`);
+    } else {
+      fingerprint.update(`${JSON.stringify([part.fieldname, String(part.value)])}\n`);
+      reader.field(part.fieldname, String(part.value));
+    }
+  }
+  return { archive, fingerprint: fingerprint.digest('hex') };
+}
+
 /**
  * The upload of spec.md: multipart with a tar.gz `file`, a release `name` and `branches` (the
  * field repeated once per branch). The archive streams into the blob store; no branch moves
- * unless every file arrived.
+ * unless every file arrived. Answers the release and the upload's fingerprint.
  */
 export async function uploadArchive(
   app: WharfApp,
@@ -26,30 +66,22 @@ export async function uploadArchive(
   site: Database['sites'],
   actorId: string | null,
 ) {
-  if (!request.isMultipart())
-    throw unsupportedMediaType('Send the release as multipart/form-data with a tar.gz field named file');
-  const deploy = await openDeploy(app, { siteId: site.id, name: '', branches: [], actorId });
+  const limits = app.config.limits;
+  const deploy = await openDeploy(app.db, app.config.deployTtlMs, { siteId: site.id, name: '', branches: [], actorId });
   try {
     let name: string | undefined;
     const branches: string[] = [];
-    let files: Awaited<ReturnType<typeof receiveArchive>> | undefined;
-    const limits = app.config.limits;
-    // One byte over the limit, so the archive's own counter reports the 413 before the parser truncates.
-    for await (const part of request.parts({ limits: { fileSize: limits.archiveBytes + 1, files: 1, fields: 40 } })) {
-      if (part.type === 'file') {
-        if (part.fieldname !== 'file')
-          throw badRequest(`Unexpected file field ${part.fieldname}; send the archive as file`);
-        files = await receiveArchive(app, deploy.id, part.file, limits);
-        if (part.file.truncated) throw tooLarge('The archive is larger than allowed');
-      } else if (part.fieldname === 'name') {
-        name = field(String(part.value), 'name');
-      } else if (part.fieldname === 'branches' || part.fieldname === 'branches[]') {
-        branches.push(field(String(part.value), 'branches'));
-      }
-    }
-    if (!files) throw badRequest('file: Input is required', [{ field: 'file', message: 'Input is required' }]);
-    if (!name) throw badRequest('name: Input is required', [{ field: 'name', message: 'Input is required' }]);
-    return await createRelease(app.db, app.config, {
+    const upload = await readUpload(request, limits, {
+      field(fieldName, value) {
+        if (fieldName === 'name') name = field(value, 'name');
+        else if (fieldName === 'branches' || fieldName === 'branches[]') branches.push(field(value, 'branches'));
+      },
+      archive: (stream) => receiveArchive(app, { id: deploy.id, orgId: site.org_id }, stream, limits),
+    });
+    const files = upload.archive;
+    if (!files) throw invalidField('file', 'Input is required');
+    if (!name) throw invalidField('name', 'Input is required');
+    const release = await createRelease(app.db, app.config, {
       site,
       name,
       branches,
@@ -58,9 +90,23 @@ export async function uploadArchive(
       actorId,
       deployId: deploy.id,
     });
+    return { release, fingerprint: upload.fingerprint };
   } catch (error) {
-    // Nothing of a failed upload stays visible; its blobs go with the next garbage collection.
-    await dropDeploy(app, deploy.id);
+    // Nothing of a failed upload stays: no release, and none of the files it brought.
+    await dropDeploy(app, deploy.id).catch((failure) =>
+      app.log.error({ err: failure, deployId: deploy.id }, 'could not drop a failed upload'),
+    );
     throw error;
   }
+}
+
+/** The fingerprint of an upload, read without storing anything: a retry whose answer is already known. */
+export async function fingerprintOfUpload(request: FastifyRequest, limits: ReleaseLimits) {
+  const discard = () => new Writable({ write: (_chunk, _encoding, done) => done() });
+  const upload = await readUpload(request, limits, {
+    field() {},
+    archive: (stream) =>
+      pipeline(stream, byteLimit(limits.archiveBytes, 'The archive is larger than allowed'), discard()),
+  });
+  return upload.fingerprint;
 }

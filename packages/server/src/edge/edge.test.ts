@@ -5,6 +5,7 @@ import { startTestServer, type TestServer } from '../../test/harness.ts';
 import { basic, siteRequest } from '../../test/siteClient.ts';
 import { buildWorld, uploadRelease, type World } from '../../test/world.ts';
 
+const METRICS_TOKEN = 'edge-metrics-token-0';
 const BIG_JS = `const app = ${JSON.stringify('x'.repeat(5000))};`;
 const FILES = [
   { name: 'index.html', content: '<!doctype html><title>home</title>' },
@@ -25,7 +26,7 @@ describe('the edge', () => {
   let base: string;
 
   beforeAll(async () => {
-    server = await startTestServer();
+    server = await startTestServer({ env: { WHARF_METRICS_TOKEN: METRICS_TOKEN } });
     port = Number(new URL(server.url).port);
     world = await buildWorld(server.url);
     owner = world.clients.owner;
@@ -237,7 +238,8 @@ describe('the edge', () => {
   });
 
   it('counts requests and bytes per site for /metrics and the traffic chart', async () => {
-    const metrics = await (await fetch(`${server.url}/metrics`)).text();
+    const authorization = `Bearer ${METRICS_TOKEN}`;
+    const metrics = await (await fetch(`${server.url}/metrics`, { headers: { authorization } })).text();
     expect(metrics).toMatch(new RegExp(`wharf_site_requests_total\\{site="${world.site.name}",status="2xx"\\} \\d+`));
     const bytes = new RegExp(`wharf_site_bytes_total\\{site="${world.site.name}"\\} (\\d+)`).exec(metrics);
     expect(Number(bytes?.[1])).toBeGreaterThan(BIG_JS.length);

@@ -1,7 +1,9 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
-import type { TLSSocket } from 'node:tls';
 import type { Config } from '../config.ts';
 import type { Db } from '../db/schema.ts';
+import { clientAddressOf, clientOf, type TrustProxy } from '../http/trustProxy.ts';
+import type { OutboundGuard } from '../outbound/guard.ts';
+import type { EdgeLog } from './edgeLog.ts';
 import { FORMS_PREFIX, FormReceiver } from './forms.ts';
 import { hostName, parseHost } from './hosts.ts';
 import { type Manifest, ManifestCache } from './manifests.ts';
@@ -24,19 +26,34 @@ interface SiteRequest {
   branch: BranchEntry;
   /** Decoded and normalised, without the leading slash. */
   path: string;
+  /** As the client sent it, still percent-encoded: what a reverse-proxy rule forwards. */
+  rawPath: string;
   trailingSlash: boolean;
   query: string;
 }
-
-const clientAddressOf = (req: IncomingMessage) => req.socket.remoteAddress ?? 'unknown';
 
 function refuse(res: ServerResponse, site: SiteEntry, verdict: 'denied' | 'limited') {
   if (verdict === 'limited') return sendPage(res, 429, 'tooManyRequests', { 'retry-after': '60' });
   return sendPage(res, 401, 'unauthorized', { 'www-authenticate': `Basic realm="${site.name}", charset="UTF-8"` });
 }
 
-/** Answers 500 when nothing was sent yet, else cuts the connection: the client must not take a half answer. */
-function failed(res: ServerResponse) {
+/**
+/**
+ * The site's headers, with the branch's overriding them, on every answer the edge gives for the
+ * site: files, pages, redirects, refusals and proxied answers alike. An answer's own header of the
+ * same name wins (a page stays `no-store`, an upstream keeps its `Cache-Control`), except on files,
+ * whose prepared headers take the site's over the edge's defaults (respond.ts).
+ */
+function applySiteHeaders(res: ServerResponse, headers: [string, string][]) {
+  for (const [name, value] of headers) res.setHeader(name, value);
+}
+
+/**
+ * An answer that failed unexpectedly: logged with where it happened, then a 500 when nothing was
+ * sent yet, else a cut connection (the client must not take a half answer for a whole one).
+ */
+function failed(log: EdgeLog, req: IncomingMessage, res: ServerResponse, error: unknown) {
+  log.error({ err: error, host: req.headers.host, path: req.url }, 'site request failed');
   if (res.headersSent) {
     res.destroy();
     return 0;
@@ -44,6 +61,15 @@ function failed(res: ServerResponse) {
   res.writeHead(500, { 'content-type': 'text/plain; charset=utf-8' });
   res.end('Internal error');
   return 0;
+}
+
+/** What an edge works with besides the database and the configuration. */
+export interface EdgeParts {
+  /** Where a blob is on disk: the edge streams files straight from it. */
+  pathOfBlob: (key: string) => string;
+  /** Every connection to an upstream goes through it. */
+  outbound: OutboundGuard;
+  log: EdgeLog;
 }
 
 /** Serves every branch of every site by host name: routing, files, redirects, passwords, forms. */
@@ -57,17 +83,23 @@ export class Edge {
   private readonly forms: FormReceiver;
   private readonly sitesHost: string;
   private readonly consoleHost: string;
+  private readonly trustProxy: TrustProxy;
   /** Other processes serving sites from the same database (cluster workers), told to catch up too. */
   private readonly peers: (() => Promise<void>)[] = [];
   private servesSites = true;
+  private readonly outbound: OutboundGuard;
+  private readonly log: EdgeLog;
 
-  constructor(db: Db, config: Config, pathOfBlob: (key: string) => string) {
+  constructor(db: Db, config: Config, { pathOfBlob, outbound, log }: EdgeParts) {
+    this.log = log;
     this.sync = new RoutingSync(db, this.table);
     this.manifests = new ManifestCache(db);
-    this.responder = new FileResponder(pathOfBlob);
+    this.responder = new FileResponder(pathOfBlob, log);
     this.forms = new FormReceiver(db);
     this.sitesHost = config.sitesUrl.hostname;
     this.consoleHost = config.url.hostname;
+    this.trustProxy = config.trustProxy;
+    this.outbound = outbound;
   }
 
   addPeer(refresh: () => Promise<void>) {
@@ -104,6 +136,7 @@ export class Edge {
     const host = hostName(req.headers.host);
     const resolved = host ? this.table.resolve(parseHost(host, this.sitesHost)) : null;
     if (!resolved?.branch) {
+      if (resolved) applySiteHeaders(res, resolved.site.headers);
       sendPage(res, 404, 'notFound');
       return;
     }
@@ -115,14 +148,15 @@ export class Edge {
       else
         sent.then(
           (bytes) => this.metrics.record(site.id, res.statusCode, bytes),
-          () => this.metrics.record(site.id, 500, failed(res)),
+          (error) => this.metrics.record(site.id, 500, failed(this.log, req, res, error)),
         );
-    } catch {
-      this.metrics.record(site.id, 500, failed(res));
+    } catch (error) {
+      this.metrics.record(site.id, 500, failed(this.log, req, res, error));
     }
   }
 
   private serve(req: IncomingMessage, res: ServerResponse, site: SiteEntry, branch: BranchEntry): Answer {
+    applySiteHeaders(res, branch.headers);
     const url = req.url ?? '/';
     const queryStart = url.indexOf('?');
     const rawPath = queryStart === -1 ? url : url.slice(0, queryStart);
@@ -135,11 +169,12 @@ export class Edge {
       site,
       branch,
       path: normalised.path,
+      rawPath,
       trailingSlash: normalised.trailingSlash,
       query,
     };
     if (!branch.protection) return this.serveOpen(request);
-    const verdict = this.gate.check(req, branch.protection, () => clientAddressOf(req));
+    const verdict = this.gate.check(req, branch.protection, () => clientAddressOf(req, this.trustProxy));
     if (verdict === 'allowed') return this.serveOpen(request);
     if (typeof verdict === 'string') return refuse(res, site, verdict);
     return verdict.then((late) => (late === 'allowed' ? this.serveOpen(request) : refuse(res, site, late)));
@@ -147,20 +182,27 @@ export class Edge {
 
   /** Past the password, if any: forms, redirects, then files. */
   private serveOpen(request: SiteRequest): Answer {
-    const { req, res, site, branch, path, trailingSlash, query } = request;
+    const { req, res, site, branch, path, rawPath, trailingSlash, query } = request;
     if (req.method === 'POST' && path.startsWith(FORMS_PREFIX)) {
       const formName = path.slice(FORMS_PREFIX.length);
-      return this.forms.receive(req, res, { site, branch, formName, clientAddress: clientAddressOf(req) });
+      return this.forms.receive(req, res, {
+        site,
+        branch,
+        formName,
+        clientAddress: clientAddressOf(req, this.trustProxy),
+      });
     }
     if (branch.redirects.length > 0) {
       const requestPath = `/${path}${trailingSlash ? '/' : ''}`;
       const rule = matchRedirect(branch.redirects, requestPath);
       if (rule?.type === 'file') return sendFileRule(req, res, requestPath, rule.config.content, branch.headers);
       if (rule?.type === 'reverse_proxy') {
-        const target = upstreamUrl(rule.config.url, rule.config.stripPathPrefix, requestPath, query);
-        const proto = (req.socket as TLSSocket).encrypted ? 'https' : 'http';
-        const clientAddress = clientAddressOf(req);
-        return proxy(req, res, { url: target, clientAddress, proto, dropAuthorization: branch.protection !== null });
+        const target = upstreamUrl(rule.config, rawPath, query);
+        const { protocol: proto } = clientOf(req, this.trustProxy);
+        // X-Forwarded-For gets this connection's peer appended, as every proxy's does.
+        const clientAddress = req.socket.remoteAddress ?? 'unknown';
+        const dropAuthorization = branch.protection !== null;
+        return proxy(req, res, { url: target, clientAddress, proto, dropAuthorization, outbound: this.outbound });
       }
     }
     if (req.method !== 'GET' && req.method !== 'HEAD') {

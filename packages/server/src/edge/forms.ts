@@ -1,4 +1,5 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
+import type { TLSSocket } from 'node:tls';
 import type { Form } from '@wharf/contract';
 import type { Db } from '../db/schema.ts';
 import { newId, now } from '../lib/ids.ts';
@@ -12,6 +13,7 @@ export const FORMS_PREFIX = '.wharf/forms/';
 /** A field bots fill in and people never see: a submission with it is dropped quietly. */
 const HONEYPOT = '_gotcha';
 const NEXT = '_next';
+const WEB_SCHEMES = new Set(['http:', 'https:']);
 
 function sendJson(res: ServerResponse, status: number, body: unknown) {
   const text = Buffer.from(JSON.stringify(body));
@@ -23,16 +25,29 @@ function sendJson(res: ServerResponse, status: number, body: unknown) {
   return text.length;
 }
 
-/** Where to send the visitor back: `_next` or the referring page, on this host only. */
+/** A URL parsed as a browser would (`/\evil.example` is `//evil.example`); null when it is none. */
+function parseUrl(address: string, base?: URL) {
+  try {
+    return new URL(address, base);
+  } catch {
+    return null;
+  }
+}
+
+/**
+ * Where to send the visitor back: `_next` or the referring page when it resolves to this site's host,
+ * else the home page. Only the path, query and fragment are answered, so the visitor stays on the
+ * scheme and host they posted to; the scheme is not compared, as a TLS proxy in front makes the
+ * page's `https` reach the edge as `http`.
+ */
 function returnAddress(req: IncomingMessage, next: string | undefined) {
-  const host = req.headers.host;
+  const site = parseUrl(`${(req.socket as TLSSocket).encrypted ? 'https' : 'http'}://${req.headers.host}`);
+  if (!site) return '/';
   for (const candidate of [next, req.headers.referer]) {
-    if (!candidate) continue;
-    if (candidate.startsWith('/') && !candidate.startsWith('//')) return candidate;
-    try {
-      const url = new URL(candidate);
-      if (url.host === host) return url.pathname + url.search;
-    } catch {}
+    const url = candidate ? parseUrl(candidate, site) : null;
+    if (!url || !WEB_SCHEMES.has(url.protocol) || url.host !== site.host) continue;
+    // On this host, a path such as `//evil.example/` would still be read as another host.
+    return url.pathname.replace(/^\/+/, '/') + url.search + url.hash;
   }
   return '/';
 }

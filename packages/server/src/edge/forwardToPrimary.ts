@@ -1,6 +1,7 @@
 import http, { type IncomingHttpHeaders, type IncomingMessage, type ServerResponse } from 'node:http';
 import { connect, type Socket } from 'node:net';
-import type { TLSSocket } from 'node:tls';
+import { errorJson } from '../http/errorHandler.ts';
+import { clientOf, type TrustProxy } from '../http/trustProxy.ts';
 
 /**
  * The address a forwarded request came from, set by the worker that received it: the primary sees
@@ -17,14 +18,20 @@ export function peerAddress(req: IncomingMessage): string | undefined {
 
 const HOP_BY_HOP = new Set(['connection', 'keep-alive', 'proxy-connection', 'te', 'trailer', 'upgrade']);
 
-function forwardedHeaders(req: IncomingMessage): IncomingHttpHeaders {
+/**
+ * The headers the primary gets: the client this worker decided on under the operator's rule is
+ * the only forwarded address, and the protocol and host are the ones it decided on too; whatever
+ * the client sent under these names is replaced.
+ */
+function forwardedHeaders(req: IncomingMessage, trust: TrustProxy): IncomingHttpHeaders {
   const headers: IncomingHttpHeaders = {};
   for (const [name, value] of Object.entries(req.headers)) if (!HOP_BY_HOP.has(name)) headers[name] = value;
-  const peer = req.socket.remoteAddress ?? '';
-  const forwardedFor = req.headers['x-forwarded-for'];
-  headers['x-forwarded-for'] = forwardedFor ? `${forwardedFor}, ${peer}` : peer;
-  headers['x-forwarded-proto'] ??= (req.socket as TLSSocket).encrypted ? 'https' : 'http';
-  headers[PEER_ADDRESS_HEADER] = peer;
+  const client = clientOf(req, trust);
+  headers['x-forwarded-for'] = client.address;
+  headers['x-forwarded-proto'] = client.protocol;
+  if (client.host) headers['x-forwarded-host'] = client.host;
+  else delete headers['x-forwarded-host'];
+  headers[PEER_ADDRESS_HEADER] = req.socket.remoteAddress ?? '';
   return headers;
 }
 
@@ -35,7 +42,10 @@ function forwardedHeaders(req: IncomingMessage): IncomingHttpHeaders {
 export class PrimaryForwarder {
   private readonly agent: http.Agent;
 
-  constructor(private readonly socketPath: string) {
+  constructor(
+    private readonly socketPath: string,
+    private readonly trust: TrustProxy,
+  ) {
     this.agent = new http.Agent({ keepAlive: true });
   }
 
@@ -46,7 +56,7 @@ export class PrimaryForwarder {
         socketPath: this.socketPath,
         method: req.method,
         path: req.url,
-        headers: forwardedHeaders(req),
+        headers: forwardedHeaders(req, this.trust),
       },
       (answer) => {
         const headers: IncomingHttpHeaders = {};
@@ -58,10 +68,11 @@ export class PrimaryForwarder {
     );
     upstream.on('error', () => {
       if (res.headersSent) return res.destroy();
-      const body = JSON.stringify({ statusCode: 502, error: 'Bad Gateway', message: 'Wharf is restarting; try again' });
-      res.writeHead(502, {
+      const body = errorJson('SERVER_UNAVAILABLE', 'Wharf is restarting; try again');
+      res.writeHead(503, {
         'content-type': 'application/json; charset=utf-8',
         'content-length': Buffer.byteLength(body),
+        'retry-after': '1',
       });
       res.end(body);
     });
@@ -74,7 +85,7 @@ export class PrimaryForwarder {
   /** Passes an upgrade (the console's real-time WebSocket) through as raw bytes both ways. */
   upgrade(req: IncomingMessage, socket: Socket, head: Buffer) {
     const upstream = connect(this.socketPath);
-    const headers = forwardedHeaders(req);
+    const headers = forwardedHeaders(req, this.trust);
     headers.connection = 'Upgrade';
     headers.upgrade = req.headers.upgrade;
     const lines = [`${req.method} ${req.url} HTTP/1.1`];

@@ -1,6 +1,7 @@
 import type { Db } from '../db/schema.ts';
 import { contentTypeOf } from '../lib/contentType.ts';
 import { LruCache } from './lru.ts';
+import { isPublicPath } from './publicFiles.ts';
 
 export interface ServedFile {
   path: string;
@@ -9,13 +10,18 @@ export interface ServedFile {
   brSize: number | null;
   gzSize: number | null;
   contentType: string;
+  /** The release's creation as an HTTP date: a release never changes once made. */
+  lastModified: string;
+  /** The same, in milliseconds truncated to whole seconds, for If-Modified-Since and the like. */
+  modifiedAt: number;
 }
 
 export type Manifest = Map<string, ServedFile>;
 
 /**
  * Release manifests (path → file) for the edge, loaded once per release and kept while used.
- * A release never changes after it is created, so a cached manifest never goes stale.
+ * A release never changes after it is created, so a cached manifest never goes stale. Files the
+ * edge must not serve (publicFiles.ts) are left out, so that no way of resolving a path finds them.
  */
 export class ManifestCache {
   private readonly cache: LruCache<string, Manifest>;
@@ -40,6 +46,15 @@ export class ManifestCache {
   }
 
   private async load(releaseId: string) {
+    const release = await this.db
+      .selectFrom('releases')
+      .select('created_at')
+      .where('id', '=', releaseId)
+      .executeTakeFirst();
+    // A release deleted meanwhile has no files left for the query below: nothing is served from it.
+    const createdAt = release ? Date.parse(release.created_at) : Date.now();
+    const modifiedAt = Math.floor(createdAt / 1000) * 1000;
+    const lastModified = new Date(modifiedAt).toUTCString();
     const rows = await this.db
       .selectFrom('release_files')
       .innerJoin('blobs', 'blobs.hash', 'release_files.hash')
@@ -47,17 +62,21 @@ export class ManifestCache {
       .where('release_files.release_id', '=', releaseId)
       .execute();
     const manifest: Manifest = new Map(
-      rows.map((row) => [
-        row.path,
-        {
-          path: row.path,
-          hash: row.hash,
-          size: Number(row.size),
-          brSize: row.br_size === null ? null : Number(row.br_size),
-          gzSize: row.gz_size === null ? null : Number(row.gz_size),
-          contentType: contentTypeOf(row.path),
-        },
-      ]),
+      rows
+        .filter((row) => isPublicPath(row.path))
+        .map((row) => [
+          row.path,
+          {
+            path: row.path,
+            hash: row.hash,
+            size: Number(row.size),
+            brSize: row.br_size === null ? null : Number(row.br_size),
+            gzSize: row.gz_size === null ? null : Number(row.gz_size),
+            contentType: contentTypeOf(row.path),
+            lastModified,
+            modifiedAt,
+          },
+        ]),
     );
     this.cache.set(releaseId, manifest);
     return manifest;

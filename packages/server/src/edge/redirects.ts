@@ -1,8 +1,15 @@
-import http, { type IncomingMessage, type OutgoingHttpHeaders, type ServerResponse } from 'node:http';
+import http, {
+  type IncomingHttpHeaders,
+  type IncomingMessage,
+  type OutgoingHttpHeaders,
+  type ServerResponse,
+} from 'node:http';
 import https from 'node:https';
 import type { Redirect } from '@wharf/contract';
 import { contentTypeOf } from '../lib/contentType.ts';
+import type { OutboundGuard } from '../outbound/guard.ts';
 import { sendPage } from './pages.ts';
+import { forwardedPath } from './proxyPath.ts';
 
 /** The first rule whose path is the request path, or a prefix of it when the rule ends with `*`. */
 export function matchRedirect(redirects: Redirect[], path: string): Redirect | null {
@@ -38,39 +45,54 @@ export function sendFileRule(
 const HOP_BY_HOP = new Set([
   'connection',
   'keep-alive',
+  'proxy-connection',
   'proxy-authenticate',
   'proxy-authorization',
   'te',
   'trailer',
   'transfer-encoding',
   'upgrade',
-  'host',
 ]);
+
+/** The headers meant for the far end: without the hop-by-hop ones, nor any the `Connection` header names. */
+function endToEnd(headers: IncomingHttpHeaders): OutgoingHttpHeaders {
+  const named = new Set(
+    String(headers.connection ?? '')
+      .split(',')
+      .map((name) => name.trim().toLowerCase()),
+  );
+  const out: OutgoingHttpHeaders = {};
+  for (const [name, value] of Object.entries(headers)) if (!HOP_BY_HOP.has(name) && !named.has(name)) out[name] = value;
+  return out;
+}
 
 const UPSTREAM_TIMEOUT_MS = 30_000;
 
-/** The upstream URL: the rule's URL joined with the request path, less `stripPathPrefix`. */
-export function upstreamUrl(target: string, stripPathPrefix: string | undefined, path: string, query: string) {
-  const rest = stripPathPrefix && path.startsWith(stripPathPrefix) ? path.slice(stripPathPrefix.length) : path;
-  const base = new URL(target);
-  const joined = `${base.pathname.replace(/\/$/, '')}/${rest.replace(/^\//, '')}`;
-  return new URL(joined + query, base);
+/** The upstream URL: the rule's URL joined with the raw request path (see `forwardedPath`) and query. */
+export function upstreamUrl(rule: { url: string; stripPathPrefix?: string }, rawPath: string, query: string) {
+  const url = new URL(rule.url);
+  url.pathname = url.pathname.replace(/\/$/, '') + forwardedPath(rawPath, rule.stripPathPrefix);
+  url.search = query;
+  return url;
 }
 
 /**
  * Streams the request to the upstream and its answer back: method, body and headers, with the
- * X-Forwarded headers set. A failing or silent upstream answers the 502 page. Resolves, once the
- * answer is over, with the number of body bytes sent.
+ * X-Forwarded headers set. The connection goes through the outbound guard, so a refused address is
+ * never reached; a refused, failing or silent upstream answers the 502 page. The upstream's own
+ * redirects go back to the visitor as they are, never followed here. Resolves, once the answer is
+ * over, with the number of body bytes sent.
  */
 export function proxy(
   req: IncomingMessage,
   res: ServerResponse,
-  input: { url: URL; clientAddress: string; proto: string; dropAuthorization: boolean },
+  input: { url: URL; clientAddress: string; proto: string; dropAuthorization: boolean; outbound: OutboundGuard },
 ): Promise<number> {
   let sent = 0;
   const over = new Promise<number>((resolve) => res.once('close', () => resolve(sent)));
-  const headers: OutgoingHttpHeaders = {};
-  for (const [name, value] of Object.entries(req.headers)) if (!HOP_BY_HOP.has(name)) headers[name] = value;
+  const headers = endToEnd(req.headers);
+  // The upstream's Host comes from the rule's URL; the visitor's goes in X-Forwarded-Host.
+  delete headers.host;
   if (input.dropAuthorization) delete headers.authorization;
   const forwardedFor = req.headers['x-forwarded-for'];
   headers['x-forwarded-for'] = forwardedFor ? `${forwardedFor}, ${input.clientAddress}` : input.clientAddress;
@@ -79,14 +101,13 @@ export function proxy(
   const client = input.url.protocol === 'https:' ? https : http;
   const upstream = client.request(
     input.url,
-    { method: req.method, headers, timeout: UPSTREAM_TIMEOUT_MS },
+    { method: req.method, headers, timeout: UPSTREAM_TIMEOUT_MS, agent: input.outbound.agentFor(input.url) },
     (answer) => {
-      const out: OutgoingHttpHeaders = {};
-      for (const [name, value] of Object.entries(answer.headers)) if (!HOP_BY_HOP.has(name)) out[name] = value;
-      res.writeHead(answer.statusCode ?? 502, out);
+      res.writeHead(answer.statusCode ?? 502, endToEnd(answer.headers));
       answer.on('data', (chunk: Buffer) => {
         sent += chunk.length;
       });
+      answer.on('error', () => res.destroy());
       answer.pipe(res);
     },
   );
@@ -96,6 +117,10 @@ export function proxy(
   };
   upstream.on('timeout', () => upstream.destroy(new Error('upstream timeout')));
   upstream.on('error', fail);
+  // A visitor who leaves frees the upstream connection at once rather than after the answer.
+  res.on('close', () => {
+    if (!res.writableFinished) upstream.destroy();
+  });
   req.pipe(upstream);
   return over;
 }

@@ -36,7 +36,8 @@ describe('redirects and forms at the edge', () => {
   let redirectsPath: string;
 
   beforeAll(async () => {
-    server = await startTestServer();
+    // The upstream runs on loopback, which Wharf refuses unless the operator allows private upstreams.
+    server = await startTestServer({ env: { WHARF_ALLOW_PRIVATE_UPSTREAMS: 'on' } });
     upstream = await startUpstream();
     port = Number(new URL(server.url).port);
     world = await buildWorld(server.url);

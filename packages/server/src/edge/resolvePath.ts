@@ -28,6 +28,9 @@ export function normalisePath(rawPath: string): { path: string; trailingSlash: b
 
 const hasExtension = (path: string) => /\.[^/]+$/.test(path);
 
+/** A release path as a URL path: each segment encoded, so that a folder named `q?dir` or `a#b` stays one. */
+const urlPathOf = (path: string) => path.split('/').map(encodeURIComponent).join('/');
+
 /**
  * design.md 'Serving': the exact file, then `path/index.html` (redirecting `dir` to `dir/`), then
  * `path.html`; in SPA mode an unknown path without an extension gets `/index.html`; otherwise the
@@ -46,7 +49,7 @@ export function resolveFile(
   }
   const index = manifest.get(path === '' ? 'index.html' : `${path}/index.html`);
   if (index) {
-    if (path !== '' && !trailingSlash) return { kind: 'redirect', location: `/${encodeURI(path)}/${query}` };
+    if (path !== '' && !trailingSlash) return { kind: 'redirect', location: `/${urlPathOf(path)}/${query}` };
     return { kind: 'file', file: index, status: 200 };
   }
   const html = path !== '' && !trailingSlash ? manifest.get(`${path}.html`) : undefined;

@@ -1,20 +1,22 @@
-import { createReadStream } from 'node:fs';
-import { readFile } from 'node:fs/promises';
 import type { IncomingMessage, OutgoingHttpHeaders, ServerResponse } from 'node:http';
 import { blobKey, type Variant } from '../deploys/blobs.ts';
+import { negotiateVariant } from './acceptEncoding.ts';
+import { preconditionStatus, rangeStillApplies } from './conditions.ts';
+import type { EdgeLog } from './edgeLog.ts';
+import { isFingerprinted } from './fingerprint.ts';
 import { LruCache } from './lru.ts';
 import type { ServedFile } from './manifests.ts';
+import { sendPage } from './pages.ts';
+import { readStoredBlob, streamStoredBlob } from './storedBlob.ts';
 
 const REVALIDATE = 'public, max-age=0, must-revalidate';
 const IMMUTABLE = 'public, max-age=31536000, immutable';
-/** Names carrying a content hash, such as `app.3f9a1c2e.js` or `index-BX3k9aQz.css`. */
-const FINGERPRINTED = /[.-](?=[A-Za-z0-9_]*\d)[A-Za-z0-9_]{8,}\.[A-Za-z0-9]+$/;
 /** Files up to this size are answered from memory (up to 64 MB of them); larger ones stream from disk. */
 const MEMORY_FILE = 1024 * 1024;
 
 export function cacheControlOf(path: string, contentType: string) {
   if (contentType.startsWith('text/html')) return REVALIDATE;
-  return FINGERPRINTED.test(path) ? IMMUTABLE : REVALIDATE;
+  return isFingerprinted(path) ? IMMUTABLE : REVALIDATE;
 }
 
 /** One stored form of a file (as is, brotli or gzip) with the headers of its full answer. */
@@ -22,6 +24,7 @@ interface PreparedVariant {
   key: string;
   size: number;
   etag: string;
+  modifiedAt: number;
   headers: OutgoingHttpHeaders;
 }
 
@@ -37,6 +40,7 @@ function prepareVariant(file: ServedFile, variant: Variant, extra: [string, stri
   const headers: OutgoingHttpHeaders = {
     'content-type': file.contentType,
     etag,
+    'last-modified': file.lastModified,
     'cache-control': cacheControlOf(file.path, file.contentType),
     'accept-ranges': 'bytes',
   };
@@ -44,19 +48,13 @@ function prepareVariant(file: ServedFile, variant: Variant, extra: [string, stri
   if (variant !== 'identity') headers['content-encoding'] = variant;
   for (const [name, value] of extra) headers[name.toLowerCase()] = value;
   headers['content-length'] = String(size);
-  return { key: blobKey(file.hash, variant), size, etag, headers };
+  return { key: blobKey(file.hash, variant), size, etag, modifiedAt: file.modifiedAt, headers };
 }
 
+/** Ranges are always of the unencoded file: a resumed download stays one representation whatever it accepts. */
 function acceptedVariant(req: IncomingMessage, file: ServedFile): Variant {
-  const accept = req.headers['accept-encoding'];
-  if (!accept || req.headers.range !== undefined) return 'identity';
-  if (file.brSize !== null && /\bbr\b/.test(accept)) return 'br';
-  if (file.gzSize !== null && /\bgzip\b/.test(accept)) return 'gzip';
-  return 'identity';
-}
-
-function matchesEtag(header: string, etag: string) {
-  return header === '*' || header.split(',').some((tag) => tag.trim().replace(/^W\//, '') === etag);
+  if (req.headers.range !== undefined) return 'identity';
+  return negotiateVariant(req.headers['accept-encoding'], file.brSize !== null, file.gzSize !== null);
 }
 
 /** A single `bytes=a-b` range; null when absent or not one we serve (then the whole file goes). */
@@ -82,7 +80,10 @@ export class FileResponder {
   private readonly memory = new LruCache<string, Buffer>(64 * 1024 * 1024, (buffer) => buffer.length);
   private readonly prepared = new WeakMap<ServedFile, PreparedFile>();
 
-  constructor(private readonly pathOf: (key: string) => string) {}
+  constructor(
+    private readonly pathOf: (key: string) => string,
+    private readonly log: EdgeLog,
+  ) {}
 
   send(
     req: IncomingMessage,
@@ -92,15 +93,19 @@ export class FileResponder {
     extra: [string, string][],
   ): number | Promise<number> {
     const variant = this.variantOf(file, acceptedVariant(req, file), extra);
-    const ifNoneMatch = req.headers['if-none-match'];
-    if (status === 200 && ifNoneMatch !== undefined && matchesEtag(ifNoneMatch, variant.etag)) {
+    // Conditions and ranges concern the file found, not the release's 404 page (RFC 9110 §13.2.1).
+    const condition = status === 200 ? preconditionStatus(req.headers, variant) : 200;
+    if (condition === 412) return sendPage(res, 412, 'preconditionFailed');
+    if (condition === 304) {
       const { 'content-type': _type, 'content-length': _length, ...headers } = variant.headers;
       res.writeHead(304, headers);
       res.end();
       return 0;
     }
     const range =
-      status === 200 && req.headers.range !== undefined ? parseRange(req.headers.range, variant.size) : null;
+      status === 200 && req.headers.range !== undefined && rangeStillApplies(req.headers, variant)
+        ? parseRange(req.headers.range, variant.size)
+        : null;
     if (range === 'unsatisfiable') {
       res.writeHead(416, { 'content-range': `bytes */${variant.size}` });
       res.end();
@@ -141,14 +146,12 @@ export class FileResponder {
       return 0;
     }
     if (variant.size > MEMORY_FILE) {
-      const stream = createReadStream(this.pathOf(variant.key), { start, end });
-      stream.on('error', () => res.destroy());
-      stream.pipe(res);
+      streamStoredBlob(res, this.pathOf(variant.key), variant.key, { start, end }, this.log);
       return length;
     }
     const content = this.memory.get(variant.key);
     if (content) return sendSlice(res, content, start, end);
-    return readFile(this.pathOf(variant.key)).then((read) => {
+    return readStoredBlob(this.pathOf(variant.key), variant.key, variant.size, this.log).then((read) => {
       this.memory.set(variant.key, read);
       return sendSlice(res, read, start, end);
     });

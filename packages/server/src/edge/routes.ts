@@ -1,11 +1,24 @@
+import { createHash, timingSafeEqual } from 'node:crypto';
 import { api } from '@wharf/contract';
 import { mustSeeSite } from '../access/rules.ts';
+import { httpError } from '../http/errors.ts';
 import { pageViewMetrics } from '../modules/analytics/pageViews.ts';
 import type { WharfApp } from '../wharfApp.ts';
-import { peerAddress } from './forwardToPrimary.ts';
 
 const FLUSH_EVERY_MS = 60_000;
 const REFRESH_EVERY_MS = 1_000;
+
+const digest = (value: string) => createHash('sha256').update(value).digest();
+
+/**
+ * Whether a request carries the metrics token. The peer's address proves nothing: a worker hands
+ * requests over a local socket, and a reverse-proxy rule or a proxy in front makes any visitor
+ * look local. Without a token configured, no one may read metrics (they name every site).
+ */
+function carriesMetricsToken(token: string | null, authorization: string | undefined) {
+  if (!token || !authorization) return false;
+  return timingSafeEqual(digest(authorization), digest(`Bearer ${token}`));
+}
 
 /**
  * Keeps the edge current: a change made through this process's API shows on the very next
@@ -33,11 +46,11 @@ export function edgeRoutes(app: WharfApp) {
   });
 
   fastify.get('/metrics', async (request, reply) => {
-    const allowed = config.metricsToken
-      ? request.headers.authorization === `Bearer ${config.metricsToken}`
-      : ['127.0.0.1', '::1', '::ffff:127.0.0.1'].includes(peerAddress(request.raw) ?? '');
-    if (!allowed)
-      return reply.code(403).send({ statusCode: 403, error: 'Forbidden', message: 'Metrics need WHARF_METRICS_TOKEN' });
+    if (!carriesMetricsToken(config.metricsToken, request.headers.authorization))
+      throw httpError(
+        'METRICS_TOKEN_REQUIRED',
+        'Metrics need the token the server sets in WHARF_METRICS_TOKEN, sent as Authorization: Bearer <token>',
+      );
     const names = new Map((await db.selectFrom('sites').select(['id', 'name']).execute()).map((s) => [s.id, s.name]));
     const sites = edge.metrics.prometheus((id) => names.get(id));
     return reply.type('text/plain; version=0.0.4').send(`${sites}${await pageViewMetrics(db)}\n`);

@@ -26,6 +26,8 @@ export interface SiteEntry {
   spa: boolean;
   mainBranch: BranchEntry | null;
   branches: Map<string, BranchEntry>;
+  /** The site's own headers, for its answers that concern no branch (an unknown branch's 404). */
+  headers: [string, string][];
   domains: Domain[];
 }
 
@@ -66,6 +68,7 @@ function toEntry(site: SiteRow, branches: BranchRow[]): SiteEntry {
     spa: site.spa === 1,
     mainBranch: entries.find((b) => b.id === site.main_branch_id) ?? null,
     branches: new Map(entries.map((b) => [b.slug, b])),
+    headers: mergeHeaders(siteHeaders, []),
     domains: readJson<Domain[]>(site.domains),
   };
 }

@@ -1,15 +1,16 @@
 import { createServer, type Server } from 'node:http';
 import type { Socket } from 'node:net';
-import path from 'node:path';
+import type { Logger } from 'pino';
 import type { Config } from '../config.ts';
 import { openDb } from '../db/connection.ts';
-import { FileBlobStore } from '../storage/blobStore.ts';
+import { answerHealth, sitesPortListener } from '../lifecycle/health.ts';
+import { Lifecycle } from '../lifecycle/lifecycle.ts';
+import { OutboundGuard } from '../outbound/guard.ts';
+import { openBlobStore } from '../storage/openBlobStore.ts';
 import { Edge } from './edge.ts';
 import { PrimaryForwarder } from './forwardToPrimary.ts';
 
 const REFRESH_EVERY_MS = 1_000;
-/** How long a stopping worker lets requests in flight finish (long polls last longer) before it cuts them. */
-const STOP_GRACE_MS = 5_000;
 
 function listen(server: Server, port: number, host: string) {
   return new Promise<void>((resolve, reject) => {
@@ -23,35 +24,45 @@ function listen(server: Server, port: number, host: string) {
 
 /**
  * The sites in a cluster worker: the edge on the shared port, where requests for the console or
- * the API go on to the primary process, and alone on the sites port when there is one.
+ * the API go on to the primary process, and alone on the sites port when there is one. The
+ * worker answers the health checks itself: they tell about the process holding the connection.
  */
-export async function startEdgeWorker(config: Config, primarySocket: string, onError: (error: unknown) => void) {
+export async function startEdgeWorker(config: Config, primarySocket: string, log: Logger) {
   const db = openDb({ dataDir: config.dataDir, databaseUrl: config.databaseUrl });
-  const blobs = new FileBlobStore(path.join(config.dataDir, 'blobs'));
-  const edge = new Edge(db, config, (key) => blobs.pathOf(key));
+  const blobs = openBlobStore(config);
+  const outbound = new OutboundGuard({ allowPrivate: config.allowPrivateUpstreams, log });
+  const edge = new Edge(db, config, { pathOfBlob: (key) => blobs.pathOf(key), outbound, log });
+  const lifecycle = new Lifecycle();
   await edge.sync.start();
-  const forwarder = new PrimaryForwarder(primarySocket);
-  const shared = createServer((req, res) => (edge.handles(req) ? edge.handle(req, res) : forwarder.request(req, res)));
+  const forwarder = new PrimaryForwarder(primarySocket, config.trustProxy);
+  const shared = createServer(
+    lifecycle.requestListener((req, res) => {
+      if (edge.handles(req)) edge.handle(req, res);
+      else if (!answerHealth(req, res, lifecycle)) forwarder.request(req, res);
+    }),
+  );
   shared.on('upgrade', (req, socket, head) => forwarder.upgrade(req, socket as Socket, head));
-  const servers = [shared];
+  lifecycle.adopt(shared);
   await listen(shared, config.port, config.host);
   if (config.sitesPort !== null) {
-    const sites = createServer((req, res) => edge.handle(req, res));
-    servers.push(sites);
+    const sites = createServer(sitesPortListener(edge, lifecycle));
+    lifecycle.adopt(sites);
     await listen(sites, config.sitesPort, config.host);
   }
-  const refresh = setInterval(() => void edge.refresh().catch(onError), REFRESH_EVERY_MS);
+  lifecycle.serving();
+  const refresh = setInterval(
+    () => void edge.refresh().catch((err) => log.error({ err }, 'edge refresh failed')),
+    REFRESH_EVERY_MS,
+  );
   return {
     edge,
-    /** Stops taking connections and finishes the requests in flight. */
+    /** Drains (see Lifecycle.drain): requests in flight finish within the shutdown grace. */
     async close() {
       clearInterval(refresh);
-      const cut = setTimeout(() => {
-        for (const server of servers) server.closeAllConnections();
-      }, STOP_GRACE_MS);
-      await Promise.all(servers.map((server) => new Promise<void>((resolve) => server.close(() => resolve()))));
-      clearTimeout(cut);
+      const cut = await lifecycle.drain(config.shutdownGraceMs);
+      if (cut > 0) log.warn({ cut }, 'cut the requests still in flight at the end of the shutdown grace');
       forwarder.close();
+      outbound.close();
       await db.destroy();
     },
   };

@@ -1,19 +1,27 @@
-/** A failure with an HTTP status and a message a person can act on. */
+import { type ErrorCode, errorCodes } from '@wharf/contract';
+
+export interface FieldProblem {
+  field: string;
+  message: string;
+}
+
+/** A failure with a stable code (its HTTP status comes from the contract) and a message a person can act on. */
 export class HttpError extends Error {
+  readonly statusCode: number;
+
   constructor(
-    readonly statusCode: number,
+    readonly code: ErrorCode,
     message: string,
-    readonly details?: { field: string; message: string }[],
+    readonly details?: FieldProblem[],
   ) {
     super(message);
+    this.statusCode = errorCodes[code];
   }
 }
 
-export const badRequest = (message: string, details?: HttpError['details']) => new HttpError(400, message, details);
-export const unauthorized = (message = 'Sign in first') => new HttpError(401, message);
-export const forbidden = (message = 'You are not allowed to do this') => new HttpError(403, message);
-export const notFound = (what: string) => new HttpError(404, `${what} not found`);
-export const conflict = (message: string) => new HttpError(409, message);
-export const tooLarge = (message: string) => new HttpError(413, message);
-export const unsupportedMediaType = (message: string) => new HttpError(415, message);
-export const tooManyRequests = (message: string) => new HttpError(429, message);
+export const httpError = (code: ErrorCode, message: string, details?: FieldProblem[]) =>
+  new HttpError(code, message, details);
+
+/** One field of the input is wrong: `field: message`, with the field named in `details` for forms. */
+export const invalidField = (field: string, message: string, code: ErrorCode = 'VALIDATION_FAILED') =>
+  new HttpError(code, `${field}: ${message}`, [{ field, message }]);

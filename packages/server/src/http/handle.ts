@@ -3,7 +3,7 @@ import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import type { z } from 'zod';
 import { type Actor, anonymous, resolveActor } from '../access/actor.ts';
 import type { Db } from '../db/schema.ts';
-import { forbidden, unauthorized } from './errors.ts';
+import { httpError } from './errors.ts';
 
 // biome-ignore lint/suspicious/noExplicitAny: matches any schema in the positions not asked for
 type AnyRoute = Route<any, any, any, any>;
@@ -35,16 +35,19 @@ function admit(route: Route, actor: Actor): void {
   if (route.auth === 'public') return;
   switch (actor.kind) {
     case 'anonymous':
-      throw unauthorized();
+      throw httpError('SIGN_IN_REQUIRED', 'Sign in first');
     case 'siteToken':
-      if (route.auth !== 'upload') throw forbidden('A site token can only upload releases');
+      if (route.auth !== 'upload') throw httpError('TOKEN_KIND_REFUSED', 'A site token can only upload releases');
       return;
     case 'apiToken': {
-      if (route.scope === null) throw forbidden('This route cannot be called with an API token');
+      if (route.scope === null) throw httpError('TOKEN_KIND_REFUSED', 'This route cannot be called with an API token');
       const time = new Date().toISOString();
-      if (time < actor.activatesAt) throw unauthorized(`The token is not active until ${actor.activatesAt}`);
-      if (actor.expiresAt && time >= actor.expiresAt) throw unauthorized(`The token expired at ${actor.expiresAt}`);
-      if (!actor.scopes.includes(route.scope)) throw forbidden(`The token lacks the scope ${route.scope}`);
+      if (time < actor.activatesAt)
+        throw httpError('TOKEN_NOT_ACTIVE', `The token is not active until ${actor.activatesAt}`);
+      if (actor.expiresAt && time >= actor.expiresAt)
+        throw httpError('TOKEN_EXPIRED', `The token expired at ${actor.expiresAt}`);
+      if (!actor.scopes.includes(route.scope))
+        throw httpError('TOKEN_SCOPE_MISSING', `The token lacks the scope ${route.scope}`);
       return;
     }
     case 'session':
@@ -52,9 +55,13 @@ function admit(route: Route, actor: Actor): void {
   }
 }
 
+/** The caller of each request, known before its body is read. */
+const actors = new WeakMap<FastifyRequest, Actor>();
+
 /**
- * Binds a handler to a contract route: Fastify validates params, query and body with the route's
- * schemas and serialises the answer with its response schema.
+ * Binds a handler to a contract route. The caller is resolved and admitted first (401/403 before
+ * anything of the input is read), then Fastify parses and validates params, query and body with
+ * the route's schemas, and serialises the answer with its response schema.
  */
 export function bindRoute<R extends AnyRoute>(fastify: FastifyInstance, db: Db, route: R, handler: RouteHandler<R>) {
   const hasResponseBody = (route.response as z.ZodType) !== noContent;
@@ -68,12 +75,16 @@ export function bindRoute<R extends AnyRoute>(fastify: FastifyInstance, db: Db, 
       ...(route.body && !route.multipart && !route.binaryBody ? { body: route.body } : {}),
       ...(hasResponseBody ? { response: { [route.status]: route.response } } : {}),
     },
-    handler: async (request, reply) => {
+    onRequest: async (request) => {
       const actor =
         route.auth === 'public'
           ? await resolveActor(db, request).catch(() => anonymous)
           : await resolveActor(db, request);
       admit(route, actor);
+      actors.set(request, actor);
+    },
+    handler: async (request, reply) => {
+      const actor = actors.get(request) ?? anonymous;
       const result = await handler({
         params: request.params as ParamsOf<R>,
         query: request.query as QueryOf<R>,

@@ -1,5 +1,5 @@
 import type { FastifyInstance } from 'fastify';
-import { forbidden } from './errors.ts';
+import { httpError } from './errors.ts';
 
 const SAFE_METHODS = new Set(['GET', 'HEAD', 'OPTIONS']);
 
@@ -11,9 +11,10 @@ export function refuseCrossOriginMutations(fastify: FastifyInstance, allowedOrig
   fastify.addHook('onRequest', async (request) => {
     if (SAFE_METHODS.has(request.method) || request.headers.authorization) return;
     const origin = request.headers.origin;
-    if (origin !== undefined && origin !== allowedOrigin) throw forbidden('Cross-origin request refused');
+    if (origin !== undefined && origin !== allowedOrigin)
+      throw httpError('CROSS_ORIGIN_REFUSED', 'Cross-origin request refused');
     if (origin === undefined && request.headers['sec-fetch-site'] === 'cross-site') {
-      throw forbidden('Cross-origin request refused');
+      throw httpError('CROSS_ORIGIN_REFUSED', 'Cross-origin request refused');
     }
   });
 }

@@ -1,7 +1,7 @@
 import type { FastifySchemaCompiler } from 'fastify';
 import type { FastifySerializerCompiler } from 'fastify/types/schema.js';
 import { z } from 'zod';
-import { badRequest } from './errors.ts';
+import { httpError } from './errors.ts';
 
 const partNames: Record<string, string> = { body: '', querystring: 'query', params: 'path', headers: 'header' };
 
@@ -13,7 +13,7 @@ export function validationError(error: z.ZodError, part: string) {
     message: issue.message,
   }));
   const first = details[0];
-  return badRequest(first ? `${first.field}: ${first.message}` : 'Invalid request', details);
+  return httpError('VALIDATION_FAILED', first ? `${first.field}: ${first.message}` : 'Invalid request', details);
 }
 
 /** Fastify validates every request part with the contract's zod schemas. */

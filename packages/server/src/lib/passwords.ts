@@ -1,4 +1,4 @@
-import { randomBytes, scrypt, timingSafeEqual } from 'node:crypto';
+import { createHash, randomBytes, scrypt, timingSafeEqual } from 'node:crypto';
 
 // N=2^15 makes a guess cost ~50 ms: slow for an attacker, fine for a sign-in.
 const COST = 2 ** 15;
@@ -34,4 +34,25 @@ export async function verifyPassword(password: string, hash: string): Promise<bo
     Number(parallelism),
   );
   return actual.length === expected.length && timingSafeEqual(actual, expected);
+}
+
+/**
+ * A hash no password matches (its key is all zeros), made with today's settings: checking a
+ * password against it costs what checking against a real one does.
+ */
+const NOBODY = ['scrypt', COST, BLOCK_SIZE, PARALLELISM, 'A'.repeat(22), 'A'.repeat(43)].join('$');
+
+/**
+ * Checks a password against the hash of a user who may not exist: without a hash it does the same
+ * work against a hash nobody has, so the answer's time does not tell whether the name exists.
+ */
+export async function verifyPasswordOfAnyone(password: string, hash: string | undefined): Promise<boolean> {
+  const matches = await verifyPassword(password, hash ?? NOBODY);
+  return hash !== undefined && matches;
+}
+
+/** Compares two strings in a time that depends on neither (their digests have one length). */
+export function equalInConstantTime(a: string, b: string) {
+  const digest = (text: string) => createHash('sha256').update(text).digest();
+  return timingSafeEqual(digest(a), digest(b));
 }

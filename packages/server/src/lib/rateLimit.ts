@@ -1,8 +1,7 @@
-import { tooManyRequests } from '../http/errors.ts';
-
 /**
- * Counts failures per key in a fixed window and refuses further attempts with 429 once a key
- * used its allowance; successes cost nothing, so people who know their password are never slowed.
+ * Counts events per key in a fixed window and tells when a key used its allowance (form
+ * submissions per address). Passwords use GuessThrottle instead: it slows guesses down without
+ * ever refusing the right password.
  */
 export class FailureLimiter {
   private readonly windows = new Map<string, { failures: number; resetAt: number }>();
@@ -16,13 +15,6 @@ export class FailureLimiter {
   isBlocked(key: string) {
     const window = this.windows.get(key);
     return window !== undefined && window.resetAt > Date.now() && window.failures >= this.allowance;
-  }
-
-  /** Throws 429 when the key has no attempts left. */
-  check(key: string) {
-    if (!this.isBlocked(key)) return;
-    const seconds = Math.ceil((this.windows.get(key)!.resetAt - Date.now()) / 1000);
-    throw tooManyRequests(`Too many failed attempts; try again in ${seconds} seconds`);
   }
 
   fail(key: string) {

@@ -1,6 +1,7 @@
 import type { Config } from '../config.ts';
 import type { Db } from '../db/schema.ts';
 import type { OutboxEvent } from '../events/follower.ts';
+import { HttpError } from '../http/errors.ts';
 import { readJson } from '../lib/json.ts';
 import { findBranch, toBranch } from '../modules/branches/queries.ts';
 import { getOrg } from '../modules/orgs/queries.ts';
@@ -30,8 +31,10 @@ export async function entityOf(db: Db, config: Config, event: OutboxEvent): Prom
     if (event.name.startsWith('team_') && event.team_id && event.name !== 'team_deleted')
       return await getTeam(db, event.team_id);
     if (event.name.startsWith('org_') && event.org_id) return await getOrg(db, event.org_id);
-  } catch {
-    return null;
+  } catch (error) {
+    // Gone since the event (a 404 from the query) is expected; anything else is the caller's to report.
+    if (error instanceof HttpError) return null;
+    throw error;
   }
   return null;
 }

@@ -4,6 +4,7 @@ import { Server, type Socket } from 'socket.io';
 import { type Actor, SESSION_COOKIE } from '../access/actor.ts';
 import { mustBeOrgMember, mustSeeSite } from '../access/rules.ts';
 import { type OutboxEvent, OutboxFollower } from '../events/follower.ts';
+import { HttpError } from '../http/errors.ts';
 import { readJson } from '../lib/json.ts';
 import { lookupHash } from '../lib/secrets.ts';
 import type { WharfApp } from '../wharfApp.ts';
@@ -35,6 +36,14 @@ async function mayJoin(app: WharfApp, actor: Actor, request: RoomRequest) {
   else await mustSeeSite(app.db, actor, request.id);
 }
 
+/** A failure that is not a refusal (a database down, a bug): logged with where it happened. */
+function logFailure(app: WharfApp, socket: Socket, event: string, error: unknown) {
+  app.log.error(
+    { err: error, host: socket.handshake.headers.host, path: REALTIME_PATH, event },
+    'real-time handler failed',
+  );
+}
+
 function handleRooms(app: WharfApp, socket: Socket, actor: Actor) {
   socket.on('join', async (request: unknown, ack?: (answer: { ok: boolean; message?: string }) => void) => {
     if (!isRoomRequest(request)) return ack?.({ ok: false, message: 'Send { room: "org" | "site", id }' });
@@ -43,12 +52,19 @@ function handleRooms(app: WharfApp, socket: Socket, actor: Actor) {
       await socket.join(`${request.room}:${request.id}`);
       ack?.({ ok: true });
     } catch (error) {
-      ack?.({ ok: false, message: (error as Error).message });
+      if (error instanceof HttpError) return ack?.({ ok: false, message: error.message });
+      logFailure(app, socket, 'join', error);
+      ack?.({ ok: false, message: 'Something went wrong on our side; it has been logged' });
     }
   });
   socket.on('leave', async (request: unknown, ack?: (answer: { ok: boolean }) => void) => {
-    if (isRoomRequest(request)) await socket.leave(`${request.room}:${request.id}`);
-    ack?.({ ok: true });
+    try {
+      if (isRoomRequest(request)) await socket.leave(`${request.room}:${request.id}`);
+      ack?.({ ok: true });
+    } catch (error) {
+      logFailure(app, socket, 'leave', error);
+      ack?.({ ok: false });
+    }
   });
 }
 
@@ -60,12 +76,21 @@ export function attachRealtime(app: WharfApp) {
   const io = new Server(app.fastify.server, {
     path: REALTIME_PATH,
     serveClient: false,
-    // Only the console's own pages may open the socket with the user's session.
+    // Only the console's own pages may open the socket with the user's session; none while draining.
     allowRequest: (request, allow) =>
-      allow(null, !request.headers.origin || request.headers.origin === app.config.url.origin),
+      allow(
+        null,
+        app.lifecycle.phase !== 'draining' &&
+          (!request.headers.origin || request.headers.origin === app.config.url.origin),
+      ),
   });
+  // Sockets live as long as the page: a stopping server closes them, and the console reconnects elsewhere.
+  app.lifecycle.onDrain(() => io.disconnectSockets(true));
   io.use(async (socket, next) => {
-    const actor = await sessionActor(app, socket.request.headers.cookie).catch(() => null);
+    const actor = await sessionActor(app, socket.request.headers.cookie).catch((error) => {
+      logFailure(app, socket, 'connect', error);
+      return null;
+    });
     if (!actor) return next(new Error('Sign in first'));
     socket.data.actor = actor;
     next();
@@ -82,7 +107,11 @@ export function attachRealtime(app: WharfApp) {
         teamId: event.team_id,
         siteId: event.site_id,
         data: readJson(event.data),
-        entity: await entityOf(app.db, app.config, event),
+        entity: await entityOf(app.db, app.config, event).catch((err) => {
+          // The event still goes out, without its entity: the console then reloads what it shows.
+          app.log.error({ err, event: event.name }, 'real-time event without its entity');
+          return null;
+        }),
         createdAt: event.created_at,
       };
       const rooms = [event.org_id && `org:${event.org_id}`, event.site_id && `site:${event.site_id}`].filter(

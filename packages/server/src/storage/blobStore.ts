@@ -1,42 +1,108 @@
-import { createReadStream } from 'node:fs';
-import { mkdir, rename, rm, stat, writeFile } from 'node:fs/promises';
+import { createHash } from 'node:crypto';
+import { createReadStream, createWriteStream } from 'node:fs';
+import { mkdir, readdir, rm, stat, writeFile } from 'node:fs/promises';
 import path from 'node:path';
-import type { Readable } from 'node:stream';
+import { type Readable, Transform } from 'node:stream';
+import { pipeline } from 'node:stream/promises';
 import { randomString } from '../lib/ids.ts';
+import { makeDirectoryDurably, renameDurably } from './durable.ts';
 
-/** Where Wharf keeps files (logos, release blobs): a directory now, an S3-compatible bucket later. */
+/** Content written to the store's staging area, not under a key yet. */
+export interface StagedBlob {
+  /** sha256 of the content, in hex. */
+  readonly hash: string;
+  readonly size: number;
+  /** Reads the content again (to compress it, say). */
+  read(): Readable;
+  /** Moves it under a key; it is on disk, whole, before this resolves. */
+  commit(key: string): Promise<void>;
+  discard(): Promise<void>;
+}
+
+/**
+ * Where Wharf keeps files (logos, release blobs): a directory now, an S3-compatible bucket later.
+ * Every write is durable before it resolves, so a database commit that follows may rely on it.
+ */
 export interface BlobStore {
   put(key: string, data: Buffer): Promise<void>;
-  /** Moves a finished local file into the store under a key. */
-  putFile(key: string, localPath: string): Promise<void>;
+  /**
+   * Writes a stream to the staging area while hashing it, through `through` when given (a size
+   * limit, a compressor). A failed write leaves nothing behind.
+   */
+  stage(body: Readable, through?: Transform): Promise<StagedBlob>;
   /** Reads a byte range (inclusive end) or the whole blob. */
   readRange?(key: string, start: number, end: number): Promise<Readable | null>;
   read(key: string): Promise<Readable | null>;
   size(key: string): Promise<number | null>;
   remove(key: string): Promise<void>;
+  /** Removes staged content older than `maxAgeMs`: uploads that a crash cut off. */
+  removeStaleStaging(maxAgeMs: number, at?: Date): Promise<void>;
 }
 
-/** Blobs as files under a root directory; writes land atomically through a rename. */
+/** Counts and hashes the bytes going through. */
+class Digest extends Transform {
+  private readonly hash = createHash('sha256');
+  size = 0;
+
+  override _transform(chunk: Buffer, _encoding: BufferEncoding, done: (error?: Error | null, data?: Buffer) => void) {
+    this.hash.update(chunk);
+    this.size += chunk.length;
+    done(null, chunk);
+  }
+
+  hex() {
+    return this.hash.digest('hex');
+  }
+}
+
+/** Blobs as files under a root directory; writes land atomically through a rename, flushed to disk. */
 export class FileBlobStore implements BlobStore {
-  constructor(private readonly root: string) {}
+  /** Inside the root, so that a staged file is renamed into place on the same file system. */
+  private readonly stagingDir: string;
+
+  constructor(private readonly root: string) {
+    this.stagingDir = path.join(root, '.staging');
+  }
 
   private file(key: string) {
-    if (!/^[A-Za-z0-9._/-]+$/.test(key) || key.split('/').includes('..')) throw new Error(`Bad blob key ${key}`);
+    // No segment may start with a dot: that keeps keys off the staging area and out of `..`.
+    if (!/^[A-Za-z0-9_-][A-Za-z0-9._-]*(\/[A-Za-z0-9_-][A-Za-z0-9._-]*)*$/.test(key)) {
+      throw new Error(`Bad blob key ${key}`);
+    }
     return path.join(this.root, key);
   }
 
   async put(key: string, data: Buffer) {
     const file = this.file(key);
-    await mkdir(path.dirname(file), { recursive: true });
+    await makeDirectoryDurably(path.dirname(file));
     const temporary = `${file}.${randomString(8)}.tmp`;
-    await writeFile(temporary, data);
-    await rename(temporary, file);
+    try {
+      await writeFile(temporary, data);
+      await renameDurably(temporary, file);
+    } catch (error) {
+      await rm(temporary, { force: true });
+      throw error;
+    }
   }
 
-  async putFile(key: string, localPath: string) {
-    const file = this.file(key);
-    await mkdir(path.dirname(file), { recursive: true });
-    await rename(localPath, file);
+  async stage(body: Readable, through?: Transform): Promise<StagedBlob> {
+    await mkdir(this.stagingDir, { recursive: true });
+    const staged = path.join(this.stagingDir, `${Date.now().toString(36)}-${randomString(10)}`);
+    const digest = new Digest();
+    try {
+      await pipeline([body, ...(through ? [through] : []), digest, createWriteStream(staged)]);
+    } catch (error) {
+      await rm(staged, { force: true });
+      throw error;
+    }
+    const hash = digest.hex();
+    return {
+      hash,
+      size: digest.size,
+      read: () => createReadStream(staged),
+      commit: (key) => renameDurably(staged, this.file(key)),
+      discard: () => rm(staged, { force: true }),
+    };
   }
 
   /** The local path of a blob: the edge streams files straight from disk. */
@@ -53,12 +119,23 @@ export class FileBlobStore implements BlobStore {
   async size(key: string) {
     try {
       return (await stat(this.file(key))).size;
-    } catch {
-      return null;
+    } catch (error) {
+      // Absent is an answer; a disk that cannot be read is a failure the caller reports.
+      if ((error as NodeJS.ErrnoException).code === 'ENOENT') return null;
+      throw error;
     }
   }
 
   async remove(key: string) {
     await rm(this.file(key), { force: true });
+  }
+
+  async removeStaleStaging(maxAgeMs: number, at = new Date()) {
+    const names = await readdir(this.stagingDir).catch(() => [] as string[]);
+    for (const name of names) {
+      const staged = path.join(this.stagingDir, name);
+      const info = await stat(staged).catch(() => null);
+      if (info && at.getTime() - info.mtimeMs > maxAgeMs) await rm(staged, { force: true });
+    }
   }
 }

@@ -12,6 +12,7 @@ import { CurrentOrgProvider } from '../features/orgs/currentOrg.tsx';
 import { OrgLiveUpdates } from '../features/realtime/OrgLiveUpdates.tsx';
 import { RealtimeProvider } from '../features/realtime/RealtimeProvider.tsx';
 import { Telemetry } from '../features/telemetry/Telemetry.tsx';
+import { getStyleNonce } from './cspNonce.ts';
 import { createQueryClient } from './queryClient.ts';
 import { AppRoutes } from './routes.tsx';
 import { theme } from './theme.ts';
@@ -21,7 +22,12 @@ const colorSchemeManager = localStorageColorSchemeManager({ key: 'wharf.colorSch
 export function App() {
   const [queryClient] = useState(createQueryClient);
   return (
-    <MantineProvider theme={theme} defaultColorScheme="auto" colorSchemeManager={colorSchemeManager}>
+    <MantineProvider
+      theme={theme}
+      defaultColorScheme="auto"
+      colorSchemeManager={colorSchemeManager}
+      getStyleNonce={getStyleNonce}
+    >
       <Notifications position="top-right" autoClose={6000} />
       <QueryClientProvider client={queryClient}>
         <BrowserRouter>

@@ -1,13 +1,23 @@
 import { queryOptions } from '@tanstack/react-query';
-import type { Route, RouteBody, RouteParams, RouteQuery, RouteResponse } from '@wharf/contract';
+import type {
+  ApiErrorBody,
+  ErrorCode,
+  Route,
+  RouteBody,
+  RouteParams,
+  RouteQuery,
+  RouteResponse,
+} from '@wharf/contract';
 import { routePath } from '@wharf/contract';
 
-/** A failed call, carrying the server's `{ statusCode, error, message, details }`. */
+/** A failed call, carrying the server's `{ statusCode, code, error, message, details }`; decide by `code`. */
 export class ApiError extends Error {
   constructor(
     readonly status: number,
     message: string,
     readonly details?: unknown,
+    /** The server's stable error code; null when it cannot be reached or something else answered. */
+    readonly code: ErrorCode | null = null,
   ) {
     super(message);
     this.name = 'ApiError';
@@ -46,11 +56,12 @@ async function send<R extends Route>(route: R, url: string, init: RequestInit): 
   const text = await response.text();
   const body: unknown = text && response.headers.get('content-type')?.includes('json') ? JSON.parse(text) : text;
   if (!response.ok) {
-    const failure = (typeof body === 'object' && body !== null ? body : {}) as { message?: string; details?: unknown };
+    const failure = (typeof body === 'object' && body !== null ? body : {}) as Partial<ApiErrorBody>;
     throw new ApiError(
       response.status,
       failure.message ?? (response.statusText || `HTTP ${response.status}`),
       failure.details,
+      failure.code ?? null,
     );
   }
   return (text ? body : undefined) as RouteResponse<R>;

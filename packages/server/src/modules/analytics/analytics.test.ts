@@ -2,6 +2,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { expectStatus, signedIn, type TestClient } from '../../../test/client.ts';
 import { databases, startTestServer, type TestServer } from '../../../test/harness.ts';
 
+const METRICS_TOKEN = 'analytics-metrics-token';
 const views = (...entries: [string, number][]) => ({ views: entries.map(([path, count]) => ({ path, count })) });
 
 describe.each(databases)('anonymous usage analytics on $name', ({ postgres }) => {
@@ -9,12 +10,13 @@ describe.each(databases)('anonymous usage analytics on $name', ({ postgres }) =>
   let member: TestClient;
 
   beforeAll(async () => {
-    server = await startTestServer({ postgres });
+    server = await startTestServer({ postgres, env: { WHARF_METRICS_TOKEN: METRICS_TOKEN } });
     member = await signedIn(server.url, 'member');
   });
   afterAll(() => server.close());
 
-  const metrics = async () => (await fetch(`${server.url}/metrics`)).text();
+  const metrics = async () =>
+    (await fetch(`${server.url}/metrics`, { headers: { authorization: `Bearer ${METRICS_TOKEN}` } })).text();
 
   it('counts views per page shape and day, and shows the totals in /metrics', async () => {
     expectStatus(

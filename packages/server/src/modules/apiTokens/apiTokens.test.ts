@@ -130,7 +130,8 @@ describe('API reference', () => {
       expect(document.paths['/api/v1/sites/{siteId}'].put['x-wharf-scope']).toBe('site_update');
       const page = await fetch(`${server.url}/api/docs/`);
       expect(page.headers.get('content-type')).toContain('text/html');
-      expect(await page.text()).toContain('/api/v1/openapi.json');
+      expect(await page.text()).toContain('/api/docs/start.js');
+      expect(await (await fetch(`${server.url}/api/docs/start.js`)).text()).toContain('/api/v1/openapi.json');
       expect((await fetch(`${server.url}/api/docs/swagger-ui-bundle.js`)).status).toBe(200);
     } finally {
       await server.close();

@@ -2,7 +2,7 @@ import { type ApiToken, isScope } from '@wharf/contract';
 import { API_TOKEN_PREFIX } from '../../access/actor.ts';
 import type { Database, Db } from '../../db/schema.ts';
 import { recordEvent } from '../../events/outbox.ts';
-import { badRequest, notFound } from '../../http/errors.ts';
+import { httpError, invalidField } from '../../http/errors.ts';
 import { newId, newSecret, now } from '../../lib/ids.ts';
 import { readJson } from '../../lib/json.ts';
 import { lookupHash, type Sealer } from '../../lib/secrets.ts';
@@ -32,14 +32,11 @@ export interface TokenSettings {
 function checkSettings(settings: TokenSettings, activationField: string) {
   settings.scopes.forEach((scope, index) => {
     if (!isScope(scope)) {
-      throw badRequest(`scopes.${index}: Unknown scope ${scope}`, [
-        { field: `scopes.${index}`, message: `Unknown scope ${scope}` },
-      ]);
+      throw invalidField(`scopes.${index}`, `Unknown scope ${scope}`);
     }
   });
   if (settings.expiresAt && Date.parse(settings.expiresAt) <= Date.parse(settings.activatesAt)) {
-    const message = `Must be after ${activationField}`;
-    throw badRequest(`expiresAt: ${message}`, [{ field: 'expiresAt', message }]);
+    throw invalidField('expiresAt', `Must be after ${activationField}`);
   }
 }
 
@@ -57,7 +54,7 @@ export async function findOwnToken(db: Db, userId: string, tokenId: string) {
     .where('id', '=', tokenId)
     .where('user_id', '=', userId)
     .executeTakeFirst();
-  if (!row) throw notFound('API token');
+  if (!row) throw httpError('API_TOKEN_NOT_FOUND', 'API token not found');
   return row;
 }
 

@@ -1,11 +1,47 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { signedIn, TestClient } from '../../../test/client.ts';
 import { startTestServer, type TestServer } from '../../../test/harness.ts';
+import { randomString } from '../../lib/ids.ts';
+
+let lastAddress = 0;
+/** An address no other attempt came from, forwarded by the test's trusted proxy (loopback). */
+const nextAddress = () => `198.51.100.${++lastAddress}`;
+
+async function timed<T>(send: () => Promise<T>) {
+  const started = performance.now();
+  const answer = await send();
+  return Object.assign(answer as object, { ms: performance.now() - started }) as T & { ms: number };
+}
+
+const median = (values: number[]) => [...values].sort((a, b) => a - b)[Math.floor(values.length / 2)]!;
+
+const signInTo = (url: string, user: string, password: string, from: string) =>
+  new TestClient(url).request('POST', '/auth/in-memory', { user, password }, { 'x-forwarded-for': from });
+
+/**
+ * The median time of refusing a wrong password for a known name and for unknown ones, each try
+ * from a fresh address; the known name signs in between tries, so no penalty adds to its time.
+ */
+async function costOfNames(url: string, known: string, password: string) {
+  const knownMs: number[] = [];
+  const unknownMs: number[] = [];
+  for (let i = 0; i < 5; i++) {
+    const refusedKnown = await timed(() => signInTo(url, known, 'wrong', nextAddress()));
+    expect(refusedKnown.status).toBe(401);
+    knownMs.push(refusedKnown.ms);
+    expect((await signInTo(url, known, password, nextAddress())).status).toBe(200);
+    const refusedUnknown = await timed(() => signInTo(url, `nobody-${randomString(8)}`, 'wrong', nextAddress()));
+    expect(refusedUnknown.status).toBe(401);
+    unknownMs.push(refusedUnknown.ms);
+  }
+  return { known: median(knownMs), unknown: median(unknownMs) };
+}
 
 describe('sign-in', () => {
   let server: TestServer;
+  const signIn = (user: string, password: string, from: string) => signInTo(server.url, user, password, from);
   beforeAll(async () => {
-    server = await startTestServer();
+    server = await startTestServer({ env: { WHARF_TRUST_PROXY: 'loopback' } });
   });
   afterAll(() => server.close());
 
@@ -32,16 +68,70 @@ describe('sign-in', () => {
     expect(answer.body.message).toBe('Wrong user name or password');
   });
 
-  it('slows down guessing: after 10 failures for one user name, answers 429', async () => {
-    const client = new TestClient(server.url);
-    const statuses: number[] = [];
-    for (let i = 0; i < 11; i++)
-      statuses.push((await client.post('/auth/in-memory', { user: 'teammate', password: `guess${i}` })).status);
-    expect(statuses.slice(0, 10).every((s) => s === 401)).toBe(true);
-    expect(statuses[10]).toBe(429);
-    const right = await client.post('/auth/in-memory', { user: 'teammate', password: 'password' });
-    expect(right.status).toBe(429);
-  });
+  it('lets the right password in after ten wrong ones, each failure having made the next wait longer', async () => {
+    const from = nextAddress();
+    const took: number[] = [];
+    for (let i = 0; i < 10; i++) {
+      const answer = await timed(() => signIn('teammate', `guess${i}`, from));
+      expect(answer.status).toBe(401);
+      took.push(answer.ms);
+    }
+    // Nine failures of the name and the address: 50 ms doubled eight times, held at 3 s.
+    expect(took[9]).toBeGreaterThanOrEqual(2_500);
+    expect(took[9]).toBeGreaterThan(took[0]! * 2);
+    const right = await timed(() => signIn('teammate', 'password', from));
+    expect(right.status).toBe(200);
+    expect(right.ms).toBeGreaterThanOrEqual(2_500);
+  }, 90_000);
+
+  it('queues guesses one address sends in parallel behind each other’s delays', async () => {
+    const from = nextAddress();
+    const answers = await Promise.all(
+      Array.from({ length: 7 }, (_, i) => timed(() => signIn(`nobody-parallel-${i}`, 'guess', from))),
+    );
+    expect(answers.map((answer) => answer.status)).toEqual(Array(7).fill(401));
+    // Checked one after another, waiting 0, 50, 100, 200, 400, 800 and 1,600 ms: 3.15 s at least.
+    expect(Math.max(...answers.map((answer) => answer.ms))).toBeGreaterThanOrEqual(2_500);
+  }, 90_000);
+
+  it('lets the owner of a name in while a flood of guesses at it from many addresses is under way', async () => {
+    const flood = Array.from({ length: 24 }, (_, i) => signIn('joiner', `guess${i}`, nextAddress()));
+    const right = await timed(() => signIn('joiner', 'password', nextAddress()));
+    expect(right.status).toBe(200);
+    expect((await Promise.all(flood)).map((answer) => answer.status)).toEqual(Array(24).fill(401));
+  }, 90_000);
+
+  it('slows a name wherever its guesses come from, and an address (an IPv6 /64) whatever names it tries, until the name’s owner signs in', async () => {
+    // An IPv6 client picks its addresses from a /64: its failures count together.
+    const from = (host: number) => `2001:db8:7:7::${host}`;
+    for (let i = 0; i < 6; i++) expect((await signIn(`nobody-${i}`, 'guess', from(i + 1))).status).toBe(401);
+    for (let i = 0; i < 6; i++) expect((await signIn('outsider', `guess${i}`, nextAddress())).status).toBe(401);
+    const finished: string[] = [];
+    const attempt = (label: string, user: string, address: string, password = 'guess') =>
+      signIn(user, password, address).then((answer) => {
+        finished.push(label);
+        return answer.status;
+      });
+    await Promise.all([
+      attempt('penalised address', 'nobody-else', from(99)),
+      attempt('penalised name', 'outsider', nextAddress()),
+      attempt('fresh name and address', 'nobody-at-all', nextAddress()),
+    ]);
+    expect(finished[0]).toBe('fresh name and address');
+    expect(await attempt('owner of the name', 'outsider', nextAddress(), 'password')).toBe(200);
+    finished.length = 0;
+    await Promise.all([
+      attempt('penalised address', 'nobody-else', from(99)),
+      attempt('cleared name', 'outsider', nextAddress()),
+    ]);
+    expect(finished).toEqual(['cleared name', 'penalised address']);
+  }, 90_000);
+
+  it('takes as long to refuse an unknown name as a known one', async () => {
+    const cost = await costOfNames(server.url, 'outsider', 'password');
+    expect(cost.unknown).toBeGreaterThan(cost.known / 2);
+    expect(cost.unknown).toBeLessThan(cost.known * 2);
+  }, 90_000);
 
   it('signs out: the session no longer works', async () => {
     const client = await signedIn(server.url, 'admin');
@@ -84,4 +174,20 @@ describe('first start', () => {
       await server.close();
     }
   });
+
+  it('takes as long to refuse an unknown name as the stored admin', async () => {
+    const server = await startTestServer({
+      withoutUsers: true,
+      captureLog: true,
+      env: { WHARF_TRUST_PROXY: 'loopback' },
+    });
+    try {
+      const line = server.logLines.find((l) => l.includes('First start'));
+      const cost = await costOfNames(server.url, 'admin', line && JSON.parse(line).password);
+      expect(cost.unknown).toBeGreaterThan(cost.known / 2);
+      expect(cost.unknown).toBeLessThan(cost.known * 2);
+    } finally {
+      await server.close();
+    }
+  }, 90_000);
 });

@@ -1,5 +1,5 @@
 import { newSecret, now } from '../../lib/ids.ts';
-import { hashPassword, verifyPassword } from '../../lib/passwords.ts';
+import { hashPassword, verifyPasswordOfAnyone } from '../../lib/passwords.ts';
 import type { WharfApp } from '../../wharfApp.ts';
 
 export const FIRST_ADMIN = 'admin';
@@ -10,17 +10,22 @@ export async function hasPasswordLogins(app: WharfApp) {
   return (await app.db.selectFrom('password_logins').select('name').limit(1).executeTakeFirst()) !== undefined;
 }
 
-/** Checks a user name and password against WHARF_USERS, then against the stored logins. */
+/**
+ * Checks a user name and password against WHARF_USERS, or else the stored logins. An unknown name
+ * costs the same hashing as a known one, so the time of the answer does not reveal which names exist.
+ */
 export async function checkPassword(app: WharfApp, name: string, password: string) {
-  const configured = app.config.users.get(name);
-  if (configured) return verifyPassword(password, configured);
-  if (app.config.users.size > 0) return false;
+  return verifyPasswordOfAnyone(password, await passwordHashOf(app, name));
+}
+
+async function passwordHashOf(app: WharfApp, name: string): Promise<string | undefined> {
+  if (app.config.users.size > 0) return app.config.users.get(name);
   const stored = await app.db
     .selectFrom('password_logins')
     .select('password_hash')
     .where('name', '=', name)
     .executeTakeFirst();
-  return stored ? verifyPassword(password, stored.password_hash) : false;
+  return stored?.password_hash;
 }
 
 /**

@@ -1,26 +1,25 @@
 import { api } from '@wharf/contract';
-import { unauthorized } from '../../http/errors.ts';
-import { FailureLimiter } from '../../lib/rateLimit.ts';
+import { httpError } from '../../http/errors.ts';
+import { GuessThrottle } from '../../lib/guessThrottle.ts';
 import type { WharfApp } from '../../wharfApp.ts';
 import { checkPassword, hasPasswordLogins } from './passwordLogins.ts';
 import { clearSessionCookie, endAllSessions, endSession, startSession } from './sessions.ts';
 import { findOrCreateUser, getUser } from './users.ts';
 
 export function authRoutes(app: WharfApp) {
-  // Per address and per user name, so neither one client nor many can grind one account.
-  const failuresByAddress = new FailureLimiter(20, 60_000);
-  const failuresByUser = new FailureLimiter(10, 60_000);
+  // Failures slow the next attempts of their address and of their name: neither one client nor
+  // many can grind an account, and its owner still gets in.
+  const guesses = new GuessThrottle();
 
   app.handle(api.getAuthMethods, async () => ((await hasPasswordLogins(app)) ? ['in-memory'] : []));
 
   app.handle(api.signInInMemory, async ({ body, request, reply }) => {
-    failuresByAddress.check(request.ip);
-    failuresByUser.check(body.user);
-    if (!(await checkPassword(app, body.user, body.password))) {
-      failuresByAddress.fail(request.ip);
-      failuresByUser.fail(body.user);
-      throw unauthorized('Wrong user name or password');
-    }
+    const outcome = await guesses.attempt(request.ip ?? 'unknown', body.user, () =>
+      checkPassword(app, body.user, body.password),
+    );
+    if (outcome === 'busy')
+      throw httpError('RATE_LIMITED', 'Too many sign-in attempts at once for this user or address; try again shortly');
+    if (outcome === 'wrong') throw httpError('CREDENTIALS_WRONG', 'Wrong user name or password');
     const user = await findOrCreateUser(app.db, {
       provider: 'in-memory',
       providerId: body.user,

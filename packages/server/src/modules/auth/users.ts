@@ -1,6 +1,6 @@
 import type { User } from '@wharf/contract';
 import type { Database, Db, Executor } from '../../db/schema.ts';
-import { notFound } from '../../http/errors.ts';
+import { httpError } from '../../http/errors.ts';
 import { newId, now } from '../../lib/ids.ts';
 
 export function toUser(row: Database['users']): User {
@@ -9,7 +9,7 @@ export function toUser(row: Database['users']): User {
 
 export async function getUser(db: Executor, userId: string): Promise<User> {
   const row = await db.selectFrom('users').selectAll().where('id', '=', userId).executeTakeFirst();
-  if (!row) throw notFound('User');
+  if (!row) throw httpError('USER_NOT_FOUND', 'User not found');
   return toUser(row);
 }
 

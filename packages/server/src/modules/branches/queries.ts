@@ -1,7 +1,7 @@
 import type { Branch, Header, Redirect } from '@wharf/contract';
 import type { Config } from '../../config.ts';
 import type { Database, Executor } from '../../db/schema.ts';
-import { notFound } from '../../http/errors.ts';
+import { httpError } from '../../http/errors.ts';
 import { readJson } from '../../lib/json.ts';
 import { branchUrl } from '../../lib/urls.ts';
 
@@ -28,7 +28,7 @@ export async function findBranch(db: Executor, siteId: string, branchId: string)
     .where('id', '=', branchId)
     .where('site_id', '=', siteId)
     .executeTakeFirst();
-  if (!row) throw notFound('Branch');
+  if (!row) throw httpError('BRANCH_NOT_FOUND', 'Branch not found');
   return row;
 }
 

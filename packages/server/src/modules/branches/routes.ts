@@ -1,6 +1,6 @@
 import { api } from '@wharf/contract';
 import { mustManageSite, mustSeeSite, userOf } from '../../access/rules.ts';
-import { conflict } from '../../http/errors.ts';
+import { httpError } from '../../http/errors.ts';
 import type { WharfApp } from '../../wharfApp.ts';
 import { getRelease } from '../releases/queries.ts';
 import { findBranch, isBranchNameTaken, listBranchRows, redirectsOf, toBranch } from './queries.ts';
@@ -8,6 +8,7 @@ import {
   changeBranch,
   createBranch,
   deleteBranch,
+  mustBeAllowedUpstreams,
   mustBeReleaseOfSite,
   newPasswordColumns,
   pointBranchAt,
@@ -33,8 +34,9 @@ export function branchRoutes(app: WharfApp) {
     return createBranch(db, config, userOf(actor), site, body);
   });
 
+  // Only those who may create or rename a branch need to know whether a name is free.
   app.handle(api.validateBranchName, async ({ actor, params, body }) => {
-    await mustSeeSite(db, actor, params.siteId);
+    await mustManageSite(db, actor, params.siteId);
     return (await isBranchNameTaken(db, params.siteId, body.name))
       ? { valid: false, message: 'Branch name is taken' }
       : { valid: true };
@@ -60,7 +62,7 @@ export function branchRoutes(app: WharfApp) {
       data: { name: body.name, previousName: target.branch.name },
       prepare: async (trx) => {
         if (await isBranchNameTaken(trx, target.site.id, body.name, target.branch.id))
-          throw conflict('Branch name is taken');
+          throw httpError('BRANCH_NAME_TAKEN', 'Branch name is taken');
         return { name: body.name, slug: await freeSlug(trx, target.site.id, body.name, target.branch.id) };
       },
     });
@@ -103,6 +105,7 @@ export function branchRoutes(app: WharfApp) {
 
   app.handle(api.setBranchRedirects, async ({ actor, params, body }) => {
     const target = await manageable(actor, params);
+    mustBeAllowedUpstreams(app.outbound, body.redirects);
     const branch = await changeBranch(db, config, {
       ...target,
       event: 'site_branch_redirects_set',

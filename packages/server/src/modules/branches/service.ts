@@ -1,11 +1,12 @@
-import type { EventName } from '@wharf/contract';
+import type { EventName, Redirect } from '@wharf/contract';
 import type { Updateable } from 'kysely';
 import type { Config } from '../../config.ts';
 import type { Database, Db, Executor } from '../../db/schema.ts';
 import { recordEvent } from '../../events/outbox.ts';
-import { badRequest, conflict } from '../../http/errors.ts';
+import { httpError, invalidField } from '../../http/errors.ts';
 import { newId, now, randomString } from '../../lib/ids.ts';
 import { hashPassword } from '../../lib/passwords.ts';
+import type { OutboundGuard } from '../../outbound/guard.ts';
 import { siteScope } from '../sites/siteEvents.ts';
 import { type BranchRow, findBranch, isBranchNameTaken, toBranch } from './queries.ts';
 import { freeSlug } from './slugs.ts';
@@ -20,10 +21,20 @@ export async function mustBeReleaseOfSite(db: Executor, siteId: string, releaseI
     .where('id', '=', releaseId)
     .where('site_id', '=', siteId)
     .executeTakeFirst();
-  if (!release)
-    throw badRequest(`${field}: Must be a release of this site`, [
-      { field, message: 'Must be a release of this site' },
-    ]);
+  if (!release) throw invalidField(field, 'Must be a release of this site');
+}
+
+/**
+ * Every reverse-proxy rule's upstream must be one the outbound guard allows; each refused one is
+ * named in `details`. The guard checks the address again on every connection, whatever was saved.
+ */
+export function mustBeAllowedUpstreams(outbound: OutboundGuard, redirects: Redirect[]) {
+  const problems = redirects.flatMap((rule, index) => {
+    const problem = rule.type === 'reverse_proxy' ? outbound.problemWithUrl(rule.config.url) : null;
+    return problem ? [{ field: `redirects.${index}.config.url`, message: problem }] : [];
+  });
+  const [first] = problems;
+  if (first) throw httpError('UPSTREAM_NOT_ALLOWED', `${first.field}: ${first.message}`, problems);
 }
 
 /** Points a branch at a release and remembers it in the branch's history (the releases tab's `branch` filter). */
@@ -38,7 +49,7 @@ export async function pointBranchAt(trx: Executor, branchId: string, releaseId: 
 }
 
 export async function insertBranch(trx: Executor, siteId: string, name: string) {
-  if (await isBranchNameTaken(trx, siteId, name)) throw conflict('Branch name is taken');
+  if (await isBranchNameTaken(trx, siteId, name)) throw httpError('BRANCH_NAME_TAKEN', 'Branch name is taken');
   const row: BranchRow = {
     id: newId(),
     site_id: siteId,
@@ -117,7 +128,7 @@ export async function newPasswordColumns(password: string) {
 
 export async function deleteBranch(db: Db, actorId: string, site: SiteRow, branch: BranchRow) {
   if (site.main_branch_id === branch.id) {
-    throw conflict('The main branch cannot be deleted; make another branch main first');
+    throw httpError('MAIN_BRANCH_UNDELETABLE', 'The main branch cannot be deleted; make another branch main first');
   }
   await db.transaction().execute(async (trx) => {
     await trx.deleteFrom('branch_releases').where('branch_id', '=', branch.id).execute();

@@ -2,6 +2,7 @@ import { createReadStream } from 'node:fs';
 import { createRequire } from 'node:module';
 import path from 'node:path';
 import { api, openApiDocument } from '@wharf/contract';
+import { httpError } from '../../http/errors.ts';
 import { contentTypeOf } from '../../lib/contentType.ts';
 import { API_VERSION } from '../../version.ts';
 import type { WharfApp } from '../../wharfApp.ts';
@@ -13,6 +14,10 @@ const ASSETS = new Set([
   'swagger-ui-standalone-preset.js',
   'favicon-32x32.png',
 ]);
+
+// A file of its own rather than an inline script: the Content-Security-Policy runs only files.
+const startScript =
+  "SwaggerUIBundle({ url: '/api/v1/openapi.json', dom_id: '#reference', deepLinking: true, withCredentials: true });\n";
 
 const page = `<!doctype html>
 <html lang="en">
@@ -26,9 +31,7 @@ const page = `<!doctype html>
 <body>
   <div id="reference"></div>
   <script src="/api/docs/swagger-ui-bundle.js"></script>
-  <script>
-    SwaggerUIBundle({ url: '/api/v1/openapi.json', dom_id: '#reference', deepLinking: true, withCredentials: true });
-  </script>
+  <script src="/api/docs/start.js"></script>
 </body>
 </html>`;
 
@@ -39,10 +42,12 @@ export function docsRoutes(app: WharfApp) {
 
   app.fastify.get('/api/docs', (_request, reply) => reply.redirect('/api/docs/'));
   app.fastify.get('/api/docs/', (_request, reply) => reply.type('text/html; charset=utf-8').send(page));
+  app.fastify.get('/api/docs/start.js', (_request, reply) =>
+    reply.type('text/javascript; charset=utf-8').header('cache-control', 'no-cache').send(startScript),
+  );
   app.fastify.get<{ Params: { file: string } }>('/api/docs/:file', (request, reply) => {
     const { file } = request.params;
-    if (!ASSETS.has(file))
-      return reply.code(404).send({ statusCode: 404, error: 'Not Found', message: 'No such file' });
+    if (!ASSETS.has(file)) throw httpError('ROUTE_NOT_FOUND', 'No such file');
     return reply
       .type(contentTypeOf(file))
       .header('cache-control', 'public, max-age=86400')

@@ -1,7 +1,7 @@
 import { HOOK_SECRET_LENGTH, type Hook, type HookBody, type HookContext } from '@wharf/contract';
 import type { Database, Db } from '../../db/schema.ts';
 import { recordEvent } from '../../events/outbox.ts';
-import { notFound } from '../../http/errors.ts';
+import { httpError } from '../../http/errors.ts';
 import { newId, now, randomString } from '../../lib/ids.ts';
 import { readJson } from '../../lib/json.ts';
 import type { Sealer } from '../../lib/secrets.ts';
@@ -37,7 +37,7 @@ export async function findHook(db: Db, context: HookContext, ownerId: string, ho
     .where('context', '=', context)
     .where('owner_id', '=', ownerId)
     .executeTakeFirst();
-  if (!row) throw notFound('Hook');
+  if (!row) throw httpError('HOOK_NOT_FOUND', 'Hook not found');
   return row;
 }
 

@@ -1,6 +1,6 @@
 import type { Invite } from '@wharf/contract';
 import type { Database, Executor } from '../../db/schema.ts';
-import { HttpError, notFound } from '../../http/errors.ts';
+import { httpError } from '../../http/errors.ts';
 import { lookupHash } from '../../lib/secrets.ts';
 
 export function toInvite(row: Database['invites']): Invite {
@@ -27,14 +27,14 @@ export async function listInvites(db: Executor, orgId: string) {
 /** The invite a token stands for; a token that matches nothing is as good as none. */
 export async function findInviteByToken(db: Executor, token: string) {
   const row = await db.selectFrom('invites').selectAll().where('token_hash', '=', lookupHash(token)).executeTakeFirst();
-  if (!row) throw notFound('Invitation');
+  if (!row) throw httpError('INVITE_NOT_FOUND', 'Invitation not found');
   return row;
 }
 
 /** The invite behind an id, provided the caller holds its token; an expired one answers 410. */
 export async function usableInvite(db: Executor, inviteId: string, token: string) {
   const row = await findInviteByToken(db, token);
-  if (row.id !== inviteId) throw notFound('Invitation');
-  if (row.expires_at <= new Date().toISOString()) throw new HttpError(410, 'This invitation has expired');
+  if (row.id !== inviteId) throw httpError('INVITE_NOT_FOUND', 'Invitation not found');
+  if (row.expires_at <= new Date().toISOString()) throw httpError('INVITE_EXPIRED', 'This invitation has expired');
   return row;
 }

@@ -1,6 +1,6 @@
 import { api } from '@wharf/contract';
 import { mustAdminOrg, userOf } from '../../access/rules.ts';
-import { notFound } from '../../http/errors.ts';
+import { httpError } from '../../http/errors.ts';
 import type { WharfApp } from '../../wharfApp.ts';
 import { getOrg } from '../orgs/queries.ts';
 import { findInviteByToken, listInvites, toInvite } from './queries.ts';
@@ -26,12 +26,13 @@ export function inviteRoutes(app: WharfApp) {
 
   app.handle(api.deleteInvite, async ({ actor, params }) => {
     await mustAdminOrg(app.db, actor, params.orgId);
-    if (!(await deleteInvite(app.db, userOf(actor), params.orgId, params.inviteId))) throw notFound('Invitation');
+    if (!(await deleteInvite(app.db, userOf(actor), params.orgId, params.inviteId)))
+      throw httpError('INVITE_NOT_FOUND', 'Invitation not found');
   });
 
   // The invitee sees the invite even once expired, so the console can say so.
   app.handle(api.getInvite, async ({ params, body }) => {
-    if (params.token !== body.token) throw notFound('Invitation');
+    if (params.token !== body.token) throw httpError('INVITE_NOT_FOUND', 'Invitation not found');
     const row = await findInviteByToken(app.db, body.token);
     const org = await getOrg(app.db, row.org_id);
     return { ...toInvite(row), org: { _id: org._id, name: org.name, color: org.color, logo: org.logo } };

@@ -1,6 +1,6 @@
 import type { Db } from '../../db/schema.ts';
 import { recordEvent } from '../../events/outbox.ts';
-import { conflict } from '../../http/errors.ts';
+import { httpError } from '../../http/errors.ts';
 import { newId, newSecret, now } from '../../lib/ids.ts';
 import { lookupHash } from '../../lib/secrets.ts';
 import { getOrg } from '../orgs/queries.ts';
@@ -56,7 +56,7 @@ export async function acceptInvite(db: Db, userId: string, inviteId: string, tok
       .where('org_id', '=', invite.org_id)
       .where('user_id', '=', userId)
       .executeTakeFirst();
-    if (existing) throw conflict('You are already a member of this organization');
+    if (existing) throw httpError('ALREADY_MEMBER', 'You are already a member of this organization');
     const memberId = newId();
     await trx.deleteFrom('invites').where('id', '=', invite.id).execute();
     await trx

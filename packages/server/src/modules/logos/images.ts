@@ -1,6 +1,7 @@
 import { LOGO_MAX_BYTES } from '@wharf/contract';
 import type { FastifyRequest } from 'fastify';
-import { badRequest, tooLarge, unsupportedMediaType } from '../../http/errors.ts';
+import { httpError, invalidField } from '../../http/errors.ts';
+import { readParts } from '../../http/multipart.ts';
 
 const signatures: [string, (bytes: Buffer) => boolean][] = [
   ['image/png', (b) => b.subarray(0, 8).equals(Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a]))],
@@ -20,17 +21,18 @@ export function sniffImageType(bytes: Buffer): string | null {
 /** Reads the multipart field `file` of a logo upload, refusing what is too large or not an image. */
 export async function readLogo(request: FastifyRequest): Promise<{ bytes: Buffer; type: string }> {
   if (!request.isMultipart())
-    throw unsupportedMediaType('Send the logo as multipart/form-data with a field named file');
-  const part = await request.file({ limits: { fileSize: LOGO_MAX_BYTES, files: 1 } });
-  if (part?.fieldname !== 'file') {
-    throw badRequest('file: Input is required', [{ field: 'file', message: 'Input is required' }]);
+    throw httpError('MEDIA_TYPE_UNSUPPORTED', 'Send the logo as multipart/form-data with a field named file');
+  for await (const part of readParts(request, { limits: { fileSize: LOGO_MAX_BYTES, files: 1 } })) {
+    if (part.type !== 'file') continue;
+    if (part.fieldname !== 'file') break;
+    const bytes = await part.toBuffer().catch((error: { code?: string }) => {
+      if (error.code === 'FST_REQ_FILE_TOO_LARGE') throw httpError('LOGO_TOO_LARGE', 'The logo must be at most 1 MiB');
+      throw error;
+    });
+    if (part.file.truncated) throw httpError('LOGO_TOO_LARGE', 'The logo must be at most 1 MiB');
+    const type = sniffImageType(bytes);
+    if (!type) throw httpError('MEDIA_TYPE_UNSUPPORTED', 'The logo must be a PNG, JPEG, WebP or GIF image');
+    return { bytes, type };
   }
-  const bytes = await part.toBuffer().catch((error: { code?: string }) => {
-    if (error.code === 'FST_REQ_FILE_TOO_LARGE') throw tooLarge('The logo must be at most 1 MiB');
-    throw error;
-  });
-  if (part.file.truncated) throw tooLarge('The logo must be at most 1 MiB');
-  const type = sniffImageType(bytes);
-  if (!type) throw unsupportedMediaType('The logo must be a PNG, JPEG, WebP or GIF image');
-  return { bytes, type };
+  throw invalidField('file', 'Input is required');
 }

@@ -40,6 +40,19 @@ describe('logos', () => {
     expect(answer.body.message).toBe('The logo must be at most 1 MiB');
   });
 
+  it.each([
+    ['without a boundary', 'multipart/form-data', 'boundary not found'],
+    ['that ends inside the image', 'multipart/form-data; boundary=wharf', 'unexpected end of multipart data'],
+  ])('refuses a multipart body %s with 400', async (_, contentType, problem) => {
+    const body = Buffer.concat([
+      Buffer.from('--wharf\r\ncontent-disposition: form-data; name="file"; filename="logo.png"\r\n\r\n'),
+      PNG,
+    ]);
+    const answer = await owner.request('POST', `/api/v1/orgs/${orgId}/logo`, body, { 'content-type': contentType });
+    expect(answer.status).toBe(400);
+    expect(answer.body).toMatchObject({ code: 'MULTIPART_INVALID', message: expect.stringContaining(problem) });
+  });
+
   it('removes a logo', async () => {
     expectStatus(await owner.request('POST', `/api/v1/orgs/${orgId}/logo`, logoForm()), 200);
     expect((await owner.delete(`/api/v1/orgs/${orgId}/logo`)).status).toBe(204);

@@ -3,13 +3,12 @@ import type { Actor } from '../../access/actor.ts';
 import { mustAdminOrg, mustAdminTeam, mustManageSite, userOf } from '../../access/rules.ts';
 import type { Executor } from '../../db/schema.ts';
 import { recordEvent } from '../../events/outbox.ts';
-import { notFound } from '../../http/errors.ts';
+import { httpError } from '../../http/errors.ts';
 import { randomString } from '../../lib/ids.ts';
 import type { WharfApp } from '../../wharfApp.ts';
 import { readLogo } from './images.ts';
-import { logoUrl } from './logoUrl.ts';
+import { type LogoOwnerKind, logoBlobKey, logoUrl } from './logoUrl.ts';
 
-type Table = 'orgs' | 'teams' | 'sites';
 interface Scope {
   orgId: string;
   teamId?: string;
@@ -17,7 +16,7 @@ interface Scope {
 }
 
 interface LogoOwner {
-  table: Table;
+  table: LogoOwnerKind;
   param: 'orgId' | 'teamId' | 'siteId';
   routes: { set: Route; remove: Route; get: Route };
   events: { set: EventName; removed: EventName };
@@ -58,8 +57,6 @@ const owners: LogoOwner[] = [
   },
 ];
 
-const blobKey = (table: Table, id: string) => `logos/${table}/${id}`;
-
 export function logoRoutes(app: WharfApp) {
   for (const owner of owners) bindLogoRoutes(app, owner);
 }
@@ -72,7 +69,7 @@ function bindLogoRoutes(app: WharfApp, { table, param, routes, events, authorize
     const scope = await authorize(app.db, actor, id);
     const { bytes, type } = await readLogo(request);
     const version = randomString(8);
-    await app.blobs.put(blobKey(table, id), bytes);
+    await app.blobs.put(logoBlobKey(table, id), bytes);
     await app.db.transaction().execute(async (trx) => {
       await trx.updateTable(table).set({ logo_type: type, logo_version: version }).where('id', '=', id).execute();
       await recordEvent(trx, {
@@ -92,7 +89,7 @@ function bindLogoRoutes(app: WharfApp, { table, param, routes, events, authorize
       await trx.updateTable(table).set({ logo_type: null, logo_version: null }).where('id', '=', id).execute();
       await recordEvent(trx, { name: events.removed, actorId: userOf(actor), ...scope, data: {} });
     });
-    await app.blobs.remove(blobKey(table, id));
+    await app.blobs.remove(logoBlobKey(table, id));
   });
 
   app.handle(routes.get, async ({ params, request, reply }) => {
@@ -102,8 +99,8 @@ function bindLogoRoutes(app: WharfApp, { table, param, routes, events, authorize
       .select(['logo_type', 'logo_version'])
       .where('id', '=', id)
       .executeTakeFirst();
-    const stream = row?.logo_type ? await app.blobs.read(blobKey(table, id)) : null;
-    if (!row?.logo_type || !stream) throw notFound('Logo');
+    const stream = row?.logo_type ? await app.blobs.read(logoBlobKey(table, id)) : null;
+    if (!row?.logo_type || !stream) throw httpError('LOGO_NOT_FOUND', 'Logo not found');
     return (
       reply
         .header('content-type', row.logo_type)

@@ -1,7 +1,7 @@
 import type { OrgMember } from '@wharf/contract';
 import { sql } from 'kysely';
 import type { Db, Executor } from '../../db/schema.ts';
-import { notFound } from '../../http/errors.ts';
+import { httpError } from '../../http/errors.ts';
 import { containing, type Page, pageOf } from '../../lib/paging.ts';
 
 const memberColumns = [
@@ -42,7 +42,7 @@ function membersWithUsers(db: Executor) {
 
 export async function getMember(db: Executor, memberId: string) {
   const row = await membersWithUsers(db).select('members.org_id').where('members.id', '=', memberId).executeTakeFirst();
-  if (!row) throw notFound('Member');
+  if (!row) throw httpError('MEMBER_NOT_FOUND', 'Member not found');
   return row;
 }
 

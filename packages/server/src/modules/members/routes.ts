@@ -1,7 +1,7 @@
 import { api } from '@wharf/contract';
 import { mustBeOrgMember, mustOwnOrg, userOf } from '../../access/rules.ts';
 import { recordEvent } from '../../events/outbox.ts';
-import { conflict, forbidden } from '../../http/errors.ts';
+import { httpError } from '../../http/errors.ts';
 import type { WharfApp } from '../../wharfApp.ts';
 import { getMember, listMembers, toOrgMember } from './queries.ts';
 
@@ -14,7 +14,7 @@ export function memberRoutes(app: WharfApp) {
   app.handle(api.updateMember, async ({ actor, params, body }) => {
     const member = await getMember(app.db, params.memberId);
     await mustOwnOrg(app.db, actor, member.org_id);
-    if (member.owner === 1) throw conflict('The owner is always an admin');
+    if (member.owner === 1) throw httpError('OWNER_PROTECTED', 'The owner is always an admin');
     await app.db.transaction().execute(async (trx) => {
       await trx
         .updateTable('members')
@@ -35,8 +35,9 @@ export function memberRoutes(app: WharfApp) {
   app.handle(api.deleteMember, async ({ actor, params }) => {
     const member = await getMember(app.db, params.memberId);
     const self = await mustBeOrgMember(app.db, actor, member.org_id);
-    if (self.id !== member.id && self.owner !== 1) throw forbidden('Only the owner of the organization can do this');
-    if (member.owner === 1) throw conflict('The owner cannot be removed from the organization');
+    if (self.id !== member.id && self.owner !== 1)
+      throw httpError('ROLE_INSUFFICIENT', 'Only the owner of the organization can do this');
+    if (member.owner === 1) throw httpError('OWNER_PROTECTED', 'The owner cannot be removed from the organization');
     await app.db.transaction().execute(async (trx) => {
       await trx.deleteFrom('team_members').where('member_id', '=', member.id).execute();
       await trx.deleteFrom('members').where('id', '=', member.id).execute();

@@ -1,6 +1,6 @@
 import type { Org } from '@wharf/contract';
 import type { Database, Executor } from '../../db/schema.ts';
-import { notFound } from '../../http/errors.ts';
+import { httpError } from '../../http/errors.ts';
 import { logoUrl } from '../logos/logoUrl.ts';
 
 export function toOrg(row: Database['orgs']): Org {
@@ -15,7 +15,7 @@ export function toOrg(row: Database['orgs']): Org {
 
 export async function getOrg(db: Executor, orgId: string) {
   const row = await db.selectFrom('orgs').selectAll().where('id', '=', orgId).executeTakeFirst();
-  if (!row) throw notFound('Organization');
+  if (!row) throw httpError('ORG_NOT_FOUND', 'Organization not found');
   return toOrg(row);
 }
 

@@ -2,7 +2,7 @@ import type { Form, Release } from '@wharf/contract';
 import { sql } from 'kysely';
 import type { Config } from '../../config.ts';
 import type { Database, Executor } from '../../db/schema.ts';
-import { notFound } from '../../http/errors.ts';
+import { httpError } from '../../http/errors.ts';
 import { readJson } from '../../lib/json.ts';
 import { containing, type Page, pageOf } from '../../lib/paging.ts';
 import { branchUrl } from '../../lib/urls.ts';
@@ -43,7 +43,7 @@ export async function toReleases(
 
 export async function findRelease(db: Executor, releaseId: string) {
   const row = await db.selectFrom('releases').selectAll().where('id', '=', releaseId).executeTakeFirst();
-  if (!row) throw notFound('Release');
+  if (!row) throw httpError('RELEASE_NOT_FOUND', 'Release not found');
   return row;
 }
 

@@ -2,7 +2,7 @@ import { api } from '@wharf/contract';
 import type { Actor } from '../../access/actor.ts';
 import { mustManageSite, mustSeeSite, userOf } from '../../access/rules.ts';
 import { recordEvent } from '../../events/outbox.ts';
-import { conflict } from '../../http/errors.ts';
+import { httpError } from '../../http/errors.ts';
 import type { WharfApp } from '../../wharfApp.ts';
 import { findBranch } from '../branches/queries.ts';
 import { siteScope } from '../sites/siteEvents.ts';
@@ -49,7 +49,8 @@ export function releaseRoutes(app: WharfApp) {
       const users = await trx.selectFrom('branches').select('name').where('release_id', '=', release.id).execute();
       if (users.length > 0) {
         const names = users.map((b) => b.name).join(', ');
-        throw conflict(
+        throw httpError(
+          'RELEASE_IN_USE',
           `The release is served by ${names}; point ${users.length > 1 ? 'them' : 'it'} at another release first`,
         );
       }

@@ -3,7 +3,7 @@ import { SITE_TOKEN_PREFIX } from '../../access/actor.ts';
 import { mustManageSite, userOf } from '../../access/rules.ts';
 import type { Database } from '../../db/schema.ts';
 import { recordEvent } from '../../events/outbox.ts';
-import { notFound } from '../../http/errors.ts';
+import { httpError } from '../../http/errors.ts';
 import { newId, newSecret, now } from '../../lib/ids.ts';
 import { lookupHash, type Sealer } from '../../lib/secrets.ts';
 import type { WharfApp } from '../../wharfApp.ts';
@@ -60,7 +60,7 @@ export function siteTokenRoutes(app: WharfApp) {
         .where('id', '=', params.tokenId)
         .where('site_id', '=', site.id)
         .executeTakeFirst();
-      if (Number(deleted.numDeletedRows) === 0) throw notFound('Token');
+      if (Number(deleted.numDeletedRows) === 0) throw httpError('SITE_TOKEN_NOT_FOUND', 'Token not found');
       await recordEvent(trx, {
         name: 'site_token_deleted',
         actorId: userOf(actor),

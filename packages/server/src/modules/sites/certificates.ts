@@ -1,6 +1,6 @@
 import { createPrivateKey, X509Certificate } from 'node:crypto';
 import type { Domain } from '@wharf/contract';
-import { badRequest } from '../../http/errors.ts';
+import { invalidField } from '../../http/errors.ts';
 
 /** A manual certificate must parse, carry an RSA key, and match the private key given with it. */
 export function checkManualCertificates(domains: Domain[]) {
@@ -12,27 +12,27 @@ export function checkManualCertificates(domains: Domain[]) {
     try {
       certificate = new X509Certificate(ssl.fullchain);
     } catch {
-      throw badRequest(`${field}.fullchain: The certificate chain is not a valid PEM certificate`, [
-        { field: `${field}.fullchain`, message: 'The certificate chain is not a valid PEM certificate' },
-      ]);
+      throw invalidField(
+        `${field}.fullchain`,
+        'The certificate chain is not a valid PEM certificate',
+        'CERTIFICATE_INVALID',
+      );
     }
     let key: ReturnType<typeof createPrivateKey>;
     try {
       key = createPrivateKey(ssl.privateKey);
     } catch {
-      throw badRequest(`${field}.privateKey: The private key is not a valid PEM key`, [
-        { field: `${field}.privateKey`, message: 'The private key is not a valid PEM key' },
-      ]);
+      throw invalidField(`${field}.privateKey`, 'The private key is not a valid PEM key', 'CERTIFICATE_INVALID');
     }
     if (key.asymmetricKeyType !== 'rsa') {
-      throw badRequest(`${field}.privateKey: The private key must be an RSA key`, [
-        { field: `${field}.privateKey`, message: 'The private key must be an RSA key' },
-      ]);
+      throw invalidField(`${field}.privateKey`, 'The private key must be an RSA key', 'CERTIFICATE_INVALID');
     }
     if (!certificate.checkPrivateKey(key)) {
-      throw badRequest(`${field}.privateKey: The private key does not match the certificate`, [
-        { field: `${field}.privateKey`, message: 'The private key does not match the certificate' },
-      ]);
+      throw invalidField(
+        `${field}.privateKey`,
+        'The private key does not match the certificate',
+        'CERTIFICATE_INVALID',
+      );
     }
   });
 }

@@ -2,7 +2,7 @@ import type { Domain, Header, Site } from '@wharf/contract';
 import { sql } from 'kysely';
 import type { Config } from '../../config.ts';
 import type { Database, Db, Executor } from '../../db/schema.ts';
-import { notFound } from '../../http/errors.ts';
+import { httpError } from '../../http/errors.ts';
 import { readJson } from '../../lib/json.ts';
 import { containing, type Page, pageOf } from '../../lib/paging.ts';
 import { branchUrl } from '../../lib/urls.ts';
@@ -55,7 +55,7 @@ export async function toSites(db: Executor, config: Config, rows: SiteRow[]): Pr
 
 export async function getSite(db: Executor, config: Config, siteId: string): Promise<Site> {
   const row = await db.selectFrom('sites').selectAll().where('id', '=', siteId).executeTakeFirst();
-  if (!row) throw notFound('Site');
+  if (!row) throw httpError('SITE_NOT_FOUND', 'Site not found');
   const [site] = await toSites(db, config, [row]);
   return site!;
 }

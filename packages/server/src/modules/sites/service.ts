@@ -2,7 +2,7 @@ import { DEFAULT_COLOR, type Domain } from '@wharf/contract';
 import type { Config } from '../../config.ts';
 import type { Db, Executor } from '../../db/schema.ts';
 import { recordEvent } from '../../events/outbox.ts';
-import { badRequest, conflict } from '../../http/errors.ts';
+import { httpError, invalidField } from '../../http/errors.ts';
 import { newId, now } from '../../lib/ids.ts';
 import { getSite, isSiteNameTaken } from './queries.ts';
 
@@ -18,7 +18,7 @@ export async function createSite(
   const branchId = newId();
   const createdAt = now();
   await db.transaction().execute(async (trx) => {
-    if (await isSiteNameTaken(trx, input.name)) throw conflict('Site name is taken');
+    if (await isSiteNameTaken(trx, input.name)) throw httpError('SITE_NAME_TAKEN', 'Site name is taken');
     await trx
       .insertInto('sites')
       .values({
@@ -70,7 +70,7 @@ async function claimDomains(trx: Executor, siteId: string, domains: Domain[]) {
   if (domains.length === 0) return;
   const names = domains.map((d) => d.name);
   const taken = await trx.selectFrom('site_domains').select('name').where('name', 'in', names).executeTakeFirst();
-  if (taken) throw conflict(`The domain ${taken.name} is used by another site`);
+  if (taken) throw httpError('DOMAIN_TAKEN', `The domain ${taken.name} is used by another site`);
   await trx
     .insertInto('site_domains')
     .values(names.map((name) => ({ name, site_id: siteId })))
@@ -92,7 +92,7 @@ export async function updateSite(db: Db, config: Config, actorId: string, siteId
       .select(['org_id', 'team_id'])
       .where('id', '=', siteId)
       .executeTakeFirstOrThrow();
-    if (await isSiteNameTaken(trx, settings.name, siteId)) throw conflict('Site name is taken');
+    if (await isSiteNameTaken(trx, settings.name, siteId)) throw httpError('SITE_NAME_TAKEN', 'Site name is taken');
     const mainBranch = await trx
       .selectFrom('branches')
       .select('id')
@@ -100,9 +100,7 @@ export async function updateSite(db: Db, config: Config, actorId: string, siteId
       .where('site_id', '=', siteId)
       .executeTakeFirst();
     if (!mainBranch) {
-      throw badRequest('mainBranch: Must be a branch of this site', [
-        { field: 'mainBranch', message: 'Must be a branch of this site' },
-      ]);
+      throw invalidField('mainBranch', 'Must be a branch of this site');
     }
     await claimDomains(trx, siteId, settings.domains);
     await trx

@@ -1,6 +1,6 @@
 import type { Team, TeamMember } from '@wharf/contract';
 import type { Database, Executor } from '../../db/schema.ts';
-import { notFound } from '../../http/errors.ts';
+import { httpError } from '../../http/errors.ts';
 import { type Page, pageOf } from '../../lib/paging.ts';
 import { logoUrl } from '../logos/logoUrl.ts';
 
@@ -17,7 +17,7 @@ export function toTeam(row: Database['teams']): Team {
 
 export async function getTeam(db: Executor, teamId: string) {
   const row = await db.selectFrom('teams').selectAll().where('id', '=', teamId).executeTakeFirst();
-  if (!row) throw notFound('Team');
+  if (!row) throw httpError('TEAM_NOT_FOUND', 'Team not found');
   return toTeam(row);
 }
 
@@ -58,6 +58,6 @@ export async function listTeamMembers(db: Executor, teamId: string) {
 
 export async function getTeamMember(db: Executor, teamId: string, memberId: string) {
   const row = await teamMembers(db, teamId).where('members.id', '=', memberId).executeTakeFirst();
-  if (!row) throw notFound('Team member');
+  if (!row) throw httpError('TEAM_MEMBER_NOT_FOUND', 'Team member not found');
   return toTeamMember(row);
 }

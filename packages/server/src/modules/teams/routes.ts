@@ -1,6 +1,6 @@
 import { api } from '@wharf/contract';
 import { mustAdminOrg, mustAdminTeam, mustBeOrgMember, mustSeeTeam, userOf } from '../../access/rules.ts';
-import { badRequest, notFound } from '../../http/errors.ts';
+import { httpError, invalidField } from '../../http/errors.ts';
 import type { WharfApp } from '../../wharfApp.ts';
 import { getTeam, listTeamMembers, listTeams } from './queries.ts';
 import { addTeamMember, createTeam, deleteTeam, removeTeamMember, updateTeam } from './service.ts';
@@ -41,15 +41,14 @@ export function teamRoutes(app: WharfApp) {
   app.handle(api.addTeamMember, async ({ actor, params, body }) => {
     const { team } = await mustAdminTeam(db, actor, params.teamId);
     if (body.member !== params.memberId) {
-      throw badRequest('member: Must be the member of the path', [
-        { field: 'member', message: 'Must be the member of the path' },
-      ]);
+      throw invalidField('member', 'Must be the member of the path');
     }
     return addTeamMember(db, userOf(actor), team, params.memberId);
   });
 
   app.handle(api.removeTeamMember, async ({ actor, params }) => {
     const { team } = await mustAdminTeam(db, actor, params.teamId);
-    if (!(await removeTeamMember(db, userOf(actor), team, params.memberId))) throw notFound('Team member');
+    if (!(await removeTeamMember(db, userOf(actor), team, params.memberId)))
+      throw httpError('TEAM_MEMBER_NOT_FOUND', 'Team member not found');
   });
 }

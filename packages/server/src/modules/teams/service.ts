@@ -1,7 +1,7 @@
 import { DEFAULT_COLOR } from '@wharf/contract';
 import type { Db } from '../../db/schema.ts';
 import { recordEvent } from '../../events/outbox.ts';
-import { badRequest } from '../../http/errors.ts';
+import { invalidField } from '../../http/errors.ts';
 import { newId, now } from '../../lib/ids.ts';
 import { deleteSiteRows } from '../sites/service.ts';
 import { getTeam, getTeamMember } from './queries.ts';
@@ -68,9 +68,7 @@ export async function addTeamMember(db: Db, actorId: string, team: { id: string;
       .where('org_id', '=', team.org_id)
       .executeTakeFirst();
     if (!member) {
-      throw badRequest('memberId: Must be a member of the organization', [
-        { field: 'memberId', message: 'Must be a member of the organization' },
-      ]);
+      throw invalidField('memberId', 'Must be a member of the organization');
     }
     const inserted = await trx
       .insertInto('team_members')

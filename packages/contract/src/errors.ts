@@ -1,0 +1,91 @@
+import { z } from 'zod';
+
+/**
+ * Every error the API answers, by stable code, with its HTTP status. Clients (the console, the
+ * CLI, scripts) decide by the code; the message is for people and may change.
+ */
+export const errorCodes = {
+  // 400: the request itself is wrong; the message says what to change.
+  VALIDATION_FAILED: 400,
+  BODY_INVALID: 400,
+  MULTIPART_INVALID: 400,
+  ARCHIVE_INVALID: 400,
+  RELEASE_CONFIG_INVALID: 400,
+  DEPLOY_FILE_UNKNOWN: 400,
+  DEPLOY_HASH_MISMATCH: 400,
+  CERTIFICATE_INVALID: 400,
+  UPSTREAM_NOT_ALLOWED: 400,
+  IDEMPOTENCY_KEY_INVALID: 400,
+  // 401: who is calling is unknown or not believed.
+  SIGN_IN_REQUIRED: 401,
+  CREDENTIALS_WRONG: 401,
+  AUTHORIZATION_MALFORMED: 401,
+  TOKEN_INVALID: 401,
+  TOKEN_NOT_ACTIVE: 401,
+  TOKEN_EXPIRED: 401,
+  // 403: known, and not allowed.
+  ROLE_INSUFFICIENT: 403,
+  TOKEN_SCOPE_MISSING: 403,
+  TOKEN_KIND_REFUSED: 403,
+  TOKEN_OTHER_SITE: 403,
+  CROSS_ORIGIN_REFUSED: 403,
+  METRICS_TOKEN_REQUIRED: 403,
+  // 404: not there, or not for this caller to know of.
+  ROUTE_NOT_FOUND: 404,
+  USER_NOT_FOUND: 404,
+  ORG_NOT_FOUND: 404,
+  MEMBER_NOT_FOUND: 404,
+  INVITE_NOT_FOUND: 404,
+  TEAM_NOT_FOUND: 404,
+  TEAM_MEMBER_NOT_FOUND: 404,
+  SITE_NOT_FOUND: 404,
+  SITE_TOKEN_NOT_FOUND: 404,
+  BRANCH_NOT_FOUND: 404,
+  RELEASE_NOT_FOUND: 404,
+  DEPLOY_NOT_FOUND: 404,
+  HOOK_NOT_FOUND: 404,
+  API_TOKEN_NOT_FOUND: 404,
+  LOGO_NOT_FOUND: 404,
+  // 409: the request conflicts with the current state.
+  SITE_NAME_TAKEN: 409,
+  BRANCH_NAME_TAKEN: 409,
+  DOMAIN_TAKEN: 409,
+  MAIN_BRANCH_UNDELETABLE: 409,
+  RELEASE_IN_USE: 409,
+  OWNER_PROTECTED: 409,
+  ALREADY_MEMBER: 409,
+  DEPLOY_FINALISED: 409,
+  DEPLOY_INCOMPLETE: 409,
+  IDEMPOTENCY_KEY_IN_USE: 409,
+  // 410: it was there and is gone for good.
+  INVITE_EXPIRED: 410,
+  DEPLOY_EXPIRED: 410,
+  // 413, 415, 422, 429
+  BODY_TOO_LARGE: 413,
+  RELEASE_TOO_LARGE: 413,
+  LOGO_TOO_LARGE: 413,
+  MEDIA_TYPE_UNSUPPORTED: 415,
+  IDEMPOTENCY_KEY_REUSED: 422,
+  RATE_LIMITED: 429,
+  // 5xx: the server's side.
+  INTERNAL_ERROR: 500,
+  SERVER_UNAVAILABLE: 503,
+  DISK_FULL: 507,
+} as const;
+
+export type ErrorCode = keyof typeof errorCodes;
+
+export const errorCodeNames = Object.keys(errorCodes) as [ErrorCode, ...ErrorCode[]];
+
+/** The body of every failed answer: Fastify's shape with a stable code. */
+export const apiError = z.object({
+  statusCode: z.number().int(),
+  code: z.enum(errorCodeNames),
+  error: z.string().describe('The HTTP status text'),
+  message: z.string().describe('What went wrong, in words a person can act on'),
+  details: z
+    .array(z.object({ field: z.string(), message: z.string() }))
+    .optional()
+    .describe('For VALIDATION_FAILED: each field and its problem'),
+});
+export type ApiErrorBody = z.infer<typeof apiError>;

@@ -1,0 +1,61 @@
+import { parseArgs } from 'node:util';
+import { backup } from '../backup/backup.ts';
+import { BackupError } from '../backup/manifest.ts';
+import { restore } from '../backup/restore.ts';
+import { ConfigError, loadConfig, loadDotEnv } from '../config.ts';
+import { openDb } from '../db/connection.ts';
+import { migrate } from '../db/migrate.ts';
+import { openBlobStore } from '../storage/openBlobStore.ts';
+
+const USAGE = `Usage:
+  wharf-server backup DIR            Copy the database, the stored files and the secret into DIR.
+                                     Safe while Wharf runs; a repeated backup into the same DIR
+                                     copies only new files.
+  wharf-server restore DIR [--force] Put the backup in DIR back into WHARF_DATA_DIR (or
+                                     DATABASE_URL). Stop Wharf first; --force replaces what is there.
+
+Both read the same environment (and .env) as Wharf itself.`;
+
+const say = (line: string) => console.log(line);
+
+async function run(argv: string[]) {
+  const { positionals, values } = parseArgs({
+    args: argv,
+    allowPositionals: true,
+    options: { force: { type: 'boolean', default: false }, help: { type: 'boolean', short: 'h', default: false } },
+  });
+  const [command, dir, ...rest] = positionals;
+  if (values.help) return say(USAGE);
+  if ((command !== 'backup' && command !== 'restore') || !dir || rest.length > 0) {
+    console.error(USAGE);
+    process.exitCode = 2;
+    return;
+  }
+  loadDotEnv();
+  const config = loadConfig();
+  const blobs = openBlobStore(config);
+  if (command === 'backup') {
+    const db = openDb({ dataDir: config.dataDir, databaseUrl: config.databaseUrl });
+    try {
+      // The hold that keeps collection off is a table of its own: an older database gets it first.
+      await migrate(db);
+      const manifest = await backup({ config, db, blobs, say }, dir);
+      say(
+        `Backup complete in ${dir}: ${manifest.blobs.count} files, ${(manifest.blobs.bytes / 1024 / 1024).toFixed(1)} MiB`,
+      );
+      if (manifest.secret === 'environment')
+        say('Keep WHARF_SECRET with it: the backup does not hold the secret from the environment');
+    } finally {
+      await db.destroy();
+    }
+  } else {
+    await restore({ config, blobs, force: values.force, say }, dir);
+    say(`Restore complete: start Wharf as before`);
+  }
+}
+
+run(process.argv.slice(2)).catch((error: unknown) => {
+  const known = error instanceof BackupError || error instanceof ConfigError;
+  console.error(known ? (error as Error).message : error);
+  process.exitCode = 1;
+});

@@ -1,0 +1,124 @@
+import { createHash } from 'node:crypto';
+import type { FastifyReply, FastifyRequest } from 'fastify';
+import type { Actor } from '../access/actor.ts';
+import type { Db } from '../db/schema.ts';
+import { httpError } from './errors.ts';
+
+/** How long an answer is kept for the retries of a request: a CI job retried the next morning still gets it. */
+const ANSWER_TTL_MS = 24 * 60 * 60_000;
+/** Visible ASCII, as the Idempotency-Key drafts and the usual clients (UUIDs) have it. */
+const KEY_FORMAT = /^[\x21-\x7e]{1,255}$/;
+
+export interface KeyedWork<T> {
+  /** What makes two requests the same request (the body, in effect); a streamed body is read to tell. */
+  fingerprint(): Promise<string>;
+  /** Does the work once; answers its result and the fingerprint of the request it read. */
+  run(): Promise<{ answer: T; fingerprint: string }>;
+}
+
+/** Keys are the caller's own: another caller's same key is another request. */
+function callerOf(actor: Actor) {
+  if (actor.kind === 'siteToken') return `site-token:${actor.tokenId}`;
+  if (actor.kind === 'apiToken') return `api-token:${actor.tokenId}`;
+  return `user:${actor.userId ?? 'anonymous'}`;
+}
+
+const sha256 = (text: string) => createHash('sha256').update(text).digest('hex');
+
+/** Claims the key for a first request; answers the row of an earlier one when there is one. */
+async function claim(db: Db, caller: string, key: string, runningTtlMs: number) {
+  const time = new Date();
+  await db
+    .deleteFrom('idempotency_keys')
+    .where('caller', '=', caller)
+    .where('key', '=', key)
+    .where('expires_at', '<=', time.toISOString())
+    .execute();
+  const inserted = await db
+    .insertInto('idempotency_keys')
+    .values({
+      caller,
+      key,
+      fingerprint: null,
+      answer: null,
+      created_at: time.toISOString(),
+      expires_at: new Date(time.getTime() + runningTtlMs).toISOString(),
+    })
+    .onConflict((oc) => oc.columns(['caller', 'key']).doNothing())
+    .executeTakeFirst();
+  if (inserted.numInsertedOrUpdatedRows === 1n) return null;
+  const earlier = await db
+    .selectFrom('idempotency_keys')
+    .select(['fingerprint', 'answer'])
+    .where('caller', '=', caller)
+    .where('key', '=', key)
+    .executeTakeFirst();
+  // Gone between the two statements: it expired just now, so it is as good as still running.
+  return earlier ?? { fingerprint: null, answer: null };
+}
+
+/**
+ * Runs a request that creates something at most once per `Idempotency-Key`: a client whose
+ * connection died after the server committed sends the same request again with the same key and
+ * gets the first answer, not a second release. The same key with another request is refused (422),
+ * and so is a retry while the first is still running (409). Only successes are kept: a request
+ * that failed changed nothing and may run again. Requests without the header simply run.
+ */
+export async function withIdempotencyKey<T>(
+  db: Db,
+  context: { request: FastifyRequest; reply: FastifyReply; actor: Actor; runningTtlMs: number },
+  work: KeyedWork<T>,
+): Promise<T> {
+  const { request, reply } = context;
+  const key = request.headers['idempotency-key'];
+  if (key === undefined) return (await work.run()).answer;
+  if (typeof key !== 'string' || !KEY_FORMAT.test(key)) {
+    throw httpError('IDEMPOTENCY_KEY_INVALID', 'The Idempotency-Key header must be 1 to 255 visible ASCII characters');
+  }
+  const caller = callerOf(context.actor);
+  // The route is part of the request: the same key on another route is another request.
+  const fingerprintOf = (body: string) => sha256(`${request.method} ${request.url.split('?')[0]}\n${body}`);
+  const earlier = await claim(db, caller, key, context.runningTtlMs);
+  if (earlier?.answer === null) {
+    throw httpError(
+      'IDEMPOTENCY_KEY_IN_USE',
+      'A request with this Idempotency-Key is still running; try again shortly',
+    );
+  }
+  if (earlier) {
+    if (fingerprintOf(await work.fingerprint()) !== earlier.fingerprint) {
+      throw httpError('IDEMPOTENCY_KEY_REUSED', 'This Idempotency-Key was used for another request; use a new key');
+    }
+    reply.header('idempotent-replayed', 'true');
+    return JSON.parse(earlier.answer) as T;
+  }
+  let outcome: { answer: T; fingerprint: string };
+  try {
+    outcome = await work.run();
+  } catch (error) {
+    // Released even when the database fails now: the request's own failure is what the client must hear.
+    await db
+      .deleteFrom('idempotency_keys')
+      .where('caller', '=', caller)
+      .where('key', '=', key)
+      .execute()
+      .catch((failure) => request.log.error({ err: failure }, 'could not release an Idempotency-Key'));
+    throw error;
+  }
+  await db
+    .updateTable('idempotency_keys')
+    .set({
+      fingerprint: fingerprintOf(outcome.fingerprint),
+      answer: JSON.stringify(outcome.answer),
+      expires_at: new Date(Date.now() + ANSWER_TTL_MS).toISOString(),
+    })
+    .where('caller', '=', caller)
+    .where('key', '=', key)
+    .execute();
+  return outcome.answer;
+}
+
+/** Forgets answers no retry will ask for any more. */
+export async function sweepExpiredIdempotencyKeys(db: Db, at = new Date()) {
+  await db.deleteFrom('idempotency_keys').where('expires_at', '<=', at.toISOString()).execute();
+}

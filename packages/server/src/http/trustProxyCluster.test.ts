@@ -1,0 +1,89 @@
+import { mkdtemp, rm } from 'node:fs/promises';
+import http from 'node:http';
+import os from 'node:os';
+import path from 'node:path';
+import { setTimeout as sleep } from 'node:timers/promises';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { freePort } from '../../test/harness.ts';
+import { exited, startWharf, waitForApi } from '../../test/processes.ts';
+import { randomString } from '../lib/ids.ts';
+
+/** What a client behind nobody's proxy may write into its request to pass for someone else. */
+const SPOOFED = {
+  'x-forwarded-for': '203.0.113.7',
+  'x-wharf-peer-address': '198.51.100.66',
+  'x-forwarded-host': 'sites.example',
+  'x-forwarded-proto': 'https',
+};
+
+/** An API request on a connection of its own: the cluster hands each connection to the next worker. */
+function apiGet(port: number, urlPath: string, headers: Record<string, string>) {
+  return new Promise<number>((resolve, reject) => {
+    const request = http.get({ host: '127.0.0.1', port, path: urlPath, headers, agent: false }, (res) => {
+      res.resume();
+      res.on('end', () => resolve(res.statusCode ?? 0));
+    });
+    request.on('error', reject);
+  });
+}
+
+/** The clients the primary logged for requests sent through every worker with spoofed headers. */
+async function clientsSeenByThePrimary(wharf: Awaited<ReturnType<typeof startWharf>>, port: number) {
+  const probes = Array.from({ length: 4 }, () => randomString(12));
+  for (const probe of probes) expect(await apiGet(port, `/api/v1/system/info?probe=${probe}`, SPOOFED)).toBe(200);
+  let lines: string[] = [];
+  for (let attempt = 0; attempt < 50; attempt++) {
+    lines = wharf
+      .stdout()
+      .split('\n')
+      .filter((line) => line.includes('incoming request') && probes.some((probe) => line.includes(probe)));
+    if (lines.length === probes.length) break;
+    await sleep(100);
+  }
+  return lines.map((line) => {
+    const { req } = JSON.parse(line);
+    return { address: req.remoteAddress, host: req.host };
+  });
+}
+
+describe.each([
+  { setting: undefined, client: '127.0.0.1', host: (port: number) => `127.0.0.1:${port}` },
+  { setting: '127.0.0.1', client: '203.0.113.7', host: () => 'sites.example' },
+])('the client address in a cluster with WHARF_TRUST_PROXY=$setting', ({ setting, client, host }) => {
+  let dataDir: string;
+  let port: number;
+  let wharf: Awaited<ReturnType<typeof startWharf>>;
+
+  beforeAll(async () => {
+    dataDir = await mkdtemp(path.join(os.tmpdir(), 'wharf-trust-'));
+    port = await freePort();
+    wharf = await startWharf(dataDir, port, {
+      WHARF_WORKERS: '2',
+      LOG_LEVEL: 'info',
+      ...(setting ? { WHARF_TRUST_PROXY: setting } : {}),
+    });
+    await waitForApi(`http://127.0.0.1:${port}`);
+  });
+  afterAll(async () => {
+    if (wharf.child.exitCode === null) wharf.child.kill('SIGKILL');
+    await rm(dataDir, { recursive: true, force: true });
+  });
+
+  it('reaches the primary as the worker decided it, never as a header the client wrote', async () => {
+    const seen = await clientsSeenByThePrimary(wharf, port);
+    expect(seen).toEqual(Array(4).fill({ address: client, host: host(port) }));
+  });
+});
+
+describe('WHARF_TRUST_PROXY at start', () => {
+  it('refuses a value that is neither a number of proxies nor addresses, naming the variable', async () => {
+    const dataDir = await mkdtemp(path.join(os.tmpdir(), 'wharf-trust-'));
+    try {
+      const wharf = await startWharf(dataDir, await freePort(), { WHARF_TRUST_PROXY: 'everyone' });
+      expect(await exited(wharf.child)).toBe(1);
+      expect(wharf.stderr()).toContain('WHARF_TRUST_PROXY must be off, a number of proxies');
+    } finally {
+      await rm(dataDir, { recursive: true, force: true });
+    }
+  });
+});

@@ -1,0 +1,104 @@
+import http from 'node:http';
+import https from 'node:https';
+import type { AddressInfo } from 'node:net';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { OutboundGuard, OutboundRefused } from './guard.ts';
+
+/** A real server on loopback that counts the connections that reach it. */
+function startCountingServer() {
+  const server = http.createServer((_req, res) => res.end('reached'));
+  let connections = 0;
+  server.on('connection', () => connections++);
+  return new Promise<{ server: http.Server; port: number; connections: () => number }>((resolve) =>
+    server.listen(0, '127.0.0.1', () =>
+      resolve({ server, port: (server.address() as AddressInfo).port, connections: () => connections }),
+    ),
+  );
+}
+
+function guardWithLog(allowPrivate: boolean) {
+  const warnings: Record<string, unknown>[] = [];
+  const guard = new OutboundGuard({ allowPrivate, log: { warn: (details) => void warnings.push(details) } });
+  return { guard, warnings };
+}
+
+/** Sends a GET through the guard's agent: the body on success, the error otherwise. */
+function fetchThrough(guard: OutboundGuard, target: string, options: http.RequestOptions = {}) {
+  const url = new URL(target);
+  const client = url.protocol === 'https:' ? https : http;
+  return new Promise<string | Error>((resolve) => {
+    const request = client.get(url, { agent: guard.agentFor(url), ...options }, (res) => {
+      let body = '';
+      res.on('data', (chunk: Buffer) => {
+        body += chunk;
+      });
+      res.on('end', () => resolve(body));
+    });
+    request.on('error', resolve);
+  });
+}
+
+describe('the outbound guard', () => {
+  let upstream: Awaited<ReturnType<typeof startCountingServer>>;
+  const guarded = guardWithLog(false);
+  const open = guardWithLog(true);
+
+  beforeAll(async () => {
+    upstream = await startCountingServer();
+  });
+  afterAll(() => {
+    guarded.guard.close();
+    open.guard.close();
+    upstream.server.close();
+  });
+
+  it('refuses loopback written as an address, before any connection is opened', async () => {
+    for (const host of ['127.0.0.1', '[::1]', '[::ffff:127.0.0.1]', '2130706433', '0x7f.1']) {
+      const answer = await fetchThrough(guarded.guard, `http://${host}:${upstream.port}/`);
+      expect(answer, host).toBeInstanceOf(OutboundRefused);
+    }
+    expect(upstream.connections()).toBe(0);
+  });
+
+  it('refuses a name once it resolves to loopback, over http and https, before connecting', async () => {
+    for (const target of [`http://localhost:${upstream.port}/`, `https://localhost:${upstream.port}/`]) {
+      const answer = await fetchThrough(guarded.guard, target);
+      expect(answer, target).toBeInstanceOf(OutboundRefused);
+      expect((answer as OutboundRefused).host).toBe('localhost');
+    }
+    expect(upstream.connections()).toBe(0);
+  });
+
+  it('refuses a local socket path', async () => {
+    const answer = await fetchThrough(guarded.guard, 'http://example.com/', { socketPath: '/tmp/wharf-absent.sock' });
+    expect(answer).toBeInstanceOf(OutboundRefused);
+    expect(upstream.connections()).toBe(0);
+  });
+
+  it('logs each refusal with the host, the address and its range', () => {
+    expect(guarded.warnings).toContainEqual({ host: 'localhost', address: '127.0.0.1', range: 'a loopback address' });
+    expect(guarded.warnings).toContainEqual({ host: '::1', address: '::1', range: 'a loopback address' });
+  });
+
+  it('lets everything through when the operator allows private upstreams', async () => {
+    expect(await fetchThrough(open.guard, `http://127.0.0.1:${upstream.port}/`)).toBe('reached');
+    expect(await fetchThrough(open.guard, `http://localhost:${upstream.port}/`)).toBe('reached');
+    expect(open.warnings).toEqual([]);
+  });
+
+  it('refuses names that only mean the local network when a URL is saved, without asking DNS', () => {
+    const saved = (url: string) => guarded.guard.problemWithUrl(url);
+    expect(saved('http://LOCALHOST./')).toMatch(/^localhost names the server's own machine/);
+    expect(saved('http://api.localhost/')).toMatch(/names the server's own machine/);
+    expect(saved('http://printer.local/')).toMatch(/names the server's own machine/);
+    expect(saved('http://db.internal/')).toMatch(/names the server's own machine/);
+    expect(saved('http://router.home.arpa/')).toMatch(/names the server's own machine/);
+    expect(saved('http://postgres:5432/')).toMatch(/^postgres is a local name/);
+    expect(saved('http://2130706433/')).toMatch(
+      /^127\.0\.0\.1 is a loopback address; .*WHARF_ALLOW_PRIVATE_UPSTREAMS=on/,
+    );
+    expect(saved('https://api.example.com/v1')).toBeNull();
+    expect(saved('http://[2606:4700:4700::1111]/')).toBeNull();
+    expect(open.guard.problemWithUrl('http://127.0.0.1:8080/')).toBeNull();
+  });
+});

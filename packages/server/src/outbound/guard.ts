@@ -1,0 +1,142 @@
+import dns from 'node:dns';
+import http from 'node:http';
+import https from 'node:https';
+import { isIP, type LookupFunction } from 'node:net';
+import type { Duplex } from 'node:stream';
+import { refusedRange } from './addresses.ts';
+import { upstreamUrlProblem } from './upstreamUrls.ts';
+
+/** A connection the guard would not open: the host asked for, the address it is, and why. */
+export class OutboundRefused extends Error {
+  readonly code = 'UPSTREAM_NOT_ALLOWED';
+
+  constructor(
+    readonly host: string,
+    readonly address: string,
+    readonly range: string,
+  ) {
+    super(`${host === address ? address : `${host} (${address})`} is ${range}`);
+  }
+}
+
+/** Where refusals are logged; the API's and the workers' pino loggers fit. */
+export interface OutboundLog {
+  warn(details: Record<string, unknown>, message: string): void;
+}
+
+type ConnectCallback = (err: Error | null, stream: Duplex) => void;
+
+/**
+ * The one gate for every connection Wharf opens on a tenant's behalf (reverse-proxy rules now,
+ * hook deliveries next). Its agents check the address each socket actually connects to, after DNS,
+ * so a name that resolves to a public address when the rule is saved and to 127.0.0.1 later
+ * (DNS rebinding) is refused all the same. Callers send their requests through `agentFor(url)` and
+ * check URLs people save with `problemWithUrl`.
+ */
+export class OutboundGuard {
+  readonly httpAgent: http.Agent;
+  readonly httpsAgent: https.Agent;
+  private readonly allowPrivate: boolean;
+  private readonly log: OutboundLog;
+
+  constructor(options: { allowPrivate: boolean; log: OutboundLog }) {
+    this.allowPrivate = options.allowPrivate;
+    this.log = options.log;
+    this.httpAgent = new GuardedHttpAgent(this);
+    this.httpsAgent = new GuardedHttpsAgent(this);
+  }
+
+  agentFor(url: URL): http.Agent {
+    return url.protocol === 'https:' ? this.httpsAgent : this.httpAgent;
+  }
+
+  /** Why a URL someone saves may not be used as an upstream, or null; no DNS is asked (see upstreamUrls.ts). */
+  problemWithUrl(url: string): string | null {
+    return this.allowPrivate ? null : upstreamUrlProblem(url);
+  }
+
+  /** `dns.lookup` that fails with `OutboundRefused` when any address of the name is refused. */
+  readonly lookup: LookupFunction = (hostname, options, callback) => {
+    dns.lookup(hostname, { ...options, all: true }, (error, addresses) => {
+      if (error) return callback(error, '');
+      // Refusing the name when any of its addresses is refused: the socket may try each in turn.
+      for (const { address } of addresses) {
+        const refusal = this.refusalOf(hostname, address);
+        if (refusal) return callback(refusal, '');
+      }
+      const [first] = addresses;
+      if (options.all) callback(null, addresses);
+      else if (first) callback(null, first.address, first.family);
+      else callback(Object.assign(new Error(`${hostname} has no address`), { code: 'ENOTFOUND' }), '');
+    });
+  };
+
+  /**
+   * The refusal of a connection before it is opened: an IP literal is checked here because Node
+   * connects to it without calling `lookup`; a local socket path is never a tenant's upstream.
+   */
+  refusalOfTarget(options: http.ClientRequestArgs): OutboundRefused | null {
+    const host = options.host ?? options.hostname ?? 'localhost';
+    if (options.socketPath || (options as { path?: string | null }).path)
+      return this.refused(new OutboundRefused(host, options.socketPath ?? 'a local socket', 'a local socket'));
+    return isIP(host) ? this.refusalOf(host, host) : null;
+  }
+
+  /** Closes the idle kept-alive connections (at shutdown). */
+  close() {
+    this.httpAgent.destroy();
+    this.httpsAgent.destroy();
+  }
+
+  private refusalOf(host: string, address: string): OutboundRefused | null {
+    if (this.allowPrivate) return null;
+    const range = refusedRange(address);
+    return range ? this.refused(new OutboundRefused(host, address, range)) : null;
+  }
+
+  private refused(refusal: OutboundRefused) {
+    this.log.warn(
+      { host: refusal.host, address: refusal.address, range: refusal.range },
+      `outbound connection refused: ${refusal.message} (WHARF_ALLOW_PRIVATE_UPSTREAMS is off)`,
+    );
+    return refusal;
+  }
+}
+
+// Kept-alive connections were checked when they were opened; a reused one goes to the same address.
+const AGENT_OPTIONS = { keepAlive: true };
+
+class GuardedHttpAgent extends http.Agent {
+  constructor(private readonly guard: OutboundGuard) {
+    super(AGENT_OPTIONS);
+  }
+
+  override createConnection(options: http.ClientRequestArgs, callback?: ConnectCallback) {
+    return guardedConnection(this.guard, options, callback, (checked) => super.createConnection(checked, callback));
+  }
+}
+
+class GuardedHttpsAgent extends https.Agent {
+  constructor(private readonly guard: OutboundGuard) {
+    super(AGENT_OPTIONS);
+  }
+
+  override createConnection(options: https.RequestOptions, callback?: ConnectCallback) {
+    return guardedConnection(this.guard, options, callback, (checked) => super.createConnection(checked, callback));
+  }
+}
+
+/** Opens the connection with the guard's `lookup`, or fails the request with the refusal. */
+function guardedConnection<O extends http.ClientRequestArgs>(
+  guard: OutboundGuard,
+  options: O,
+  callback: ConnectCallback | undefined,
+  open: (options: O) => Duplex | null | undefined,
+): Duplex | null | undefined {
+  const refusal = guard.refusalOfTarget(options);
+  if (!refusal) return open({ ...options, lookup: guard.lookup });
+  if (!callback) throw refusal;
+  // The agent hands this error to the request, which emits it as its 'error' on the next tick.
+  callback(refusal, undefined as unknown as Duplex);
+  return undefined;
+}

@@ -1,0 +1,122 @@
+import { mkdtemp, rm } from 'node:fs/promises';
+import os from 'node:os';
+import path from 'node:path';
+import { setTimeout as sleep } from 'node:timers/promises';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { expectStatus, signedIn, type TestClient } from '../test/client.ts';
+import { freePort, TEST_PASSWORD } from '../test/harness.ts';
+import { childPids, isAlive, siteGet, startWharf, type WharfProcess, waitForApi } from '../test/processes.ts';
+import { uploadRelease } from '../test/world.ts';
+import { hashPassword } from './lib/passwords.ts';
+
+const ROUNDS = 50;
+
+describe('a cluster whose workers die', () => {
+  let dataDir: string;
+  let port: number;
+  let url: string;
+  let wharf: WharfProcess;
+  let owner: TestClient;
+  let siteId: string;
+  let host: string;
+  let branchPath: string;
+  const releases: { id: string; content: string }[] = [];
+
+  beforeAll(async () => {
+    dataDir = await mkdtemp(path.join(os.tmpdir(), 'wharf-restart-'));
+    port = await freePort();
+    url = `http://127.0.0.1:${port}`;
+    wharf = await startWharf(dataDir, port, {
+      WHARF_WORKERS: '2',
+      WHARF_USERS: `owner:${await hashPassword(TEST_PASSWORD)}`,
+      LOG_LEVEL: 'info',
+    });
+    await waitForApi(url);
+    owner = await signedIn(url, 'owner');
+    const org = expectStatus(await owner.post('/api/v1/orgs', { name: 'Acme' }), 200);
+    const team = expectStatus(await owner.post(`/api/v1/orgs/${org._id}/teams`, { name: 'Web' }), 200);
+    const site = expectStatus(await owner.post(`/api/v1/teams/${team._id}/sites`, { name: 'flipped' }), 200);
+    siteId = site._id;
+    host = `${site.name}.localhost:${port}`;
+    for (const content of ['blue', 'green']) {
+      const release = await uploadRelease(owner, siteId, content, ['main'], [{ name: 'index.html', content }]);
+      releases.push({ id: release._id, content });
+    }
+    branchPath = `/api/v1/sites/${siteId}/branches/${site.mainBranch}/release`;
+  });
+  afterAll(async () => {
+    if (isAlive(wharf.child)) wharf.child.kill('SIGKILL');
+    await rm(dataDir, { recursive: true, force: true });
+  });
+
+  /**
+   * Points the main branch at a release through the API: its status, or null when the connection
+   * was cut (a killed worker takes the connections it held with it).
+   */
+  async function flip(release: { id: string }) {
+    const answer = await fetch(url + branchPath, {
+      method: 'PUT',
+      headers: { cookie: owner.cookieHeader, 'content-type': 'application/json' },
+      body: JSON.stringify({ release: release.id }),
+      signal: AbortSignal.timeout(10_000),
+    }).catch(() => null);
+    return answer?.status ?? null;
+  }
+
+  /** Flips the branch between the two releases until told to stop; answers the statuses seen. */
+  function flipping() {
+    let stopped = false;
+    const statuses: (number | null)[] = [];
+    const loop = (async () => {
+      for (let i = 0; !stopped; i++) statuses.push(await flip(releases[i % 2]!));
+    })();
+    return async () => {
+      stopped = true;
+      await loop;
+      return statuses;
+    };
+  }
+
+  /** The processes the primary reported serving, by id, from its log. */
+  const serving = () =>
+    new Set(
+      wharf
+        .stdout()
+        .split('\n')
+        .filter((line) => line.includes('a worker is serving'))
+        .map((line) => JSON.parse(line).workerPid as number),
+    );
+
+  async function respawnAfter(killed: number) {
+    for (let attempt = 0; attempt < 300; attempt++) {
+      expect(isAlive(wharf.child), `the primary died: ${wharf.stderr()}`).toBe(true);
+      const workers = childPids(wharf.child.pid!);
+      if (workers.length === 2 && !workers.includes(killed) && workers.every((pid) => serving().has(pid))) return;
+      await sleep(50);
+    }
+    throw new Error(`No worker took the place of ${killed}`);
+  }
+
+  it(`survives ${ROUNDS} kill -9 of a worker during branch flips, serving the current release after each respawn`, async () => {
+    for (let round = 0; round < ROUNDS; round++) {
+      const stopFlipping = flipping();
+      await sleep(20 + (round % 5) * 15);
+      const workers = childPids(wharf.child.pid!);
+      expect(workers).toHaveLength(2);
+      const victim = workers[round % 2]!;
+      process.kill(victim, 'SIGKILL');
+      await respawnAfter(victim);
+      const statuses = await stopFlipping();
+      // The API answers every flip that reached it; 503 is the hand-off's "restarting, try again".
+      expect(statuses.filter((status) => status !== null && status !== 200 && status !== 503)).toEqual([]);
+
+      const current = releases[round % 2]!;
+      for (let attempt = 0; (await flip(current)) !== 200; attempt++) expect(attempt).toBeLessThan(5);
+      // Fresh connections go to each worker in turn: both, the new one too, serve the release.
+      const answers = [];
+      for (let i = 0; i < 6; i++) answers.push(await siteGet(port, host));
+      expect(answers.map((answer) => answer.text)).toEqual(Array(6).fill(current.content));
+    }
+    expect(isAlive(wharf.child)).toBe(true);
+  }, 600_000);
+});

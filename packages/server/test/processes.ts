@@ -1,0 +1,95 @@
+import { type ChildProcess, spawn } from 'node:child_process';
+import { readdirSync, readFileSync } from 'node:fs';
+import http from 'node:http';
+import { setTimeout as sleep } from 'node:timers/promises';
+import { buildServer } from '../../../scripts/buildServer.mjs';
+
+/** Wharf as `npm start` runs it: the server bundled into one module for plain Node, built once per test file. */
+let bundled: Promise<string> | undefined;
+export const bundledServer = () => {
+  bundled ??= buildServer();
+  return bundled;
+};
+
+export interface WharfProcess {
+  child: ChildProcess;
+  stdout(): string;
+  stderr(): string;
+}
+
+/** Wharf as `npm start` runs it, in a child process on `port`, with `env` added. */
+export async function startWharf(dataDir: string, port: number, env: Record<string, string>): Promise<WharfProcess> {
+  const child = spawn(process.execPath, ['--enable-source-maps', await bundledServer()], {
+    env: {
+      ...process.env,
+      PORT: String(port),
+      HOST: '127.0.0.1',
+      WHARF_URL: `http://127.0.0.1:${port}`,
+      WHARF_SITES_URL: `http://localhost:${port}`,
+      WHARF_DATA_DIR: dataDir,
+      DATABASE_URL: '',
+      LOG_LEVEL: 'warn',
+      ...env,
+    },
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
+  let stdout = '';
+  let stderr = '';
+  child.stdout!.on('data', (chunk: Buffer) => {
+    stdout += chunk.toString();
+  });
+  child.stderr!.on('data', (chunk: Buffer) => {
+    stderr += chunk.toString();
+  });
+  return { child, stdout: () => stdout, stderr: () => stderr };
+}
+
+export const exited = (child: ChildProcess) =>
+  new Promise<number | null>((resolve) => {
+    if (child.exitCode !== null || child.signalCode !== null) resolve(child.exitCode);
+    else child.once('exit', (code) => resolve(code));
+  });
+
+export const isAlive = (child: ChildProcess) => child.exitCode === null && child.signalCode === null;
+
+export async function waitForApi(url: string) {
+  for (let attempt = 0; attempt < 300; attempt++) {
+    const answer = await fetch(`${url}/api/v1/system/info`).catch(() => null);
+    if (answer?.ok) return;
+    await sleep(100);
+  }
+  throw new Error('Wharf did not start');
+}
+
+/** A site request on a connection of its own: the cluster hands each connection to the next worker. */
+export function siteGet(port: number, host: string, urlPath = '/') {
+  return new Promise<{ status: number; text: string }>((resolve, reject) => {
+    const request = http.get({ host: '127.0.0.1', port, path: urlPath, headers: { host }, agent: false }, (res) => {
+      let text = '';
+      res.on('data', (chunk: Buffer) => {
+        text += chunk.toString();
+      });
+      res.on('end', () => resolve({ status: res.statusCode ?? 0, text }));
+      res.on('error', reject);
+    });
+    request.setTimeout(10_000, () => request.destroy(new Error('no answer within 10 s')));
+    request.on('error', reject);
+  });
+}
+
+/** The ids of a process's children (a cluster's workers), read from /proc. */
+export function childPids(parent: number): number[] {
+  const children: number[] = [];
+  for (const name of readdirSync('/proc')) {
+    if (!/^\d+$/.test(name)) continue;
+    try {
+      // The command may hold spaces and parentheses: the fields after its closing one are plain.
+      const stat = readFileSync(`/proc/${name}/stat`, 'utf8');
+      const [state, ppid] = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
+      if (Number(ppid) === parent && state !== 'Z') children.push(Number(name));
+    } catch {
+      // The process ended while the list was read.
+    }
+  }
+  return children;
+}
