@@ -134,7 +134,11 @@ describeInBrowser('organization admin (/org)', () => {
     expect(await page.getByLabel('Member owner').getByRole('switch').count()).toBe(0);
     expect(await page.getByLabel('Member owner').getByRole('button').count()).toBe(0);
 
-    await page.getByRole('switch', { name: 'Admin rights of joiner' }).check({ force: true });
+    // The switch shows the new state once the mutation's state reaches React, a tick after the
+    // click: `check()` would read it too early, so click and wait for what the page then shows.
+    const adminSwitch = page.getByRole('switch', { name: 'Admin rights of joiner' });
+    await adminSwitch.click({ force: true });
+    await expect.poll(() => adminSwitch.isChecked()).toBe(true);
     await expectVisible(page.getByLabel('Member joiner').getByText('admin', { exact: true }));
     const members = expectStatus(await owner.get(`/api/v1/orgs/${stage.world.org._id}/members?search=joiner`), 200);
     expect(members.items[0]).toMatchObject({ _id: joinerId, admin: true });
