@@ -1,5 +1,7 @@
 import react from '@vitejs/plugin-react';
 import { defineConfig, type ProxyOptions } from 'vite';
+import { precompress } from './build/precompress.ts';
+import { routeTableWithoutSchemas } from './build/routeTable.ts';
 
 /** Where `npm run dev` sends API calls: a Wharf server started separately. */
 const apiTarget = process.env.WHARF_API_URL ?? 'http://localhost:8080';
@@ -11,13 +13,12 @@ const toServer: ProxyOptions = {
 };
 
 export default defineConfig({
-  plugins: [react()],
+  plugins: [react(), routeTableWithoutSchemas(), precompress()],
   // The server puts a fresh nonce here in each page and in its Content-Security-Policy.
   html: { cspNonce: 'WHARF_CSP_NONCE' },
   build: {
     outDir: 'dist',
     emptyOutDir: true,
-    chunkSizeWarningLimit: 1500,
   },
   server: {
     proxy: { '/api': toServer, '/auth': toServer, '/socket.io': { ...toServer, ws: true } },

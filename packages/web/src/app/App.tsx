@@ -1,13 +1,10 @@
-import '@mantine/core/styles.css';
-import '@mantine/dates/styles.css';
-import '@mantine/dropzone/styles.css';
-import '@mantine/notifications/styles.css';
-import '@mantine/spotlight/styles.css';
+import './mantineStyles.css';
 import { localStorageColorSchemeManager, MantineProvider } from '@mantine/core';
 import { Notifications } from '@mantine/notifications';
 import { QueryClientProvider } from '@tanstack/react-query';
-import { useState } from 'react';
+import { Suspense, useState } from 'react';
 import { BrowserRouter } from 'react-router';
+import { Initializing } from '../components/Initializing.tsx';
 import { CurrentOrgProvider } from '../features/orgs/currentOrg.tsx';
 import { OrgLiveUpdates } from '../features/realtime/OrgLiveUpdates.tsx';
 import { RealtimeProvider } from '../features/realtime/RealtimeProvider.tsx';
@@ -33,7 +30,9 @@ export function App() {
         <BrowserRouter>
           <CurrentOrgProvider>
             <RealtimeProvider>
-              <AppRoutes />
+              <Suspense fallback={<Initializing />}>
+                <AppRoutes />
+              </Suspense>
               <OrgLiveUpdates />
               <Telemetry />
             </RealtimeProvider>

@@ -1,5 +1,5 @@
 import { useUser } from '../features/auth/session.ts';
-import { AppLayout } from './shell/AppLayout.tsx';
+import { AppLayout } from './pages.ts';
 import { PublicLayout } from './shell/PublicLayout.tsx';
 
 /** Signed-in visitors get the whole console around a page; others a plain frame. */

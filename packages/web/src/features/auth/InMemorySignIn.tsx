@@ -1,7 +1,7 @@
 import { Button, PasswordInput, Stack, TextInput } from '@mantine/core';
 import { useForm } from '@mantine/form';
 import { useMutation } from '@tanstack/react-query';
-import { api } from '@wharf/contract';
+import { api, signInBody } from '@wharf/contract';
 import { call } from '../../lib/api.ts';
 import { contractResolver } from '../../lib/form.ts';
 import { notifyFailure } from '../../lib/notify.ts';
@@ -12,7 +12,7 @@ export function InMemorySignIn() {
   const setUser = useSetUser();
   const form = useForm({
     initialValues: { user: '', password: '' },
-    validate: contractResolver(api.signInInMemory.body!),
+    validate: contractResolver(signInBody),
   });
   const signIn = useMutation({
     mutationFn: (body: { user: string; password: string }) => call(api.signInInMemory, { body }),

@@ -1,3 +1,4 @@
+import '@mantine/spotlight/styles.layer.css';
 import { Group, Loader, Stack, Text } from '@mantine/core';
 import { Spotlight } from '@mantine/spotlight';
 import { IconSearch } from '@tabler/icons-react';

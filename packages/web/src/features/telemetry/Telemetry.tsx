@@ -1,15 +1,18 @@
 import { notifications } from '@mantine/notifications';
-import { useEffect } from 'react';
+import { lazy, Suspense, useEffect } from 'react';
 import { errorText } from '../../lib/notify.ts';
+import { useUser } from '../auth/session.ts';
 import { AnalyticsNotice } from './AnalyticsNotice.tsx';
 import { CrashReportPrompt } from './CrashReportPrompt.tsx';
-import { usePageViews } from './pageViews.ts';
 import { useSystemEnv } from './systemEnv.ts';
+
+// Only signed-in users are counted: nobody else loads the counting (and the page-path schema it checks with).
+const PageViewCounter = lazy(() => import('./pageViews.ts').then((m) => ({ default: m.PageViewCounter })));
 
 /** What the console asks and tells about crash reports and analytics, on every page. */
 export function Telemetry() {
   const env = useSystemEnv();
-  usePageViews();
+  const signedIn = Boolean(useUser().data);
   useEffect(() => {
     if (env.error) notifications.show({ color: 'red', message: `Could not load backend env: ${errorText(env.error)}` });
   }, [env.error]);
@@ -17,6 +20,11 @@ export function Telemetry() {
     <>
       <CrashReportPrompt />
       <AnalyticsNotice />
+      {signedIn && env.data?.analytics.enabled && (
+        <Suspense fallback={null}>
+          <PageViewCounter />
+        </Suspense>
+      )}
     </>
   );
 }

@@ -1,3 +1,4 @@
+import '@mantine/dates/styles.layer.css';
 import { Button, Card, Group, Input, SimpleGrid, Skeleton, Stack, TextInput, Title } from '@mantine/core';
 import { DateTimePicker } from '@mantine/dates';
 import { useForm } from '@mantine/form';
