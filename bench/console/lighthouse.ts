@@ -122,17 +122,7 @@ function figuresOf(label: string, lhr: Result): PageFigures {
   };
 }
 
-/**
- * One Lighthouse run with its mobile defaults (simulated slow 4G and a 4× slower CPU) in a fresh
- * Chromium, so that the cache starts empty. Lighthouse leaves the storage alone: it holds what
- * `visitor` put there. `reportFile` keeps Lighthouse's whole report (JSON, for the Lighthouse viewer).
- */
-export async function audit(
-  label: string,
-  url: string,
-  visitor: Visitor = {},
-  reportFile?: string,
-): Promise<PageFigures> {
+async function auditOnce(label: string, url: string, visitor: Visitor, reportFile?: string): Promise<PageFigures> {
   const chrome = await launch({ chromePath: CHROMIUM, chromeFlags: CHROMIUM_FLAGS });
   try {
     const browser = await puppeteer.connect({ browserURL: `http://127.0.0.1:${chrome.port}`, defaultViewport: null });
@@ -147,5 +137,24 @@ export async function audit(
     return figuresOf(label, result.lhr);
   } finally {
     chrome.kill();
+  }
+}
+
+/** Runtime errors of Lighthouse that say nothing about the page: the run is made again. */
+const FLAKY = /NO_NAVSTART|NO_FCP|PROTOCOL_TIMEOUT/;
+
+/**
+ * One Lighthouse run with its mobile defaults (simulated slow 4G and a 4× slower CPU) in a fresh
+ * Chromium, so that the cache starts empty. Lighthouse leaves the storage alone: it holds what
+ * `visitor` put there. `reportFile` keeps Lighthouse's whole report (JSON, for the Lighthouse viewer).
+ */
+export async function audit(label: string, url: string, visitor: Visitor = {}, reportFile?: string) {
+  for (let attempt = 1; ; attempt++) {
+    try {
+      return await auditOnce(label, url, visitor, reportFile);
+    } catch (error) {
+      if (attempt === 3 || !FLAKY.test(String(error))) throw error;
+      console.log(`  (${label}: ${String(error).slice(0, 120)}; again)`);
+    }
   }
 }

@@ -12,6 +12,15 @@ const toServer: ProxyOptions = {
   configure: (proxy) => proxy.on('proxyReq', (request) => request.setHeader('origin', new URL(apiTarget).origin)),
 };
 
+/**
+ * What the sign-in page and the signed-in frame share: the footer and header pieces, and Mantine's
+ * helpers. In a chunk of their own, neither page loads the other's code.
+ */
+const FRAME = [
+  /src[\\/](app[\\/]shell[\\/](Footer|ColorSchemeToggle)|components[\\/]Brand)\.tsx$/,
+  /@mantine[\\/](core[\\/]esm[\\/](core|utils|components[\\/](Divider|ThemeIcon))|hooks)[\\/]/,
+];
+
 export default defineConfig({
   plugins: [react(), routeTableWithoutSchemas(), precompress()],
   // The server puts a fresh nonce here in each page and in its Content-Security-Policy.
@@ -19,6 +28,30 @@ export default defineConfig({
   build: {
     outDir: 'dist',
     emptyOutDir: true,
+    rolldownOptions: {
+      output: {
+        codeSplitting: {
+          groups: [
+            { name: 'startup', tags: ['$initial'], priority: 3 },
+            {
+              name: 'frame',
+              test: (id) => FRAME.some((pattern) => pattern.test(id)),
+              priority: 2,
+            },
+            {
+              name: 'signed-out',
+              test: /src[\\/](features[\\/]auth[\\/]LoginPage|app[\\/]shell[\\/]PublicLayout)\.tsx$/,
+              priority: 1,
+            },
+            {
+              name: 'signed-in',
+              test: /src[\\/](app[\\/]shell[\\/]AppLayout|features[\\/]teams[\\/]TeamsPage)\.tsx$/,
+              priority: 1,
+            },
+          ],
+        },
+      },
+    },
   },
   server: {
     proxy: { '/api': toServer, '/auth': toServer, '/socket.io': { ...toServer, ws: true } },

@@ -1,6 +1,5 @@
 import './mantineStyles.css';
 import { localStorageColorSchemeManager, MantineProvider } from '@mantine/core';
-import { Notifications } from '@mantine/notifications';
 import { QueryClientProvider } from '@tanstack/react-query';
 import { Suspense, useState } from 'react';
 import { BrowserRouter } from 'react-router';
@@ -10,9 +9,10 @@ import { OrgLiveUpdates } from '../features/realtime/OrgLiveUpdates.tsx';
 import { RealtimeProvider } from '../features/realtime/RealtimeProvider.tsx';
 import { Telemetry } from '../features/telemetry/Telemetry.tsx';
 import { getStyleNonce } from './cspNonce.ts';
+import { NotificationsOnDemand } from './NotificationsOnDemand.tsx';
 import { createQueryClient } from './queryClient.ts';
 import { AppRoutes } from './routes.tsx';
-import { theme } from './theme.ts';
+import { cssVariablesResolver, theme } from './theme.ts';
 
 const colorSchemeManager = localStorageColorSchemeManager({ key: 'wharf.colorScheme' });
 
@@ -21,11 +21,12 @@ export function App() {
   return (
     <MantineProvider
       theme={theme}
+      cssVariablesResolver={cssVariablesResolver}
       defaultColorScheme="auto"
       colorSchemeManager={colorSchemeManager}
       getStyleNonce={getStyleNonce}
     >
-      <Notifications position="top-right" autoClose={6000} />
+      <NotificationsOnDemand position="top-right" autoClose={6000} />
       <QueryClientProvider client={queryClient}>
         <BrowserRouter>
           <CurrentOrgProvider>

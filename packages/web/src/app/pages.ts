@@ -11,23 +11,31 @@ function page<M, K extends keyof M>(load: () => Promise<M>, name: K) {
   return Object.assign(Page, { preload: load });
 }
 
+/** A page beyond the first ones: it loads with all of Mantine's styles (components/allMantineStyles.ts). */
+function fullPage<M, K extends keyof M>(load: () => Promise<M>, name: K) {
+  const withStyles = () =>
+    Promise.all([load(), import('../components/allMantineStyles.ts')]).then(([module]) => module);
+  return page(withStyles, name);
+}
+
 export const AppLayout = page(() => import('./shell/AppLayout.tsx'), 'AppLayout');
+export const PublicLayout = page(() => import('./shell/PublicLayout.tsx'), 'PublicLayout');
 export const LoginPage = page(() => import('../features/auth/LoginPage.tsx'), 'LoginPage');
 export const LegalPage = page(() => import('../features/legal/LegalPage.tsx'), 'LegalPage');
-export const InvitePage = page(() => import('../features/invite/InvitePage.tsx'), 'InvitePage');
-export const OrgsPage = page(() => import('../features/orgs/OrgsPage.tsx'), 'OrgsPage');
+export const InvitePage = fullPage(() => import('../features/invite/InvitePage.tsx'), 'InvitePage');
+export const OrgsPage = fullPage(() => import('../features/orgs/OrgsPage.tsx'), 'OrgsPage');
 export const TeamsPage = page(() => import('../features/teams/TeamsPage.tsx'), 'TeamsPage');
-export const TeamPage = page(() => import('../features/teams/TeamPage.tsx'), 'TeamPage');
-export const SitePage = page(() => import('../features/sites/SitePage.tsx'), 'SitePage');
-export const OrgAdminPage = page(() => import('../features/orgAdmin/OrgAdminPage.tsx'), 'OrgAdminPage');
-export const OrgSettingsTab = page(() => import('../features/orgAdmin/OrgSettingsTab.tsx'), 'OrgSettingsTab');
-export const StaffTab = page(() => import('../features/orgAdmin/StaffTab.tsx'), 'StaffTab');
-export const OrgHooksTab = page(() => import('../features/hooks/OrgHooksTab.tsx'), 'OrgHooksTab');
-export const UserSettingsPage = page(() => import('../features/user/UserSettingsPage.tsx'), 'UserSettingsPage');
-export const ApiTokensPage = page(() => import('../features/user/ApiTokensPage.tsx'), 'ApiTokensPage');
-export const AddApiTokenPage = page(() => import('../features/user/AddApiTokenPage.tsx'), 'AddApiTokenPage');
-export const ApiTokenPage = page(() => import('../features/user/ApiTokenPage.tsx'), 'ApiTokenPage');
-export const SecurityPage = page(() => import('../features/user/SecurityPage.tsx'), 'SecurityPage');
+export const TeamPage = fullPage(() => import('../features/teams/TeamPage.tsx'), 'TeamPage');
+export const SitePage = fullPage(() => import('../features/sites/SitePage.tsx'), 'SitePage');
+export const OrgAdminPage = fullPage(() => import('../features/orgAdmin/OrgAdminPage.tsx'), 'OrgAdminPage');
+export const OrgSettingsTab = fullPage(() => import('../features/orgAdmin/OrgSettingsTab.tsx'), 'OrgSettingsTab');
+export const StaffTab = fullPage(() => import('../features/orgAdmin/StaffTab.tsx'), 'StaffTab');
+export const OrgHooksTab = fullPage(() => import('../features/hooks/OrgHooksTab.tsx'), 'OrgHooksTab');
+export const UserSettingsPage = fullPage(() => import('../features/user/UserSettingsPage.tsx'), 'UserSettingsPage');
+export const ApiTokensPage = fullPage(() => import('../features/user/ApiTokensPage.tsx'), 'ApiTokensPage');
+export const AddApiTokenPage = fullPage(() => import('../features/user/AddApiTokenPage.tsx'), 'AddApiTokenPage');
+export const ApiTokenPage = fullPage(() => import('../features/user/ApiTokenPage.tsx'), 'ApiTokenPage');
+export const SecurityPage = fullPage(() => import('../features/user/SecurityPage.tsx'), 'SecurityPage');
 
 /** The pages a first load of each path shows, for a signed-in visitor (routes.tsx has the rules). */
 const signedInPages: [pattern: string, pages: { preload: () => Promise<unknown> }[]][] = [
@@ -56,7 +64,8 @@ const signedInPages: [pattern: string, pages: { preload: () => Promise<unknown> 
  */
 export function preloadPageOf(pathname: string) {
   if (sessionCookieAtLoad === 'absent') {
-    void (matchPath('/legal/*', pathname) ? LegalPage : LoginPage).preload();
+    if (matchPath('/legal/*', pathname)) void Promise.all([PublicLayout.preload(), LegalPage.preload()]);
+    else void LoginPage.preload();
     return;
   }
   if (matchPath('/login', pathname)) return;

@@ -1,16 +1,12 @@
-// Every Mantine style: the signed-in pages use most components (the first pages' subset is in mantineStyles.css).
-import '@mantine/core/styles.layer.css';
+import './shellStyles.css';
 import { AppShell, Box } from '@mantine/core';
 import { useDisclosure } from '@mantine/hooks';
-import { lazy, Suspense } from 'react';
 import { Outlet } from 'react-router';
 import { useCurrentOrgState } from '../../features/orgs/currentOrg.tsx';
+import { SiteSearchOnDemand } from '../../features/sites/SiteSearchOnDemand.tsx';
 import { Footer } from './Footer.tsx';
 import { Header } from './Header.tsx';
 import { Sidebar } from './Sidebar.tsx';
-
-// The search loads after the page it opens over: the page does not wait for it.
-const SiteSearch = lazy(() => import('../../features/sites/SiteSearch.tsx').then((m) => ({ default: m.SiteSearch })));
 
 /** The console around every signed-in page: header, the sidebar when an organization is current, footer. */
 export function AppLayout() {
@@ -38,11 +34,7 @@ export function AppLayout() {
           <Footer />
         </Box>
       </AppShell.Main>
-      {current && (
-        <Suspense fallback={null}>
-          <SiteSearch />
-        </Suspense>
-      )}
+      {current && <SiteSearchOnDemand />}
     </AppShell>
   );
 }

@@ -2,10 +2,16 @@ import { ActionIcon, Button, Menu } from '@mantine/core';
 import { useDisclosure, useMediaQuery } from '@mantine/hooks';
 import { IconBuilding, IconKey, IconPlus, IconUsersGroup, IconWorldWww } from '@tabler/icons-react';
 import { Link } from 'react-router';
-import { CreateOrgModal } from '../../features/orgs/CreateOrgModal.tsx';
+import { lazyModal } from '../../components/lazyModal.tsx';
 import { useCurrentOrg } from '../../features/orgs/currentOrg.tsx';
-import { CreateSiteModal } from '../../features/sites/CreateSiteModal.tsx';
-import { CreateTeamModal } from '../../features/teams/CreateTeamModal.tsx';
+
+const CreateTeamModal = lazyModal(() =>
+  import('../../features/teams/CreateTeamModal.tsx').then((m) => m.CreateTeamModal),
+);
+const CreateSiteModal = lazyModal(() =>
+  import('../../features/sites/CreateSiteModal.tsx').then((m) => m.CreateSiteModal),
+);
+const CreateOrgModal = lazyModal(() => import('../../features/orgs/CreateOrgModal.tsx').then((m) => m.CreateOrgModal));
 
 /** The header's create button: what the user may create in the current organization. */
 export function CreateMenu() {

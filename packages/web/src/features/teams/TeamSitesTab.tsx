@@ -8,11 +8,13 @@ import { EmptyState } from '../../components/EmptyState.tsx';
 import { EntityAvatar } from '../../components/EntityAvatar.tsx';
 import { ErrorPanel } from '../../components/ErrorPanel.tsx';
 import classes from '../../components/ListRow.module.css';
+import { lazyModal } from '../../components/lazyModal.tsx';
 import { apiQuery } from '../../lib/api.ts';
 import { exactTime, relativeTime } from '../../lib/time.ts';
 import { useCurrentOrg } from '../orgs/currentOrg.tsx';
-import { CreateSiteModal } from '../sites/CreateSiteModal.tsx';
 import { newestFirst } from '../sites/newestFirst.ts';
+
+const CreateSiteModal = lazyModal(() => import('../sites/CreateSiteModal.tsx').then((m) => m.CreateSiteModal));
 
 function SiteRow({ site }: { site: Site }) {
   return (

@@ -1,11 +1,13 @@
 import { notifications } from '@mantine/notifications';
 import { lazy, Suspense, useEffect } from 'react';
+import { useFirstPageShown } from '../../lib/firstPage.ts';
 import { errorText } from '../../lib/notify.ts';
 import { useUser } from '../auth/session.ts';
 import { AnalyticsNotice } from './AnalyticsNotice.tsx';
-import { CrashReportPrompt } from './CrashReportPrompt.tsx';
 import { useSystemEnv } from './systemEnv.ts';
 
+// Only installations with a crash-report service ask: the others never load the question.
+const CrashReportPrompt = lazy(() => import('./CrashReportPrompt.tsx').then((m) => ({ default: m.CrashReportPrompt })));
 // Only signed-in users are counted: nobody else loads the counting (and the page-path schema it checks with).
 const PageViewCounter = lazy(() => import('./pageViews.ts').then((m) => ({ default: m.PageViewCounter })));
 
@@ -13,14 +15,19 @@ const PageViewCounter = lazy(() => import('./pageViews.ts').then((m) => ({ defau
 export function Telemetry() {
   const env = useSystemEnv();
   const signedIn = Boolean(useUser().data);
+  const pageShown = useFirstPageShown();
   useEffect(() => {
     if (env.error) notifications.show({ color: 'red', message: `Could not load backend env: ${errorText(env.error)}` });
   }, [env.error]);
   return (
     <>
-      <CrashReportPrompt />
+      {env.data?.crashReports.dsn && (
+        <Suspense fallback={null}>
+          <CrashReportPrompt />
+        </Suspense>
+      )}
       <AnalyticsNotice />
-      {signedIn && env.data?.analytics.enabled && (
+      {signedIn && pageShown && env.data?.analytics.enabled && (
         <Suspense fallback={null}>
           <PageViewCounter />
         </Suspense>
