@@ -2,7 +2,7 @@ import { ActionIcon, Button, Menu } from '@mantine/core';
 import { useDisclosure, useMediaQuery } from '@mantine/hooks';
 import { IconBuilding, IconKey, IconPlus, IconUsersGroup, IconWorldWww } from '@tabler/icons-react';
 import { Link } from 'react-router';
-import { lazyModal } from '../../components/lazyModal.tsx';
+import { lazyModal, ModalOnDemand } from '../../components/lazyModal.tsx';
 import { useCurrentOrg } from '../../features/orgs/currentOrg.tsx';
 
 const CreateTeamModal = lazyModal(() =>
@@ -53,9 +53,9 @@ export function CreateMenu() {
           </Menu.Item>
         </Menu.Dropdown>
       </Menu>
-      <CreateTeamModal opened={teamOpened} onClose={team.close} />
-      <CreateSiteModal opened={siteOpened} onClose={site.close} />
-      <CreateOrgModal opened={orgOpened} onClose={org.close} />
+      <ModalOnDemand modal={CreateTeamModal} opened={teamOpened} onClose={team.close} />
+      <ModalOnDemand modal={CreateSiteModal} opened={siteOpened} onClose={site.close} />
+      <ModalOnDemand modal={CreateOrgModal} opened={orgOpened} onClose={org.close} />
     </>
   );
 }

@@ -8,7 +8,7 @@ import { EmptyState } from '../../components/EmptyState.tsx';
 import { EntityAvatar } from '../../components/EntityAvatar.tsx';
 import { ErrorPanel } from '../../components/ErrorPanel.tsx';
 import classes from '../../components/ListRow.module.css';
-import { lazyModal } from '../../components/lazyModal.tsx';
+import { lazyModal, ModalOnDemand } from '../../components/lazyModal.tsx';
 import { PageTitle } from '../../components/PageTitle.tsx';
 import { apiQuery } from '../../lib/api.ts';
 import { relativeTime } from '../../lib/time.ts';
@@ -77,7 +77,7 @@ export function OrgsPage() {
           ))}
         </Paper>
       )}
-      <CreateOrgModal opened={opened} onClose={close} />
+      <ModalOnDemand modal={CreateOrgModal} opened={opened} onClose={close} />
     </Container>
   );
 }

@@ -8,7 +8,7 @@ import { EmptyState } from '../../components/EmptyState.tsx';
 import { EntityAvatar } from '../../components/EntityAvatar.tsx';
 import { ErrorPanel } from '../../components/ErrorPanel.tsx';
 import classes from '../../components/ListRow.module.css';
-import { lazyModal } from '../../components/lazyModal.tsx';
+import { lazyModal, ModalOnDemand } from '../../components/lazyModal.tsx';
 import { apiQuery } from '../../lib/api.ts';
 import { exactTime, relativeTime } from '../../lib/time.ts';
 import { useCurrentOrg } from '../orgs/currentOrg.tsx';
@@ -75,7 +75,7 @@ export function TeamSitesTab({ teamId }: { teamId: string }) {
           </Paper>
         </>
       )}
-      {isAdminOrOwner && <CreateSiteModal opened={opened} onClose={close} teamId={teamId} />}
+      {isAdminOrOwner && <ModalOnDemand modal={CreateSiteModal} opened={opened} onClose={close} teamId={teamId} />}
     </Stack>
   );
 }
