@@ -1,7 +1,7 @@
 import { useHotkeys } from '@mantine/hooks';
 import { spotlight } from '@mantine/spotlight';
 import { HOTKEY_SITE_SEARCH } from '@wharf/contract';
-import { lazy, Suspense, useSyncExternalStore } from 'react';
+import { lazy, Suspense, useEffect, useSyncExternalStore } from 'react';
 
 const SiteSearch = lazy(async () => {
   const [{ SiteSearch: search }] = await Promise.all([
@@ -11,20 +11,31 @@ const SiteSearch = lazy(async () => {
   return { default: search };
 });
 
-let wanted = false;
+/** Not asked for yet, asked for and loading, or shown once and listening for its shortcut itself. */
+let phase: 'idle' | 'loading' | 'loaded' = 'idle';
 const listeners = new Set<() => void>();
 const subscribe = (listener: () => void) => {
   listeners.add(listener);
   return () => listeners.delete(listener);
 };
+function enter(next: typeof phase) {
+  phase = next;
+  for (const listener of listeners) listener();
+}
 
 /** Opens the site search, loading its code first when this is the first time. */
 export function openSiteSearch() {
-  if (!wanted) {
-    wanted = true;
-    for (const listener of listeners) listener();
-  }
-  spotlight.open();
+  if (phase === 'idle') enter('loading');
+  else if (phase === 'loaded') spotlight.open();
+}
+
+/** Opens the search once it is mounted closed, so that it sees itself open as it would any time. */
+function OpenOnceLoaded() {
+  useEffect(() => {
+    enter('loaded');
+    spotlight.open();
+  }, []);
+  return null;
 }
 
 /**
@@ -33,12 +44,13 @@ export function openSiteSearch() {
  * listens for it itself.
  */
 export function SiteSearchOnDemand() {
-  const loaded = useSyncExternalStore(subscribe, () => wanted);
-  useHotkeys(loaded ? [] : [[HOTKEY_SITE_SEARCH, openSiteSearch]]);
-  if (!loaded) return null;
+  const current = useSyncExternalStore(subscribe, () => phase);
+  useHotkeys(current === 'loaded' ? [] : [[HOTKEY_SITE_SEARCH, openSiteSearch]]);
+  if (current === 'idle') return null;
   return (
     <Suspense fallback={null}>
       <SiteSearch />
+      {current === 'loading' && <OpenOnceLoaded />}
     </Suspense>
   );
 }
