@@ -1,3 +1,5 @@
+// Mantine's core styles first: its extensions' styles build on them, in the same layer.
+import './allMantineStyles.ts';
 import '@mantine/dropzone/styles.layer.css';
 import { Group, Stack, Text } from '@mantine/core';
 import { Dropzone, type FileRejection } from '@mantine/dropzone';

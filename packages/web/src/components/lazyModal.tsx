@@ -7,7 +7,7 @@ import { type ComponentType, lazy, Suspense, useState } from 'react';
  */
 export function lazyModal<P extends { opened: boolean }>(load: () => Promise<ComponentType<P>>) {
   return lazy(async () => {
-    const [component] = await Promise.all([load(), import('./allMantineStyles.ts')]);
+    const [, component] = await Promise.all([import('./allMantineStyles.ts'), load()]);
     return { default: component };
   });
 }

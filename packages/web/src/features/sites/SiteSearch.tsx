@@ -1,3 +1,5 @@
+// Mantine's core styles first: its extensions' styles build on them, in the same layer.
+import '../../components/allMantineStyles.ts';
 import '@mantine/spotlight/styles.layer.css';
 import { Group, Loader, Stack, Text } from '@mantine/core';
 import { Spotlight } from '@mantine/spotlight';

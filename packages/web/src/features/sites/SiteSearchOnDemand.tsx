@@ -3,13 +3,7 @@ import { spotlight } from '@mantine/spotlight';
 import { HOTKEY_SITE_SEARCH } from '@wharf/contract';
 import { lazy, Suspense, useEffect, useSyncExternalStore } from 'react';
 
-const SiteSearch = lazy(async () => {
-  const [{ SiteSearch: search }] = await Promise.all([
-    import('./SiteSearch.tsx'),
-    import('../../components/allMantineStyles.ts'),
-  ]);
-  return { default: search };
-});
+const SiteSearch = lazy(() => import('./SiteSearch.tsx').then((m) => ({ default: m.SiteSearch })));
 
 /** Not asked for yet, asked for and loading, or shown once and listening for its shortcut itself. */
 let phase: 'idle' | 'loading' | 'loaded' = 'idle';

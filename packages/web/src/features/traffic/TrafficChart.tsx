@@ -1,3 +1,5 @@
+// Mantine's core styles first: its extensions' styles build on them, in the same layer.
+import '../../components/allMantineStyles.ts';
 import '@mantine/charts/styles.layer.css';
 import { AreaChart } from '@mantine/charts';
 import type { TrafficPoint } from './trafficSeries.ts';
