@@ -15,7 +15,8 @@ import {
 import { useQuery } from '@tanstack/react-query';
 import type { Site } from '@wharf/contract';
 import { useState } from 'react';
-import { Navigate, Route, Routes, useParams } from 'react-router';
+import { Route, Routes, useParams } from 'react-router';
+import { DefaultTab } from '../../components/DefaultTab.tsx';
 import { ErrorPanel } from '../../components/ErrorPanel.tsx';
 import { NotFound } from '../../components/NotFound.tsx';
 import { RouteTabs } from '../../components/RouteTabs.tsx';
@@ -123,7 +124,7 @@ export function BranchPage({ site, canManage }: { site: Site; canManage: boolean
         ]}
       />
       <Routes>
-        <Route index element={<Navigate to={`${base}/releases`} replace />} />
+        <Route index element={<DefaultTab tab="releases" />} />
         <Route path="releases" element={<BranchReleasesTab {...props} />} />
         <Route path="redirects" element={<RedirectsTab {...props} />} />
         <Route path="headers" element={<BranchHeadersTab {...props} site={site} />} />

@@ -4,8 +4,9 @@ import { IconDots, IconSend, IconSettings, IconTrash } from '@tabler/icons-react
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import type { Hook, HookBody } from '@wharf/contract';
 import { useEffect } from 'react';
-import { Navigate, Route, Routes, useNavigate, useParams } from 'react-router';
+import { Route, Routes, useNavigate, useParams } from 'react-router';
 import { ConfirmModal } from '../../components/ConfirmModal.tsx';
+import { DefaultTab } from '../../components/DefaultTab.tsx';
 import { ErrorPanel } from '../../components/ErrorPanel.tsx';
 import { NotFound } from '../../components/NotFound.tsx';
 import { RouteTabs } from '../../components/RouteTabs.tsx';
@@ -142,7 +143,7 @@ export function HookPage(screens: HookScreens) {
         ]}
       />
       <Routes>
-        <Route index element={<Navigate to={`${hookBase}/settings`} replace />} />
+        <Route index element={<DefaultTab tab="settings" />} />
         <Route path="settings" element={<HookSettings key={hookId} hook={hook.data} {...screens} />} />
         <Route path="deliveries" element={<HookDeliveries context={context} ownerId={ownerId} hookId={hookId} />} />
         <Route path="*" element={<NotFound />} />

@@ -10,7 +10,8 @@ import {
 } from '@tabler/icons-react';
 import { useQuery } from '@tanstack/react-query';
 import { api } from '@wharf/contract';
-import { Link, Navigate, Route, Routes, useParams } from 'react-router';
+import { Link, Route, Routes, useParams } from 'react-router';
+import { DefaultTab } from '../../components/DefaultTab.tsx';
 import { EntityAvatar } from '../../components/EntityAvatar.tsx';
 import { ErrorPanel } from '../../components/ErrorPanel.tsx';
 import { NotFound } from '../../components/NotFound.tsx';
@@ -96,7 +97,7 @@ export function SitePage() {
       />
       <RouteTabs base={base} tabs={tabs} />
       <Routes>
-        <Route index element={<Navigate to={`${base}/branches`} replace />} />
+        <Route index element={<DefaultTab tab="branches" />} />
         <Route
           path="branches"
           element={

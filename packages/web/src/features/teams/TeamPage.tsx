@@ -3,8 +3,9 @@ import { useDisclosure } from '@mantine/hooks';
 import { IconDots, IconSettings, IconTrash, IconUsers, IconWebhook, IconWorldWww } from '@tabler/icons-react';
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { api, type Team } from '@wharf/contract';
-import { Navigate, Route, Routes, useNavigate, useParams } from 'react-router';
+import { Route, Routes, useNavigate, useParams } from 'react-router';
 import { ConfirmModal } from '../../components/ConfirmModal.tsx';
+import { DefaultTab } from '../../components/DefaultTab.tsx';
 import { EntityAvatar } from '../../components/EntityAvatar.tsx';
 import { ErrorPanel } from '../../components/ErrorPanel.tsx';
 import { NotFound } from '../../components/NotFound.tsx';
@@ -90,7 +91,7 @@ export function TeamPage() {
       />
       <RouteTabs base={base} tabs={tabs} />
       <Routes>
-        <Route index element={<Navigate to={`${base}/sites`} replace />} />
+        <Route index element={<DefaultTab tab="sites" />} />
         <Route path="sites" element={<TeamSitesTab teamId={teamId} />} />
         <Route path="members" element={<TeamMembersTab teamId={teamId} />} />
         {isAdminOrOwner && (
