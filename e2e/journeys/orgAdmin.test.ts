@@ -6,6 +6,7 @@ import {
   expectHidden,
   expectPath,
   expectVisible,
+  failureToast,
   fieldError,
   openStage,
   type Stage,
@@ -65,7 +66,7 @@ describeInBrowser('organization admin (/org)', () => {
       mimeType: 'text/plain',
       buffer: Buffer.from('not an image'),
     });
-    await expectVisible(toast(page, 'Could not upload logo: The logo must be one PNG, JPEG, WebP or GIF image'));
+    await expectVisible(failureToast(page, 'upload logo', 'The logo must be one PNG, JPEG, WebP or GIF image'));
     await context.close();
   });
 
@@ -161,7 +162,7 @@ describeInBrowser('organization admin (/org)', () => {
     await expectVisible(page.getByLabel('Member joiner'));
     expectStatus(await joiner.delete(`/api/v1/members/${joinerId}`), 204);
     await page.getByRole('switch', { name: 'Admin rights of joiner' }).click({ force: true });
-    await expectVisible(toast(page, /Could not toggle admin: .+/));
+    await expectVisible(failureToast(page, 'toggle admin'));
     await snap(page, 'error-toast');
     await context.close();
   });

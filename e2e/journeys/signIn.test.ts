@@ -1,15 +1,6 @@
 import { afterAll, beforeAll, expect, it } from 'vitest';
 import { describeInBrowser } from '../support/browser.ts';
-import {
-  expectPath,
-  expectVisible,
-  fieldError,
-  openStage,
-  type Stage,
-  snap,
-  toast,
-  visit,
-} from '../support/journey.ts';
+import { expectPath, expectVisible, fieldError, openStage, type Stage, snap, visit } from '../support/journey.ts';
 
 describeInBrowser('sign-in (/login)', () => {
   let stage: Stage;
@@ -33,13 +24,16 @@ describeInBrowser('sign-in (/login)', () => {
     await context.close();
   });
 
-  it('says why a sign-in fails, in a toast', async () => {
+  it('says why a sign-in fails, under the form', async () => {
     const { context, page } = await visit(stage);
     await page.goto('/login');
     await page.getByLabel('User').fill('owner');
     await page.getByLabel('Password').fill('not the password');
     await page.getByRole('button', { name: 'Sign in' }).click();
-    await expectVisible(toast(page, 'Could not sign in: Wrong user name or password'));
+    const failure = page.getByRole('main').getByRole('alert');
+    await expectVisible(failure.getByText('Could not sign in', { exact: true }));
+    await expectVisible(failure.getByText('Wrong user name or password', { exact: true }));
+    expect(await page.locator('.mantine-Notification-root').count()).toBe(0);
     await snap(page, 'login-error');
     await expectPath(page, '/login');
     await context.close();

@@ -12,6 +12,7 @@ import {
   expectHidden,
   expectPath,
   expectVisible,
+  failureToast,
   fieldError,
   openStage,
   type Stage,
@@ -119,7 +120,7 @@ describeInBrowser('site page (/sites/{siteId}): releases, tokens, settings, traf
     await page.getByRole('button', { name: 'Actions of served' }).click();
     await page.getByRole('menuitem', { name: 'Delete' }).click();
     await page.getByRole('dialog', { name: 'Delete release' }).getByRole('button', { name: 'Delete release' }).click();
-    await expectVisible(toast(page, /Could not delete releases: The release is served by main/));
+    await expectVisible(failureToast(page, 'delete releases', /The release is served by main/));
     await page.getByRole('dialog', { name: 'Delete release' }).getByRole('button', { name: 'Cancel' }).click();
 
     await page.getByRole('button', { name: 'Actions of spare parts' }).click();

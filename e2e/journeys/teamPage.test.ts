@@ -13,6 +13,12 @@ import {
   visit,
 } from '../support/journey.ts';
 
+type Box = { x: number; y: number; width: number; height: number };
+
+function overlap(a: Box, b: Box) {
+  return a.x < b.x + b.width && b.x < a.x + a.width && a.y < b.y + b.height && b.y < a.y + a.height;
+}
+
 describeInBrowser('team page (/teams/{teamId})', () => {
   let stage: Stage;
   beforeAll(async () => {
@@ -97,6 +103,11 @@ describeInBrowser('team page (/teams/{teamId})', () => {
     await page.getByLabel('Color').fill('#0ca678');
     await save.click();
     await expectVisible(toast(page, 'Team saved'));
+    // The toast leaves the header and the page's menu free.
+    const toastBox = await toast(page, 'Team saved').boundingBox();
+    for (const covered of [page.getByRole('banner'), page.getByRole('button', { name: 'Team actions' })]) {
+      expect(overlap(toastBox!, (await covered.boundingBox())!)).toBe(false);
+    }
     expect(await save.isDisabled()).toBe(true);
     await expectVisible(page.getByRole('heading', { name: 'Web team' }));
     await snap(page, 'team-settings');

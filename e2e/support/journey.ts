@@ -105,6 +105,15 @@ export function toast(page: Page, text: string | RegExp) {
   return page.locator('.mantine-Notification-root').filter({ hasText: text });
 }
 
+/** A failure toast: titled with the action ('Could not update team'), the server's message as its body. */
+export function failureToast(page: Page, action: string, message: string | RegExp = /./) {
+  const title = new RegExp(`^Could not ${action.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}$`);
+  return page
+    .locator('.mantine-Notification-root')
+    .filter({ has: page.locator('.mantine-Notification-title', { hasText: title }) })
+    .filter({ has: page.locator('.mantine-Notification-description', { hasText: message }) });
+}
+
 /** The error shown under the form field of this label (its required asterisk aside). */
 export function fieldError(scope: Page | Locator, label: string) {
   const escaped = label.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');

@@ -28,7 +28,8 @@ export function App() {
       colorSchemeManager={colorSchemeManager}
       getStyleNonce={getStyleNonce}
     >
-      <Notifications position="top-right" autoClose={6000} />
+      {/* Bottom right: a toast never hides the header or a page's menu, which sit at the top. */}
+      <Notifications position="bottom-right" autoClose={6000} />
       <QueryClientProvider client={queryClient}>
         <BrowserRouter>
           <CurrentOrgProvider>

@@ -1,10 +1,10 @@
-import { Button, PasswordInput, Stack, TextInput } from '@mantine/core';
+import { Alert, Button, PasswordInput, Stack, TextInput } from '@mantine/core';
 import { useForm } from '@mantine/form';
 import { useMutation } from '@tanstack/react-query';
 import { api } from '@wharf/contract';
 import { call } from '../../lib/api.ts';
 import { contractResolver } from '../../lib/form.ts';
-import { notifyFailure } from '../../lib/notify.ts';
+import { errorText } from '../../lib/notify.ts';
 import { useSetUser } from './session.ts';
 
 /** The in-memory method: a user name and a password. */
@@ -17,7 +17,6 @@ export function InMemorySignIn() {
   const signIn = useMutation({
     mutationFn: (body: { user: string; password: string }) => call(api.signInInMemory, { body }),
     onSuccess: (user) => setUser(user),
-    onError: (error) => notifyFailure('sign in', error),
   });
   return (
     <form onSubmit={form.onSubmit((values) => signIn.mutate(values))} noValidate>
@@ -32,6 +31,12 @@ export function InMemorySignIn() {
         <Button type="submit" loading={signIn.isPending} fullWidth mt="xs">
           Sign in
         </Button>
+        {/* Under the form, where the eyes are after pressing Sign in, rather than in a passing toast. */}
+        {signIn.error && (
+          <Alert color="red" variant="light" role="alert" title="Could not sign in">
+            {errorText(signIn.error)}
+          </Alert>
+        )}
       </Stack>
     </form>
   );

@@ -1,6 +1,5 @@
-import { notifications } from '@mantine/notifications';
 import { useEffect } from 'react';
-import { errorText } from '../../lib/notify.ts';
+import { notifyFailure } from '../../lib/notify.ts';
 import { AnalyticsNotice } from './AnalyticsNotice.tsx';
 import { CrashReportPrompt } from './CrashReportPrompt.tsx';
 import { usePageViews } from './pageViews.ts';
@@ -11,7 +10,7 @@ export function Telemetry() {
   const env = useSystemEnv();
   usePageViews();
   useEffect(() => {
-    if (env.error) notifications.show({ color: 'red', message: `Could not load backend env: ${errorText(env.error)}` });
+    if (env.error) notifyFailure('load backend env', env.error);
   }, [env.error]);
   return (
     <>
