@@ -12,6 +12,7 @@ import { CurrentOrgProvider } from '../features/orgs/currentOrg.tsx';
 import { OrgLiveUpdates } from '../features/realtime/OrgLiveUpdates.tsx';
 import { RealtimeProvider } from '../features/realtime/RealtimeProvider.tsx';
 import { Telemetry } from '../features/telemetry/Telemetry.tsx';
+import { CrashBoundary } from './CrashBoundary.tsx';
 import { getStyleNonce } from './cspNonce.ts';
 import { createQueryClient } from './queryClient.ts';
 import { AppRoutes } from './routes.tsx';
@@ -30,17 +31,19 @@ export function App() {
     >
       {/* Bottom right: a toast never hides the header or a page's menu, which sit at the top. */}
       <Notifications position="bottom-right" autoClose={6000} />
-      <QueryClientProvider client={queryClient}>
-        <BrowserRouter>
-          <CurrentOrgProvider>
-            <RealtimeProvider>
-              <AppRoutes />
-              <OrgLiveUpdates />
-              <Telemetry />
-            </RealtimeProvider>
-          </CurrentOrgProvider>
-        </BrowserRouter>
-      </QueryClientProvider>
+      <CrashBoundary>
+        <QueryClientProvider client={queryClient}>
+          <BrowserRouter>
+            <CurrentOrgProvider>
+              <RealtimeProvider>
+                <AppRoutes />
+                <OrgLiveUpdates />
+                <Telemetry />
+              </RealtimeProvider>
+            </CurrentOrgProvider>
+          </BrowserRouter>
+        </QueryClientProvider>
+      </CrashBoundary>
     </MantineProvider>
   );
 }

@@ -1,4 +1,4 @@
-import { Button, Center, Stack } from '@mantine/core';
+import { Box, Center } from '@mantine/core';
 import { useEffect } from 'react';
 import { Outlet } from 'react-router';
 import { ErrorPanel } from '../components/ErrorPanel.tsx';
@@ -19,12 +19,9 @@ export function Initialized() {
   if (user.error)
     return (
       <Center h="100dvh" p="md">
-        <Stack maw={480}>
-          <ErrorPanel title="Could not get user" error={user.error} />
-          <Button variant="light" onClick={() => void user.refetch()}>
-            Try again
-          </Button>
-        </Stack>
+        <Box w="100%" maw={480}>
+          <ErrorPanel title="Could not get user" query={user} />
+        </Box>
       </Center>
     );
   if (user.isPending || loading) return <Initializing />;

@@ -65,7 +65,7 @@ export function BranchPage({ site, canManage }: { site: Site; canManage: boolean
     return (
       <>
         {back}
-        <ErrorPanel title="Could not get branch" error={branch.error} />
+        <ErrorPanel title="Could not get branch" query={branch} />
       </>
     );
   if (!branch.data) return <Skeleton h={240} />;

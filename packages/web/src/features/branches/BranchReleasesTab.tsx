@@ -44,7 +44,7 @@ export function BranchReleasesTab({ branch, canManage }: { branch: BranchDetail;
     if (releases.error) notifyFailure('list releases', releases.error);
   }, [releases.error]);
 
-  if (releases.error) return <ErrorPanel title="Could not list releases" error={releases.error} />;
+  if (releases.error) return <ErrorPanel title="Could not list releases" query={releases} />;
   if (!releases.data) return <Skeleton h={160} />;
   const items = releases.data.pages.flatMap((page) => page.items);
   if (items.length === 0)

@@ -77,7 +77,7 @@ export function BranchesTab({ site, canManage }: { site: Site; canManage: boolea
   );
   return (
     <Stack>
-      {branches.error && <ErrorPanel title="Could not list branches" error={branches.error} />}
+      {branches.error && <ErrorPanel title="Could not list branches" query={branches} />}
       {branches.isPending && <Skeleton h={120} />}
       {branches.data?.length === 0 && (
         <EmptyState

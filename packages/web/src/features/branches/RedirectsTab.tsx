@@ -169,7 +169,7 @@ export function RedirectsTab({ branch, canManage }: { branch: BranchDetail; canM
   const redirects = useQuery(
     apiQuery(api.getBranchRedirects, { params: { siteId: branch.siteId, branchId: branch._id } }),
   );
-  if (redirects.error) return <ErrorPanel title="Could not get redirects" error={redirects.error} />;
+  if (redirects.error) return <ErrorPanel title="Could not get redirects" query={redirects} />;
   if (!redirects.data) return <Skeleton h={160} />;
   return <RedirectsEditor key={branch._id} branch={branch} redirects={redirects.data} canManage={canManage} />;
 }

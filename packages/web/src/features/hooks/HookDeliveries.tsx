@@ -43,7 +43,7 @@ export function HookDeliveries({ context, ownerId, hookId }: Omit<HookScreens, '
     if (deliveries.error) notifyFailure('list hook deliveries', deliveries.error);
   }, [deliveries.error]);
 
-  if (deliveries.error) return <ErrorPanel title="Could not list hook deliveries" error={deliveries.error} />;
+  if (deliveries.error) return <ErrorPanel title="Could not list hook deliveries" query={deliveries} />;
   if (!deliveries.data) return <Skeleton h={160} />;
   const { items, count } = deliveries.data;
   if (count === 0)

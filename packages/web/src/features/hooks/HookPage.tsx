@@ -106,7 +106,7 @@ export function HookPage(screens: HookScreens) {
     return (
       <>
         {back}
-        <ErrorPanel title="Could not get hook" error={hook.error} />
+        <ErrorPanel title="Could not get hook" query={hook} />
       </>
     );
   if (!hook.data) return <Skeleton h={240} />;

@@ -53,7 +53,7 @@ export function HooksList({ context, ownerId, base }: HookScreens) {
   return (
     <Stack>
       {hooks.isPending && <Skeleton h={120} />}
-      {hooks.error && <ErrorPanel title="Could not list hook" error={hooks.error} />}
+      {hooks.error && <ErrorPanel title="Could not list hook" query={hooks} />}
       {hooks.data?.length === 0 && (
         <EmptyState
           icon={<IconWebhook size={26} stroke={1.5} />}

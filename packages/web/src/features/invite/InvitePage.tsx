@@ -1,14 +1,23 @@
 import { Alert, Badge, Button, Card, Center, Group, Skeleton, Stack, Text, ThemeIcon, Title } from '@mantine/core';
-import { IconLinkOff, IconMailOpened, IconShieldCheck } from '@tabler/icons-react';
+import { IconHome, IconLinkOff, IconMailOpened, IconShieldCheck } from '@tabler/icons-react';
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { api, type ReceivedInvite } from '@wharf/contract';
-import { useNavigate, useSearchParams } from 'react-router';
+import { Link, useNavigate, useSearchParams } from 'react-router';
 import { EntityAvatar } from '../../components/EntityAvatar.tsx';
 import { ErrorPanel } from '../../components/ErrorPanel.tsx';
 import { apiQuery, call } from '../../lib/api.ts';
 import { failureMessage } from '../../lib/notify.ts';
 import { exactTime, isPast, relativeTime } from '../../lib/time.ts';
 import { useCurrentOrgState } from '../orgs/currentOrg.tsx';
+
+/** An invitation that cannot be used leaves the visitor a way on into the console. */
+function HomeLink() {
+  return (
+    <Button component={Link} to="/" variant="light" size="xs" leftSection={<IconHome size={14} />}>
+      Go home
+    </Button>
+  );
+}
 
 function NoToken() {
   return (
@@ -23,6 +32,7 @@ function NoToken() {
         The address of an invitation contains a token, like /invite?token=…. Open the link you received again, or ask
         for a new invitation.
       </Text>
+      <HomeLink />
     </Stack>
   );
 }
@@ -105,7 +115,7 @@ function Invitation({ invite, token }: { invite: ReceivedInvite; token: string }
 
 function InviteLoader({ token }: { token: string }) {
   const invite = useQuery({ ...apiQuery(api.getInvite, { params: { token }, body: { token } }), retry: false });
-  if (invite.error) return <ErrorPanel title="Could not open this invitation" error={invite.error} />;
+  if (invite.error) return <ErrorPanel title="Could not open this invitation" query={invite} actions={<HomeLink />} />;
   if (!invite.data) return <Skeleton h={280} />;
   return <Invitation invite={invite.data} token={token} />;
 }

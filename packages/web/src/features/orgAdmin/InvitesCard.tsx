@@ -81,7 +81,7 @@ export function InvitesCard() {
       {invites.isPending && <Skeleton h={60} mx="lg" mb="lg" />}
       {invites.error && (
         <Stack p="lg" pt={0}>
-          <ErrorPanel title="Could not list invites" error={invites.error} />
+          <ErrorPanel title="Could not list invites" query={invites} />
         </Stack>
       )}
       {invites.data?.length === 0 && (

@@ -170,7 +170,7 @@ export function MembersCard() {
       {members.isPending && <Skeleton h={60} mx="lg" mb="lg" />}
       {members.error && (
         <Stack p="lg" pt={0}>
-          <ErrorPanel title="Could not list members" error={members.error} />
+          <ErrorPanel title="Could not list members" query={members} />
         </Stack>
       )}
       {members.isSuccess && items.length === 0 && (

@@ -59,7 +59,7 @@ export function OrgsPage() {
     <Container size="sm" px={0}>
       <PageTitle title="Organization" description="Select an organization" action={addButton} />
       {orgs.isPending && <Skeleton h={160} />}
-      {orgs.error && <ErrorPanel title="Could not list organizations" error={orgs.error} />}
+      {orgs.error && <ErrorPanel title="Could not list organizations" query={orgs} />}
       {orgs.data && sorted.length === 0 && (
         <EmptyState
           icon={<IconBuilding size={26} stroke={1.5} />}

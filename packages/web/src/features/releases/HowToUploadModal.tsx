@@ -43,7 +43,7 @@ export function HowToUploadModal({
           Build your site, then upload the folder it was built into (here <Code>./dist</Code>) from your machine or a CI
           job. The release is served by the main branch as soon as the upload ends.
         </Text>
-        {env.error && <ErrorPanel title="Could not load backend env" error={env.error} />}
+        {env.error && <ErrorPanel title="Could not load backend env" query={env} />}
         {env.isPending && <Skeleton h={60} />}
         {env.data && (
           <Group gap="xs" wrap="nowrap" align="flex-start">

@@ -65,7 +65,7 @@ export function ReleasesTab({ site, canManage }: { site: Site; canManage: boolea
         {howToButton}
       </Group>
       {releases.isPending && <Skeleton h={160} />}
-      {releases.error && <ErrorPanel title="Could not list releases" error={releases.error} />}
+      {releases.error && <ErrorPanel title="Could not list releases" query={releases} />}
       {releases.isSuccess && items.length === 0 && term && (
         <Text size="sm" c="dimmed">
           No results

@@ -60,7 +60,7 @@ export function SiteTokensTab({ siteId }: { siteId: string }) {
   );
   return (
     <Stack>
-      {tokens.error && <ErrorPanel title="Could not list tokens" error={tokens.error} />}
+      {tokens.error && <ErrorPanel title="Could not list tokens" query={tokens} />}
       {tokens.isPending && <Skeleton h={120} />}
       {tokens.data?.length === 0 && (
         <EmptyState

@@ -41,7 +41,7 @@ export function SitePage() {
   });
   const canManage = useCanManageSite(site.data);
 
-  if (site.error) return <ErrorPanel title="Could not get site" error={site.error} />;
+  if (site.error) return <ErrorPanel title="Could not get site" query={site} />;
   if (!site.data || canManage === undefined) return <Skeleton h={200} />;
   const base = `/sites/${siteId}`;
   const tabs = [

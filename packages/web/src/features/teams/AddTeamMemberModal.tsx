@@ -89,7 +89,7 @@ export function AddTeamMemberModal({
           data-autofocus
         />
         {members.isPending && <Skeleton h={120} />}
-        {members.error && <ErrorPanel title="Could not list members" error={members.error} />}
+        {members.error && <ErrorPanel title="Could not list members" query={members} />}
         {members.isSuccess && items.length === 0 && (
           <Text size="sm" c="dimmed">
             No results

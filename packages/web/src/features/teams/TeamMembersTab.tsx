@@ -69,7 +69,7 @@ export function TeamMembersTab({ teamId }: { teamId: string }) {
   );
   return (
     <Stack>
-      {members.error && <ErrorPanel title="Could not list members" error={members.error} />}
+      {members.error && <ErrorPanel title="Could not list members" query={members} />}
       {members.isPending && <Skeleton h={120} />}
       {members.data?.length === 0 && (
         <EmptyState

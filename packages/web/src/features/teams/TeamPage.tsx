@@ -68,7 +68,7 @@ export function TeamPage() {
   const { isAdminOrOwner } = useCurrentOrg();
   const team = useQuery(apiQuery(api.getTeam, { params: { teamId } }));
 
-  if (team.error) return <ErrorPanel title="Could not get team" error={team.error} />;
+  if (team.error) return <ErrorPanel title="Could not get team" query={team} />;
   if (!team.data) return <Skeleton h={200} />;
   const base = `/teams/${teamId}`;
   const tabs = [

@@ -48,7 +48,7 @@ export function TeamSitesTab({ teamId }: { teamId: string }) {
   );
   return (
     <Stack>
-      {sites.error && <ErrorPanel title="Could not list sites" error={sites.error} />}
+      {sites.error && <ErrorPanel title="Could not list sites" query={sites} />}
       {sites.isPending && <Skeleton h={120} />}
       {sites.data?.length === 0 && (
         <EmptyState

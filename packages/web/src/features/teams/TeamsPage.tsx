@@ -71,7 +71,7 @@ export function TeamsPage() {
     <>
       <PageTitle title="Teams" description={`Teams of ${org.name}`} action={addButton} />
       {teams.isPending && <Skeleton h={180} />}
-      {teams.error && <ErrorPanel title="Could not list teams" error={teams.error} />}
+      {teams.error && <ErrorPanel title="Could not list teams" query={teams} />}
       {teams.isSuccess && items.length === 0 && (
         <EmptyState
           icon={<IconUsersGroup size={26} stroke={1.5} />}

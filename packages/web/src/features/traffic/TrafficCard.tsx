@@ -52,7 +52,7 @@ export function TrafficCard({ siteId }: { siteId: string }) {
           </Group>
         )}
       </Group>
-      {traffic.error && <ErrorPanel title="Could not load traffic" error={traffic.error} />}
+      {traffic.error && <ErrorPanel title="Could not load traffic" query={traffic} />}
       {traffic.isPending && <Skeleton h={96} />}
       {traffic.data && requests === 0 && (
         <Group h={96} justify="center" gap="xs" c="dimmed">

@@ -47,7 +47,7 @@ export function ApiTokenPage() {
     return (
       <>
         {back}
-        <ErrorPanel title="Could not get api token" error={token.error} />
+        <ErrorPanel title="Could not get api token" query={token} />
       </>
     );
   if (!token.data) return <Skeleton h={320} />;

@@ -49,7 +49,7 @@ export function ApiTokensPage() {
         {tokens.data && tokens.data.length > 0 && addButton}
       </Group>
       {tokens.isPending && <Skeleton h={160} />}
-      {tokens.error && <ErrorPanel title="Could not list API tokens" error={tokens.error} />}
+      {tokens.error && <ErrorPanel title="Could not list API tokens" query={tokens} />}
       {tokens.data?.length === 0 && (
         <EmptyState
           icon={<IconKey size={26} stroke={1.5} />}
