@@ -148,6 +148,11 @@ describeInBrowser('site page (/sites/{siteId}): releases, tokens, settings, traf
     const created = page.getByRole('dialog', { name: 'Token created' });
     const value = (await created.getByLabel('Value of CI', { exact: true }).textContent()) ?? '';
     expect(value.length).toBeGreaterThan(20);
+    expect(await created.getByLabel('Upload command', { exact: true }).textContent()).toBe(
+      `npx wharf upload ./dist --url ${stage.server.url} --site ${site._id} --token ${value}`,
+    );
+    await created.getByRole('button', { name: 'Copy the upload command' }).click();
+    expect(await page.evaluate(() => navigator.clipboard.readText())).toContain(`--token ${value}`);
     await snap(page, 'site-token-created');
     await created.getByRole('button', { name: 'Done' }).click();
 

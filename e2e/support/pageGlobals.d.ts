@@ -9,3 +9,4 @@ declare const localStorage: PageStorage;
 declare const sessionStorage: PageStorage;
 declare const navigator: { clipboard: { readText(): Promise<string> } };
 declare function getComputedStyle(element: unknown): { color: string; filter: string; backgroundColor: string };
+declare const document: { dispatchEvent(event: Event): boolean };

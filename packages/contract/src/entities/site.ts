@@ -83,7 +83,8 @@ export const site = z.object({
 });
 export type Site = z.infer<typeof site>;
 
-export const createSiteBody = z.object({ name: siteName });
+/** Without a color, the server derives one from the name. */
+export const createSiteBody = z.object({ name: siteName, color: color.optional() });
 export const validateSiteNameBody = z.object({ name: siteName });
 export const updateSiteBody = z.object({
   name: siteName,

@@ -28,7 +28,13 @@ export function siteRoutes(app: WharfApp) {
 
   app.handle(api.createSite, async ({ actor, params, body }) => {
     const { team } = await mustAdminTeam(db, actor, params.teamId);
-    return createSite(db, config, { actorId: userOf(actor), orgId: team.org_id, teamId: team.id, name: body.name });
+    return createSite(db, config, {
+      actorId: userOf(actor),
+      orgId: team.org_id,
+      teamId: team.id,
+      name: body.name,
+      color: body.color,
+    });
   });
 
   app.handle(api.validateSiteName, async ({ actor, body }) => {

@@ -2,6 +2,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { selfSignedCertificate } from '../../../test/certificates.ts';
 import { expectStatus, signedIn, type TestClient } from '../../../test/client.ts';
 import { databases, startTestServer, type TestServer } from '../../../test/harness.ts';
+import { colorFromName } from '../../lib/colors.ts';
 
 describe.each(databases)('teams and sites on $name', ({ postgres }) => {
   let server: TestServer;
@@ -22,7 +23,21 @@ describe.each(databases)('teams and sites on $name', ({ postgres }) => {
     const port = new URL(server.url).port;
     expect(site.url).toBe(`http://shop.localhost:${port}/`);
     expect(site.branches).toEqual([{ _id: site.mainBranch, name: 'main', url: `http://main.shop.localhost:${port}/` }]);
-    expect(site).toMatchObject({ color: '#000000', spa: false, hasPassword: false, domains: [], headers: [] });
+    expect(site).toMatchObject({ spa: false, hasPassword: false, domains: [], headers: [] });
+  });
+
+  it('colors a new organization, team and site after its name unless the creator chooses one', async () => {
+    const org = expectStatus(await owner.post('/api/v1/orgs', { name: 'Colorful' }), 200);
+    const team = expectStatus(await owner.post(`/api/v1/orgs/${org._id}/teams`, { name: 'Painters' }), 200);
+    const site = expectStatus(await owner.post(`/api/v1/teams/${team._id}/sites`, { name: 'palette' }), 200);
+    expect([org.color, team.color, site.color]).toEqual(['Colorful', 'Painters', 'palette'].map(colorFromName));
+    expect(new Set([org.color, team.color, site.color]).size).toBe(3);
+
+    const chosen = await owner.post(`/api/v1/orgs/${org._id}/teams`, { name: 'Chosen', color: '#0ca678' });
+    expect(expectStatus(chosen, 200).color).toBe('#0ca678');
+    const wrong = await owner.post(`/api/v1/teams/${team._id}/sites`, { name: 'easel', color: 'teal' });
+    expect(wrong.status).toBe(400);
+    expect(wrong.body.details).toContainEqual({ field: 'color', message: 'Must match ^#[0-9a-f]{6}$' });
   });
 
   it('keeps site names unique across all organizations', async () => {

@@ -7,6 +7,7 @@ import { EmptyState } from '../../components/EmptyState.tsx';
 import { ErrorPanel } from '../../components/ErrorPanel.tsx';
 import classes from '../../components/ListRow.module.css';
 import { apiQuery } from '../../lib/api.ts';
+import { countOf } from '../../lib/plural.ts';
 import { exactTime, relativeTime } from '../../lib/time.ts';
 import { type HookScreens, hookApi } from './hookApi.ts';
 import { hookTarget, hookTypes } from './hookTypes.tsx';
@@ -30,8 +31,7 @@ function HookRow({ hook, base }: { hook: Hook; base: string }) {
               </Badge>
             </Group>
             <Text size="xs" c="dimmed" truncate title={exactTime(hook.createdAt)}>
-              {hookTarget(hook)} · {hook.events.length} {hook.events.length === 1 ? 'event' : 'events'} · Created{' '}
-              {relativeTime(hook.createdAt)}
+              {hookTarget(hook)} · {countOf(hook.events.length, 'event')} · Created {relativeTime(hook.createdAt)}
             </Text>
           </Stack>
         </Group>

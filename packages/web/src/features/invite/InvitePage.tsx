@@ -1,5 +1,5 @@
 import { Alert, Badge, Button, Card, Center, Group, Skeleton, Stack, Text, ThemeIcon, Title } from '@mantine/core';
-import { IconHome, IconLinkOff, IconMailOpened, IconShieldCheck } from '@tabler/icons-react';
+import { IconHome, IconLinkOff, IconMailOpened, IconShieldCheck, IconUserCheck } from '@tabler/icons-react';
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { api, type ReceivedInvite } from '@wharf/contract';
 import { Link, useNavigate, useSearchParams } from 'react-router';
@@ -37,7 +37,7 @@ function NoToken() {
   );
 }
 
-function Invitation({ invite, token }: { invite: ReceivedInvite; token: string }) {
+function Invitation({ invite, token, isMember }: { invite: ReceivedInvite; token: string; isMember: boolean }) {
   const navigate = useNavigate();
   const client = useQueryClient();
   const { select } = useCurrentOrgState();
@@ -72,7 +72,7 @@ function Invitation({ invite, token }: { invite: ReceivedInvite; token: string }
           {invite.org.name}
         </Text>
       </Group>
-      {invite.memberOptions.admin && (
+      {invite.memberOptions.admin && !isMember && (
         <Alert variant="light" icon={<IconShieldCheck />} ta="left">
           You will be an admin of this workspace: you will manage its settings, staff, teams and sites.
         </Alert>
@@ -91,6 +91,11 @@ function Invitation({ invite, token }: { invite: ReceivedInvite; token: string }
           </Text>
         )}
       </Group>
+      {isMember && (
+        <Alert variant="light" color="teal" icon={<IconUserCheck />} ta="left" w="100%">
+          You are already a member of {invite.org.name}: there is nothing to accept.
+        </Alert>
+      )}
       {failure && (
         <Alert color="red" variant="light" role="alert" w="100%" ta="left">
           {failureMessage('delete invite', failure)}
@@ -105,9 +110,15 @@ function Invitation({ invite, token }: { invite: ReceivedInvite; token: string }
         >
           Decline
         </Button>
-        <Button disabled={expired || decline.isPending} loading={accept.isPending} onClick={() => accept.mutate()}>
-          Accept
-        </Button>
+        {isMember ? (
+          <Button disabled={decline.isPending} onClick={() => void select(invite.org._id)}>
+            Open {invite.org.name}
+          </Button>
+        ) : (
+          <Button disabled={expired || decline.isPending} loading={accept.isPending} onClick={() => accept.mutate()}>
+            Accept
+          </Button>
+        )}
       </Group>
     </Stack>
   );
@@ -115,9 +126,12 @@ function Invitation({ invite, token }: { invite: ReceivedInvite; token: string }
 
 function InviteLoader({ token }: { token: string }) {
   const invite = useQuery({ ...apiQuery(api.getInvite, { params: { token }, body: { token } }), retry: false });
+  const orgs = useQuery(apiQuery(api.listOrgs));
   if (invite.error) return <ErrorPanel title="Could not open this invitation" query={invite} actions={<HomeLink />} />;
-  if (!invite.data) return <Skeleton h={280} />;
-  return <Invitation invite={invite.data} token={token} />;
+  if (!invite.data || orgs.isPending) return <Skeleton h={280} />;
+  // When the organizations cannot be listed, Accept stays: the server refuses a second membership anyway.
+  const isMember = orgs.data?.some((org) => org._id === invite.data.org._id) ?? false;
+  return <Invitation invite={invite.data} token={token} isMember={isMember} />;
 }
 
 /** /invite?token=…: accept or decline an invitation to an organization. */

@@ -10,6 +10,7 @@ import { ErrorPanel } from '../../components/ErrorPanel.tsx';
 import classes from '../../components/ListRow.module.css';
 import { call } from '../../lib/api.ts';
 import { notifyFailure } from '../../lib/notify.ts';
+import { countOf } from '../../lib/plural.ts';
 import { useSearchTerm } from '../../lib/useSearchTerm.ts';
 import { HowToUploadModal } from './HowToUploadModal.tsx';
 import { ReleaseRow } from './ReleaseRow.tsx';
@@ -105,7 +106,7 @@ export function ReleasesTab({ site, canManage }: { site: Site; canManage: boolea
       {(releases.hasNextPage || total > 0) && (
         <Group justify="space-between">
           <Text size="sm" c="dimmed">
-            {items.length} of {total} {total === 1 ? 'release' : 'releases'}
+            {items.length} of {countOf(total, 'release')}
           </Text>
           {releases.hasNextPage && (
             <Button

@@ -1,4 +1,4 @@
-import { Alert, Button, Group, Modal, Stack, TextInput } from '@mantine/core';
+import { Alert, Button, Group, Modal, Stack, Text, TextInput } from '@mantine/core';
 import { useForm } from '@mantine/form';
 import { IconInfoCircle } from '@tabler/icons-react';
 import { useMutation, useQueryClient } from '@tanstack/react-query';
@@ -7,6 +7,7 @@ import { useState } from 'react';
 import { call } from '../../lib/api.ts';
 import { contractResolver } from '../../lib/form.ts';
 import { notifyFailure } from '../../lib/notify.ts';
+import { UploadCommand } from '../releases/UploadCommand.tsx';
 import { SecretValue } from './SecretValue.tsx';
 
 /** 'Add token': a name, then the new token's value to copy into the upload command or CI. */
@@ -36,13 +37,15 @@ export function AddSiteTokenModal({
     onClose();
   };
   return (
-    <Modal opened={opened} onClose={close} title={created ? 'Token created' : 'Add token'}>
+    <Modal opened={opened} onClose={close} title={created ? 'Token created' : 'Add token'} size={created ? 'lg' : 'md'}>
       {created ? (
         <Stack>
           <Alert variant="light" icon={<IconInfoCircle />}>
-            It may upload releases to this site and nothing else. Pass it to the upload command with --token.
+            It may upload releases to this site and nothing else.
           </Alert>
           <SecretValue value={created.value} label={`Value of ${created.name}`} revealed />
+          <Text size="sm">The upload command with this token, for your machine or a CI job:</Text>
+          <UploadCommand siteId={siteId} token={created.value} />
           <Group justify="flex-end">
             <Button onClick={close}>Done</Button>
           </Group>

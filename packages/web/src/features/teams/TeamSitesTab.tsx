@@ -9,6 +9,7 @@ import { EntityAvatar } from '../../components/EntityAvatar.tsx';
 import { ErrorPanel } from '../../components/ErrorPanel.tsx';
 import classes from '../../components/ListRow.module.css';
 import { apiQuery } from '../../lib/api.ts';
+import { countOf } from '../../lib/plural.ts';
 import { exactTime, relativeTime } from '../../lib/time.ts';
 import { useCurrentOrg } from '../orgs/currentOrg.tsx';
 import { CreateSiteModal } from '../sites/CreateSiteModal.tsx';
@@ -62,7 +63,7 @@ export function TeamSitesTab({ teamId }: { teamId: string }) {
         <>
           <Group justify="space-between">
             <Text size="sm" c="dimmed">
-              {sites.data.length} {sites.data.length === 1 ? 'site' : 'sites'}
+              {countOf(sites.data.length, 'site')}
             </Text>
             {addButton}
           </Group>

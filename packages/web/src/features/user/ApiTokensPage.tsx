@@ -7,6 +7,7 @@ import { EmptyState } from '../../components/EmptyState.tsx';
 import { ErrorPanel } from '../../components/ErrorPanel.tsx';
 import classes from '../../components/ListRow.module.css';
 import { apiQuery } from '../../lib/api.ts';
+import { countOf } from '../../lib/plural.ts';
 import { exactTime, relativeTime } from '../../lib/time.ts';
 import { TokenTimingBadge } from './TokenTimingBadge.tsx';
 
@@ -21,8 +22,7 @@ function TokenRow({ token }: { token: ApiToken }) {
           <Group gap="sm">
             <TokenTimingBadge token={token} />
             <Text size="xs" c="dimmed" title={exactTime(token.createdAt)}>
-              Created {relativeTime(token.createdAt)} · {token.scopes.length}{' '}
-              {token.scopes.length === 1 ? 'scope' : 'scopes'}
+              Created {relativeTime(token.createdAt)} · {countOf(token.scopes.length, 'scope')}
             </Text>
           </Group>
         </Stack>
