@@ -3,7 +3,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { z } from 'zod';
 import { type AccessRule, accessRules } from './accessRules.ts';
 import { expectStatus, queryString, signedIn, type TestClient } from './client.ts';
-import { databases, startTestServer, type TestServer } from './harness.ts';
+import { databases, SWEEP_TIMEOUT, startTestServer, type TestServer } from './harness.ts';
 import { snapshot } from './snapshot.ts';
 import { buildWorld, type World } from './world.ts';
 
@@ -78,10 +78,6 @@ function refusalsBefore400(route: Route, scopeless: TestClient, anonymous: TestC
     },
   ];
 }
-
-// Each sweep makes hundreds of calls (and, for bad input, snapshots the database around each):
-// on PostgreSQL with the machine busy it runs well past the default per-test limit.
-const SWEEP_TIMEOUT = 180_000;
 
 describe.each(databases)('bad input on $name', ({ postgres }) => {
   let server: TestServer;
