@@ -1,6 +1,7 @@
 import { Tabs } from '@mantine/core';
-import type { ReactNode } from 'react';
+import { type ReactNode, useEffect, useRef } from 'react';
 import { useLocation, useNavigate } from 'react-router';
+import classes from './RouteTabs.module.css';
 
 /** Tabs whose choice is the last segment of the URL, so that every tab has its own address. */
 export function RouteTabs({
@@ -14,11 +15,23 @@ export function RouteTabs({
 }) {
   const { pathname } = useLocation();
   const navigate = useNavigate();
+  const list = useRef<HTMLDivElement>(null);
   const rest = pathname.slice(base.length).split('/').filter(Boolean)[0];
   const active = tabs.find((tab) => tab.value === rest)?.value ?? null;
+  // A tab reached by its address may lie beyond the scrolled edge of a narrow screen: bring it in.
+  useEffect(() => {
+    const tab = active && list.current?.querySelector('[data-active]');
+    if (tab) tab.scrollIntoView({ block: 'nearest', inline: 'nearest' });
+  }, [active]);
   return (
-    <Tabs value={active} onChange={(value) => value && navigate(`${base}/${value}`)} variant={variant} mb="lg">
-      <Tabs.List>
+    <Tabs
+      value={active}
+      onChange={(value) => value && navigate(`${base}/${value}`)}
+      variant={variant}
+      mb="lg"
+      classNames={{ list: classes.list, tab: classes.tab }}
+    >
+      <Tabs.List ref={list}>
         {tabs.map((tab) => (
           <Tabs.Tab key={tab.value} value={tab.value} leftSection={tab.icon}>
             {tab.label}

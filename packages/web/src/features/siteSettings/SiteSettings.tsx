@@ -4,7 +4,7 @@ import type { Site } from '@wharf/contract';
 import { Route, Routes, useLocation, useNavigate } from 'react-router';
 import { NotFound } from '../../components/NotFound.tsx';
 import { useCurrentOrg } from '../orgs/currentOrg.tsx';
-import { DeleteSiteButton } from '../sites/DeleteSiteButton.tsx';
+import { DeleteSiteButton } from '../sites/DeleteSite.tsx';
 import { GeneralSettings } from './GeneralSettings.tsx';
 import { SecuritySettings } from './SecuritySettings.tsx';
 import { SiteHeadersSettings } from './SiteHeadersSettings.tsx';
@@ -22,7 +22,7 @@ function DangerZone({ site }: { site: Site }) {
             Deleting the site removes its branches, releases, tokens and hooks, and its addresses stop answering.
           </Text>
         </Stack>
-        <DeleteSiteButton site={site} variant="filled" />
+        <DeleteSiteButton site={site} />
       </Group>
     </Card>
   );
