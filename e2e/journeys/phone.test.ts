@@ -61,6 +61,9 @@ describeInBrowser('the console on a phone (375 px)', () => {
       return box ? box.x + box.width : Number.POSITIVE_INFINITY;
     };
     await expect.poll(rightEdge).toBeLessThanOrEqual(PHONE.width);
+    const settingsTabs = page.getByRole('tablist', { name: 'Site settings' });
+    await expectVisible(settingsTabs.getByRole('tab', { name: 'Security', selected: true }));
+    expect((await rowsOf(settingsTabs)).rows).toBe(1);
 
     await page.goto(`/sites/${site._id}/branches`);
     await page
