@@ -7,5 +7,11 @@ interface PageStorage {
 }
 declare const localStorage: PageStorage;
 declare const sessionStorage: PageStorage;
-declare const navigator: { clipboard: { readText(): Promise<string> } };
-declare function getComputedStyle(element: unknown): { color: string; filter: string; backgroundColor: string };
+declare const navigator: { clipboard: { readText(): Promise<string>; writeText(text: string): Promise<void> } };
+declare function getComputedStyle(element: unknown): {
+  color: string;
+  filter: string;
+  backgroundColor: string;
+  textOverflow: string;
+  whiteSpace: string;
+};

@@ -2,6 +2,8 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { selfSignedCertificate } from '../../../test/certificates.ts';
 import { expectStatus, signedIn, type TestClient } from '../../../test/client.ts';
 import { databases, startTestServer, type TestServer } from '../../../test/harness.ts';
+import { siteRequest } from '../../../test/siteClient.ts';
+import { uploadRelease } from '../../../test/world.ts';
 
 describe.each(databases)('teams and sites on $name', ({ postgres }) => {
   let server: TestServer;
@@ -130,6 +132,34 @@ describe.each(databases)('teams and sites on $name', ({ postgres }) => {
     expect(
       expectStatus(await owner.put(`/api/v1/sites/${site._id}`, settings(mine)), 200).domains[0].sslConfiguration.type,
     ).toBe('manual');
+  });
+
+  it('saves a domain whose TLS is terminated elsewhere without certificates, beside acme and manual ones', async () => {
+    const site = expectStatus(await owner.post(`/api/v1/teams/${teamId}/sites`, { name: 'proxied' }), 200);
+    await uploadRelease(owner, site._id, 'v1', ['main'], [{ name: 'index.html', content: 'behind a proxy' }]);
+    const certificate = selfSignedCertificate('own.example.com');
+    const domains = [
+      { name: 'proxied.example.com', exposeBranches: false, sslConfiguration: { type: 'external' } },
+      // The two types stored before `external` existed are read and saved as they were.
+      { name: 'auto.example.com', exposeBranches: false, sslConfiguration: { type: 'acme' } },
+      { name: 'own.example.com', exposeBranches: false, sslConfiguration: { type: 'manual', ...certificate } },
+    ];
+    const settings = { name: 'proxied', color: '#000000', mainBranch: site.mainBranch, spa: false, domains };
+    expect(expectStatus(await owner.put(`/api/v1/sites/${site._id}`, settings), 200).domains).toEqual(domains);
+    expect(expectStatus(await owner.get(`/api/v1/sites/${site._id}`), 200).domains).toEqual(domains);
+    const served = await siteRequest(Number(new URL(server.url).port), 'proxied.example.com', '/');
+    expect(served.text).toBe('behind a proxy');
+
+    const unknown = await owner.put(`/api/v1/sites/${site._id}`, {
+      ...settings,
+      domains: [{ name: 'proxied.example.com', exposeBranches: false, sslConfiguration: { type: 'none' } }],
+    });
+    expect(unknown.status).toBe(400);
+    expect(unknown.body.code).toBe('VALIDATION_FAILED');
+    expect(unknown.body.details).toContainEqual({
+      field: 'domains.0.sslConfiguration.type',
+      message: 'Must be acme, manual or external',
+    });
   });
 
   it('lists teams newest first with a count, and deletes a team with its sites', async () => {

@@ -1,11 +1,11 @@
 import type { FormErrors } from '@mantine/form';
-import { type Domain, type Site, updateSiteBody } from '@wharf/contract';
+import { type Domain, type Site, type SslConfiguration, updateSiteBody } from '@wharf/contract';
 
 /** A domain as the form edits it: the certificate fields stay while the type is switched back and forth. */
 export interface DomainValues {
   name: string;
   exposeBranches: boolean;
-  sslType: 'acme' | 'manual';
+  sslType: SslConfiguration['type'];
   fullchain: string;
   privateKey: string;
 }
@@ -34,19 +34,26 @@ export function siteValues(site: Site): SiteValues {
   };
 }
 
-/** A new domain: automatic HTTPS when the installation offers it, else a certificate of one's own. */
+/**
+ * A new domain: automatic HTTPS when the installation offers it, else TLS terminated in front of
+ * Wharf, the set-up the README recommends while Wharf does not serve HTTPS itself.
+ */
 export function newDomain(httpsAuto: boolean): DomainValues {
-  return { name: '', exposeBranches: false, sslType: httpsAuto ? 'acme' : 'manual', fullchain: '', privateKey: '' };
+  return { name: '', exposeBranches: false, sslType: httpsAuto ? 'acme' : 'external', fullchain: '', privateKey: '' };
+}
+
+function sslConfigurationOf({ sslType, fullchain, privateKey }: DomainValues): SslConfiguration {
+  return sslType === 'manual' ? { type: 'manual', fullchain, privateKey } : { type: sslType };
 }
 
 export function siteBodyOf(values: SiteValues) {
   return {
     ...values,
     domains: values.domains.map(
-      ({ name, exposeBranches, sslType, fullchain, privateKey }): Domain => ({
-        name,
-        exposeBranches,
-        sslConfiguration: sslType === 'manual' ? { type: 'manual', fullchain, privateKey } : { type: 'acme' },
+      (domain): Domain => ({
+        name: domain.name,
+        exposeBranches: domain.exposeBranches,
+        sslConfiguration: sslConfigurationOf(domain),
       }),
     ),
   };
