@@ -39,7 +39,8 @@ export const sslConfiguration = z.discriminatedUnion(
     z.object({
       type: z.literal('manual'),
       fullchain: requiredText(100_000).regex(pemCertificate, 'Must be a PEM certificate chain'),
-      privateKey: requiredText(100_000).regex(pemRsaKey, 'Must be a PEM RSA private key'),
+      // Write-only: answers never carry it. Left out on a save, the key saved for this domain stays.
+      privateKey: requiredText(100_000).regex(pemRsaKey, 'Must be a PEM RSA private key').optional(),
     }),
   ],
   { error: 'Must be acme, manual or external' },

@@ -73,8 +73,13 @@ export function DomainsEditor({ form }: { form: UseFormReturnType<SiteValues> })
                 />
                 <Textarea
                   label="Private key"
-                  description="The RSA private key, PEM (-----BEGIN PRIVATE KEY-----…)"
-                  withAsterisk
+                  description={
+                    domain.privateKeySaved
+                      ? 'Saved, and never shown again. Paste a new RSA key (PEM) only to replace it.'
+                      : 'The RSA private key, PEM (-----BEGIN PRIVATE KEY-----…)'
+                  }
+                  placeholder={domain.privateKeySaved ? 'Saved key kept' : undefined}
+                  withAsterisk={!domain.privateKeySaved}
                   autosize
                   minRows={3}
                   maxRows={8}

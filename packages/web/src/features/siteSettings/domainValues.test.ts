@@ -2,6 +2,8 @@ import type { Site } from '@wharf/contract';
 import { describe, expect, it } from 'vitest';
 import { newDomain, siteBodyOf, siteValues, validateSite } from './domainValues.ts';
 
+const CHAIN = '-----BEGIN CERTIFICATE-----\nMIIB\n-----END CERTIFICATE-----';
+
 const site = {
   name: 'shop',
   color: '#000000',
@@ -12,7 +14,8 @@ const site = {
     {
       name: 'shop.example.com',
       exposeBranches: false,
-      sslConfiguration: { type: 'manual', fullchain: 'CHAIN', privateKey: 'KEY' },
+      // Answers never carry the private key.
+      sslConfiguration: { type: 'manual', fullchain: CHAIN },
     },
     { name: 'proxied.example.com', exposeBranches: false, sslConfiguration: { type: 'external' } },
   ],
@@ -21,6 +24,17 @@ const site = {
 describe('site settings in the form', () => {
   it('round-trips domains of every SSL type', () => {
     expect(siteBodyOf(siteValues(site)).domains).toEqual(site.domains);
+  });
+
+  it('keeps the saved private key unless a new one is pasted', () => {
+    const values = siteValues(site);
+    expect(validateSite(values)).toEqual({});
+    values.domains[1]!.privateKey = 'NEW KEY';
+    expect(siteBodyOf(values).domains[1]?.sslConfiguration).toEqual({
+      type: 'manual',
+      fullchain: CHAIN,
+      privateKey: 'NEW KEY',
+    });
   });
 
   it('offers automatic HTTPS to new domains only where the installation has it, else TLS terminated elsewhere', () => {
