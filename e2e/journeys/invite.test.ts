@@ -66,7 +66,7 @@ describeInBrowser('invitations (/invite?token=…)', () => {
     await expectPath(page, '/');
     await expectVisible(page.getByRole('heading', { name: 'Teams' }));
     await expectVisible(page.getByRole('banner').getByText('Acme'));
-    expect(await page.evaluate(() => localStorage.getItem('wharf.currentOrg'))).toBe(stage.world.org._id);
+    await expect.poll(() => page.evaluate(() => localStorage.getItem('wharf.currentOrg'))).toBe(stage.world.org._id);
     await context.close();
   });
 
@@ -112,16 +112,17 @@ describeInBrowser('invitations (/invite?token=…)', () => {
         await owner.post(`/api/v1/orgs/${org._id}/invites`, { email: 'late@example.com', admin: false }),
         200,
       );
-      await new Promise((resolve) => setTimeout(resolve, 1200));
+      // The invitation lives about a second: wait until this machine's clock has passed its expiry.
+      await expect.poll(() => Date.now(), { timeout: 5_000 }).toBeGreaterThan(Date.parse(created.expiresAt));
       const { context, page } = await visit({ browser: stage.browser, server: shortLived }, { user: 'joiner' });
       await page.goto(new URL(created.url).pathname + new URL(created.url).search);
       const expired = page.getByText('expired', { exact: true });
       await expectVisible(expired);
-      expect(await expired.evaluate((element) => getComputedStyle(element).color)).toMatch(
-        /rgb\(2[0-9]{2}, [0-9]{1,2}, [0-9]{1,2}\)/,
-      );
-      expect(await page.getByRole('button', { name: 'Accept' }).isDisabled()).toBe(true);
-      expect(await page.getByRole('button', { name: 'Decline' }).isDisabled()).toBe(true);
+      await expect
+        .poll(() => expired.evaluate((element) => getComputedStyle(element).color))
+        .toMatch(/rgb\(2[0-9]{2}, [0-9]{1,2}, [0-9]{1,2}\)/);
+      await expect.poll(() => page.getByRole('button', { name: 'Accept' }).isDisabled()).toBe(true);
+      await expect.poll(() => page.getByRole('button', { name: 'Decline' }).isDisabled()).toBe(true);
       await snap(page, 'invite-expired');
       await context.close();
     });

@@ -16,11 +16,11 @@ describeInBrowser('sign-in (/login)', () => {
     await expectVisible(page.getByText('Deploy, now.'));
     await snap(page, 'login');
     await page.getByRole('button', { name: 'Sign in' }).click();
-    expect(await fieldError(page, 'User').textContent()).toBe('Input is required');
-    expect(await fieldError(page, 'Password').textContent()).toBe('Input is required');
+    await expect.poll(() => fieldError(page, 'User').textContent()).toBe('Input is required');
+    await expect.poll(() => fieldError(page, 'Password').textContent()).toBe('Input is required');
     await page.getByLabel('User').fill('u'.repeat(1001));
     await page.getByRole('button', { name: 'Sign in' }).click();
-    expect(await fieldError(page, 'User').textContent()).toBe('Max length is 1000');
+    await expect.poll(() => fieldError(page, 'User').textContent()).toBe('Max length is 1000');
     await context.close();
   });
 
@@ -67,7 +67,7 @@ describeInBrowser('sign-in (/login)', () => {
       ['Sign in with Bitbucket', 'bitbucket'],
       ['Sign in with single sign-on', 'oidc'],
     ]) {
-      expect(await page.getByRole('link', { name }).getAttribute('href')).toBe(`/auth/${provider}`);
+      await expect.poll(() => page.getByRole('link', { name }).getAttribute('href')).toBe(`/auth/${provider}`);
     }
     await snap(page, 'login-providers');
     await page.unroute('**/auth/methods');

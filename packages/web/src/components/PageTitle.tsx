@@ -1,4 +1,4 @@
-import { Group, Stack, Text, Title } from '@mantine/core';
+import { Box, Group, Stack, Text, Title } from '@mantine/core';
 import type { ReactNode } from 'react';
 
 /** The heading of a page, with what it is about and its main action. */
@@ -14,7 +14,8 @@ export function PageTitle({
   action?: ReactNode;
 }) {
   return (
-    <Group justify="space-between" align="center" mb="lg" gap="md" wrap="wrap">
+    // The action stays at the top right, beside a long title, rather than wrapping below it on a phone.
+    <Group justify="space-between" align="flex-start" mb="lg" gap="md" wrap="nowrap">
       <Group gap="md" wrap="nowrap" miw={0}>
         {leading}
         <Stack gap={2} miw={0}>
@@ -28,7 +29,7 @@ export function PageTitle({
           )}
         </Stack>
       </Group>
-      {action}
+      {action && <Box flex="none">{action}</Box>}
     </Group>
   );
 }

@@ -1,9 +1,8 @@
-import { ActionIcon, Anchor, Badge, Group, Menu, Skeleton, Stack, Title } from '@mantine/core';
+import { ActionIcon, Badge, Group, Menu, Skeleton, Stack, Title } from '@mantine/core';
 import { useDisclosure } from '@mantine/hooks';
 import {
   IconArrowsSplit,
   IconDots,
-  IconExternalLink,
   IconForms,
   IconList,
   IconLock,
@@ -20,6 +19,7 @@ import { DefaultTab } from '../../components/DefaultTab.tsx';
 import { ErrorPanel } from '../../components/ErrorPanel.tsx';
 import { NotFound } from '../../components/NotFound.tsx';
 import { RouteTabs } from '../../components/RouteTabs.tsx';
+import { UrlLink } from '../../components/UrlLink.tsx';
 import { BackLink } from '../hooks/BackLink.tsx';
 import { BranchHeadersTab } from './BranchHeadersTab.tsx';
 import { BranchReleasesTab } from './BranchReleasesTab.tsx';
@@ -98,17 +98,7 @@ export function BranchPage({ site, canManage }: { site: Site; canManage: boolean
               </Badge>
             )}
           </Group>
-          <Anchor
-            href={data.url}
-            target="_blank"
-            rel="noopener noreferrer"
-            size="sm"
-            aria-label="Branch link"
-            style={{ overflowWrap: 'anywhere' }}
-          >
-            {data.url}
-            <IconExternalLink size={14} aria-hidden style={{ marginLeft: 4, verticalAlign: 'middle' }} />
-          </Anchor>
+          <UrlLink url={data.url} label="Branch link" />
         </Stack>
         {canManage && <BranchMenu branch={data} isMain={isMain} />}
       </Group>

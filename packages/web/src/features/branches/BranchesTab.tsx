@@ -1,4 +1,4 @@
-import { Anchor, Badge, Button, Group, Paper, Skeleton, Stack, Text } from '@mantine/core';
+import { Badge, Button, Group, Paper, Skeleton, Stack, Text } from '@mantine/core';
 import { useDisclosure } from '@mantine/hooks';
 import { IconChevronRight, IconGitBranch, IconLock, IconPlus } from '@tabler/icons-react';
 import { useQuery } from '@tanstack/react-query';
@@ -7,6 +7,7 @@ import { useNavigate } from 'react-router';
 import { EmptyState } from '../../components/EmptyState.tsx';
 import { ErrorPanel } from '../../components/ErrorPanel.tsx';
 import classes from '../../components/ListRow.module.css';
+import { UrlLink } from '../../components/UrlLink.tsx';
 import { apiQuery } from '../../lib/api.ts';
 import { exactTime, relativeTime } from '../../lib/time.ts';
 import { newestFirst } from '../sites/newestFirst.ts';
@@ -41,16 +42,7 @@ function BranchRow({ branch, isMain, release }: { branch: Branch; isMain: boolea
             )}
             {branch.hasPassword && <IconLock size={14} aria-label="Password protected" />}
           </Group>
-          <Anchor
-            href={branch.url}
-            target="_blank"
-            rel="noopener noreferrer"
-            size="xs"
-            onClick={(event) => event.stopPropagation()}
-            style={{ overflowWrap: 'anywhere' }}
-          >
-            {branch.url}
-          </Anchor>
+          <UrlLink url={branch.url} size="xs" />
           <Text size="xs" c="dimmed" title={exactTime(branch.createdAt)}>
             {release ? `Serves ${release}` : 'No release yet'} · created {relativeTime(branch.createdAt)}
           </Text>

@@ -1,20 +1,9 @@
-import {
-  ActionIcon,
-  Button,
-  Group,
-  Paper,
-  SegmentedControl,
-  Stack,
-  Switch,
-  Text,
-  Textarea,
-  TextInput,
-  Tooltip,
-} from '@mantine/core';
+import { ActionIcon, Button, Group, Paper, Stack, Switch, Text, Textarea, TextInput, Tooltip } from '@mantine/core';
 import type { UseFormReturnType } from '@mantine/form';
 import { IconPlus, IconTrash } from '@tabler/icons-react';
 import { useSystemEnv } from '../telemetry/systemEnv.ts';
 import { newDomain, type SiteValues } from './domainValues.ts';
+import { SslChoice } from './SslChoice.tsx';
 
 /** The custom domains of a site: each serves the main branch, and `{branch}.{domain}` when branches are exposed. */
 export function DomainsEditor({ form }: { form: UseFormReturnType<SiteValues> }) {
@@ -65,26 +54,11 @@ export function DomainsEditor({ form }: { form: UseFormReturnType<SiteValues> })
               description={`Serve each branch at {branch}.${domain.name || 'domain'}`}
               {...form.getInputProps(`domains.${index}.exposeBranches`, { type: 'checkbox' })}
             />
-            <Stack gap={4}>
-              <Text size="sm" fw={500}>
-                SSL
-              </Text>
-              {httpsAuto || domain.sslType === 'acme' ? (
-                <SegmentedControl
-                  aria-label="SSL type"
-                  data={[
-                    ...(httpsAuto ? [{ value: 'acme', label: 'Automatic' }] : []),
-                    { value: 'manual', label: 'Manual certificate' },
-                  ]}
-                  {...form.getInputProps(`domains.${index}.sslType`)}
-                  style={{ alignSelf: 'flex-start' }}
-                />
-              ) : (
-                <Text size="xs" c="dimmed">
-                  A certificate of your own: automatic HTTPS is not enabled on this installation.
-                </Text>
-              )}
-            </Stack>
+            <SslChoice
+              value={domain.sslType}
+              onChange={(type) => form.setFieldValue(`domains.${index}.sslType`, type)}
+              httpsAuto={httpsAuto}
+            />
             {domain.sslType === 'manual' && (
               <>
                 <Textarea
@@ -99,8 +73,13 @@ export function DomainsEditor({ form }: { form: UseFormReturnType<SiteValues> })
                 />
                 <Textarea
                   label="Private key"
-                  description="The RSA private key, PEM (-----BEGIN PRIVATE KEY-----…)"
-                  withAsterisk
+                  description={
+                    domain.privateKeySaved
+                      ? 'Saved, and never shown again. Paste a new RSA key (PEM) only to replace it.'
+                      : 'The RSA private key, PEM (-----BEGIN PRIVATE KEY-----…)'
+                  }
+                  placeholder={domain.privateKeySaved ? 'Saved key kept' : undefined}
+                  withAsterisk={!domain.privateKeySaved}
                   autosize
                   minRows={3}
                   maxRows={8}

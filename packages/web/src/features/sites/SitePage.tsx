@@ -1,13 +1,5 @@
 import { Anchor, Badge, Group, Skeleton } from '@mantine/core';
-import {
-  IconExternalLink,
-  IconGitBranch,
-  IconKey,
-  IconLock,
-  IconPackage,
-  IconSettings,
-  IconWebhook,
-} from '@tabler/icons-react';
+import { IconGitBranch, IconKey, IconLock, IconPackage, IconSettings, IconWebhook } from '@tabler/icons-react';
 import { useQuery } from '@tanstack/react-query';
 import { api } from '@wharf/contract';
 import { Link, Route, Routes, useParams } from 'react-router';
@@ -17,6 +9,7 @@ import { ErrorPanel } from '../../components/ErrorPanel.tsx';
 import { NotFound } from '../../components/NotFound.tsx';
 import { PageTitle } from '../../components/PageTitle.tsx';
 import { RouteTabs } from '../../components/RouteTabs.tsx';
+import { UrlLink } from '../../components/UrlLink.tsx';
 import { apiQuery } from '../../lib/api.ts';
 import { BranchesTab } from '../branches/BranchesTab.tsx';
 import { BranchPage } from '../branches/BranchPage.tsx';
@@ -26,7 +19,7 @@ import { ReleasesTab } from '../releases/ReleasesTab.tsx';
 import { SiteSettings } from '../siteSettings/SiteSettings.tsx';
 import { SiteTokensTab } from '../siteTokens/SiteTokensTab.tsx';
 import { TrafficCard } from '../traffic/TrafficCard.tsx';
-import { DeleteSiteButton } from './DeleteSiteButton.tsx';
+import { SiteMenu } from './DeleteSite.tsx';
 import { SiteLiveUpdates } from './SiteLiveUpdates.tsx';
 import { useCanManageSite } from './useCanManageSite.ts';
 
@@ -80,20 +73,10 @@ export function SitePage() {
                 <span aria-hidden>·</span>
               </>
             )}
-            <Anchor
-              href={site.data.url}
-              target="_blank"
-              rel="noopener noreferrer"
-              size="sm"
-              aria-label="Main branch link"
-              style={{ overflowWrap: 'anywhere' }}
-            >
-              {site.data.url}
-              <IconExternalLink size={14} aria-hidden style={{ marginLeft: 4, verticalAlign: 'middle' }} />
-            </Anchor>
+            <UrlLink url={site.data.url} label="Main branch link" />
           </Group>
         }
-        action={isAdminOrOwner && <DeleteSiteButton site={site.data} />}
+        action={isAdminOrOwner && <SiteMenu site={site.data} />}
       />
       <RouteTabs base={base} tabs={tabs} />
       <Routes>
