@@ -11,6 +11,7 @@ const builtIndex = path.join(web, 'dist/index.html');
 const sources = [
   path.join(web, 'src'),
   path.join(web, 'public'),
+  path.join(web, 'build'),
   path.join(web, 'index.html'),
   path.join(web, 'vite.config.ts'),
   path.join(web, 'package.json'),

@@ -62,6 +62,11 @@ export class AdminClient {
 
   constructor(private readonly base: string) {}
 
+  /** The Cookie header of the session, for a browser that should be signed in as the same user. */
+  get sessionCookie() {
+    return this.cookie;
+  }
+
   async call<T>(method: string, path: string, body?: unknown): Promise<T> {
     const init: RequestInit & { headers: Record<string, string> } = { method, headers: { cookie: this.cookie } };
     if (body instanceof FormData) init.body = body;

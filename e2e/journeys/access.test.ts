@@ -10,7 +10,7 @@ describeInBrowser('access rules of the shell (spec.md §2)', () => {
   afterAll(() => stage?.close());
 
   it('shows Initializing until the session is known', async () => {
-    const { context, page } = await visit(stage);
+    const { context, page } = await visit(stage, { user: 'member' });
     let release!: () => void;
     const held = new Promise<void>((resolve) => {
       release = resolve;
@@ -23,6 +23,25 @@ describeInBrowser('access rules of the shell (spec.md §2)', () => {
     await expectVisible(page.getByText('Initializing'));
     release();
     await expectVisible(page.getByRole('tab', { name: 'Terms of service' }));
+    await context.close();
+  });
+
+  it('knows a visitor without a session cookie is signed out without asking, and logs no error', async () => {
+    const { context, page } = await visit(stage);
+    const userRequests: string[] = [];
+    const errors: string[] = [];
+    page.on('request', (request) => {
+      if (new URL(request.url()).pathname === '/api/v1/user') userRequests.push(request.url());
+    });
+    page.on('console', (message) => {
+      if (message.type() === 'error') errors.push(message.text());
+    });
+    await page.goto('/teams');
+    await expectPath(page, '/login');
+    // The sign-in shows only once the session is known: no request for it can still be on its way.
+    await expectVisible(page.getByRole('button', { name: 'Sign in' }));
+    expect(userRequests).toEqual([]);
+    expect(errors).toEqual([]);
     await context.close();
   });
 

@@ -6,7 +6,7 @@ export default defineConfig({
   test: {
     name: 'web',
     environment: 'happy-dom',
-    include: ['src/**/*.test.{ts,tsx}'],
+    include: ['src/**/*.test.{ts,tsx}', 'build/**/*.test.ts'],
     setupFiles: ['./src/test/setup.ts'],
   },
 });

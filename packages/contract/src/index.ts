@@ -15,6 +15,7 @@ export * from './events.ts';
 export * from './openapi.ts';
 export * from './realtime.ts';
 export * from './route.ts';
+export * from './routePath.ts';
 export * from './routes/index.ts';
 export * from './scopes.ts';
 export * from './validation.ts';

@@ -1,7 +1,7 @@
 import { z } from 'zod';
 import { apiError, errorCodes } from './errors.ts';
 import { noContent, type Route } from './route.ts';
-import { allRoutes } from './routes/index.ts';
+import { allRoutes } from './routes/table.ts';
 
 function jsonSchema(schema: z.ZodType, io: 'input' | 'output') {
   return z.toJSONSchema(schema, { io, unrepresentable: 'any', target: 'openapi-3.0' });

@@ -73,12 +73,3 @@ export type RouteParams<T> = T extends Route<infer P, z.ZodType, z.ZodType, z.Zo
 export type RouteQuery<T> = T extends Route<z.ZodType, infer Q, z.ZodType, z.ZodType> ? z.input<Q> : never;
 export type RouteBody<T> = T extends Route<z.ZodType, z.ZodType, infer B, z.ZodType> ? z.input<B> : never;
 export type RouteResponse<T> = T extends Route<z.ZodType, z.ZodType, z.ZodType, infer R> ? z.infer<R> : never;
-
-/** Fills the `:name` parameters of a route path. */
-export function routePath(path: string, params: Record<string, string> = {}): string {
-  return path.replace(/:([A-Za-z]+)/g, (_, key: string) => {
-    const value = params[key];
-    if (value === undefined) throw new Error(`Missing path parameter ${key} for ${path}`);
-    return encodeURIComponent(value);
-  });
-}

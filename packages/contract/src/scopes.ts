@@ -1,4 +1,4 @@
-import { allRoutes } from './routes/index.ts';
+import { allRoutes } from './routes/table.ts';
 
 /** The groups of spec.md §3; a scope belongs to the group its name starts with. */
 export const scopeGroups = ['user', 'org', 'member', 'invite', 'team', 'site', 'release'] as const;

@@ -1,9 +1,18 @@
-import { StrictMode } from 'react';
+import './app/zodUnderCsp.ts';
+import './app/boot.css';
+import { StrictMode, startTransition } from 'react';
 import { createRoot } from 'react-dom/client';
 import { App } from './app/App.tsx';
+import { preloadPageOf } from './app/pages.ts';
 
-createRoot(document.getElementById('root')!).render(
-  <StrictMode>
-    <App />
-  </StrictMode>,
+preloadPageOf(window.location.pathname);
+
+const root = createRoot(document.getElementById('root')!);
+// In a transition, the first render yields to the browser between slices (index.html shows 'Initializing' meanwhile).
+startTransition(() =>
+  root.render(
+    <StrictMode>
+      <App />
+    </StrictMode>,
+  ),
 );

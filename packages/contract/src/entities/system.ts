@@ -24,6 +24,9 @@ export type SystemEnv = z.infer<typeof systemEnv>;
 
 export const authMethods = z.array(z.string());
 
+/** The in-memory method's form: a user name and a password. */
+export const signInBody = z.object({ user: requiredText(), password: requiredText() });
+
 /**
  * The shape of a console page, its ids replaced by `:id` (`/sites/:id/branches`): what anonymous
  * usage analytics count, and all they count.

@@ -1,8 +1,7 @@
 import { z } from 'zod';
-import { authMethods, pageViewsBody, systemEnv, systemInfo } from '../entities/system.ts';
+import { authMethods, pageViewsBody, signInBody, systemEnv, systemInfo } from '../entities/system.ts';
 import { user } from '../entities/user.ts';
 import { noContent, route } from '../route.ts';
-import { requiredText } from '../validation.ts';
 
 export const getSystemInfo = route({
   method: 'get',
@@ -55,7 +54,7 @@ export const signInInMemory = route({
   scope: null,
   auth: 'public',
   summary: 'Sign in with a user name and password',
-  body: z.object({ user: requiredText(), password: requiredText() }),
+  body: signInBody,
   response: user,
 });
 

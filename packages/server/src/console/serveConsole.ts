@@ -1,19 +1,44 @@
-import { createReadStream, existsSync, readFileSync } from 'node:fs';
-import { stat } from 'node:fs/promises';
+import { existsSync, readFileSync } from 'node:fs';
+import type { IncomingMessage, ServerResponse } from 'node:http';
 import path from 'node:path';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import { SESSION_COOKIE } from '../access/actor.ts';
+import type { ServedFile } from '../edge/manifests.ts';
+import { normalisePath } from '../edge/resolvePath.ts';
+import { FileResponder } from '../edge/respond.ts';
 import { cspNonceOf, NONCE_PLACEHOLDER } from '../http/securityHeaders.ts';
-import { contentTypeOf } from '../lib/contentType.ts';
 import { SERVER_PACKAGE_DIR } from '../packageDir.ts';
+import { readConsoleFiles } from './consoleFiles.ts';
 
 /** Where `npm run build -w @wharf/web` puts the console. */
 export const CONSOLE_DIR = path.resolve(SERVER_PACKAGE_DIR, '../web/dist');
 
-const API_PREFIXES = ['/api/', '/auth/'];
+/** Where the console's page says whether the request carried a session cookie (packages/web/index.html). */
+export const SESSION_COOKIE_PLACEHOLDER = 'WHARF_SESSION_COOKIE';
 
 /**
- * Serves the built console: its files as they are, and index.html for any other page path so that
- * deep links such as /sites/{id}/branches load directly (history fallback).
+ * Each page is made for one answer: it carries the nonce of that answer's policy, so no cache may
+ * hand it to anybody else, and the browser asks again each time it shows it.
+ */
+const PAGE_CACHE_CONTROL = 'private, no-cache';
+
+const API_PREFIXES = ['/api/', '/auth/'];
+
+const hasExtension = (urlPath: string) => /\.[^/]+$/.test(urlPath);
+
+/** A file that could not be read: a 500 while nothing is sent yet, else a cut connection. */
+function failed(fastify: FastifyInstance, req: IncomingMessage, res: ServerResponse, error: unknown) {
+  fastify.log.error({ err: error, path: req.url }, 'a console file could not be sent');
+  if (res.headersSent) return void res.destroy();
+  res.writeHead(500, { 'content-type': 'text/plain; charset=utf-8' });
+  res.end('Internal error');
+}
+
+/**
+ * Serves the built console as the edge serves a site: files by the edge's responder (ETag and
+ * 304, the brotli or gzip variant the client weighs highest, fingerprinted assets immutable), and
+ * index.html for any other page path so that deep links such as /sites/{id}/branches load
+ * directly (history fallback).
  */
 export function serveConsole(fastify: FastifyInstance, root = CONSOLE_DIR) {
   const indexFile = path.join(root, 'index.html');
@@ -22,32 +47,44 @@ export function serveConsole(fastify: FastifyInstance, root = CONSOLE_DIR) {
     return;
   }
   const indexHtml = readFileSync(indexFile, 'utf8');
+  const files = readConsoleFiles(root);
+  const responder = new FileResponder(files.pathOf, fastify.log);
+
+  async function sendFile(request: FastifyRequest, reply: FastifyReply, file: ServedFile) {
+    // The responder writes the answer itself; the security headers are on it already.
+    reply.hijack();
+    const { raw: req } = request;
+    const { raw: res } = reply;
+    try {
+      await responder.send(req, res, file, 200, []);
+    } catch (error) {
+      failed(fastify, req, res, error);
+    }
+  }
+
+  function sendPage(request: FastifyRequest, reply: FastifyReply) {
+    // Without a session cookie the console knows it is signed out without asking (and logging a 401).
+    const sessionCookie = request.cookies[SESSION_COOKIE] ? 'present' : 'absent';
+    const page = indexHtml
+      .replaceAll(NONCE_PLACEHOLDER, cspNonceOf(reply))
+      .replaceAll(SESSION_COOKIE_PLACEHOLDER, sessionCookie);
+    return reply
+      .header('content-type', 'text/html; charset=utf-8')
+      .header('cache-control', PAGE_CACHE_CONTROL)
+      .header('vary', 'Cookie')
+      .send(page);
+  }
 
   return async function consoleFallback(request: FastifyRequest, reply: FastifyReply): Promise<boolean> {
     if (request.method !== 'GET' && request.method !== 'HEAD') return false;
-    const pathname = decodeURIComponent(request.url.split('?')[0] ?? '/');
-    if (API_PREFIXES.some((prefix) => pathname.startsWith(prefix))) return false;
-    const file = path.join(root, path.normalize(pathname));
-    if (file.startsWith(root + path.sep) && file !== indexFile) {
-      const info = await stat(file).catch(() => null);
-      if (info?.isFile()) {
-        // Vite fingerprints everything under assets/: those never change.
-        const immutable = pathname.startsWith('/assets/');
-        reply
-          .header('content-type', contentTypeOf(file))
-          .header('content-length', info.size)
-          .header(
-            'cache-control',
-            immutable ? 'public, max-age=31536000, immutable' : 'public, max-age=0, must-revalidate',
-          );
-        await reply.send(createReadStream(file));
-        return true;
-      }
-      if (path.extname(pathname)) return false;
-    }
-    // Each page gets the nonce of its own Content-Security-Policy, so it is never served from a cache.
-    const page = indexHtml.replaceAll(NONCE_PLACEHOLDER, cspNonceOf(reply));
-    await reply.header('content-type', 'text/html; charset=utf-8').header('cache-control', 'no-store').send(page);
+    const rawPath = request.url.split('?')[0] ?? '/';
+    if (API_PREFIXES.some((prefix) => rawPath.startsWith(prefix))) return false;
+    const normalised = normalisePath(rawPath);
+    if (!normalised) return false;
+    const file = normalised.trailingSlash ? undefined : files.manifest.get(normalised.path);
+    if (file) await sendFile(request, reply, file);
+    else if (hasExtension(normalised.path)) return false;
+    else await sendPage(request, reply);
     return true;
   };
 }

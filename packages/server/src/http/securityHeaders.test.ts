@@ -57,7 +57,7 @@ describe('security headers of the console and the API', () => {
     for (const pathname of ['/', '/sites/abc/branches', '/login']) {
       const answer = await client.get(pathname);
       expect(answer.status).toBe(200);
-      expect(answer.headers.get('cache-control')).toBe('no-store');
+      expect(answer.headers.get('cache-control')).toBe('private, no-cache');
       const styleSources = policyOf(answer.headers).get('style-src') ?? [];
       const nonce = /^'nonce-(.+)'$/.exec(styleSources.find((source) => source.startsWith("'nonce-")) ?? '')?.[1];
       expect(nonce).toMatch(/^[A-Za-z0-9+/]{22}==$/);

@@ -1,22 +1,19 @@
-import '@mantine/core/styles.css';
-import '@mantine/dates/styles.css';
-import '@mantine/dropzone/styles.css';
-import '@mantine/notifications/styles.css';
-import '@mantine/spotlight/styles.css';
+import './mantineStyles.css';
 import { localStorageColorSchemeManager, MantineProvider } from '@mantine/core';
-import { Notifications } from '@mantine/notifications';
 import { QueryClientProvider } from '@tanstack/react-query';
-import { useState } from 'react';
+import { Suspense, useState } from 'react';
 import { BrowserRouter } from 'react-router';
+import { Initializing } from '../components/Initializing.tsx';
 import { CurrentOrgProvider } from '../features/orgs/currentOrg.tsx';
 import { OrgLiveUpdates } from '../features/realtime/OrgLiveUpdates.tsx';
 import { RealtimeProvider } from '../features/realtime/RealtimeProvider.tsx';
 import { Telemetry } from '../features/telemetry/Telemetry.tsx';
 import { CrashBoundary } from './CrashBoundary.tsx';
 import { getStyleNonce } from './cspNonce.ts';
+import { NotificationsOnDemand } from './NotificationsOnDemand.tsx';
 import { createQueryClient } from './queryClient.ts';
 import { AppRoutes } from './routes.tsx';
-import { theme } from './theme.ts';
+import { cssVariablesResolver, theme } from './theme.ts';
 
 const colorSchemeManager = localStorageColorSchemeManager({ key: 'wharf.colorScheme' });
 
@@ -25,18 +22,21 @@ export function App() {
   return (
     <MantineProvider
       theme={theme}
+      cssVariablesResolver={cssVariablesResolver}
       defaultColorScheme="auto"
       colorSchemeManager={colorSchemeManager}
       getStyleNonce={getStyleNonce}
     >
       {/* Bottom right: a toast never hides the header or a page's menu, which sit at the top. */}
-      <Notifications position="bottom-right" autoClose={6000} />
+      <NotificationsOnDemand position="bottom-right" autoClose={6000} />
       <CrashBoundary>
         <QueryClientProvider client={queryClient}>
           <BrowserRouter>
             <CurrentOrgProvider>
               <RealtimeProvider>
-                <AppRoutes />
+                <Suspense fallback={<Initializing />}>
+                  <AppRoutes />
+                </Suspense>
                 <OrgLiveUpdates />
                 <Telemetry />
               </RealtimeProvider>

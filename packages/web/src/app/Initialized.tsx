@@ -1,16 +1,33 @@
 import { Box, Center } from '@mantine/core';
-import { useEffect } from 'react';
+import { startTransition, useEffect, useState } from 'react';
 import { Outlet } from 'react-router';
 import { ErrorPanel } from '../components/ErrorPanel.tsx';
 import { Initializing } from '../components/Initializing.tsx';
 import { useUser } from '../features/auth/session.ts';
 import { useCurrentOrgState } from '../features/orgs/currentOrg.tsx';
+import { markFirstPageShown } from '../lib/firstPage.ts';
 import { notifyFailure } from '../lib/notify.ts';
+
+/**
+ * True once `ready` is, a render later and in a transition: the first page then renders in slices
+ * between which the browser stays responsive, not in one long task, and shows when complete.
+ */
+function useRevealed(ready: boolean) {
+  const [revealed, setRevealed] = useState(false);
+  useEffect(() => {
+    if (ready) startTransition(() => setRevealed(true));
+  }, [ready]);
+  useEffect(() => {
+    if (revealed) markFirstPageShown();
+  }, [revealed]);
+  return ready && revealed;
+}
 
 /** spec.md §2: 'Initializing' until the session and the current organization are known. */
 export function Initialized() {
   const user = useUser();
   const { loading } = useCurrentOrgState();
+  const revealed = useRevealed(!user.isPending && !loading);
 
   useEffect(() => {
     if (user.error) notifyFailure('get user', user.error);
@@ -24,6 +41,6 @@ export function Initialized() {
         </Box>
       </Center>
     );
-  if (user.isPending || loading) return <Initializing />;
+  if (!revealed) return <Initializing />;
   return <Outlet />;
 }

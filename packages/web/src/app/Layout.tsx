@@ -1,6 +1,5 @@
 import { useUser } from '../features/auth/session.ts';
-import { AppLayout } from './shell/AppLayout.tsx';
-import { PublicLayout } from './shell/PublicLayout.tsx';
+import { AppLayout, PublicLayout } from './pages.ts';
 
 /** Signed-in visitors get the whole console around a page; others a plain frame. */
 export function Layout() {

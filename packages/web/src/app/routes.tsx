@@ -1,31 +1,29 @@
 import { Skeleton } from '@mantine/core';
-import { lazy, Suspense } from 'react';
+import { Suspense } from 'react';
 import { Outlet, Route, Routes } from 'react-router';
 import { DefaultTab } from '../components/DefaultTab.tsx';
 import { NotFound } from '../components/NotFound.tsx';
-import { LoginPage } from '../features/auth/LoginPage.tsx';
-import { OrgHooksTab } from '../features/hooks/OrgHooksTab.tsx';
-import { InvitePage } from '../features/invite/InvitePage.tsx';
-import { OrgAdminPage } from '../features/orgAdmin/OrgAdminPage.tsx';
-import { OrgSettingsTab } from '../features/orgAdmin/OrgSettingsTab.tsx';
-import { StaffTab } from '../features/orgAdmin/StaffTab.tsx';
-import { OrgsPage } from '../features/orgs/OrgsPage.tsx';
-import { SitePage } from '../features/sites/SitePage.tsx';
-import { TeamPage } from '../features/teams/TeamPage.tsx';
-import { TeamsPage } from '../features/teams/TeamsPage.tsx';
-import { ApiTokensPage } from '../features/user/ApiTokensPage.tsx';
-import { SecurityPage } from '../features/user/SecurityPage.tsx';
-import { UserSettingsPage } from '../features/user/UserSettingsPage.tsx';
 import { Access } from './Access.tsx';
 import { Initialized } from './Initialized.tsx';
 import { Layout } from './Layout.tsx';
-
-// Loaded when first shown: the markdown renderer and the date pickers serve one page each.
-const LegalPage = lazy(() => import('../features/legal/LegalPage.tsx').then((m) => ({ default: m.LegalPage })));
-const AddApiTokenPage = lazy(() =>
-  import('../features/user/AddApiTokenPage.tsx').then((m) => ({ default: m.AddApiTokenPage })),
-);
-const ApiTokenPage = lazy(() => import('../features/user/ApiTokenPage.tsx').then((m) => ({ default: m.ApiTokenPage })));
+import {
+  AddApiTokenPage,
+  ApiTokenPage,
+  ApiTokensPage,
+  InvitePage,
+  LegalPage,
+  LoginPage,
+  OrgAdminPage,
+  OrgHooksTab,
+  OrgSettingsTab,
+  OrgsPage,
+  SecurityPage,
+  SitePage,
+  StaffTab,
+  TeamPage,
+  TeamsPage,
+  UserSettingsPage,
+} from './pages.ts';
 
 function Lazy() {
   return (

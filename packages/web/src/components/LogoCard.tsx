@@ -1,18 +1,12 @@
-import { Button, Card, Group, Stack, Text, Title } from '@mantine/core';
-import { Dropzone, type FileRejection } from '@mantine/dropzone';
-import { IconPhoto, IconTrash, IconUpload, IconX } from '@tabler/icons-react';
+import { Button, Card, Group, Skeleton, Stack, Text, Title } from '@mantine/core';
+import { IconTrash } from '@tabler/icons-react';
 import { useMutation } from '@tanstack/react-query';
-import { LOGO_MAX_BYTES, LOGO_TYPES } from '@wharf/contract';
-import { useRef } from 'react';
+import { lazy, Suspense } from 'react';
 import { notifyFailure } from '../lib/notify.ts';
 import { EntityAvatar } from './EntityAvatar.tsx';
 
-const rejection = (rejections: FileRejection[]) =>
-  new Error(
-    rejections[0]?.errors[0]?.code === 'file-too-large'
-      ? 'The file is larger than 1 MiB'
-      : 'The logo must be one PNG, JPEG, WebP or GIF image',
-  );
+// The drop-zone library serves only the settings screens that show this card.
+const LogoDropzone = lazy(() => import('./LogoDropzone.tsx').then((m) => ({ default: m.LogoDropzone })));
 
 /** The Logo card of organization, team and site settings: preview, upload by drop or choice, remove. */
 export function LogoCard({
@@ -28,7 +22,6 @@ export function LogoCard({
   onUpload: (file: File) => Promise<unknown>;
   onRemove: () => Promise<unknown>;
 }) {
-  const openRef = useRef<() => void>(null);
   const uploadLogo = useMutation({ mutationFn: onUpload, onError: (error) => notifyFailure('upload logo', error) });
   const removeLogo = useMutation({ mutationFn: onRemove, onError: (error) => notifyFailure('remove logo', error) });
 
@@ -56,38 +49,13 @@ export function LogoCard({
             </Button>
           )}
         </Stack>
-        <Dropzone
-          openRef={openRef}
-          onDrop={(files) => files[0] && uploadLogo.mutate(files[0])}
-          onReject={(rejections) => notifyFailure('upload logo', rejection(rejections))}
-          maxSize={LOGO_MAX_BYTES}
-          accept={[...LOGO_TYPES]}
-          multiple={false}
-          loading={uploadLogo.isPending}
-          style={{ flex: 1, minWidth: 220 }}
-          aria-label="Logo file"
-          activateOnClick
-        >
-          <Group justify="center" gap="md" mih={96} style={{ pointerEvents: 'none' }}>
-            <Dropzone.Accept>
-              <IconUpload size={36} stroke={1.5} color="var(--mantine-primary-color-filled)" />
-            </Dropzone.Accept>
-            <Dropzone.Reject>
-              <IconX size={36} stroke={1.5} color="var(--mantine-color-red-6)" />
-            </Dropzone.Reject>
-            <Dropzone.Idle>
-              <IconPhoto size={36} stroke={1.5} color="var(--mantine-color-dimmed)" />
-            </Dropzone.Idle>
-            <Stack gap={2}>
-              <Text size="sm" fw={500}>
-                Drop an image here or click to choose one
-              </Text>
-              <Text size="xs" c="dimmed">
-                It replaces the current logo
-              </Text>
-            </Stack>
-          </Group>
-        </Dropzone>
+        <Suspense fallback={<Skeleton h={96} style={{ flex: 1, minWidth: 220 }} />}>
+          <LogoDropzone
+            loading={uploadLogo.isPending}
+            onDrop={(file) => uploadLogo.mutate(file)}
+            onReject={(error) => notifyFailure('upload logo', error)}
+          />
+        </Suspense>
       </Group>
     </Card>
   );

@@ -1,4 +1,4 @@
-import type { FormErrors } from '@mantine/form';
+import type { FormErrors, UseFormReturnType } from '@mantine/form';
 import type { z } from 'zod';
 
 /**
@@ -16,4 +16,17 @@ export function contractResolver<T>(schema: z.ZodType) {
     }
     return errors;
   };
+}
+
+/**
+ * Validates a form with a schema that loads when first needed: the first page's form then does
+ * not bring zod and the contract's rules with it. True when the values pass.
+ */
+export async function validateWithLazySchema<T extends Record<string, unknown>>(
+  form: UseFormReturnType<T>,
+  schema: () => Promise<z.ZodType>,
+): Promise<boolean> {
+  const errors = contractResolver<T>(await schema())(form.getValues());
+  form.setErrors(errors);
+  return Object.keys(errors).length === 0;
 }

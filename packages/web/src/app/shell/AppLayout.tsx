@@ -1,8 +1,9 @@
+import './shellStyles.css';
 import { AppShell, Box } from '@mantine/core';
 import { useDisclosure } from '@mantine/hooks';
 import { Outlet } from 'react-router';
 import { useCurrentOrgState } from '../../features/orgs/currentOrg.tsx';
-import { SiteSearch } from '../../features/sites/SiteSearch.tsx';
+import { SiteSearchOnDemand } from '../../features/sites/SiteSearchOnDemand.tsx';
 import { PageBoundary } from '../CrashBoundary.tsx';
 import { Footer } from './Footer.tsx';
 import { Header } from './Header.tsx';
@@ -36,7 +37,7 @@ export function AppLayout() {
           <Footer />
         </Box>
       </AppShell.Main>
-      {current && <SiteSearch />}
+      {current && <SiteSearchOnDemand />}
     </AppShell>
   );
 }

@@ -2,10 +2,16 @@ import { ActionIcon, Button, Menu } from '@mantine/core';
 import { useDisclosure, useMediaQuery } from '@mantine/hooks';
 import { IconBuilding, IconKey, IconPlus, IconUsersGroup, IconWorldWww } from '@tabler/icons-react';
 import { Link } from 'react-router';
-import { CreateOrgModal } from '../../features/orgs/CreateOrgModal.tsx';
+import { lazyModal, ModalOnDemand } from '../../components/lazyModal.tsx';
 import { useCurrentOrg } from '../../features/orgs/currentOrg.tsx';
-import { CreateSiteModal } from '../../features/sites/CreateSiteModal.tsx';
-import { CreateTeamModal } from '../../features/teams/CreateTeamModal.tsx';
+
+const CreateTeamModal = lazyModal(() =>
+  import('../../features/teams/CreateTeamModal.tsx').then((m) => m.CreateTeamModal),
+);
+const CreateSiteModal = lazyModal(() =>
+  import('../../features/sites/CreateSiteModal.tsx').then((m) => m.CreateSiteModal),
+);
+const CreateOrgModal = lazyModal(() => import('../../features/orgs/CreateOrgModal.tsx').then((m) => m.CreateOrgModal));
 
 /** The header's create button: what the user may create in the current organization. */
 export function CreateMenu() {
@@ -47,9 +53,9 @@ export function CreateMenu() {
           </Menu.Item>
         </Menu.Dropdown>
       </Menu>
-      <CreateTeamModal opened={teamOpened} onClose={team.close} />
-      <CreateSiteModal opened={siteOpened} onClose={site.close} />
-      <CreateOrgModal opened={orgOpened} onClose={org.close} />
+      <ModalOnDemand modal={CreateTeamModal} opened={teamOpened} onClose={team.close} />
+      <ModalOnDemand modal={CreateSiteModal} opened={siteOpened} onClose={site.close} />
+      <ModalOnDemand modal={CreateOrgModal} opened={orgOpened} onClose={org.close} />
     </>
   );
 }

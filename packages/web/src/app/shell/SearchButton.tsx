@@ -1,7 +1,7 @@
 import { ActionIcon, Group, Kbd, Text, UnstyledButton } from '@mantine/core';
 import { useMediaQuery, useOs } from '@mantine/hooks';
-import { spotlight } from '@mantine/spotlight';
 import { IconSearch } from '@tabler/icons-react';
+import { openSiteSearch } from '../../features/sites/SiteSearchOnDemand.tsx';
 
 /** Opens the site search; shows its shortcut where there is a keyboard. */
 export function SearchButton() {
@@ -10,13 +10,13 @@ export function SearchButton() {
   const mod = os === 'macos' || os === 'ios' ? '⌘' : 'Ctrl';
   if (phone)
     return (
-      <ActionIcon variant="default" size="lg" onClick={spotlight.open} aria-label="Search sites">
+      <ActionIcon variant="default" size="lg" onClick={openSiteSearch} aria-label="Search sites">
         <IconSearch size={18} stroke={1.5} />
       </ActionIcon>
     );
   return (
     <UnstyledButton
-      onClick={spotlight.open}
+      onClick={openSiteSearch}
       aria-label="Search sites"
       px="sm"
       h={36}

@@ -3,23 +3,26 @@ import { useForm } from '@mantine/form';
 import { useMutation } from '@tanstack/react-query';
 import { api } from '@wharf/contract';
 import { call } from '../../lib/api.ts';
-import { contractResolver } from '../../lib/form.ts';
+import { validateWithLazySchema } from '../../lib/form.ts';
 import { errorText } from '../../lib/notify.ts';
 import { useSetUser } from './session.ts';
 
 /** The in-memory method: a user name and a password. */
 export function InMemorySignIn() {
   const setUser = useSetUser();
-  const form = useForm({
-    initialValues: { user: '', password: '' },
-    validate: contractResolver(api.signInInMemory.body!),
-  });
+  const form = useForm({ initialValues: { user: '', password: '' } });
+  const rules = () => import('./signInRules.ts').then((m) => m.signInBody);
   const signIn = useMutation({
     mutationFn: (body: { user: string; password: string }) => call(api.signInInMemory, { body }),
     onSuccess: (user) => setUser(user),
   });
   return (
-    <form onSubmit={form.onSubmit((values) => signIn.mutate(values))} noValidate>
+    <form
+      onSubmit={form.onSubmit(async (values) => {
+        if (await validateWithLazySchema(form, rules)) signIn.mutate(values);
+      })}
+      noValidate
+    >
       <Stack gap="sm">
         <TextInput label="User" autoComplete="username" withAsterisk {...form.getInputProps('user')} />
         <PasswordInput

@@ -3,11 +3,19 @@ import { api, type User } from '@wharf/contract';
 import { ApiError, call, keyOf } from '../../lib/api.ts';
 import { notifyFailure } from '../../lib/notify.ts';
 import { storageKeys, writeStored } from '../../lib/storage.ts';
+import { sessionCookieAtLoad } from './sessionCookie.ts';
+
+/** Only the first answer can rely on the page's word: a sign-in sets the cookie later. */
+let signedOutAtLoad = sessionCookieAtLoad === 'absent';
 
 /** The signed-in user, or null when signed out (the server answers 401). */
 export const userQuery = queryOptions({
   queryKey: keyOf(api.getUser),
   queryFn: async () => {
+    if (signedOutAtLoad) {
+      signedOutAtLoad = false;
+      return null;
+    }
     try {
       return await call(api.getUser);
     } catch (error) {

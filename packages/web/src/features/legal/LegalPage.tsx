@@ -1,3 +1,5 @@
+// Signed out, only the first pages' Mantine styles are loaded (app/mantineStyles.css): the tabs are this page's own.
+import '@mantine/core/styles/Tabs.layer.css';
 import { Paper, Skeleton, Tabs } from '@mantine/core';
 import { useQuery } from '@tanstack/react-query';
 import Markdown from 'react-markdown';

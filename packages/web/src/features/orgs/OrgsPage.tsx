@@ -8,11 +8,13 @@ import { EmptyState } from '../../components/EmptyState.tsx';
 import { EntityAvatar } from '../../components/EntityAvatar.tsx';
 import { ErrorPanel } from '../../components/ErrorPanel.tsx';
 import classes from '../../components/ListRow.module.css';
+import { lazyModal, ModalOnDemand } from '../../components/lazyModal.tsx';
 import { PageTitle } from '../../components/PageTitle.tsx';
 import { apiQuery } from '../../lib/api.ts';
 import { relativeTime } from '../../lib/time.ts';
-import { CreateOrgModal } from './CreateOrgModal.tsx';
 import { useCurrentOrgState } from './currentOrg.tsx';
+
+const CreateOrgModal = lazyModal(() => import('./CreateOrgModal.tsx').then((m) => m.CreateOrgModal));
 
 function OrgRow({ org, onSelect, busy }: { org: Org; onSelect: () => void; busy: boolean }) {
   return (
@@ -75,7 +77,7 @@ export function OrgsPage() {
           ))}
         </Paper>
       )}
-      <CreateOrgModal opened={opened} onClose={close} />
+      <ModalOnDemand modal={CreateOrgModal} opened={opened} onClose={close} />
     </Container>
   );
 }

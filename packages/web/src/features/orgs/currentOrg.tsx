@@ -6,6 +6,7 @@ import { ApiError, apiQuery } from '../../lib/api.ts';
 import { notifyFailure } from '../../lib/notify.ts';
 import { readStored, storageKeys, writeStored } from '../../lib/storage.ts';
 import { useUser } from '../auth/session.ts';
+import { sessionCookieAtLoad } from '../auth/sessionCookie.ts';
 
 export interface CurrentOrg {
   org: Org;
@@ -34,7 +35,10 @@ export function CurrentOrgProvider({ children }: { children: ReactNode }) {
   const client = useQueryClient();
   const navigate = useNavigate();
   const [orgId, setOrgId] = useState(() => readStored(storageKeys.currentOrg));
-  const enabled = Boolean(user) && orgId !== null;
+  // A page that came with a session cookie asks for its organization while it asks for its user:
+  // the organization's home shows a round trip sooner.
+  const likelySignedIn = user === undefined ? sessionCookieAtLoad === 'present' : user !== null;
+  const enabled = likelySignedIn && orgId !== null;
   const org = useQuery({ ...orgQuery(orgId ?? ''), enabled });
   const member = useQuery({ ...memberQuery(orgId ?? ''), enabled });
   const failure = org.error ?? member.error;

@@ -1,7 +1,7 @@
 import { useQueryClient } from '@tanstack/react-query';
 import { REALTIME_PATH, type RealtimeMessage, type RealtimeRoom } from '@wharf/contract';
 import { createContext, type ReactNode, useContext, useEffect, useMemo, useRef, useState } from 'react';
-import { io, type Socket } from 'socket.io-client';
+import type { Socket } from 'socket.io-client';
 import { refetchFailed } from '../../lib/failedQueries.ts';
 import { useUser } from '../auth/session.ts';
 
@@ -27,18 +27,25 @@ export function RealtimeProvider({ children }: { children: ReactNode }) {
 
   useEffect(() => {
     if (!signedIn) return;
-    const connection = io({ path: REALTIME_PATH, withCredentials: true });
-    connection.on('connect', () => {
-      for (const key of rooms.current.keys()) connection.emit('join', roomOf(key));
+    let connection: Socket | null = null;
+    let left = false;
+    // The client library loads with the first signed-in page: the sign-in page does not need it.
+    void import('socket.io-client').then(({ io }) => {
+      if (left) return;
+      connection = io({ path: REALTIME_PATH, withCredentials: true });
+      connection.on('connect', () => {
+        for (const key of rooms.current.keys()) connection?.emit('join', roomOf(key));
+      });
+      connection.on('event', (message: RealtimeMessage) => {
+        for (const listener of listeners.current) listener(message);
+      });
+      // The socket is back, so is the server: what failed meanwhile is asked again.
+      connection.io.on('reconnect', () => void refetchFailed(client));
+      setSocket(connection);
     });
-    // The socket is back, so is the server: what failed meanwhile is asked again.
-    connection.io.on('reconnect', () => void refetchFailed(client));
-    connection.on('event', (message: RealtimeMessage) => {
-      for (const listener of listeners.current) listener(message);
-    });
-    setSocket(connection);
     return () => {
-      connection.disconnect();
+      left = true;
+      connection?.disconnect();
       setSocket(null);
     };
   }, [signedIn, client]);

@@ -1,3 +1,6 @@
+// Mantine's core styles first: its extensions' styles build on them, in the same layer.
+import '../../components/allMantineStyles.ts';
+import '@mantine/spotlight/styles.layer.css';
 import { Group, Loader, Stack, Text } from '@mantine/core';
 import { Spotlight } from '@mantine/spotlight';
 import { IconSearch } from '@tabler/icons-react';
@@ -10,6 +13,7 @@ import { apiQuery } from '../../lib/api.ts';
 import { notifyFailure } from '../../lib/notify.ts';
 import { useSearchTerm } from '../../lib/useSearchTerm.ts';
 import { useCurrentOrg } from '../orgs/currentOrg.tsx';
+import classes from './SiteSearch.module.css';
 
 /** spec.md §2 'Site search': Ctrl or Cmd + K, page 0 of 10 sites matching the term. */
 export function SiteSearch() {
@@ -62,7 +66,7 @@ export function SiteSearch() {
                 <Text size="sm" fw={500} truncate>
                   {site.name}
                 </Text>
-                <Text size="xs" c="dimmed" truncate>
+                <Text size="xs" className={classes.address} truncate>
                   {site.url}
                 </Text>
               </Stack>

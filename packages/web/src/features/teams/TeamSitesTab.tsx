@@ -8,12 +8,14 @@ import { EmptyState } from '../../components/EmptyState.tsx';
 import { EntityAvatar } from '../../components/EntityAvatar.tsx';
 import { ErrorPanel } from '../../components/ErrorPanel.tsx';
 import classes from '../../components/ListRow.module.css';
+import { lazyModal, ModalOnDemand } from '../../components/lazyModal.tsx';
 import { apiQuery } from '../../lib/api.ts';
 import { countOf } from '../../lib/plural.ts';
 import { exactTime, relativeTime } from '../../lib/time.ts';
 import { useCurrentOrg } from '../orgs/currentOrg.tsx';
-import { CreateSiteModal } from '../sites/CreateSiteModal.tsx';
 import { newestFirst } from '../sites/newestFirst.ts';
+
+const CreateSiteModal = lazyModal(() => import('../sites/CreateSiteModal.tsx').then((m) => m.CreateSiteModal));
 
 function SiteRow({ site }: { site: Site }) {
   return (
@@ -74,7 +76,7 @@ export function TeamSitesTab({ teamId }: { teamId: string }) {
           </Paper>
         </>
       )}
-      {isAdminOrOwner && <CreateSiteModal opened={opened} onClose={close} teamId={teamId} />}
+      {isAdminOrOwner && <ModalOnDemand modal={CreateSiteModal} opened={opened} onClose={close} teamId={teamId} />}
     </Stack>
   );
 }

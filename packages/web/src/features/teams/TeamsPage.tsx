@@ -8,11 +8,13 @@ import { EmptyState } from '../../components/EmptyState.tsx';
 import { EntityAvatar } from '../../components/EntityAvatar.tsx';
 import { ErrorPanel } from '../../components/ErrorPanel.tsx';
 import classes from '../../components/ListRow.module.css';
+import { lazyModal, ModalOnDemand } from '../../components/lazyModal.tsx';
 import { PageTitle } from '../../components/PageTitle.tsx';
 import { call, keyOf } from '../../lib/api.ts';
 import { exactTime, relativeTime } from '../../lib/time.ts';
 import { useCurrentOrg } from '../orgs/currentOrg.tsx';
-import { CreateTeamModal } from './CreateTeamModal.tsx';
+
+const CreateTeamModal = lazyModal(() => import('./CreateTeamModal.tsx').then((m) => m.CreateTeamModal));
 
 function TeamRow({ team }: { team: Team }) {
   return (
@@ -98,7 +100,7 @@ export function TeamsPage() {
           </Button>
         </Group>
       )}
-      {isAdminOrOwner && <CreateTeamModal opened={opened} onClose={close} />}
+      {isAdminOrOwner && <ModalOnDemand modal={CreateTeamModal} opened={opened} onClose={close} />}
     </>
   );
 }

@@ -1,21 +1,36 @@
-import { useEffect } from 'react';
+import { lazy, Suspense, useEffect } from 'react';
+import { useFirstPageShown } from '../../lib/firstPage.ts';
 import { notifyFailure } from '../../lib/notify.ts';
+import { useUser } from '../auth/session.ts';
 import { AnalyticsNotice } from './AnalyticsNotice.tsx';
-import { CrashReportPrompt } from './CrashReportPrompt.tsx';
-import { usePageViews } from './pageViews.ts';
 import { useSystemEnv } from './systemEnv.ts';
+
+// Only installations with a crash-report service ask: the others never load the question.
+const CrashReportPrompt = lazy(() => import('./CrashReportPrompt.tsx').then((m) => ({ default: m.CrashReportPrompt })));
+// Only signed-in users are counted: nobody else loads the counting (and the page-path schema it checks with).
+const PageViewCounter = lazy(() => import('./pageViews.ts').then((m) => ({ default: m.PageViewCounter })));
 
 /** What the console asks and tells about crash reports and analytics, on every page. */
 export function Telemetry() {
   const env = useSystemEnv();
-  usePageViews();
+  const signedIn = Boolean(useUser().data);
+  const pageShown = useFirstPageShown();
   useEffect(() => {
     if (env.error) notifyFailure('load backend env', env.error);
   }, [env.error]);
   return (
     <>
-      <CrashReportPrompt />
+      {env.data?.crashReports.dsn && (
+        <Suspense fallback={null}>
+          <CrashReportPrompt />
+        </Suspense>
+      )}
       <AnalyticsNotice />
+      {signedIn && pageShown && env.data?.analytics.enabled && (
+        <Suspense fallback={null}>
+          <PageViewCounter />
+        </Suspense>
+      )}
     </>
   );
 }

@@ -67,3 +67,9 @@ export function usePageViews() {
     };
   }, [enabled]);
 }
+
+/** Counts the pages shown while it is mounted (Telemetry.tsx mounts it for signed-in users). */
+export function PageViewCounter() {
+  usePageViews();
+  return null;
+}

@@ -1,14 +1,16 @@
-import '@mantine/charts/styles.css';
-import { AreaChart } from '@mantine/charts';
 import { Card, Group, Skeleton, Stack, Text } from '@mantine/core';
 import { IconChartAreaLine } from '@tabler/icons-react';
 import { useQuery } from '@tanstack/react-query';
 import { api } from '@wharf/contract';
+import { lazy, Suspense } from 'react';
 import { ErrorPanel } from '../../components/ErrorPanel.tsx';
 import { apiQuery } from '../../lib/api.ts';
 import { formatBytes, trafficSeries } from './trafficSeries.ts';
 
 const HOURS = 72;
+
+// The charting library is most of a site page's code: it loads when there is traffic to draw.
+const TrafficChart = lazy(() => import('./TrafficChart.tsx').then((m) => ({ default: m.TrafficChart })));
 
 const hourLabel = (hour: string) =>
   new Date(hour).toLocaleString('en', { weekday: 'short', hour: 'numeric', hour12: false });
@@ -63,20 +65,9 @@ export function TrafficCard({ siteId }: { siteId: string }) {
         </Group>
       )}
       {traffic.data && requests > 0 && (
-        <AreaChart
-          h={96}
-          data={series}
-          dataKey="label"
-          series={[{ name: 'requests', label: 'Requests', color: 'harbour.6' }]}
-          curveType="monotone"
-          withDots={false}
-          withXAxis={false}
-          withYAxis={false}
-          gridAxis="none"
-          fillOpacity={0.25}
-          strokeWidth={1.5}
-          tooltipAnimationDuration={100}
-        />
+        <Suspense fallback={<Skeleton h={96} />}>
+          <TrafficChart data={series} />
+        </Suspense>
       )}
     </Card>
   );

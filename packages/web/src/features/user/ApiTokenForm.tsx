@@ -1,3 +1,6 @@
+// Mantine's core styles first: its extensions' styles build on them, in the same layer.
+import '../../components/allMantineStyles.ts';
+import '@mantine/dates/styles.layer.css';
 import { Button, Card, Group, Input, SimpleGrid, Skeleton, Stack, TextInput, Title } from '@mantine/core';
 import { DateTimePicker } from '@mantine/dates';
 import { useForm } from '@mantine/form';

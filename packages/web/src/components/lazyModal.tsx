@@ -1,0 +1,28 @@
+import { type ComponentType, lazy, Suspense, useState } from 'react';
+
+/**
+ * A modal whose code loads when it is first opened (ModalOnDemand), not with the page that may
+ * open it: its form, and the contract's schemas it validates with, cost nothing to a page nobody
+ * creates from. It brings all of Mantine's styles, which that page may not have loaded.
+ */
+export function lazyModal<P extends { opened: boolean }>(load: () => Promise<ComponentType<P>>) {
+  return lazy(async () => {
+    const [, component] = await Promise.all([import('./allMantineStyles.ts'), load()]);
+    return { default: component };
+  });
+}
+
+/** Renders a lazyModal from its first opening on: mounted after, it closes with its transition. */
+export function ModalOnDemand<P extends { opened: boolean }>({
+  modal: Modal,
+  ...props
+}: P & { modal: ComponentType<P> }) {
+  const [wanted, setWanted] = useState(props.opened);
+  if (props.opened && !wanted) setWanted(true);
+  if (!wanted) return null;
+  return (
+    <Suspense fallback={null}>
+      <Modal {...(props as unknown as P)} />
+    </Suspense>
+  );
+}
