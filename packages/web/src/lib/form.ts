@@ -1,4 +1,4 @@
-import type { FormErrors } from '@mantine/form';
+import type { FormErrors, UseFormReturnType } from '@mantine/form';
 import type { z } from 'zod';
 
 /**
@@ -16,4 +16,14 @@ export function contractResolver<T>(schema: z.ZodType) {
     }
     return errors;
   };
+}
+
+/**
+ * After a save, the form starts over from what the server answered: those become the values, the
+ * values Discard returns to, and the measure of dirtiness.
+ */
+export function startFormFrom<T extends object>(form: UseFormReturnType<T>, values: T) {
+  form.setInitialValues(values);
+  form.setValues(values);
+  form.resetDirty(values);
 }
