@@ -27,3 +27,15 @@ export function startFormFrom<T extends object>(form: UseFormReturnType<T>, valu
   form.setValues(values);
   form.resetDirty(values);
 }
+
+/** Submits unless the server has already said, while the name was typed, that it is taken. */
+export function unlessNameTaken<V extends { name: string }>(
+  form: UseFormReturnType<V>,
+  check: { error: string | null },
+  submit: (values: V) => void,
+) {
+  return (values: V) => {
+    if (check.error) form.setFieldError('name', check.error);
+    else submit(values);
+  };
+}

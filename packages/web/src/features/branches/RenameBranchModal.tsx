@@ -2,11 +2,11 @@ import { Button, Group, Modal, Stack, TextInput } from '@mantine/core';
 import { useForm } from '@mantine/form';
 import { useMutation, useQueryClient } from '@tanstack/react-query';
 import { api, branchNameBody } from '@wharf/contract';
+import { NameCheckIndicator } from '../../components/NameCheckIndicator.tsx';
 import { call } from '../../lib/api.ts';
 import { contractResolver } from '../../lib/form.ts';
 import { notifyFailure } from '../../lib/notify.ts';
 import type { BranchDetail } from './branchQuery.ts';
-import { NameCheckIndicator } from './NameCheckIndicator.tsx';
 import { useBranchNameCheck } from './useBranchNameCheck.ts';
 
 /** Renames a branch: its address follows its name. */
