@@ -1,8 +1,9 @@
-import { ActionIcon, Button, Card, Group, Stack, Text, TextInput, Tooltip } from '@mantine/core';
+import { Card, Group, Stack, Text, TextInput } from '@mantine/core';
 import { useForm } from '@mantine/form';
-import { IconPlus, IconTrash } from '@tabler/icons-react';
 import { type Header, siteHeadersBody } from '@wharf/contract';
 import type { ReactNode } from 'react';
+import { RemoveRowButton, RowsEditor } from '../../components/RowsEditor.tsx';
+import { SaveButtons } from '../../components/SaveButtons.tsx';
 import { contractResolver } from '../../lib/form.ts';
 
 /**
@@ -41,66 +42,36 @@ export function HeadersEditor({
               {description}
             </Text>
           </Stack>
-          {form.values.headers.length === 0 && (
-            <Text size="sm" c="dimmed" fs="italic">
-              No headers
-            </Text>
-          )}
-          {form.values.headers.map((_, index) => (
-            <Group
-              // biome-ignore lint/suspicious/noArrayIndexKey: rows are identified by position only
-              key={index}
-              align="flex-start"
-              wrap="nowrap"
-              gap="xs"
-              aria-label={`Header ${index + 1}`}
-              role="group"
-            >
-              <TextInput
-                label="Name"
-                placeholder="Cache-Control"
-                withAsterisk
-                style={{ flex: 2 }}
-                {...form.getInputProps(`headers.${index}.name`)}
-              />
-              <TextInput
-                label="Value"
-                placeholder="public, max-age=3600"
-                style={{ flex: 3 }}
-                {...form.getInputProps(`headers.${index}.value`)}
-              />
-              <Tooltip label="Remove" withArrow>
-                <ActionIcon
-                  variant="subtle"
-                  color="red"
-                  mt={26}
-                  size="lg"
-                  aria-label={`Remove header ${index + 1}`}
-                  onClick={() => form.removeListItem('headers', index)}
-                >
-                  <IconTrash size={16} />
-                </ActionIcon>
-              </Tooltip>
-            </Group>
-          ))}
-          <Group justify="space-between">
-            <Button
-              variant="light"
-              leftSection={<IconPlus size={16} />}
-              onClick={() => form.insertListItem('headers', { name: '', value: '' })}
-            >
-              Add header
-            </Button>
-            <Group gap="sm">
-              {extraActions}
-              <Button variant="default" onClick={() => form.reset()} disabled={!form.isDirty()}>
-                Discard
-              </Button>
-              <Button type="submit" loading={saving} disabled={!form.isDirty()}>
-                Save
-              </Button>
-            </Group>
-          </Group>
+          <RowsEditor
+            noun="header"
+            rows={form.values.headers}
+            framed={false}
+            onAdd={() => form.insertListItem('headers', { name: '', value: '' })}
+            onRemove={(index) => form.removeListItem('headers', index)}
+            renderRow={(_, index, removal) => (
+              <Group align="flex-start" wrap="nowrap" gap="xs">
+                <TextInput
+                  label="Name"
+                  placeholder="Cache-Control"
+                  withAsterisk
+                  style={{ flex: 2 }}
+                  {...form.getInputProps(`headers.${index}.name`)}
+                />
+                <TextInput
+                  label="Value"
+                  placeholder="public, max-age=3600"
+                  style={{ flex: 3 }}
+                  {...form.getInputProps(`headers.${index}.value`)}
+                />
+                <RemoveRowButton {...removal} mt={26} size="lg" />
+              </Group>
+            )}
+            actions={
+              <SaveButtons gap="sm" dirty={form.isDirty()} saving={saving} onDiscard={() => form.reset()}>
+                {extraActions}
+              </SaveButtons>
+            }
+          />
         </Stack>
       </form>
     </Card>
