@@ -1,7 +1,7 @@
 import { Button, PasswordInput, Stack, TextInput } from '@mantine/core';
 import { useForm } from '@mantine/form';
 import { useMutation } from '@tanstack/react-query';
-import { api } from '@wharf/contract';
+import { api, type RouteBody } from '@wharf/contract';
 import { call } from '../../lib/api.ts';
 import { contractResolver } from '../../lib/form.ts';
 import { notifyFailure } from '../../lib/notify.ts';
@@ -15,7 +15,7 @@ export function InMemorySignIn() {
     validate: contractResolver(api.signInInMemory.body!),
   });
   const signIn = useMutation({
-    mutationFn: (body: { user: string; password: string }) => call(api.signInInMemory, { body }),
+    mutationFn: (body: RouteBody<typeof api.signInInMemory>) => call(api.signInInMemory, { body }),
     onSuccess: (user) => setUser(user),
     onError: (error) => notifyFailure('sign in', error),
   });
