@@ -8,7 +8,7 @@ import { NameCheckIndicator } from '../../components/NameCheckIndicator.tsx';
 import { apiQuery, call } from '../../lib/api.ts';
 import { contractResolver, unlessNameTaken } from '../../lib/form.ts';
 import { exactTime } from '../../lib/time.ts';
-import { useBranchNameCheck } from './useBranchNameCheck.ts';
+import { useBranchNameCheck } from '../../lib/useNameCheck.ts';
 
 /** 'Add branch': a name the server checks as it is typed, and the release the branch serves. */
 export function AddBranchModal({ siteId, opened, onClose }: { siteId: string; opened: boolean; onClose: () => void }) {

@@ -6,8 +6,8 @@ import { NameCheckIndicator } from '../../components/NameCheckIndicator.tsx';
 import { call } from '../../lib/api.ts';
 import { contractResolver } from '../../lib/form.ts';
 import { notifyFailure } from '../../lib/notify.ts';
+import { useBranchNameCheck } from '../../lib/useNameCheck.ts';
 import type { BranchDetail } from './branchQuery.ts';
-import { useBranchNameCheck } from './useBranchNameCheck.ts';
 
 /** Renames a branch: its address follows its name. */
 export function RenameBranchModal({ branch, onClose }: { branch: BranchDetail; onClose: () => void }) {

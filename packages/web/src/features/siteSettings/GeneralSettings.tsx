@@ -24,7 +24,7 @@ import { SaveButtons } from '../../components/SaveButtons.tsx';
 import { apiQuery, call } from '../../lib/api.ts';
 import { startFormFrom } from '../../lib/form.ts';
 import { notifyFailure, notifySuccess } from '../../lib/notify.ts';
-import { useSiteNameCheck } from '../sites/useSiteNameCheck.ts';
+import { useSiteNameCheck } from '../../lib/useNameCheck.ts';
 import { DomainsEditor } from './DomainsEditor.tsx';
 import { type SiteValues, siteBodyOf, siteValues, validateSite } from './domainValues.ts';
 

@@ -8,8 +8,8 @@ import { FormModal, useCreateModal } from '../../components/FormModal.tsx';
 import { NameCheckIndicator } from '../../components/NameCheckIndicator.tsx';
 import { apiQuery, call } from '../../lib/api.ts';
 import { contractResolver, unlessNameTaken } from '../../lib/form.ts';
+import { useSiteNameCheck } from '../../lib/useNameCheck.ts';
 import { useCurrentOrg } from '../orgs/currentOrg.tsx';
-import { useSiteNameCheck } from './useSiteNameCheck.ts';
 
 const createSiteForm = createSiteBody.extend({ teamId: id });
 

@@ -9,10 +9,10 @@ import { EntityAvatar } from '../../components/EntityAvatar.tsx';
 import { ErrorPanel } from '../../components/ErrorPanel.tsx';
 import classes from '../../components/ListRow.module.css';
 import { apiQuery } from '../../lib/api.ts';
+import { newestFirst } from '../../lib/newestFirst.ts';
 import { exactTime, relativeTime } from '../../lib/time.ts';
 import { useCurrentOrg } from '../orgs/currentOrg.tsx';
 import { CreateSiteModal } from '../sites/CreateSiteModal.tsx';
-import { newestFirst } from '../sites/newestFirst.ts';
 
 function SiteRow({ site }: { site: Site }) {
   return (

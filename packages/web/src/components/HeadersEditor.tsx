@@ -2,9 +2,9 @@ import { Card, Group, Stack, Text, TextInput } from '@mantine/core';
 import { useForm } from '@mantine/form';
 import { type Header, siteHeadersBody } from '@wharf/contract';
 import type { ReactNode } from 'react';
-import { RemoveRowButton, RowsEditor } from '../../components/RowsEditor.tsx';
-import { SaveButtons } from '../../components/SaveButtons.tsx';
-import { contractResolver } from '../../lib/form.ts';
+import { contractResolver } from '../lib/form.ts';
+import { RemoveRowButton, RowsEditor } from './RowsEditor.tsx';
+import { SaveButtons } from './SaveButtons.tsx';
 
 /**
  * An editor of name/value headers (site and branch): names unique case-insensitively, Discard, and
