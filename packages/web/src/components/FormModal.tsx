@@ -5,17 +5,19 @@ import type { FailedAction } from '../lib/notify.ts';
 import { useFormMutation } from '../lib/useFormMutation.ts';
 
 /**
- * The state of a modal that creates something: its mutation, and a close that starts the form and
- * the answer over so that the modal opens blank next time.
+ * The state of a modal that creates something: its mutation, a close that starts the form and the
+ * answer over so that the modal opens blank next time, and the props of its FormModal.
  */
 export function useCreateModal<V extends object, R>({
   form,
+  opened,
   onClose,
   create,
   onCreated,
   failedAction,
 }: {
   form: UseFormReturnType<V>;
+  opened: boolean;
   onClose: () => void;
   create: (values: V) => Promise<R>;
   /** Receives the answer and the modal's close, for those that leave at once. */
@@ -32,7 +34,8 @@ export function useCreateModal<V extends object, R>({
     mutation.reset();
     onClose();
   };
-  return { mutation, close };
+  const modal = { opened, close, form, pending: mutation.isPending, onSubmit: mutation.mutate };
+  return { mutation, modal };
 }
 
 /** A modal with a form: its fields, then Cancel and the submit button, which spins while the call runs. */

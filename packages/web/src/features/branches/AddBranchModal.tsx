@@ -23,8 +23,9 @@ export function AddBranchModal({ siteId, opened, onClose }: { siteId: string; op
     validate: contractResolver(createBranchBody),
   });
   const nameCheck = useBranchNameCheck(siteId, form.values.name);
-  const { mutation, close } = useCreateModal({
+  const { mutation, modal } = useCreateModal({
     form,
+    opened,
     onClose,
     create: (body) => call(api.createBranch, { params: { siteId }, body }),
     onCreated: async (branch, close) => {
@@ -42,10 +43,7 @@ export function AddBranchModal({ siteId, opened, onClose }: { siteId: string; op
   return (
     <FormModal
       title="Add branch"
-      opened={opened}
-      close={close}
-      form={form}
-      pending={mutation.isPending}
+      {...modal}
       submitLabel="Add branch"
       onSubmit={unlessNameTaken(form, nameCheck, mutation.mutate)}
     >

@@ -44,8 +44,9 @@ export function AddInviteModal({ opened, onClose }: { opened: boolean; onClose: 
     initialValues: { email: '', admin: false },
     validate: contractResolver(createInviteBody),
   });
-  const { mutation, close } = useCreateModal({
+  const { mutation, modal } = useCreateModal({
     form,
+    opened,
     onClose,
     create: (body) => call(api.createInvite, { params: { orgId: org._id }, body }),
     onCreated: () => client.invalidateQueries({ queryKey: [api.listInvites.path] }),
@@ -56,13 +57,9 @@ export function AddInviteModal({ opened, onClose }: { opened: boolean; onClose: 
   return (
     <FormModal
       title={invite ? 'Invitation created' : 'Invite someone'}
-      opened={opened}
-      close={close}
-      form={form}
-      pending={mutation.isPending}
+      {...modal}
       submitLabel="Invite"
-      onSubmit={mutation.mutate}
-      done={invite && <InviteLink invite={invite} close={close} />}
+      done={invite && <InviteLink invite={invite} close={modal.close} />}
     >
       <TextInput
         label="Email"

@@ -15,8 +15,9 @@ export function CreateOrgModal({ opened, onClose }: { opened: boolean; onClose: 
     initialValues: { name: '' },
     validate: contractResolver(createOrgBody),
   });
-  const { mutation, close } = useCreateModal({
+  const { modal } = useCreateModal({
     form,
+    opened,
     onClose,
     create: (body) => call(api.createOrg, { body }),
     onCreated: async (org, close) => {
@@ -28,14 +29,7 @@ export function CreateOrgModal({ opened, onClose }: { opened: boolean; onClose: 
   });
 
   return (
-    <FormModal
-      title="Create org"
-      opened={opened}
-      close={close}
-      form={form}
-      pending={mutation.isPending}
-      onSubmit={mutation.mutate}
-    >
+    <FormModal title="Create org" {...modal}>
       <TextInput
         label="Name"
         description="The name of your company, project or group"

@@ -23,8 +23,9 @@ export function AddSiteTokenModal({
     initialValues: { name: '' },
     validate: contractResolver(createSiteTokenBody),
   });
-  const { mutation, close } = useCreateModal({
+  const { mutation, modal } = useCreateModal({
     form,
+    opened,
     onClose,
     create: (body) => call(api.createSiteToken, { params: { siteId }, body }),
     // The value shows at once; the list catches up behind the modal.
@@ -35,12 +36,8 @@ export function AddSiteTokenModal({
   return (
     <FormModal
       title={created ? 'Token created' : 'Add token'}
-      opened={opened}
-      close={close}
-      form={form}
-      pending={mutation.isPending}
+      {...modal}
       submitLabel="Create token"
-      onSubmit={mutation.mutate}
       done={
         created && (
           <Stack>
@@ -49,7 +46,7 @@ export function AddSiteTokenModal({
             </Alert>
             <SecretValue value={created.value} label={`Value of ${created.name}`} revealed />
             <Group justify="flex-end">
-              <Button onClick={close}>Done</Button>
+              <Button onClick={modal.close}>Done</Button>
             </Group>
           </Stack>
         )

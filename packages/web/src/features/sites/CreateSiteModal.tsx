@@ -35,8 +35,9 @@ export function CreateSiteModal({
     validate: contractResolver(createSiteForm),
   });
   const nameCheck = useSiteNameCheck(form.values.name);
-  const { mutation, close } = useCreateModal({
+  const { mutation, modal } = useCreateModal({
     form,
+    opened,
     onClose,
     create: ({ teamId, name }) => call(api.createSite, { params: { teamId }, body: { name } }),
     onCreated: async (site, close) => {
@@ -51,14 +52,7 @@ export function CreateSiteModal({
   });
 
   return (
-    <FormModal
-      title="Create site"
-      opened={opened}
-      close={close}
-      form={form}
-      pending={mutation.isPending}
-      onSubmit={unlessNameTaken(form, nameCheck, mutation.mutate)}
-    >
+    <FormModal title="Create site" {...modal} onSubmit={unlessNameTaken(form, nameCheck, mutation.mutate)}>
       <Select
         label="Team"
         placeholder={teams.isPending ? 'Loading teams…' : 'Choose a team'}

@@ -17,8 +17,9 @@ export function CreateTeamModal({ opened, onClose }: { opened: boolean; onClose:
     initialValues: { name: '' },
     validate: contractResolver(createTeamBody),
   });
-  const { mutation, close } = useCreateModal({
+  const { modal } = useCreateModal({
     form,
+    opened,
     onClose,
     create: (body) => call(api.createTeam, { params: { orgId: org._id }, body }),
     onCreated: async (team, close) => {
@@ -30,14 +31,7 @@ export function CreateTeamModal({ opened, onClose }: { opened: boolean; onClose:
   });
 
   return (
-    <FormModal
-      title="Create team"
-      opened={opened}
-      close={close}
-      form={form}
-      pending={mutation.isPending}
-      onSubmit={mutation.mutate}
-    >
+    <FormModal title="Create team" {...modal}>
       <TextInput
         label="Name"
         description="Teams group the sites that the same people work on"
