@@ -1,7 +1,7 @@
 import { Alert, Button, PasswordInput, Stack, TextInput } from '@mantine/core';
 import { useForm } from '@mantine/form';
 import { useMutation } from '@tanstack/react-query';
-import { api } from '@wharf/contract';
+import { api, type RouteBody } from '@wharf/contract';
 import { call } from '../../lib/api.ts';
 import { validateWithLazySchema } from '../../lib/form.ts';
 import { errorText } from '../../lib/notify.ts';
@@ -13,7 +13,7 @@ export function InMemorySignIn() {
   const form = useForm({ initialValues: { user: '', password: '' } });
   const rules = () => import('./signInRules.ts').then((m) => m.signInBody);
   const signIn = useMutation({
-    mutationFn: (body: { user: string; password: string }) => call(api.signInInMemory, { body }),
+    mutationFn: (body: RouteBody<typeof api.signInInMemory>) => call(api.signInInMemory, { body }),
     onSuccess: (user) => setUser(user),
   });
   return (

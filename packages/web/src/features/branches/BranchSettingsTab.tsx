@@ -3,10 +3,10 @@ import { useDisclosure } from '@mantine/hooks';
 import { IconTrash } from '@tabler/icons-react';
 import { useQueryClient } from '@tanstack/react-query';
 import { api, type Site } from '@wharf/contract';
+import { PasswordProtection } from '../../components/PasswordProtection.tsx';
 import { UrlLink } from '../../components/UrlLink.tsx';
 import { call } from '../../lib/api.ts';
 import { exactTime } from '../../lib/time.ts';
-import { PasswordProtection } from '../siteSettings/PasswordProtection.tsx';
 import { type BranchDetail, branchQuery } from './branchQuery.ts';
 import { DeleteBranchModal } from './DeleteBranchModal.tsx';
 

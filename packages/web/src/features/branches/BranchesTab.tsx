@@ -9,8 +9,8 @@ import { ErrorPanel } from '../../components/ErrorPanel.tsx';
 import classes from '../../components/ListRow.module.css';
 import { UrlLink } from '../../components/UrlLink.tsx';
 import { apiQuery } from '../../lib/api.ts';
+import { newestFirst } from '../../lib/newestFirst.ts';
 import { exactTime, relativeTime } from '../../lib/time.ts';
-import { newestFirst } from '../sites/newestFirst.ts';
 import { AddBranchModal } from './AddBranchModal.tsx';
 
 function BranchRow({ branch, isMain, release }: { branch: Branch; isMain: boolean; release: string | undefined }) {

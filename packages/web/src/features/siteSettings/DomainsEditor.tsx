@@ -1,6 +1,6 @@
-import { ActionIcon, Button, Group, Paper, Stack, Switch, Text, Textarea, TextInput, Tooltip } from '@mantine/core';
+import { Group, Stack, Switch, Text, Textarea, TextInput } from '@mantine/core';
 import type { UseFormReturnType } from '@mantine/form';
-import { IconPlus, IconTrash } from '@tabler/icons-react';
+import { RemoveRowButton, RowsEditor } from '../../components/RowsEditor.tsx';
 import { useSystemEnv } from '../telemetry/systemEnv.ts';
 import { newDomain, type SiteValues } from './domainValues.ts';
 import { SslChoice } from './SslChoice.tsx';
@@ -19,14 +19,12 @@ export function DomainsEditor({ form }: { form: UseFormReturnType<SiteValues> })
           Point each domain's DNS at this Wharf; it then serves the main branch.
         </Text>
       </Stack>
-      {form.values.domains.length === 0 && (
-        <Text size="sm" c="dimmed" fs="italic">
-          No domains
-        </Text>
-      )}
-      {form.values.domains.map((domain, index) => (
-        // biome-ignore lint/suspicious/noArrayIndexKey: rows are identified by position only
-        <Paper key={index} withBorder p="sm" radius="md" role="group" aria-label={`Domain ${index + 1}`}>
+      <RowsEditor
+        noun="domain"
+        rows={form.values.domains}
+        onAdd={() => form.insertListItem('domains', newDomain(httpsAuto))}
+        onRemove={(index) => form.removeListItem('domains', index)}
+        renderRow={(domain, index, removal) => (
           <Stack gap="sm">
             <Group align="flex-start" wrap="nowrap" gap="xs">
               <TextInput
@@ -36,18 +34,7 @@ export function DomainsEditor({ form }: { form: UseFormReturnType<SiteValues> })
                 style={{ flex: 1 }}
                 {...form.getInputProps(`domains.${index}.name`)}
               />
-              <Tooltip label="Remove" withArrow>
-                <ActionIcon
-                  variant="subtle"
-                  color="red"
-                  size="lg"
-                  mt={26}
-                  aria-label={`Remove domain ${index + 1}`}
-                  onClick={() => form.removeListItem('domains', index)}
-                >
-                  <IconTrash size={16} />
-                </ActionIcon>
-              </Tooltip>
+              <RemoveRowButton {...removal} size="lg" mt={26} />
             </Group>
             <Switch
               label="Expose branches"
@@ -89,16 +76,8 @@ export function DomainsEditor({ form }: { form: UseFormReturnType<SiteValues> })
               </>
             )}
           </Stack>
-        </Paper>
-      ))}
-      <Button
-        variant="light"
-        leftSection={<IconPlus size={16} />}
-        onClick={() => form.insertListItem('domains', newDomain(httpsAuto))}
-        style={{ alignSelf: 'flex-start' }}
-      >
-        Add domain
-      </Button>
+        )}
+      />
     </Stack>
   );
 }

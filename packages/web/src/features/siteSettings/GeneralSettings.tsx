@@ -1,10 +1,8 @@
 import {
   ActionIcon,
   Anchor,
-  Button,
   Card,
   Code,
-  ColorInput,
   CopyButton,
   Divider,
   Group,
@@ -20,11 +18,13 @@ import { useForm } from '@mantine/form';
 import { IconCheck, IconCopy } from '@tabler/icons-react';
 import { useMutation, useQueryClient } from '@tanstack/react-query';
 import { api, COPY_CONFIRMATION_MS, type Site } from '@wharf/contract';
-import { swatches } from '../../components/swatches.ts';
+import { ColorField } from '../../components/ColorField.tsx';
+import { NameCheckIndicator } from '../../components/NameCheckIndicator.tsx';
+import { SaveButtons } from '../../components/SaveButtons.tsx';
 import { apiQuery, call } from '../../lib/api.ts';
+import { startFormFrom } from '../../lib/form.ts';
 import { notifyFailure, notifySuccess } from '../../lib/notify.ts';
-import { NameCheckIndicator } from '../branches/NameCheckIndicator.tsx';
-import { useSiteNameCheck } from '../sites/useSiteNameCheck.ts';
+import { useSiteNameCheck } from '../../lib/useNameCheck.ts';
 import { DomainsEditor } from './DomainsEditor.tsx';
 import { type SiteValues, siteBodyOf, siteValues, validateSite } from './domainValues.ts';
 
@@ -67,10 +67,7 @@ export function GeneralSettings({ site }: { site: Site }) {
     mutationFn: (values: SiteValues) =>
       call(api.updateSite, { params: { siteId: site._id }, body: siteBodyOf(values) }),
     onSuccess: async (saved) => {
-      const values = siteValues(saved);
-      form.setInitialValues(values);
-      form.setValues(values);
-      form.resetDirty(values);
+      startFormFrom(form, siteValues(saved));
       notifySuccess('Site saved');
       client.setQueryData(apiQuery(api.getSite, { params: { siteId: site._id } }).queryKey, saved);
       await Promise.all([
@@ -102,15 +99,7 @@ export function GeneralSettings({ site }: { site: Site }) {
             error={form.errors.name ?? nameCheck.error}
             rightSection={<NameCheckIndicator check={nameCheck} />}
           />
-          <ColorInput
-            label="Color"
-            description="Shown where the site has no logo"
-            format="hex"
-            swatches={swatches}
-            fixOnBlur={false}
-            withAsterisk
-            {...form.getInputProps('color')}
-          />
+          <ColorField description="Shown where the site has no logo" {...form.getInputProps('color')} />
           <Select
             label="Main branch"
             description="Served at the site's own address and its domains"
@@ -135,14 +124,12 @@ export function GeneralSettings({ site }: { site: Site }) {
           />
           <Divider />
           <DomainsEditor form={form} />
-          <Group justify="flex-end">
-            <Button variant="default" onClick={() => form.reset()} disabled={!form.isDirty()}>
-              Discard
-            </Button>
-            <Button type="submit" loading={save.isPending} disabled={!form.isDirty()}>
-              Save
-            </Button>
-          </Group>
+          <SaveButtons
+            justify="flex-end"
+            dirty={form.isDirty()}
+            saving={save.isPending}
+            onDiscard={() => form.reset()}
+          />
         </Stack>
       </form>
     </Card>

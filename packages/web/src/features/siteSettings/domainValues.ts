@@ -1,5 +1,13 @@
 import type { FormErrors } from '@mantine/form';
-import { type Domain, messages, type Site, type SslConfiguration, updateSiteBody } from '@wharf/contract';
+import {
+  type api,
+  type Domain,
+  messages,
+  type RouteBody,
+  type Site,
+  type SslConfiguration,
+  updateSiteBody,
+} from '@wharf/contract';
 
 /** A domain as the form edits it: the certificate fields stay while the type is switched back and forth. */
 export interface DomainValues {
@@ -58,7 +66,8 @@ function sslConfigurationOf({ sslType, fullchain, privateKey }: DomainValues): S
   return privateKey ? { type: 'manual', fullchain, privateKey } : { type: 'manual', fullchain };
 }
 
-export function siteBodyOf(values: SiteValues) {
+/** The update body of a site, from what the form holds. */
+export function siteBodyOf(values: SiteValues): RouteBody<typeof api.updateSite> {
   return {
     ...values,
     domains: values.domains.map(

@@ -9,9 +9,9 @@ import { EmptyState } from '../../components/EmptyState.tsx';
 import { ErrorPanel } from '../../components/ErrorPanel.tsx';
 import classes from '../../components/ListRow.module.css';
 import { apiQuery, call } from '../../lib/api.ts';
+import { newestFirst } from '../../lib/newestFirst.ts';
 import { notifyFailure } from '../../lib/notify.ts';
 import { exactTime, relativeTime } from '../../lib/time.ts';
-import { newestFirst } from '../sites/newestFirst.ts';
 import { AddSiteTokenModal } from './AddSiteTokenModal.tsx';
 import { SecretValue } from './SecretValue.tsx';
 
