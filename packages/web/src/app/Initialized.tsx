@@ -3,10 +3,10 @@ import { startTransition, useEffect, useState } from 'react';
 import { Outlet } from 'react-router';
 import { ErrorPanel } from '../components/ErrorPanel.tsx';
 import { Initializing } from '../components/Initializing.tsx';
-import { useUser } from '../features/auth/session.ts';
-import { useCurrentOrgState } from '../features/orgs/currentOrg.tsx';
+import { useCurrentOrgState } from '../lib/currentOrg.tsx';
 import { markFirstPageShown } from '../lib/firstPage.ts';
 import { notifyFailure } from '../lib/notify.ts';
+import { useUser } from '../lib/session.ts';
 
 /**
  * True once `ready` is, a render later and in a transition: the first page then renders in slices

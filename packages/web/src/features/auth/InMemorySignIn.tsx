@@ -5,7 +5,7 @@ import { api, type RouteBody } from '@wharf/contract';
 import { call } from '../../lib/api.ts';
 import { validateWithLazySchema } from '../../lib/form.ts';
 import { errorText } from '../../lib/notify.ts';
-import { useSetUser } from './session.ts';
+import { useSetUser } from '../../lib/session.ts';
 
 /** The in-memory method: a user name and a password. */
 export function InMemorySignIn() {

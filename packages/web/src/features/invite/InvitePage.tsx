@@ -6,9 +6,9 @@ import { Link, useNavigate, useSearchParams } from 'react-router';
 import { EntityAvatar } from '../../components/EntityAvatar.tsx';
 import { ErrorPanel } from '../../components/ErrorPanel.tsx';
 import { apiQuery, call } from '../../lib/api.ts';
+import { useCurrentOrgState } from '../../lib/currentOrg.tsx';
 import { failureMessage } from '../../lib/notify.ts';
 import { exactTime, isPast, relativeTime } from '../../lib/time.ts';
-import { useCurrentOrgState } from '../orgs/currentOrg.tsx';
 
 /** An invitation that cannot be used leaves the visitor a way on into the console. */
 function HomeLink() {

@@ -5,9 +5,9 @@ import { useQueryClient } from '@tanstack/react-query';
 import { api, COPY_CONFIRMATION_MS, createInviteBody, type RouteBody, type RouteResponse } from '@wharf/contract';
 import { FormModal, useCreateModal } from '../../components/FormModal.tsx';
 import { call } from '../../lib/api.ts';
+import { useCurrentOrg } from '../../lib/currentOrg.tsx';
 import { contractResolver } from '../../lib/form.ts';
 import { relativeTime } from '../../lib/time.ts';
-import { useCurrentOrg } from '../orgs/currentOrg.tsx';
 
 /** The created invitation: its link, shown once, to copy and pass on. */
 function InviteLink({ invite, close }: { invite: RouteResponse<typeof api.createInvite>; close: () => void }) {

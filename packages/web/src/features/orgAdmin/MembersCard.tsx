@@ -21,9 +21,9 @@ import { useState } from 'react';
 import { ErrorPanel } from '../../components/ErrorPanel.tsx';
 import classes from '../../components/ListRow.module.css';
 import { call, keyOf } from '../../lib/api.ts';
+import { useCurrentOrg } from '../../lib/currentOrg.tsx';
 import { notifyFailure } from '../../lib/notify.ts';
 import { useSearchTerm } from '../../lib/useSearchTerm.ts';
-import { useCurrentOrg } from '../orgs/currentOrg.tsx';
 
 function MemberRow({ member, onRemove }: { member: OrgMember; onRemove: (member: OrgMember) => void }) {
   const { member: me } = useCurrentOrg();

@@ -2,7 +2,7 @@ import { useQueryClient } from '@tanstack/react-query';
 import { api, updateOrgBody } from '@wharf/contract';
 import { EntitySettings } from '../../components/EntitySettings.tsx';
 import { call, upload } from '../../lib/api.ts';
-import { useCurrentOrg } from '../orgs/currentOrg.tsx';
+import { useCurrentOrg } from '../../lib/currentOrg.tsx';
 
 /** The Settings tab of an organization: its name and color, and its logo. */
 export function OrgSettingsTab() {

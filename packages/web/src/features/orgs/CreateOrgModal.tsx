@@ -4,8 +4,8 @@ import { useQueryClient } from '@tanstack/react-query';
 import { api, createOrgBody, type RouteBody } from '@wharf/contract';
 import { FormModal, useCreateModal } from '../../components/FormModal.tsx';
 import { call } from '../../lib/api.ts';
+import { useCurrentOrgState } from '../../lib/currentOrg.tsx';
 import { contractResolver } from '../../lib/form.ts';
-import { useCurrentOrgState } from './currentOrg.tsx';
 
 /** 'Create org': the new organization becomes the current one. */
 export function CreateOrgModal({ opened, onClose }: { opened: boolean; onClose: () => void }) {

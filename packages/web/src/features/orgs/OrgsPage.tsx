@@ -11,8 +11,8 @@ import classes from '../../components/ListRow.module.css';
 import { lazyModal, ModalOnDemand } from '../../components/lazyModal.tsx';
 import { PageTitle } from '../../components/PageTitle.tsx';
 import { apiQuery } from '../../lib/api.ts';
+import { useCurrentOrgState } from '../../lib/currentOrg.tsx';
 import { relativeTime } from '../../lib/time.ts';
-import { useCurrentOrgState } from './currentOrg.tsx';
 
 const CreateOrgModal = lazyModal(() => import('./CreateOrgModal.tsx').then((m) => m.CreateOrgModal));
 

@@ -3,7 +3,7 @@ import { REALTIME_PATH, type RealtimeMessage, type RealtimeRoom } from '@wharf/c
 import { createContext, type ReactNode, useContext, useEffect, useMemo, useRef, useState } from 'react';
 import type { Socket } from 'socket.io-client';
 import { refetchFailed } from '../../lib/failedQueries.ts';
-import { useUser } from '../auth/session.ts';
+import { useUser } from '../../lib/session.ts';
 
 type Listener = (message: RealtimeMessage) => void;
 

@@ -1,6 +1,6 @@
 import { Anchor, Code, List, Modal, Stack, Text } from '@mantine/core';
 import { Link } from 'react-router';
-import { UploadCommand } from './UploadCommand.tsx';
+import { UploadCommand } from '../../components/UploadCommand.tsx';
 
 /** 'How to upload': the command-line upload of a built site, and where its token comes from. */
 export function HowToUploadModal({

@@ -1,7 +1,7 @@
 import { Group, Stack, Switch, Text, Textarea, TextInput } from '@mantine/core';
 import type { UseFormReturnType } from '@mantine/form';
 import { RemoveRowButton, RowsEditor } from '../../components/RowsEditor.tsx';
-import { useSystemEnv } from '../telemetry/systemEnv.ts';
+import { useSystemEnv } from '../../lib/systemEnv.ts';
 import { newDomain, type SiteValues } from './domainValues.ts';
 import { SslChoice } from './SslChoice.tsx';
 

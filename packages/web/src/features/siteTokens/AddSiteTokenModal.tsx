@@ -4,9 +4,9 @@ import { IconInfoCircle } from '@tabler/icons-react';
 import { useQueryClient } from '@tanstack/react-query';
 import { api, createSiteTokenBody, type RouteBody } from '@wharf/contract';
 import { FormModal, useCreateModal } from '../../components/FormModal.tsx';
+import { UploadCommand } from '../../components/UploadCommand.tsx';
 import { call } from '../../lib/api.ts';
 import { contractResolver } from '../../lib/form.ts';
-import { UploadCommand } from '../releases/UploadCommand.tsx';
 import { SecretValue } from './SecretValue.tsx';
 
 /** 'Add token': a name, then the new token's value to copy into the upload command or CI. */

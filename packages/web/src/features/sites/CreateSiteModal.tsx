@@ -7,9 +7,9 @@ import type { z } from 'zod';
 import { FormModal, useCreateModal } from '../../components/FormModal.tsx';
 import { NameCheckIndicator } from '../../components/NameCheckIndicator.tsx';
 import { apiQuery, call } from '../../lib/api.ts';
+import { useCurrentOrg } from '../../lib/currentOrg.tsx';
 import { contractResolver, unlessNameTaken } from '../../lib/form.ts';
 import { useSiteNameCheck } from '../../lib/useNameCheck.ts';
-import { useCurrentOrg } from '../orgs/currentOrg.tsx';
 
 const createSiteForm = createSiteBody.extend({ teamId: id });
 

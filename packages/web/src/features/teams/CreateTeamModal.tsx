@@ -5,8 +5,8 @@ import { api, createTeamBody, type RouteBody } from '@wharf/contract';
 import { useNavigate } from 'react-router';
 import { FormModal, useCreateModal } from '../../components/FormModal.tsx';
 import { call } from '../../lib/api.ts';
+import { useCurrentOrg } from '../../lib/currentOrg.tsx';
 import { contractResolver } from '../../lib/form.ts';
-import { useCurrentOrg } from '../orgs/currentOrg.tsx';
 
 /** 'Add team' (spec.md §2): admins and owners group sites into teams. */
 export function CreateTeamModal({ opened, onClose }: { opened: boolean; onClose: () => void }) {

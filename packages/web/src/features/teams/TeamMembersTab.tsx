@@ -7,8 +7,8 @@ import { EmptyState } from '../../components/EmptyState.tsx';
 import { ErrorPanel } from '../../components/ErrorPanel.tsx';
 import classes from '../../components/ListRow.module.css';
 import { apiQuery, call } from '../../lib/api.ts';
+import { useCurrentOrg } from '../../lib/currentOrg.tsx';
 import { notifyFailure } from '../../lib/notify.ts';
-import { useCurrentOrg } from '../orgs/currentOrg.tsx';
 import { AddTeamMemberModal } from './AddTeamMemberModal.tsx';
 
 function MemberRow({ member, teamId, removable }: { member: TeamMember; teamId: string; removable: boolean }) {

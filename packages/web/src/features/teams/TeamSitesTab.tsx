@@ -10,10 +10,10 @@ import { ErrorPanel } from '../../components/ErrorPanel.tsx';
 import classes from '../../components/ListRow.module.css';
 import { lazyModal, ModalOnDemand } from '../../components/lazyModal.tsx';
 import { apiQuery } from '../../lib/api.ts';
+import { useCurrentOrg } from '../../lib/currentOrg.tsx';
 import { newestFirst } from '../../lib/newestFirst.ts';
 import { countOf } from '../../lib/plural.ts';
 import { exactTime, relativeTime } from '../../lib/time.ts';
-import { useCurrentOrg } from '../orgs/currentOrg.tsx';
 
 const CreateSiteModal = lazyModal(() => import('../sites/CreateSiteModal.tsx').then((m) => m.CreateSiteModal));
 

@@ -11,8 +11,8 @@ import classes from '../../components/ListRow.module.css';
 import { lazyModal, ModalOnDemand } from '../../components/lazyModal.tsx';
 import { PageTitle } from '../../components/PageTitle.tsx';
 import { call, keyOf } from '../../lib/api.ts';
+import { useCurrentOrg } from '../../lib/currentOrg.tsx';
 import { exactTime, relativeTime } from '../../lib/time.ts';
-import { useCurrentOrg } from '../orgs/currentOrg.tsx';
 
 const CreateTeamModal = lazyModal(() => import('./CreateTeamModal.tsx').then((m) => m.CreateTeamModal));
 

@@ -1,6 +1,6 @@
 import { Anchor, Group, Text } from '@mantine/core';
+import { useSystemEnv } from '../../lib/systemEnv.ts';
 import { useCrashReportChoice } from './crashReports.ts';
-import { useSystemEnv } from './systemEnv.ts';
 
 /** The footer's crash-report indicator; switching reloads the page (spec.md §4). */
 export function CrashReportStatus() {

@@ -1,9 +1,9 @@
 import { lazy, Suspense, useEffect } from 'react';
 import { useFirstPageShown } from '../../lib/firstPage.ts';
 import { notifyFailure } from '../../lib/notify.ts';
-import { useUser } from '../auth/session.ts';
+import { useUser } from '../../lib/session.ts';
+import { useSystemEnv } from '../../lib/systemEnv.ts';
 import { AnalyticsNotice } from './AnalyticsNotice.tsx';
-import { useSystemEnv } from './systemEnv.ts';
 
 // Only installations with a crash-report service ask: the others never load the question.
 const CrashReportPrompt = lazy(() => import('./CrashReportPrompt.tsx').then((m) => ({ default: m.CrashReportPrompt })));

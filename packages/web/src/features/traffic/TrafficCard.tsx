@@ -5,7 +5,8 @@ import { api } from '@wharf/contract';
 import { lazy, Suspense } from 'react';
 import { ErrorPanel } from '../../components/ErrorPanel.tsx';
 import { apiQuery } from '../../lib/api.ts';
-import { formatBytes, trafficSeries } from './trafficSeries.ts';
+import { formatBytes } from '../../lib/bytes.ts';
+import { trafficSeries } from './trafficSeries.ts';
 
 const HOURS = 72;
 

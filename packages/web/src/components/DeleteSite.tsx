@@ -4,9 +4,9 @@ import { IconDots, IconTrash } from '@tabler/icons-react';
 import { useMutation, useQueryClient } from '@tanstack/react-query';
 import { api, type Site } from '@wharf/contract';
 import { useNavigate } from 'react-router';
-import { ConfirmModal } from '../../components/ConfirmModal.tsx';
-import { call } from '../../lib/api.ts';
-import { notifyFailure } from '../../lib/notify.ts';
+import { call } from '../lib/api.ts';
+import { notifyFailure } from '../lib/notify.ts';
+import { ConfirmModal } from './ConfirmModal.tsx';
 
 /** Deletes a site after confirmation, then shows its team's sites. */
 function DeleteSiteModal({ site, opened, onClose }: { site: Site; opened: boolean; onClose: () => void }) {

@@ -1,8 +1,8 @@
 import { ActionIcon, Code, CopyButton, Group, Skeleton, Tooltip } from '@mantine/core';
 import { IconCheck, IconCopy } from '@tabler/icons-react';
 import { COPY_CONFIRMATION_MS } from '@wharf/contract';
-import { ErrorPanel } from '../../components/ErrorPanel.tsx';
-import { useSystemEnv } from '../telemetry/systemEnv.ts';
+import { useSystemEnv } from '../lib/systemEnv.ts';
+import { ErrorPanel } from './ErrorPanel.tsx';
 
 /** The exact upload command of a site with this installation's URL, and the token when it is known. */
 export function uploadCommand(siteId: string, url: string, token = '<token>'): string {
