@@ -8,6 +8,7 @@ import { ConfirmModal } from '../../components/ConfirmModal.tsx';
 import { EmptyState } from '../../components/EmptyState.tsx';
 import { ErrorPanel } from '../../components/ErrorPanel.tsx';
 import classes from '../../components/ListRow.module.css';
+import { LoadMore } from '../../components/LoadMore.tsx';
 import { call } from '../../lib/api.ts';
 import { notifyFailure } from '../../lib/notify.ts';
 import { countOf } from '../../lib/plural.ts';
@@ -108,15 +109,7 @@ export function ReleasesTab({ site, canManage }: { site: Site; canManage: boolea
           <Text size="sm" c="dimmed">
             {items.length} of {countOf(total, 'release')}
           </Text>
-          {releases.hasNextPage && (
-            <Button
-              variant="default"
-              onClick={() => void releases.fetchNextPage()}
-              loading={releases.isFetchingNextPage}
-            >
-              Load more
-            </Button>
-          )}
+          <LoadMore list={releases} />
         </Group>
       )}
       <HowToUploadModal siteId={site._id} opened={howTo} onClose={close} canManage={canManage} />
