@@ -1,7 +1,6 @@
-import { ActionIcon, Code, CopyButton, Group, Skeleton, Tooltip } from '@mantine/core';
-import { IconCheck, IconCopy } from '@tabler/icons-react';
-import { COPY_CONFIRMATION_MS } from '@wharf/contract';
+import { Code, Group, Skeleton } from '@mantine/core';
 import { useSystemEnv } from '../lib/systemEnv.ts';
+import { CopyAction } from './CopyAction.tsx';
 import { ErrorPanel } from './ErrorPanel.tsx';
 
 /** The exact upload command of a site with this installation's URL, and the token when it is known. */
@@ -20,21 +19,7 @@ export function UploadCommand({ siteId, token }: { siteId: string; token?: strin
       <Code block aria-label="Upload command" style={{ flex: 1, whiteSpace: 'pre-wrap', wordBreak: 'break-all' }}>
         {command}
       </Code>
-      <CopyButton value={command} timeout={COPY_CONFIRMATION_MS}>
-        {({ copied, copy }) => (
-          <Tooltip label={copied ? 'Copied' : 'Copy'} withArrow opened={copied || undefined}>
-            <ActionIcon
-              variant="light"
-              size="lg"
-              color={copied ? 'teal' : undefined}
-              onClick={copy}
-              aria-label="Copy the upload command"
-            >
-              {copied ? <IconCheck size={18} /> : <IconCopy size={18} />}
-            </ActionIcon>
-          </Tooltip>
-        )}
-      </CopyButton>
+      <CopyAction value={command} label="Copy the upload command" size="lg" />
     </Group>
   );
 }

@@ -1,6 +1,5 @@
-import { ActionIcon, Anchor, CopyButton, type MantineSize, Tooltip } from '@mantine/core';
-import { IconCheck, IconCopy } from '@tabler/icons-react';
-import { COPY_CONFIRMATION_MS } from '@wharf/contract';
+import { Anchor, type MantineSize } from '@mantine/core';
+import { CopyAction } from './CopyAction.tsx';
 import classes from './UrlLink.module.css';
 
 /**
@@ -26,21 +25,14 @@ export function UrlLink({ url, label, size = 'sm' }: { url: string; label?: stri
       >
         {url}
       </Anchor>
-      <CopyButton value={url} timeout={COPY_CONFIRMATION_MS}>
-        {({ copied, copy }) => (
-          <Tooltip label={copied ? 'Copied' : 'Copy'} withArrow opened={copied || undefined}>
-            <ActionIcon
-              variant="subtle"
-              size={size === 'xs' ? 'sm' : 'md'}
-              color={copied ? 'teal' : 'gray'}
-              onClick={copy}
-              aria-label={`Copy ${url}`}
-            >
-              {copied ? <IconCheck size={14} /> : <IconCopy size={14} />}
-            </ActionIcon>
-          </Tooltip>
-        )}
-      </CopyButton>
+      <CopyAction
+        value={url}
+        label={`Copy ${url}`}
+        size={size === 'xs' ? 'sm' : 'md'}
+        iconSize={14}
+        variant="subtle"
+        color="gray"
+      />
     </span>
   );
 }

@@ -1,24 +1,9 @@
-import {
-  ActionIcon,
-  Anchor,
-  Card,
-  Code,
-  CopyButton,
-  Divider,
-  Group,
-  Input,
-  Select,
-  Stack,
-  Switch,
-  TextInput,
-  Title,
-  Tooltip,
-} from '@mantine/core';
+import { Anchor, Card, Code, Divider, Group, Input, Select, Stack, Switch, TextInput, Title } from '@mantine/core';
 import { useForm } from '@mantine/form';
-import { IconCheck, IconCopy } from '@tabler/icons-react';
 import { useMutation, useQueryClient } from '@tanstack/react-query';
-import { api, COPY_CONFIRMATION_MS, type Site } from '@wharf/contract';
+import { api, type Site } from '@wharf/contract';
 import { ColorField } from '../../components/ColorField.tsx';
+import { CopyAction } from '../../components/CopyAction.tsx';
 import { NameCheckIndicator } from '../../components/NameCheckIndicator.tsx';
 import { SaveButtons } from '../../components/SaveButtons.tsx';
 import { apiQuery, call } from '../../lib/api.ts';
@@ -37,21 +22,7 @@ function SiteId({ id }: { id: string }) {
         <Code fz="sm" px="sm" py={6} style={{ flex: 1, overflowWrap: 'anywhere' }}>
           {id}
         </Code>
-        <CopyButton value={id} timeout={COPY_CONFIRMATION_MS}>
-          {({ copied, copy }) => (
-            <Tooltip label={copied ? 'Copied' : 'Copy'} withArrow opened={copied || undefined}>
-              <ActionIcon
-                variant="light"
-                size="lg"
-                color={copied ? 'teal' : undefined}
-                onClick={copy}
-                aria-label="Copy the site ID"
-              >
-                {copied ? <IconCheck size={18} /> : <IconCopy size={18} />}
-              </ActionIcon>
-            </Tooltip>
-          )}
-        </CopyButton>
+        <CopyAction value={id} label="Copy the site ID" size="lg" />
       </Group>
     </Input.Wrapper>
   );

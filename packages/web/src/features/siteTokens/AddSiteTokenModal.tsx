@@ -4,10 +4,10 @@ import { IconInfoCircle } from '@tabler/icons-react';
 import { useQueryClient } from '@tanstack/react-query';
 import { api, createSiteTokenBody, type RouteBody } from '@wharf/contract';
 import { FormModal, useCreateModal } from '../../components/FormModal.tsx';
+import { SecretValue } from '../../components/SecretValue.tsx';
 import { UploadCommand } from '../../components/UploadCommand.tsx';
 import { call } from '../../lib/api.ts';
 import { contractResolver } from '../../lib/form.ts';
-import { SecretValue } from './SecretValue.tsx';
 
 /** 'Add token': a name, then the new token's value to copy into the upload command or CI. */
 export function AddSiteTokenModal({
@@ -46,7 +46,7 @@ export function AddSiteTokenModal({
             <Alert variant="light" icon={<IconInfoCircle />}>
               It may upload releases to this site and nothing else.
             </Alert>
-            <SecretValue value={created.value} label={`Value of ${created.name}`} revealed />
+            <SecretValue value={created.value} label={`Value of ${created.name}`} shown="revealed" />
             <Text size="sm">The upload command with this token, for your machine or a CI job:</Text>
             <UploadCommand siteId={siteId} token={created.value} />
             <Group justify="flex-end">

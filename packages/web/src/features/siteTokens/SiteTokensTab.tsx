@@ -7,12 +7,12 @@ import { useState } from 'react';
 import { ConfirmModal } from '../../components/ConfirmModal.tsx';
 import { ListRow, RowDetail } from '../../components/ListRow.tsx';
 import { ListSection } from '../../components/ListSection.tsx';
+import { SecretValue } from '../../components/SecretValue.tsx';
 import { apiQuery, call } from '../../lib/api.ts';
 import { newestFirst } from '../../lib/newestFirst.ts';
 import { notifyFailure } from '../../lib/notify.ts';
 import { exactTime, relativeTime } from '../../lib/time.ts';
 import { AddSiteTokenModal } from './AddSiteTokenModal.tsx';
-import { SecretValue } from './SecretValue.tsx';
 
 function TokenRow({ token, onDelete }: { token: SiteToken; onDelete: (token: SiteToken) => void }) {
   return (
@@ -27,7 +27,7 @@ function TokenRow({ token, onDelete }: { token: SiteToken; onDelete: (token: Sit
       }
       actions={
         <>
-          <SecretValue value={token.value} label={`Value of ${token.name}`} />
+          <SecretValue value={token.value} label={`Value of ${token.name}`} shown="masked" />
           <Tooltip label="Delete" withArrow>
             <ActionIcon
               variant="subtle"
