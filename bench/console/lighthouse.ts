@@ -47,6 +47,8 @@ export interface PageFigures {
   tbtMs: number;
   /** The scored accessibility and best-practices audits that did not pass, by id. */
   failing: string[];
+  /** Lighthouse's measure of this machine's speed during the run (a typical desktop: 1,000 to 2,000). */
+  benchmarkIndex: number;
 }
 
 interface NetworkRequest {
@@ -119,6 +121,7 @@ function figuresOf(label: string, lhr: Result): PageFigures {
     lcpMs: metric('largest-contentful-paint'),
     tbtMs: metric('total-blocking-time'),
     failing: failingAudits(lhr),
+    benchmarkIndex: Math.round(lhr.environment.benchmarkIndex),
   };
 }
 

@@ -12,7 +12,19 @@ function table(header: string[], rows: string[][]) {
 /** One row per page: what it downloads before it shows anything, and Lighthouse's scores. */
 export function pagesTable(pages: PageFigures[]) {
   return table(
-    ['page', 'JS before FCP', 'CSS before FCP', 'JS, whole load', 'perf.', 'a11y', 'best pr.', 'FCP', 'LCP', 'TBT'],
+    [
+      'page',
+      'JS before FCP',
+      'CSS before FCP',
+      'JS, whole load',
+      'perf.',
+      'a11y',
+      'best pr.',
+      'FCP',
+      'LCP',
+      'TBT',
+      'CPU index',
+    ],
     pages.map((page) => [
       page.label,
       kb(page.jsBeforePaint),
@@ -24,6 +36,7 @@ export function pagesTable(pages: PageFigures[]) {
       ms(page.fcpMs),
       ms(page.lcpMs),
       ms(page.tbtMs),
+      String(page.benchmarkIndex),
     ]),
   );
 }

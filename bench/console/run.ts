@@ -48,14 +48,25 @@ async function measure(label: string, url: string, visitor?: Visitor): Promise<P
     const slug = label.replace(/[^a-z0-9]+/gi, '-').replace(/^-|-$/g, '');
     const report = options.reports ? path.join(options.reports, `${slug}-${run}.json`) : undefined;
     const figures = await audit(label, url, visitor, report);
-    console.log(`  ${label}, run ${run}: performance ${figures.performance}, LCP ${figures.lcpMs} ms`);
+    console.log(
+      `  ${label}, run ${run}: performance ${figures.performance}, LCP ${figures.lcpMs} ms, TBT ${figures.tbtMs} ms, CPU index ${figures.benchmarkIndex}`,
+    );
     results.push(figures);
   }
   results.sort((a, b) => a.performance - b.performance);
   return results[Math.floor(results.length / 2)]!;
 }
 
+/** Lighthouse times the CPU: other work on the machine slows every page down. */
+function reportLoad(when: string) {
+  const [oneMinute = 0] = os.loadavg();
+  const cores = os.availableParallelism();
+  const busy = oneMinute > cores ? ` (more than its ${cores} cores: the timings suffer)` : '';
+  console.log(`Load of the machine ${when}: ${oneMinute.toFixed(1)}${busy}`);
+}
+
 await checkTools();
+reportLoad('before');
 if (options.reports) await mkdir(options.reports, { recursive: true });
 console.log('Building the console…');
 buildConsole();
@@ -74,6 +85,7 @@ try {
   for (const page of pages) {
     if (page.failing.length > 0) console.log(`${page.label}: failing audits: ${page.failing.join(', ')}`);
   }
+  reportLoad('after');
   const targets = targetsOf(login, [login, home]);
   for (const target of targets) console.log(`${target.met ? 'met   ' : 'MISSED'} ${target.text}`);
   if (targets.some((target) => !target.met)) process.exitCode = 1;

@@ -34,3 +34,10 @@ export const LOGO_MAX_BYTES = 1024 * 1024;
 export const LOGO_TYPES = ['image/png', 'image/jpeg', 'image/webp', 'image/gif'] as const;
 export const DEFAULT_PAGE_SIZE = 20;
 export const MAX_PAGE_SIZE = 100;
+
+/**
+ * The shape of a console page, its ids replaced by `:id` (`/sites/:id/branches`): what anonymous
+ * usage analytics count. Plain values, so that the console checks a shape without loading zod.
+ */
+export const CONSOLE_PAGE_PATH = /^\/[a-z0-9/:_-]*$/;
+export const CONSOLE_PAGE_PATH_MAX_LENGTH = 200;

@@ -4,7 +4,12 @@ import { StrictMode, startTransition } from 'react';
 import { createRoot } from 'react-dom/client';
 import { App } from './app/App.tsx';
 import { preloadPageOf } from './app/pages.ts';
+import { createQueryClient } from './app/queryClient.ts';
+import { prefetchSession } from './lib/currentOrg.tsx';
 
+// The page's code and the session are asked for at once, before anything renders.
+const queryClient = createQueryClient();
+prefetchSession(queryClient);
 preloadPageOf(window.location.pathname);
 
 const root = createRoot(document.getElementById('root')!);
@@ -12,7 +17,7 @@ const root = createRoot(document.getElementById('root')!);
 startTransition(() =>
   root.render(
     <StrictMode>
-      <App />
+      <App queryClient={queryClient} />
     </StrictMode>,
   ),
 );

@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { CONSOLE_PAGE_PATH, CONSOLE_PAGE_PATH_MAX_LENGTH } from '../constants.ts';
 import { requiredText } from '../validation.ts';
 
 export const systemInfo = z.object({ version: z.string() });
@@ -27,12 +28,9 @@ export const authMethods = z.array(z.string());
 /** The in-memory method's form: a user name and a password. */
 export const signInBody = z.object({ user: requiredText(), password: requiredText() });
 
-/**
- * The shape of a console page, its ids replaced by `:id` (`/sites/:id/branches`): what anonymous
- * usage analytics count, and all they count.
- */
-export const consolePagePath = requiredText(200).regex(
-  /^\/[a-z0-9/:_-]*$/,
+/** The shape of a console page (CONSOLE_PAGE_PATH): what anonymous usage analytics count, and all they count. */
+export const consolePagePath = requiredText(CONSOLE_PAGE_PATH_MAX_LENGTH).regex(
+  CONSOLE_PAGE_PATH,
   'Must be a page path of lowercase letters, digits, /, :, _ and -',
 );
 

@@ -1,7 +1,7 @@
 import './mantineStyles.css';
 import { localStorageColorSchemeManager, MantineProvider } from '@mantine/core';
-import { QueryClientProvider } from '@tanstack/react-query';
-import { Suspense, useState } from 'react';
+import { type QueryClient, QueryClientProvider } from '@tanstack/react-query';
+import { Suspense } from 'react';
 import { BrowserRouter } from 'react-router';
 import { Initializing } from '../components/Initializing.tsx';
 import { OrgLiveUpdates } from '../features/realtime/OrgLiveUpdates.tsx';
@@ -11,14 +11,12 @@ import { CurrentOrgProvider } from '../lib/currentOrg.tsx';
 import { CrashBoundary } from './CrashBoundary.tsx';
 import { getStyleNonce } from './cspNonce.ts';
 import { NotificationsOnDemand } from './NotificationsOnDemand.tsx';
-import { createQueryClient } from './queryClient.ts';
 import { AppRoutes } from './routes.tsx';
 import { cssVariablesResolver, theme } from './theme.ts';
 
 const colorSchemeManager = localStorageColorSchemeManager({ key: 'wharf.colorScheme' });
 
-export function App() {
-  const [queryClient] = useState(createQueryClient);
+export function App({ queryClient }: { queryClient: QueryClient }) {
   return (
     <MantineProvider
       theme={theme}

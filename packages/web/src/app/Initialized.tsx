@@ -18,7 +18,10 @@ function useRevealed(ready: boolean) {
     if (ready) startTransition(() => setRevealed(true));
   }, [ready]);
   useEffect(() => {
-    if (revealed) markFirstPageShown();
+    if (!revealed) return;
+    // Once the browser is idle again, the page has been painted.
+    if ('requestIdleCallback' in window) requestIdleCallback(markFirstPageShown);
+    else setTimeout(markFirstPageShown, 100);
   }, [revealed]);
   return ready && revealed;
 }

@@ -1,10 +1,10 @@
-import { useQuery, useQueryClient } from '@tanstack/react-query';
+import { type QueryClient, useQuery, useQueryClient } from '@tanstack/react-query';
 import { api, type CurrentMember, type Org } from '@wharf/contract';
 import { createContext, type ReactNode, useCallback, useContext, useEffect, useMemo, useState } from 'react';
 import { useNavigate } from 'react-router';
 import { ApiError, apiQuery } from './api.ts';
 import { notifyFailure } from './notify.ts';
-import { useUser } from './session.ts';
+import { userQuery, useUser } from './session.ts';
 import { sessionCookieAtLoad } from './sessionCookie.ts';
 import { readStored, storageKeys, writeStored } from './storage.ts';
 
@@ -28,6 +28,18 @@ const CurrentOrgContext = createContext<CurrentOrgState | null>(null);
 
 const orgQuery = (orgId: string) => apiQuery(api.getOrg, { params: { orgId } });
 const memberQuery = (orgId: string) => apiQuery(api.getCurrentMember, { params: { orgId } });
+
+/**
+ * Starts asking for the user, and for the stored organization when the page came with a session
+ * cookie, as the console's code starts: the first render then finds them on their way.
+ */
+export function prefetchSession(client: QueryClient) {
+  void client.prefetchQuery(userQuery);
+  const orgId = readStored(storageKeys.currentOrg);
+  if (orgId === null || sessionCookieAtLoad !== 'present') return;
+  void client.prefetchQuery(orgQuery(orgId));
+  void client.prefetchQuery(memberQuery(orgId));
+}
 
 /** spec.md §4 'Current org': stored locally, loaded at start with the user's membership. */
 export function CurrentOrgProvider({ children }: { children: ReactNode }) {

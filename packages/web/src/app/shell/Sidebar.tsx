@@ -1,4 +1,4 @@
-import { Alert, Group, NavLink, ScrollArea, Skeleton, Stack, Text } from '@mantine/core';
+import { Alert, Box, Group, NavLink, Skeleton, Stack, Text } from '@mantine/core';
 import { IconHome } from '@tabler/icons-react';
 import { useQuery } from '@tanstack/react-query';
 import { api, MAX_PAGE_SIZE, type Team } from '@wharf/contract';
@@ -7,6 +7,7 @@ import { EntityAvatar } from '../../components/EntityAvatar.tsx';
 import { apiQuery } from '../../lib/api.ts';
 import { useCurrentOrg } from '../../lib/currentOrg.tsx';
 import { failureMessage } from '../../lib/notify.ts';
+import classes from './Sidebar.module.css';
 
 function TeamSites({ team, onNavigate }: { team: Team; onNavigate: () => void }) {
   const { pathname } = useLocation();
@@ -52,7 +53,7 @@ export function Sidebar({ onNavigate }: { onNavigate: () => void }) {
   const { pathname } = useLocation();
   const teams = useQuery(apiQuery(api.listTeams, { params: { orgId: org._id }, query: { size: MAX_PAGE_SIZE } }));
   return (
-    <ScrollArea type="scroll" h="100%" p="sm">
+    <Box className={classes.scroll} p="sm">
       <Stack gap={2} component="nav" aria-label="Teams and sites">
         <Group gap="xs" px="sm" pb="sm" wrap="nowrap" hiddenFrom="xs">
           <EntityAvatar name={org.name} color={org.color} logo={org.logo} size={26} />
@@ -88,6 +89,6 @@ export function Sidebar({ onNavigate }: { onNavigate: () => void }) {
           </Text>
         )}
       </Stack>
-    </ScrollArea>
+    </Box>
   );
 }

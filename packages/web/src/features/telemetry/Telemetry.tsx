@@ -7,7 +7,7 @@ import { AnalyticsNotice } from './AnalyticsNotice.tsx';
 
 // Only installations with a crash-report service ask: the others never load the question.
 const CrashReportPrompt = lazy(() => import('./CrashReportPrompt.tsx').then((m) => ({ default: m.CrashReportPrompt })));
-// Only signed-in users are counted: nobody else loads the counting (and the page-path schema it checks with).
+// Only signed-in users are counted, from their first page on: nobody else loads the counting.
 const PageViewCounter = lazy(() => import('./pageViews.ts').then((m) => ({ default: m.PageViewCounter })));
 
 /** What the console asks and tells about crash reports and analytics, on every page. */

@@ -1,4 +1,4 @@
-import { api, consolePagePath } from '@wharf/contract';
+import { api, CONSOLE_PAGE_PATH, CONSOLE_PAGE_PATH_MAX_LENGTH } from '@wharf/contract';
 import { useEffect } from 'react';
 import { useLocation } from 'react-router';
 import { urlOf } from '../../lib/api.ts';
@@ -20,7 +20,7 @@ export function pageShape(pathname: string): string | null {
     .map((segment) => (/\d/.test(segment) || segment.length > 16 ? ':id' : segment))
     .join('/')
     .replace(/(.)\/$/, '$1');
-  return consolePagePath.safeParse(shape).success ? shape : null;
+  return shape.length <= CONSOLE_PAGE_PATH_MAX_LENGTH && CONSOLE_PAGE_PATH.test(shape) ? shape : null;
 }
 
 const pending = new Map<string, number>();
