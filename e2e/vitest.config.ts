@@ -8,6 +8,8 @@ export default defineConfig({
     // One browser and one server per file; files one after the other keep the machine calm.
     fileParallelism: false,
     testTimeout: 60_000,
+    // expect.poll() is the journeys' web-first assertion: it retries as long as a locator waits.
+    expect: { poll: { timeout: 10_000 } },
     hookTimeout: 120_000,
   },
 });

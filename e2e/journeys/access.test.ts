@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, expect, it } from 'vitest';
 import { describeInBrowser } from '../support/browser.ts';
-import { expectPath, expectVisible, openStage, type Stage, snap, toast, visit } from '../support/journey.ts';
+import { expectPath, expectVisible, failureToast, openStage, type Stage, snap, visit } from '../support/journey.ts';
 
 describeInBrowser('access rules of the shell (spec.md §2)', () => {
   let stage: Stage;
@@ -120,7 +120,7 @@ describeInBrowser('access rules of the shell (spec.md §2)', () => {
     const { context, page } = await visit(stage, { user: 'member', orgId: 'gone-org-id' });
     await page.goto('/');
     await expectPath(page, '/orgs');
-    await expectVisible(toast(page, /Could not get current org: /));
+    await expectVisible(failureToast(page, 'get current org'));
     expect(await page.evaluate(() => localStorage.getItem('wharf.currentOrg'))).toBeNull();
     await context.close();
   });

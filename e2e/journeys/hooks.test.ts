@@ -36,7 +36,7 @@ describeInBrowser('hooks of organizations, teams and sites', () => {
     await expectPath(page, '/org/hooks/add');
     const create = page.getByRole('button', { name: 'Create hook' });
     await create.click();
-    expect(await fieldError(page, 'Type').textContent()).toBe('Input is required');
+    await expect.poll(() => fieldError(page, 'Type').textContent()).toBe('Input is required');
 
     await chooseType(page, 'Web');
     const secret = await page.getByLabel('Secret').inputValue();
@@ -44,21 +44,24 @@ describeInBrowser('hooks of organizations, teams and sites', () => {
     await page.getByRole('textbox', { name: /^Name/ }).fill('x'.repeat(1001));
     await page.getByLabel('Secret').fill('');
     await create.click();
-    expect(await fieldError(page, 'Name').textContent()).toBe('Max length is 1000');
-    expect(await fieldError(page, 'URL').textContent()).toBe('Input is required');
-    expect(await fieldError(page, 'Secret').textContent()).toBe('Input is required');
+    await expect.poll(() => fieldError(page, 'Name').textContent()).toBe('Max length is 1000');
+    await expect.poll(() => fieldError(page, 'URL').textContent()).toBe('Input is required');
+    await expect.poll(() => fieldError(page, 'Secret').textContent()).toBe('Input is required');
     await page.getByRole('textbox', { name: /^URL/ }).fill('ftp://example.com');
     await create.click();
-    expect(await fieldError(page, 'URL').textContent()).toBe('Must be an http(s) URL');
+    await expect.poll(() => fieldError(page, 'URL').textContent()).toBe('Must be an http(s) URL');
 
     await page.getByRole('textbox', { name: /^Name/ }).fill('Deploy notices');
     await page.getByRole('textbox', { name: /^URL/ }).fill('https://example.com/wharf');
     await page.getByLabel('Secret').fill(secret);
-    // Organization hooks hear the organization's, its teams' and its sites' events.
-    await expectVisible(page.getByText('org_created', { exact: true }));
-    await expectVisible(page.getByText('site_release_created', { exact: true }));
-    await page.getByText('site_release_created', { exact: true }).click();
-    await page.getByText('team_added', { exact: true }).click();
+    await create.click();
+    expect(await fieldError(page, 'Events').textContent()).toBe('Choose at least one event');
+    // Organization hooks hear the organization's, its teams' and its sites' events, grouped by entity.
+    await expectVisible(page.getByText('Invitations · 0/4', { exact: true }));
+    await expectVisible(page.getByText('Organization created', { exact: true }));
+    await expectVisible(page.getByText('Release uploaded', { exact: true }));
+    await page.getByText('Release uploaded', { exact: true }).click();
+    await page.getByText('Team added', { exact: true }).click();
     await snap(page, 'org-hook-add');
     await create.click();
     await page.waitForURL(/\/org\/hooks\/[^/]+\/settings$/);
@@ -77,9 +80,9 @@ describeInBrowser('hooks of organizations, teams and sites', () => {
     expect([...stored.events].sort()).toEqual(['site_release_created', 'team_added']);
 
     const save = page.getByRole('button', { name: 'Save' });
-    expect(await save.isDisabled()).toBe(true);
+    await expect.poll(() => save.isDisabled()).toBe(true);
     await page.getByRole('button', { name: 'Select all' }).click();
-    expect(await save.isDisabled()).toBe(false);
+    await expect.poll(() => save.isDisabled()).toBe(false);
     await save.click();
     await expectVisible(page.locator('button:disabled', { hasText: 'Save' }));
     await snap(page, 'org-hook-settings');
@@ -103,13 +106,13 @@ describeInBrowser('hooks of organizations, teams and sites', () => {
     await expectVisible(page.getByText('No hooks'));
     await page.getByRole('link', { name: 'Add hook' }).click();
     await chooseType(page, 'Email');
-    await expectVisible(page.getByText('team_member_added', { exact: true }));
-    expect(await page.getByText('org_created', { exact: true }).count()).toBe(0);
+    await expectVisible(page.getByText('Team member added', { exact: true }));
+    expect(await page.getByText('Organization created', { exact: true }).count()).toBe(0);
     await page.getByRole('textbox', { name: /^To/ }).fill('not-an-email');
     await page.getByRole('button', { name: 'Create hook' }).click();
-    expect(await fieldError(page, 'To').textContent()).toBe('Invalid email');
+    await expect.poll(() => fieldError(page, 'To').textContent()).toBe('Invalid email');
     await page.getByRole('textbox', { name: /^To/ }).fill('web-team@example.com');
-    await page.getByText('team_member_added', { exact: true }).click();
+    await page.getByText('Team member added', { exact: true }).click();
     await page.getByRole('button', { name: 'Create hook' }).click();
     await page.waitForURL(/\/teams\/[^/]+\/hooks\/[^/]+\/settings$/);
     await expectVisible(page.getByRole('heading', { name: 'Email' }));
@@ -130,12 +133,12 @@ describeInBrowser('hooks of organizations, teams and sites', () => {
     ] as const) {
       await page.goto(`${base}/add`);
       await chooseType(page, type);
-      expect(await page.getByText('team_added', { exact: true }).count()).toBe(0);
+      expect(await page.getByText('Team added', { exact: true }).count()).toBe(0);
       await page.getByRole('textbox', { name: /^Name/ }).fill(name);
       await page.getByRole('button', { name: 'Create hook' }).click();
-      expect(await fieldError(page, 'URL').textContent()).toBe('Input is required');
+      await expect.poll(() => fieldError(page, 'URL').textContent()).toBe('Input is required');
       await page.getByRole('textbox', { name: /^URL/ }).fill('https://hooks.example.com/services/T000');
-      await page.getByText('site_release_created', { exact: true }).click();
+      await page.getByText('Release uploaded', { exact: true }).click();
       await page.getByRole('button', { name: 'Create hook' }).click();
       await expectVisible(page.getByRole('heading', { name }));
     }

@@ -1,8 +1,12 @@
-import { UI_VERSION } from '@wharf/contract';
+import { COPY_CONFIRMATION_MS, UI_VERSION } from '@wharf/contract';
+import type { Request } from 'playwright-core';
 import { afterAll, beforeAll, expect, it } from 'vitest';
 import { startTestServer, type TestServer } from '../../packages/server/test/harness.ts';
 import { describeInBrowser } from '../support/browser.ts';
 import { expectHidden, expectPath, expectVisible, openStage, type Stage, snap, visit } from '../support/journey.ts';
+
+/** How often the console sends the page views it counted (FLUSH_EVERY_MS in packages/web's pageViews.ts). */
+const PAGE_VIEWS_FLUSH_MS = 5_000;
 
 describeInBrowser('legal pages, footer, crash reports and the analytics notice', () => {
   let stage: Stage;
@@ -31,6 +35,8 @@ describeInBrowser('legal pages, footer, crash reports and the analytics notice',
   it('copies the version string; the confirmation hides after 2000 ms', async () => {
     const { context, page } = await visit(stage, { user: 'member', orgId: stage.world.org._id });
     await context.grantPermissions(['clipboard-read', 'clipboard-write']);
+    // The page's timers run on a clock this test moves on by hand once the page is loaded.
+    await page.clock.install();
     await page.goto('/legal');
     const version = page.getByRole('button', { name: /^Copy the version/ });
     await expectVisible(version);
@@ -39,12 +45,17 @@ describeInBrowser('legal pages, footer, crash reports and the analytics notice',
     await expect.poll(async () => (await version.textContent())?.trim()).toMatch(loaded);
     await snap(page, 'legal-signed-in');
     const text = (await version.textContent())?.trim();
+    await page.evaluate(() => navigator.clipboard.writeText(''));
+    // Paused, the page's time moves only when this test says. The confirmation's timer starts as the
+    // text reaches the clipboard, so at the pause: it must fire exactly COPY_CONFIRMATION_MS later.
+    await page.clock.pauseAt((await page.evaluate(() => Date.now())) + 1_000);
     await version.click();
+    await expect.poll(() => page.evaluate(() => navigator.clipboard.readText())).toBe(text);
     const copied = page.getByRole('tooltip', { name: 'Copied' });
-    await expectVisible(copied);
-    expect(await page.evaluate(() => navigator.clipboard.readText())).toBe(text);
-    await page.waitForTimeout(1500);
-    expect(await copied.isVisible()).toBe(true);
+    await page.clock.runFor(COPY_CONFIRMATION_MS - 1);
+    await expect.poll(() => copied.isVisible()).toBe(true);
+    await page.clock.runFor(1);
+    await page.clock.resume();
     await expectHidden(copied);
     await context.close();
   });
@@ -67,10 +78,12 @@ describeInBrowser('legal pages, footer, crash reports and the analytics notice',
     await expectVisible(notice);
     await notice.getByRole('button', { name: 'Opt out' }).click();
     await expectHidden(notice);
-    expect(await page.evaluate(() => localStorage.getItem('wharf.analytics'))).toBe('off');
+    await expect.poll(() => page.evaluate(() => localStorage.getItem('wharf.analytics'))).toBe('off');
     await page.reload();
     await expectVisible(page.getByRole('heading', { name: 'Shipping frontend' }));
-    await page.waitForTimeout(300);
+    // The footer's indicator shows once the installation's settings are known, in the same render
+    // in which the notice decides whether to show.
+    await expectVisible(page.getByText('Crash reports off'));
     expect(await notice.count()).toBe(0);
     await context.close();
   });
@@ -85,16 +98,44 @@ describeInBrowser('legal pages, footer, crash reports and the analytics notice',
         ]),
       );
     const { context, page } = await visit(stage, { user: 'member', orgId: stage.world.org._id });
-    await page.goto(`/teams/${stage.world.team._id}/sites`);
+    const sends: Request[] = [];
+    page.on('request', (request) => {
+      if (request.method() === 'POST' && new URL(request.url()).pathname === '/api/v1/analytics/page-views')
+        sends.push(request);
+    });
+    // The console sends what it counted every PAGE_VIEWS_FLUSH_MS: this test moves the page's clock on
+    // until a send goes out, instead of waiting for it, and returns what the new sends carried.
+    const flush = async () => {
+      const before = sends.length;
+      await expect
+        .poll(async () => {
+          await page.clock.runFor(PAGE_VIEWS_FLUSH_MS);
+          return sends.length;
+        })
+        .toBeGreaterThan(before);
+      const fresh = sends.slice(before);
+      await Promise.all(fresh.map((request) => request.response()));
+      return fresh.flatMap((request) => request.postDataJSON().views);
+    };
+    await page.clock.install();
+    const sites = `/teams/${stage.world.team._id}/sites`;
+    await page.goto(sites);
     await expectVisible(page.getByRole('tab', { name: 'Sites', selected: true }));
-    await expect.poll(views, { timeout: 10_000 }).toMatchObject({ '/teams/:id/sites': 1 });
+    expect(await flush()).toEqual([{ path: '/teams/:id/sites', count: 1 }]);
+    await expect.poll(views).toMatchObject({ '/teams/:id/sites': 1 });
     // Only shapes: no id, no name, no query ever reaches the server.
     expect(Object.keys(await views()).every((path) => !/\d/.test(path))).toBe(true);
 
     await page.evaluate(() => localStorage.setItem('wharf.analytics', 'off'));
     await page.getByRole('tab', { name: 'Members' }).click();
     await expectPath(page, `/teams/${stage.world.team._id}/members`);
-    await page.waitForTimeout(6_000);
+    // Opted in again, the next page is counted: the send that carries it carries all that was
+    // counted before it, so the Members page would be there had it been counted.
+    await page.evaluate(() => localStorage.removeItem('wharf.analytics'));
+    await page.getByRole('tab', { name: 'Sites' }).click();
+    await expectPath(page, sites);
+    expect(await flush()).toEqual([{ path: '/teams/:id/sites', count: 1 }]);
+    await expect.poll(views).toMatchObject({ '/teams/:id/sites': 2 });
     expect((await views())['/teams/:id/members']).toBeUndefined();
     await context.close();
   });
@@ -121,7 +162,7 @@ describeInBrowser('legal pages, footer, crash reports and the analytics notice',
 
       await Promise.all([page.waitForEvent('load'), page.getByRole('button', { name: 'Disable' }).click()]);
       await expectVisible(page.getByText('Crash reports off'));
-      expect(await page.evaluate(() => '__SENTRY__' in globalThis)).toBe(false);
+      await expect.poll(() => page.evaluate(() => '__SENTRY__' in globalThis)).toBe(false);
       expect(await question.count()).toBe(0);
       await Promise.all([page.waitForEvent('load'), page.getByRole('button', { name: 'Enable' }).click()]);
       await expectVisible(page.getByText('Crash reports on'));

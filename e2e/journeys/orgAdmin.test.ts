@@ -1,3 +1,4 @@
+import { SEARCH_DEBOUNCE_MS } from '@wharf/contract';
 import { afterAll, beforeAll, expect, it } from 'vitest';
 import { expectStatus, signedIn } from '../../packages/server/test/client.ts';
 import { joinOrg, PNG } from '../../packages/server/test/world.ts';
@@ -6,6 +7,7 @@ import {
   expectHidden,
   expectPath,
   expectVisible,
+  failureToast,
   fieldError,
   openStage,
   type Stage,
@@ -28,22 +30,22 @@ describeInBrowser('organization admin (/org)', () => {
     const save = page.getByRole('button', { name: 'Save' });
     await expectVisible(page.getByRole('heading', { name: 'General settings' }));
     await snap(page, 'org-settings');
-    expect(await save.isDisabled()).toBe(true);
+    await expect.poll(() => save.isDisabled()).toBe(true);
     await page.getByLabel('Name').fill('');
-    expect(await save.isDisabled()).toBe(false);
+    await expect.poll(() => save.isDisabled()).toBe(false);
     await save.click();
-    expect(await fieldError(page, 'Name').textContent()).toBe('Input is required');
+    await expect.poll(() => fieldError(page, 'Name').textContent()).toBe('Input is required');
     await page.getByLabel('Name').fill('y'.repeat(1001));
     await save.click();
-    expect(await fieldError(page, 'Name').textContent()).toBe('Max length is 1000');
+    await expect.poll(() => fieldError(page, 'Name').textContent()).toBe('Max length is 1000');
     await page.getByLabel('Name').fill('Acme Corp');
     await page.getByLabel('Color').fill('#ZZZ');
     await save.click();
-    expect(await fieldError(page, 'Color').textContent()).toBe('Must match ^#[0-9a-f]{6}$');
+    await expect.poll(() => fieldError(page, 'Color').textContent()).toBe('Must match ^#[0-9a-f]{6}$');
     await page.getByLabel('Color').fill('#1c7ed6');
     await page.getByLabel('Color').press('Enter');
     await expectVisible(toast(page, 'Org saved'));
-    expect(await save.isDisabled()).toBe(true);
+    await expect.poll(() => save.isDisabled()).toBe(true);
     await expectVisible(page.getByRole('banner').getByText('Acme Corp'));
     const owner = await signedIn(stage.server.url, 'owner');
     const org = expectStatus(await owner.get(`/api/v1/orgs/${stage.world.org._id}`), 200);
@@ -65,7 +67,7 @@ describeInBrowser('organization admin (/org)', () => {
       mimeType: 'text/plain',
       buffer: Buffer.from('not an image'),
     });
-    await expectVisible(toast(page, 'Could not upload logo: The logo must be one PNG, JPEG, WebP or GIF image'));
+    await expectVisible(failureToast(page, 'upload logo', 'The logo must be one PNG, JPEG, WebP or GIF image'));
     await context.close();
   });
 
@@ -76,19 +78,19 @@ describeInBrowser('organization admin (/org)', () => {
     await page.getByRole('button', { name: 'Add invite' }).click();
     const modal = page.getByRole('dialog', { name: 'Invite someone' });
     await modal.getByRole('button', { name: 'Invite' }).click();
-    expect(await fieldError(modal, 'Email').textContent()).toBe('Input is required');
+    await expect.poll(() => fieldError(modal, 'Email').textContent()).toBe('Input is required');
     await modal.getByLabel('Email').fill('not-an-email');
     await modal.getByRole('button', { name: 'Invite' }).click();
-    expect(await fieldError(modal, 'Email').textContent()).toBe('Invalid email');
+    await expect.poll(() => fieldError(modal, 'Email').textContent()).toBe('Invalid email');
     await modal.getByLabel('Email').fill(`${'e'.repeat(1000)}@example.com`);
     await modal.getByRole('button', { name: 'Invite' }).click();
-    expect(await fieldError(modal, 'Email').textContent()).toBe('Max length is 1000');
+    await expect.poll(() => fieldError(modal, 'Email').textContent()).toBe('Max length is 1000');
     await modal.getByLabel('Email').fill('new.person@example.com');
     await modal.getByRole('switch', { name: 'Admin' }).check({ force: true });
     await modal.getByRole('button', { name: 'Invite' }).click();
     const created = page.getByRole('dialog', { name: 'Invitation created' });
     await expectVisible(created);
-    expect(await created.getByLabel('Invite link').inputValue()).toMatch(/\/invite\?token=/);
+    await expect.poll(() => created.getByLabel('Invite link').inputValue()).toMatch(/\/invite\?token=/);
     await snap(page, 'org-invite-created');
     await created.getByRole('button', { name: 'Done' }).click();
 
@@ -104,6 +106,13 @@ describeInBrowser('organization admin (/org)', () => {
 
   it('searches members from 3 characters and shows their badges', async () => {
     const { context, page } = await visit(stage, { user: 'admin', orgId: stage.world.org._id });
+    const searches: (string | null)[] = [];
+    page.on('request', (request) => {
+      const url = new URL(request.url());
+      if (url.pathname.endsWith('/members')) searches.push(url.searchParams.get('search'));
+    });
+    // The page's timers run on a clock this test can move on, so that a debounce can be seen to have passed.
+    await page.clock.install();
     await page.goto('/org/staff');
     const members = page.getByRole('heading', { name: 'Members' });
     await expectVisible(members);
@@ -112,13 +121,18 @@ describeInBrowser('organization admin (/org)', () => {
     await expectVisible(page.getByLabel('Member admin').getByText('you'));
     await expectVisible(page.getByLabel('Member admin').getByText('admin', { exact: true }));
     expect(await page.getByRole('switch').count()).toBe(0);
+    const before = searches.length;
     await page.getByLabel('Search members').fill('te');
     await expectVisible(page.getByText('Search needs at least 3 characters'));
-    await page.waitForTimeout(400);
-    expect(await page.getByLabel(/^Member /).count()).toBe(4);
+    await page.clock.runFor(SEARCH_DEBOUNCE_MS);
+    await expect.poll(() => page.getByLabel(/^Member /).count()).toBe(4);
+    const sent = page.waitForRequest((request) => new URL(request.url()).searchParams.get('search') === 'teammate');
     await page.getByLabel('Search members').fill('teammate');
+    await sent;
+    // A search for 'te', its debounce passed, would have gone out before this one.
+    expect(searches.slice(before)).toEqual(['teammate']);
     await expectHidden(page.getByLabel('Member owner'));
-    expect(await page.getByLabel(/^Member /).count()).toBe(1);
+    await expect.poll(() => page.getByLabel(/^Member /).count()).toBe(1);
     await page.getByLabel('Search members').fill('nobody-here');
     await expectVisible(page.getByText('No results'));
     await context.close();
@@ -161,7 +175,7 @@ describeInBrowser('organization admin (/org)', () => {
     await expectVisible(page.getByLabel('Member joiner'));
     expectStatus(await joiner.delete(`/api/v1/members/${joinerId}`), 204);
     await page.getByRole('switch', { name: 'Admin rights of joiner' }).click({ force: true });
-    await expectVisible(toast(page, /Could not toggle admin: .+/));
+    await expectVisible(failureToast(page, 'toggle admin'));
     await snap(page, 'error-toast');
     await context.close();
   });

@@ -40,10 +40,10 @@ describeInBrowser('organizations (/orgs)', () => {
     const modal = page.getByRole('dialog', { name: 'Create org' });
     await expectVisible(modal);
     await modal.getByRole('button', { name: 'Create' }).click();
-    expect(await fieldError(page, 'Name').textContent()).toBe('Input is required');
+    await expect.poll(() => fieldError(page, 'Name').textContent()).toBe('Input is required');
     await modal.getByLabel('Name').fill('n'.repeat(1001));
     await modal.getByRole('button', { name: 'Create' }).click();
-    expect(await fieldError(page, 'Name').textContent()).toBe('Max length is 1000');
+    await expect.poll(() => fieldError(page, 'Name').textContent()).toBe('Max length is 1000');
     await snap(page, 'orgs-create');
     await modal.getByLabel('Name').fill('Harbour Works');
     await modal.getByRole('button', { name: 'Create' }).click();

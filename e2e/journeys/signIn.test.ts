@@ -1,15 +1,6 @@
 import { afterAll, beforeAll, expect, it } from 'vitest';
 import { describeInBrowser } from '../support/browser.ts';
-import {
-  expectPath,
-  expectVisible,
-  fieldError,
-  openStage,
-  type Stage,
-  snap,
-  toast,
-  visit,
-} from '../support/journey.ts';
+import { expectPath, expectVisible, fieldError, openStage, type Stage, snap, visit } from '../support/journey.ts';
 
 describeInBrowser('sign-in (/login)', () => {
   let stage: Stage;
@@ -25,21 +16,24 @@ describeInBrowser('sign-in (/login)', () => {
     await expectVisible(page.getByText('Deploy, now.'));
     await snap(page, 'login');
     await page.getByRole('button', { name: 'Sign in' }).click();
-    expect(await fieldError(page, 'User').textContent()).toBe('Input is required');
-    expect(await fieldError(page, 'Password').textContent()).toBe('Input is required');
+    await expect.poll(() => fieldError(page, 'User').textContent()).toBe('Input is required');
+    await expect.poll(() => fieldError(page, 'Password').textContent()).toBe('Input is required');
     await page.getByLabel('User').fill('u'.repeat(1001));
     await page.getByRole('button', { name: 'Sign in' }).click();
-    expect(await fieldError(page, 'User').textContent()).toBe('Max length is 1000');
+    await expect.poll(() => fieldError(page, 'User').textContent()).toBe('Max length is 1000');
     await context.close();
   });
 
-  it('says why a sign-in fails, in a toast', async () => {
+  it('says why a sign-in fails, under the form', async () => {
     const { context, page } = await visit(stage);
     await page.goto('/login');
     await page.getByLabel('User').fill('owner');
     await page.getByLabel('Password').fill('not the password');
     await page.getByRole('button', { name: 'Sign in' }).click();
-    await expectVisible(toast(page, 'Could not sign in: Wrong user name or password'));
+    const failure = page.getByRole('main').getByRole('alert');
+    await expectVisible(failure.getByText('Could not sign in', { exact: true }));
+    await expectVisible(failure.getByText('Wrong user name or password', { exact: true }));
+    expect(await page.locator('.mantine-Notification-root').count()).toBe(0);
     await snap(page, 'login-error');
     await expectPath(page, '/login');
     await context.close();
@@ -73,7 +67,7 @@ describeInBrowser('sign-in (/login)', () => {
       ['Sign in with Bitbucket', 'bitbucket'],
       ['Sign in with single sign-on', 'oidc'],
     ]) {
-      expect(await page.getByRole('link', { name }).getAttribute('href')).toBe(`/auth/${provider}`);
+      await expect.poll(() => page.getByRole('link', { name }).getAttribute('href')).toBe(`/auth/${provider}`);
     }
     await snap(page, 'login-providers');
     await page.unroute('**/auth/methods');

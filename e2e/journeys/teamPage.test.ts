@@ -13,6 +13,12 @@ import {
   visit,
 } from '../support/journey.ts';
 
+type Box = { x: number; y: number; width: number; height: number };
+
+function overlap(a: Box, b: Box) {
+  return a.x < b.x + b.width && b.x < a.x + a.width && a.y < b.y + b.height && b.y < a.y + a.height;
+}
+
 describeInBrowser('team page (/teams/{teamId})', () => {
   let stage: Stage;
   beforeAll(async () => {
@@ -37,9 +43,9 @@ describeInBrowser('team page (/teams/{teamId})', () => {
     const createSite = page.getByRole('dialog', { name: 'Create site' });
     await createSite.getByLabel('Name').fill('Not A Name');
     await createSite.getByRole('button', { name: 'Create' }).click();
-    expect(await fieldError(createSite, 'Name').textContent()).toBe(
-      'Must match ^[a-z0-9](?:[a-z0-9-]{0,61}[a-z0-9])?$',
-    );
+    await expect
+      .poll(() => fieldError(createSite, 'Name').textContent())
+      .toBe('Must match ^[a-z0-9](?:[a-z0-9-]{0,61}[a-z0-9])?$');
     await createSite.getByLabel('Name').fill(stage.world.site.name);
     await expectVisible(fieldError(createSite, 'Name').filter({ hasText: 'Site name is taken' }));
     const name = stage.world.unique('docs');
@@ -86,18 +92,23 @@ describeInBrowser('team page (/teams/{teamId})', () => {
     await page.goto(`/teams/${stage.world.team._id}/settings`);
     const save = page.getByRole('button', { name: 'Save' });
     await expectVisible(page.getByRole('heading', { name: 'Logo' }));
-    expect(await save.isDisabled()).toBe(true);
+    await expect.poll(() => save.isDisabled()).toBe(true);
     await page.getByLabel('Name').fill('');
     await save.click();
-    expect(await fieldError(page, 'Name').textContent()).toBe('Input is required');
+    await expect.poll(() => fieldError(page, 'Name').textContent()).toBe('Input is required');
     await page.getByLabel('Color').fill('blue');
     await page.getByLabel('Name').fill('Web team');
     await save.click();
-    expect(await fieldError(page, 'Color').textContent()).toBe('Must match ^#[0-9a-f]{6}$');
+    await expect.poll(() => fieldError(page, 'Color').textContent()).toBe('Must match ^#[0-9a-f]{6}$');
     await page.getByLabel('Color').fill('#0ca678');
     await save.click();
     await expectVisible(toast(page, 'Team saved'));
-    expect(await save.isDisabled()).toBe(true);
+    // The toast leaves the header and the page's menu free.
+    const toastBox = await toast(page, 'Team saved').boundingBox();
+    for (const covered of [page.getByRole('banner'), page.getByRole('button', { name: 'Team actions' })]) {
+      expect(overlap(toastBox!, (await covered.boundingBox())!)).toBe(false);
+    }
+    await expect.poll(() => save.isDisabled()).toBe(true);
     await expectVisible(page.getByRole('heading', { name: 'Web team' }));
     await snap(page, 'team-settings');
     await context.close();

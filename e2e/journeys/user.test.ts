@@ -30,10 +30,10 @@ describeInBrowser('user settings (/user)', () => {
     await expectPath(page, '/user/api-tokens/add');
 
     await page.getByRole('button', { name: 'Create token' }).click();
-    expect(await fieldError(page, 'Name').textContent()).toBe('Input is required');
+    await expect.poll(() => fieldError(page, 'Name').textContent()).toBe('Input is required');
     await page.getByRole('textbox', { name: /^Name/ }).fill('t'.repeat(1001));
     await page.getByRole('button', { name: 'Create token' }).click();
-    expect(await fieldError(page, 'Name').textContent()).toBe('Max length is 1000');
+    await expect.poll(() => fieldError(page, 'Name').textContent()).toBe('Max length is 1000');
     await page.getByRole('textbox', { name: /^Name/ }).fill('CI deploys');
 
     // A whole group at once, then one endpoint of another.
@@ -57,9 +57,11 @@ describeInBrowser('user settings (/user)', () => {
       ['put', 'info'],
       ['delete', 'red'],
     ] as const)
-      expect(await badge(method).getAttribute('style')).toContain(`--mantine-color-${color}-filled`);
+      await expect.poll(() => badge(method).getAttribute('style')).toContain(`--mantine-color-${color}-filled`);
     await page.getByRole('button', { name: 'Not available to tokens' }).click();
-    expect(await page.getByRole('checkbox', { name: 'GET /api/v1/api-tokens', exact: true }).isDisabled()).toBe(true);
+    await expect
+      .poll(() => page.getByRole('checkbox', { name: 'GET /api/v1/api-tokens', exact: true }).isDisabled())
+      .toBe(true);
 
     await page.getByLabel('Activates at').click();
     await page.getByRole('button', { name: 'In 1 hour' }).click();
@@ -71,7 +73,7 @@ describeInBrowser('user settings (/user)', () => {
     await expectVisible(page.getByRole('heading', { name: 'CI deploys' }));
     await expectVisible(page.getByText('Activates in 1 hour'));
     const value = page.getByLabel('Token value', { exact: true });
-    expect(await value.evaluate((element) => getComputedStyle(element).filter)).toContain('blur');
+    await expect.poll(() => value.evaluate((element) => getComputedStyle(element).filter)).toContain('blur');
     await page.getByRole('button', { name: 'Copy the token value' }).click();
     const copied = await page.evaluate(() => navigator.clipboard.readText());
     expect(copied).toBe(await value.textContent());
@@ -100,12 +102,12 @@ describeInBrowser('user settings (/user)', () => {
     await row.click();
     await expectPath(page, `/user/api-tokens/${token._id}`);
     const save = page.getByRole('button', { name: 'Save' });
-    expect(await save.isDisabled()).toBe(true);
+    await expect.poll(() => save.isDisabled()).toBe(true);
     await page.getByRole('textbox', { name: /^Name/ }).fill('Nightly backups');
-    expect(await save.isDisabled()).toBe(false);
+    await expect.poll(() => save.isDisabled()).toBe(false);
     await save.click();
     await expectVisible(page.getByRole('heading', { name: 'Nightly backups' }));
-    expect(await save.isDisabled()).toBe(true);
+    await expect.poll(() => save.isDisabled()).toBe(true);
     expect(expectStatus(await teammate.get(`/api/v1/api-tokens/${token._id}`), 200).name).toBe('Nightly backups');
     await context.close();
   });

@@ -6,6 +6,7 @@ import { expectStatus } from '../../packages/server/test/client.ts';
 import { startTestServer, TEST_PASSWORD, type TestServer } from '../../packages/server/test/harness.ts';
 import { buildWorld, type World } from '../../packages/server/test/world.ts';
 import { launchBrowser } from './browser.ts';
+import { traceOnFailure } from './trace.ts';
 
 export { expectStatus };
 
@@ -36,7 +37,7 @@ export async function openStage(env: Record<string, string> = {}): Promise<Stage
 }
 
 export const DESKTOP = { width: 1280, height: 800 };
-export const PHONE = { width: 390, height: 844 };
+export const PHONE = { width: 375, height: 812 };
 
 export interface VisitOptions {
   /** Signs this test user in before the first page loads. */
@@ -59,6 +60,7 @@ export async function visit(
     colorScheme: 'light',
   });
   context.setDefaultTimeout(10_000);
+  await traceOnFailure(context);
   context.on('console', (message) => {
     if (/Content Security Policy/i.test(message.text()))
       cspViolations.push(`${message.page()?.url()}: ${message.text()}`);
@@ -105,6 +107,15 @@ export function toast(page: Page, text: string | RegExp) {
   return page.locator('.mantine-Notification-root').filter({ hasText: text });
 }
 
+/** A failure toast: titled with the action ('Could not update team'), the server's message as its body. */
+export function failureToast(page: Page, action: string, message: string | RegExp = /./) {
+  const title = new RegExp(`^Could not ${action.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}$`);
+  return page
+    .locator('.mantine-Notification-root')
+    .filter({ has: page.locator('.mantine-Notification-title', { hasText: title }) })
+    .filter({ has: page.locator('.mantine-Notification-description', { hasText: message }) });
+}
+
 /** The error shown under the form field of this label (its required asterisk aside). */
 export function fieldError(scope: Page | Locator, label: string) {
   const escaped = label.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
@@ -132,8 +143,13 @@ export async function snap(page: Page, name: string) {
     await page.setViewportSize(dimensions);
     for (const scheme of ['light', 'dark'] as const) {
       await page.emulateMedia({ colorScheme: scheme });
-      await page.waitForTimeout(250);
-      await page.screenshot({ path: path.join(screenshotDir, `${name}-${size}-${scheme}.png`), fullPage: true });
+      // Mantine follows the system scheme through this attribute; transitions are finished by the screenshot.
+      await page.locator(`html[data-mantine-color-scheme="${scheme}"]`).waitFor({ state: 'attached' });
+      await page.screenshot({
+        path: path.join(screenshotDir, `${name}-${size}-${scheme}.png`),
+        fullPage: true,
+        animations: 'disabled',
+      });
     }
   }
   await page.emulateMedia({ colorScheme: 'light' });

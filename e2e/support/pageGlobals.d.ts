@@ -7,5 +7,12 @@ interface PageStorage {
 }
 declare const localStorage: PageStorage;
 declare const sessionStorage: PageStorage;
-declare const navigator: { clipboard: { readText(): Promise<string> } };
-declare function getComputedStyle(element: unknown): { color: string; filter: string; backgroundColor: string };
+declare const navigator: { clipboard: { readText(): Promise<string>; writeText(text: string): Promise<void> } };
+declare function getComputedStyle(element: unknown): {
+  color: string;
+  filter: string;
+  backgroundColor: string;
+  textOverflow: string;
+  whiteSpace: string;
+};
+declare const document: { dispatchEvent(event: Event): boolean };

@@ -13,7 +13,11 @@ export const BASIC_AUTH_USER = 'user';
 export const HOTKEY_SITE_SEARCH = 'mod+K';
 export const HOTKEY_ADD_TEAM = 'mod+P';
 export const FORM_TYPES = ['db', 'email'] as const;
-export const SSL_TYPES = ['acme', 'manual'] as const;
+/**
+ * How a custom domain's TLS is handled: `acme` and `manual` are spec.md's; `external` is for TLS
+ * terminated by a proxy in front of Wharf (or no TLS at all), so that no certificate is needed.
+ */
+export const SSL_TYPES = ['acme', 'manual', 'external'] as const;
 export const REDIRECT_TYPES = ['file', 'reverse_proxy'] as const;
 export const HOOK_TYPES = ['email', 'mattermost', 'slack', 'web'] as const;
 export const HTTP_METHODS = ['get', 'post', 'put', 'patch', 'delete'] as const;

@@ -12,6 +12,7 @@ export const messages = {
   formNameUnique: 'Form name must be unique',
   duplicateDomain: 'Duplicate domain',
   searchMinLength: 'Search needs at least 3 characters',
+  hookEventsRequired: 'Choose at least one event',
 } as const;
 
 export const patterns = {

@@ -2,7 +2,7 @@ import { allRoutes, errorCodes, type Route, routePath } from '@wharf/contract';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type AccessRule, accessRules, type Call } from './accessRules.ts';
 import { queryString, signedIn, TestClient } from './client.ts';
-import { databases, startTestServer, type TestServer } from './harness.ts';
+import { databases, SWEEP_TIMEOUT, startTestServer, type TestServer } from './harness.ts';
 import { eventIds, eventNamesSince } from './snapshot.ts';
 import { buildWorld, ROLES, type Role, type World } from './world.ts';
 
@@ -52,34 +52,38 @@ describe.each(databases)('access matrix on $name', ({ postgres }) => {
     expect(implemented.filter((name) => !rules[name])).toEqual([]);
   });
 
-  it('answers every role exactly as the rules say, recording one event per mutation', async () => {
-    const mismatches: string[] = [];
-    for (const [name, route] of allRoutes) {
-      const rule = rules[name];
-      if (!rule || !server.app.implemented.has(route)) continue;
-      for (const role of ROLES) {
-        const call = await rule.call(world, role);
-        const before = await eventIds(server.app.db);
-        const answer = await send(world, role, route, call);
-        const expected = expectedStatus(route, rule, role);
-        if (answer.status !== expected) {
-          mismatches.push(
-            `${name} as ${role}: expected ${expected}, got ${answer.status} ${JSON.stringify(answer.body)}`,
-          );
-          continue;
+  it(
+    'answers every role exactly as the rules say, recording one event per mutation',
+    async () => {
+      const mismatches: string[] = [];
+      for (const [name, route] of allRoutes) {
+        const rule = rules[name];
+        if (!rule || !server.app.implemented.has(route)) continue;
+        for (const role of ROLES) {
+          const call = await rule.call(world, role);
+          const before = await eventIds(server.app.db);
+          const answer = await send(world, role, route, call);
+          const expected = expectedStatus(route, rule, role);
+          if (answer.status !== expected) {
+            mismatches.push(
+              `${name} as ${role}: expected ${expected}, got ${answer.status} ${JSON.stringify(answer.body)}`,
+            );
+            continue;
+          }
+          const code = answer.body?.code as keyof typeof errorCodes | undefined;
+          if (answer.status >= 400 && (code === undefined || errorCodes[code] !== answer.status)) {
+            mismatches.push(`${name} as ${role}: ${answer.status} carries the code ${code}, not one of its status`);
+          }
+          const recorded = (await eventNamesSince(server.app.db, before)).sort();
+          const wanted = answer.status < 300 ? [...(rule.events ?? [])].sort() : [];
+          if (JSON.stringify(recorded) !== JSON.stringify(wanted)) {
+            mismatches.push(`${name} as ${role}: events ${JSON.stringify(recorded)}, wanted ${JSON.stringify(wanted)}`);
+          }
+          if (answer.status < 300) await rule.after?.(world, role);
         }
-        const code = answer.body?.code as keyof typeof errorCodes | undefined;
-        if (answer.status >= 400 && (code === undefined || errorCodes[code] !== answer.status)) {
-          mismatches.push(`${name} as ${role}: ${answer.status} carries the code ${code}, not one of its status`);
-        }
-        const recorded = (await eventNamesSince(server.app.db, before)).sort();
-        const wanted = answer.status < 300 ? [...(rule.events ?? [])].sort() : [];
-        if (JSON.stringify(recorded) !== JSON.stringify(wanted)) {
-          mismatches.push(`${name} as ${role}: events ${JSON.stringify(recorded)}, wanted ${JSON.stringify(wanted)}`);
-        }
-        if (answer.status < 300) await rule.after?.(world, role);
       }
-    }
-    expect(mismatches).toEqual([]);
-  });
+      expect(mismatches).toEqual([]);
+    },
+    SWEEP_TIMEOUT,
+  );
 });

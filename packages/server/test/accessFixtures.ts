@@ -1,5 +1,5 @@
 // The pieces the access rules are made of: role lists, path parameters, and things made fresh for one call.
-import type { EventName, RouteName } from '@wharf/contract';
+import { type EventName, hookEventsByContext, type RouteName } from '@wharf/contract';
 import { sha256 } from './archives.ts';
 import { expectStatus, type TestClient } from './client.ts';
 import { joinOrg, logoForm, type Role, SITE_FILES, uploadRelease, type World } from './world.ts';
@@ -88,7 +88,8 @@ export async function completeDeploy(w: World) {
 }
 
 async function freshHook(w: World, context: 'orgs' | 'teams' | 'sites', ownerId: string) {
-  const body = { type: 'web', name: w.unique('hook'), events: [], config: { url: 'https://hooks.example.com/x' } };
+  const events = [hookEventsByContext[context][0]];
+  const body = { type: 'web', name: w.unique('hook'), events, config: { url: 'https://hooks.example.com/x' } };
   return expectStatus(await w.clients.owner.post(`/api/v1/${context}/${ownerId}/hooks`, body), 200);
 }
 

@@ -3,7 +3,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { z } from 'zod';
 import { type AccessRule, accessRules } from './accessRules.ts';
 import { expectStatus, queryString, signedIn, type TestClient } from './client.ts';
-import { databases, startTestServer, type TestServer } from './harness.ts';
+import { databases, SWEEP_TIMEOUT, startTestServer, type TestServer } from './harness.ts';
 import { snapshot } from './snapshot.ts';
 import { buildWorld, type World } from './world.ts';
 
@@ -104,59 +104,67 @@ describe.each(databases)('bad input on $name', ({ postgres }) => {
     }
   }
 
-  it('refuses callers without the right to call a route (401/403) before it looks at their input', async () => {
-    const problems: string[] = [];
-    let checked = 0;
-    for await (const { name, route, variant } of corruptedCalls()) {
-      if (!variant.expected) continue;
-      for (const refusal of refusalsBefore400(route, scopeless, world.clients.anonymous)) {
-        const answer = await refusal.client.request(
+  it(
+    'refuses callers without the right to call a route (401/403) before it looks at their input',
+    async () => {
+      const problems: string[] = [];
+      let checked = 0;
+      for await (const { name, route, variant } of corruptedCalls()) {
+        if (!variant.expected) continue;
+        for (const refusal of refusalsBefore400(route, scopeless, world.clients.anonymous)) {
+          const answer = await refusal.client.request(
+            route.method.toUpperCase(),
+            routePath(route.path, variant.params) + queryString(variant.query),
+            variant.body,
+          );
+          checked++;
+          if (answer.status !== refusal.status || answer.body?.code !== refusal.code) {
+            problems.push(
+              `${name} with ${variant.label} as ${refusal.who}: wanted ${refusal.status} ${refusal.code}, got ${answer.status} ${JSON.stringify(answer.body)}`,
+            );
+          }
+        }
+      }
+      expect(problems).toEqual([]);
+      expect(checked).toBeGreaterThan(140);
+    },
+    SWEEP_TIMEOUT,
+  );
+
+  it(
+    'answers 4xx naming the field with the contract message, and changes nothing',
+    async () => {
+      const problems: string[] = [];
+      let checked = 0;
+      for await (const { name, route, variant } of corruptedCalls()) {
+        const before = await snapshot(server.app.db);
+        const query = queryString(variant.query);
+        const answer = await world.clients.owner.request(
           route.method.toUpperCase(),
-          routePath(route.path, variant.params) + queryString(variant.query),
+          routePath(route.path, variant.params) + query,
           variant.body,
         );
         checked++;
-        if (answer.status !== refusal.status || answer.body?.code !== refusal.code) {
-          problems.push(
-            `${name} with ${variant.label} as ${refusal.who}: wanted ${refusal.status} ${refusal.code}, got ${answer.status} ${JSON.stringify(answer.body)}`,
+        const where = `${name} with ${variant.label}`;
+        if (answer.status < 400 || answer.status >= 500) problems.push(`${where}: answered ${answer.status}`);
+        if (variant.expected) {
+          const details: { field: string; message: string }[] = answer.body?.details ?? [];
+          const named = details.some(
+            (d) => d.field === variant.expected!.field && d.message === variant.expected!.message,
           );
+          if (answer.status !== 400 || answer.body?.code !== 'VALIDATION_FAILED' || !named) {
+            problems.push(
+              `${where}: wanted 400 ${JSON.stringify(variant.expected)}, got ${answer.status} ${JSON.stringify(answer.body)}`,
+            );
+          }
+        } else if (answer.status !== 404 && answer.status !== 400) {
+          problems.push(`${where}: wanted 404, got ${answer.status}`);
         }
+        if ((await snapshot(server.app.db)) !== before) problems.push(`${where}: the database changed`);
       }
-    }
-    expect(problems).toEqual([]);
-    expect(checked).toBeGreaterThan(140);
-  });
-
-  it('answers 4xx naming the field with the contract message, and changes nothing', async () => {
-    const problems: string[] = [];
-    let checked = 0;
-    for await (const { name, route, variant } of corruptedCalls()) {
-      const before = await snapshot(server.app.db);
-      const query = queryString(variant.query);
-      const answer = await world.clients.owner.request(
-        route.method.toUpperCase(),
-        routePath(route.path, variant.params) + query,
-        variant.body,
-      );
-      checked++;
-      const where = `${name} with ${variant.label}`;
-      if (answer.status < 400 || answer.status >= 500) problems.push(`${where}: answered ${answer.status}`);
-      if (variant.expected) {
-        const details: { field: string; message: string }[] = answer.body?.details ?? [];
-        const named = details.some(
-          (d) => d.field === variant.expected!.field && d.message === variant.expected!.message,
-        );
-        if (answer.status !== 400 || answer.body?.code !== 'VALIDATION_FAILED' || !named) {
-          problems.push(
-            `${where}: wanted 400 ${JSON.stringify(variant.expected)}, got ${answer.status} ${JSON.stringify(answer.body)}`,
-          );
-        }
-      } else if (answer.status !== 404 && answer.status !== 400) {
-        problems.push(`${where}: wanted 404, got ${answer.status}`);
-      }
-      if ((await snapshot(server.app.db)) !== before) problems.push(`${where}: the database changed`);
-    }
-    expect(problems).toEqual([]);
-    expect(checked).toBeGreaterThan(100);
-  });
+      expect(problems).toEqual([]);
+      expect(checked).toBeGreaterThan(100);
+    },
+    SWEEP_TIMEOUT,
+  );
 });

@@ -12,6 +12,12 @@ import type { WharfApp } from '../src/wharfApp.ts';
 /** The PostgreSQL the suite also runs against when set (CI sets it). */
 export const testDatabaseUrl = process.env.WHARF_TEST_DATABASE_URL || null;
 
+/**
+ * The limit for a test that sweeps every route of the contract: hundreds of calls (some with a
+ * database snapshot around each) run well past the default limit on PostgreSQL on a busy machine.
+ */
+export const SWEEP_TIMEOUT = 180_000;
+
 /** Test users, all with the password `password`, signed in through the in-memory method. */
 export const TEST_USERS = ['owner', 'admin', 'member', 'outsider', 'teammate', 'joiner'] as const;
 export const TEST_PASSWORD = 'password';

@@ -5,7 +5,7 @@ import { createRoot } from 'react-dom/client';
 import { App } from './app/App.tsx';
 import { preloadPageOf } from './app/pages.ts';
 import { createQueryClient } from './app/queryClient.ts';
-import { prefetchSession } from './features/orgs/currentOrg.tsx';
+import { prefetchSession } from './lib/currentOrg.tsx';
 
 // The page's code and the session are asked for at once, before anything renders.
 const queryClient = createQueryClient();

@@ -7,7 +7,8 @@ const url = requiredText().refine((value) => URL.canParse(value) && /^https?:/.t
 const event = z.enum(eventNames, { error: 'Unknown event' });
 const hookName = text();
 
-const hookBase = { name: hookName, events: z.array(event).max(200) };
+// A hook that hears no event would never be called: refused rather than kept as a silent no-op.
+const hookBase = { name: hookName, events: z.array(event).min(1, messages.hookEventsRequired).max(200) };
 
 export const hookBody = z.discriminatedUnion(
   'type',

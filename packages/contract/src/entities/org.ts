@@ -11,7 +11,8 @@ export const org = z.object({
 });
 export type Org = z.infer<typeof org>;
 
-export const createOrgBody = z.object({ name });
+/** Without a color, the server derives one from the name. */
+export const createOrgBody = z.object({ name, color: color.optional() });
 export const updateOrgBody = z.object({ name, color });
 
 /** The signed-in user's own membership of an organization. */

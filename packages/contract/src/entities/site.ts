@@ -34,13 +34,16 @@ export const sslConfiguration = z.discriminatedUnion(
   'type',
   [
     z.object({ type: z.literal('acme') }),
+    // TLS is terminated elsewhere (a proxy or load balancer in front of Wharf), or not at all.
+    z.object({ type: z.literal('external') }),
     z.object({
       type: z.literal('manual'),
       fullchain: requiredText(100_000).regex(pemCertificate, 'Must be a PEM certificate chain'),
-      privateKey: requiredText(100_000).regex(pemRsaKey, 'Must be a PEM RSA private key'),
+      // Write-only: answers never carry it. Left out on a save, the key saved for this domain stays.
+      privateKey: requiredText(100_000).regex(pemRsaKey, 'Must be a PEM RSA private key').optional(),
     }),
   ],
-  { error: 'Must be acme or manual' },
+  { error: 'Must be acme, manual or external' },
 );
 export type SslConfiguration = z.infer<typeof sslConfiguration>;
 
@@ -83,7 +86,8 @@ export const site = z.object({
 });
 export type Site = z.infer<typeof site>;
 
-export const createSiteBody = z.object({ name: siteName });
+/** Without a color, the server derives one from the name. */
+export const createSiteBody = z.object({ name: siteName, color: color.optional() });
 export const validateSiteNameBody = z.object({ name: siteName });
 export const updateSiteBody = z.object({
   name: siteName,

@@ -12,7 +12,8 @@ export const team = z.object({
 });
 export type Team = z.infer<typeof team>;
 
-export const createTeamBody = z.object({ name });
+/** Without a color, the server derives one from the name. */
+export const createTeamBody = z.object({ name, color: color.optional() });
 export const updateTeamBody = z.object({ name, color });
 
 /** A member of a team; `admin` tells whether that person administers the organization. */

@@ -1,4 +1,4 @@
-import { type Migration, type MigrationProvider, Migrator } from 'kysely';
+import { type Migration, type MigrationProvider, Migrator, PostgresAdapter, sql } from 'kysely';
 import * as initial from './migrations/001_initial.ts';
 import * as releases from './migrations/002_releases.ts';
 import * as edge from './migrations/003_edge.ts';
@@ -26,9 +26,21 @@ const migrations: Record<string, Migration> = {
 const provider: MigrationProvider = { getMigrations: async () => migrations };
 
 export async function migrate(db: Db) {
-  const { error, results } = await new Migrator({ db, provider }).migrateToLatest();
+  const migrationTableSchema = await postgresSchemaOf(db);
+  const { error, results } = await new Migrator({ db, provider, migrationTableSchema }).migrateToLatest();
   if (error) {
     const failed = results?.find((result) => result.status === 'Error');
     throw new Error(`Migration ${failed?.migrationName ?? ''} failed: ${(error as Error).message}`);
   }
+}
+
+/**
+ * The schema Wharf's tables live in on PostgreSQL. The migrator must be told: otherwise it takes
+ * a migration table of any schema in the database (another Wharf's, another application's) as
+ * its own and skips creating it where it works.
+ */
+async function postgresSchemaOf(db: Db): Promise<string | undefined> {
+  if (!(db.getExecutor().adapter instanceof PostgresAdapter)) return undefined;
+  const { rows } = await sql<{ schema: string }>`select current_schema() as schema`.execute(db);
+  return rows[0]?.schema;
 }

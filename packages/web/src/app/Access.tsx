@@ -1,6 +1,6 @@
 import { type Location, Navigate, Outlet, useLocation } from 'react-router';
-import { useUser } from '../features/auth/session.ts';
-import { useCurrentOrgState } from '../features/orgs/currentOrg.tsx';
+import { useCurrentOrgState } from '../lib/currentOrg.tsx';
+import { useUser } from '../lib/session.ts';
 import { type AccessRule, redirectFor } from './accessRules.ts';
 
 export interface ReturnState {

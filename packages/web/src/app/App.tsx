@@ -4,10 +4,11 @@ import { type QueryClient, QueryClientProvider } from '@tanstack/react-query';
 import { Suspense } from 'react';
 import { BrowserRouter } from 'react-router';
 import { Initializing } from '../components/Initializing.tsx';
-import { CurrentOrgProvider } from '../features/orgs/currentOrg.tsx';
 import { OrgLiveUpdates } from '../features/realtime/OrgLiveUpdates.tsx';
 import { RealtimeProvider } from '../features/realtime/RealtimeProvider.tsx';
 import { Telemetry } from '../features/telemetry/Telemetry.tsx';
+import { CurrentOrgProvider } from '../lib/currentOrg.tsx';
+import { CrashBoundary } from './CrashBoundary.tsx';
 import { getStyleNonce } from './cspNonce.ts';
 import { NotificationsOnDemand } from './NotificationsOnDemand.tsx';
 import { AppRoutes } from './routes.tsx';
@@ -24,20 +25,23 @@ export function App({ queryClient }: { queryClient: QueryClient }) {
       colorSchemeManager={colorSchemeManager}
       getStyleNonce={getStyleNonce}
     >
-      <NotificationsOnDemand position="top-right" autoClose={6000} />
-      <QueryClientProvider client={queryClient}>
-        <BrowserRouter>
-          <CurrentOrgProvider>
-            <RealtimeProvider>
-              <Suspense fallback={<Initializing />}>
-                <AppRoutes />
-              </Suspense>
-              <OrgLiveUpdates />
-              <Telemetry />
-            </RealtimeProvider>
-          </CurrentOrgProvider>
-        </BrowserRouter>
-      </QueryClientProvider>
+      {/* Bottom right: a toast never hides the header or a page's menu, which sit at the top. */}
+      <NotificationsOnDemand position="bottom-right" autoClose={6000} />
+      <CrashBoundary>
+        <QueryClientProvider client={queryClient}>
+          <BrowserRouter>
+            <CurrentOrgProvider>
+              <RealtimeProvider>
+                <Suspense fallback={<Initializing />}>
+                  <AppRoutes />
+                </Suspense>
+                <OrgLiveUpdates />
+                <Telemetry />
+              </RealtimeProvider>
+            </CurrentOrgProvider>
+          </BrowserRouter>
+        </QueryClientProvider>
+      </CrashBoundary>
     </MantineProvider>
   );
 }

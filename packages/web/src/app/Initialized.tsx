@@ -1,12 +1,12 @@
-import { Button, Center, Stack } from '@mantine/core';
+import { Box, Center } from '@mantine/core';
 import { startTransition, useEffect, useState } from 'react';
 import { Outlet } from 'react-router';
 import { ErrorPanel } from '../components/ErrorPanel.tsx';
 import { Initializing } from '../components/Initializing.tsx';
-import { useUser } from '../features/auth/session.ts';
-import { useCurrentOrgState } from '../features/orgs/currentOrg.tsx';
+import { useCurrentOrgState } from '../lib/currentOrg.tsx';
 import { markFirstPageShown } from '../lib/firstPage.ts';
 import { notifyFailure } from '../lib/notify.ts';
+import { useUser } from '../lib/session.ts';
 
 /**
  * True once `ready` is, a render later and in a transition: the first page then renders in slices
@@ -39,12 +39,9 @@ export function Initialized() {
   if (user.error)
     return (
       <Center h="100dvh" p="md">
-        <Stack maw={480}>
-          <ErrorPanel title="Could not get user" error={user.error} />
-          <Button variant="light" onClick={() => void user.refetch()}>
-            Try again
-          </Button>
-        </Stack>
+        <Box w="100%" maw={480}>
+          <ErrorPanel title="Could not get user" query={user} />
+        </Box>
       </Center>
     );
   if (!revealed) return <Initializing />;

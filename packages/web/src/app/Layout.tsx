@@ -1,4 +1,4 @@
-import { useUser } from '../features/auth/session.ts';
+import { useUser } from '../lib/session.ts';
 import { AppLayout, PublicLayout } from './pages.ts';
 
 /** Signed-in visitors get the whole console around a page; others a plain frame. */

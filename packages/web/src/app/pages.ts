@@ -1,6 +1,6 @@
 import { type ComponentType, lazy } from 'react';
 import { matchPath } from 'react-router';
-import { sessionCookieAtLoad } from '../features/auth/sessionCookie.ts';
+import { sessionCookieAtLoad } from '../lib/sessionCookie.ts';
 
 /**
  * A page whose code loads when it is first shown, so that each screen downloads only what it

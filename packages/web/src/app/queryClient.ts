@@ -1,6 +1,7 @@
 import { notifyManager, QueryCache, QueryClient } from '@tanstack/react-query';
 import { api } from '@wharf/contract';
 import { ApiError, keyOf } from '../lib/api.ts';
+import { isFailed } from '../lib/failedQueries.ts';
 
 // Answers that arrive within a frame of each other (a page's lists, the sidebar's sites of each
 // team) re-render the console once, not once each: every render of a page costs the main thread.
@@ -17,7 +18,10 @@ export function createQueryClient() {
     defaultOptions: {
       queries: {
         retry: (count, error) => !(error instanceof ApiError && error.status >= 400 && error.status < 500) && count < 2,
-        refetchOnWindowFocus: false,
+        // Answers that arrived stay until real-time or a mutation changes them; failed ones are asked
+        // again when the server may be reachable again: the tab is back in focus, or the network is.
+        refetchOnWindowFocus: isFailed,
+        refetchOnReconnect: true,
         staleTime: 10_000,
       },
     },

@@ -1,6 +1,7 @@
 import { Skeleton } from '@mantine/core';
 import { Suspense } from 'react';
-import { Navigate, Outlet, Route, Routes } from 'react-router';
+import { Outlet, Route, Routes } from 'react-router';
+import { DefaultTab } from '../components/DefaultTab.tsx';
 import { NotFound } from '../components/NotFound.tsx';
 import { Access } from './Access.tsx';
 import { Initialized } from './Initialized.tsx';
@@ -46,7 +47,7 @@ export function AppRoutes() {
           </Route>
           <Route element={<Access rule="signedIn" />}>
             <Route path="/user" element={<UserSettingsPage />}>
-              <Route index element={<Navigate to="/user/api-tokens" replace />} />
+              <Route index element={<DefaultTab tab="api-tokens" />} />
               <Route path="api-tokens" element={<ApiTokensPage />} />
               <Route element={<Lazy />}>
                 <Route path="api-tokens/add" element={<AddApiTokenPage />} />
@@ -67,7 +68,7 @@ export function AppRoutes() {
           </Route>
           <Route element={<Access rule="admin" />}>
             <Route path="/org" element={<OrgAdminPage />}>
-              <Route index element={<Navigate to="/org/settings" replace />} />
+              <Route index element={<DefaultTab tab="settings" />} />
               <Route path="settings" element={<OrgSettingsTab />} />
               <Route path="staff" element={<StaffTab />} />
               <Route path="hooks/*" element={<OrgHooksTab />} />

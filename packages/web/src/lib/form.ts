@@ -30,3 +30,25 @@ export async function validateWithLazySchema<T extends Record<string, unknown>>(
   form.setErrors(errors);
   return Object.keys(errors).length === 0;
 }
+
+/**
+ * After a save, the form starts over from what the server answered: those become the values, the
+ * values Discard returns to, and the measure of dirtiness.
+ */
+export function startFormFrom<T extends object>(form: UseFormReturnType<T>, values: T) {
+  form.setInitialValues(values);
+  form.setValues(values);
+  form.resetDirty(values);
+}
+
+/** Submits unless the server has already said, while the name was typed, that it is taken. */
+export function unlessNameTaken<V extends { name: string }>(
+  form: UseFormReturnType<V>,
+  check: { error: string | null },
+  submit: (values: V) => void,
+) {
+  return (values: V) => {
+    if (check.error) form.setFieldError('name', check.error);
+    else submit(values);
+  };
+}

@@ -57,7 +57,8 @@ export type FailedAction =
   | 'update hook'
   | 'delete hook'
   | 'list hook events'
-  | 'list hook deliveries';
+  | 'list hook deliveries'
+  | 'load backend env';
 
 export function errorText(error: unknown): string {
   return error instanceof Error ? error.message : String(error);
@@ -68,8 +69,9 @@ export function failureMessage(action: FailedAction, error: unknown): string {
   return `Could not ${action}: ${errorText(error)}`;
 }
 
+/** A failure toast: the title says what could not be done, the body what the server answered. */
 export function notifyFailure(action: FailedAction, error: unknown) {
-  notifications.show({ color: 'red', title: 'Something went wrong', message: failureMessage(action, error) });
+  notifications.show({ color: 'red', title: `Could not ${action}`, message: errorText(error) });
 }
 
 export function notifySuccess(message: string) {

@@ -43,11 +43,28 @@ describe('hooks', () => {
     const answer = await world.clients.owner.post(`/api/v1/teams/${world.team._id}/hooks`, {
       type: 'email',
       name: 'mail',
-      events: [],
+      events: ['team_updated'],
       config: { to: 'nobody' },
     });
     expect(answer.status).toBe(400);
     expect(answer.body.details).toContainEqual({ field: 'config.to', message: 'Invalid email' });
+  });
+
+  it('refuses a hook that hears no event, on create and on update, and changes nothing', async () => {
+    const hooks = `/api/v1/teams/${world.team._id}/hooks`;
+    const body = { type: 'slack', name: 'quiet', events: [], config: { url: 'https://hooks.slack.example/q' } };
+    const before = expectStatus(await world.clients.owner.get(hooks), 200);
+    const created = await world.clients.owner.post(hooks, body);
+    expect(created.status).toBe(400);
+    expect(created.body.code).toBe('VALIDATION_FAILED');
+    expect(created.body.details).toContainEqual({ field: 'events', message: 'Choose at least one event' });
+    expect(expectStatus(await world.clients.owner.get(hooks), 200)).toEqual(before);
+
+    const hook = expectStatus(await world.clients.owner.post(hooks, { ...body, events: ['team_updated'] }), 200);
+    const updated = await world.clients.owner.put(`${hooks}/${hook._id}`, body);
+    expect(updated.status).toBe(400);
+    expect(updated.body.code).toBe('VALIDATION_FAILED');
+    expect(expectStatus(await world.clients.owner.get(`${hooks}/${hook._id}`), 200).events).toEqual(['team_updated']);
   });
 
   it('has no deliveries until something is delivered', async () => {

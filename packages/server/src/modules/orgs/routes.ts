@@ -7,7 +7,7 @@ import { createOrg, updateOrg } from './service.ts';
 export function orgRoutes(app: WharfApp) {
   app.handle(api.listOrgs, ({ actor }) => listOrgsOfUser(app.db, userOf(actor)));
 
-  app.handle(api.createOrg, ({ actor, body }) => createOrg(app.db, userOf(actor), body.name));
+  app.handle(api.createOrg, ({ actor, body }) => createOrg(app.db, userOf(actor), body));
 
   app.handle(api.getOrg, async ({ actor, params }) => {
     await mustBeOrgMember(app.db, actor, params.orgId);

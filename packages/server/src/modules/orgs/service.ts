@@ -1,17 +1,24 @@
-import { DEFAULT_COLOR } from '@wharf/contract';
 import type { Db } from '../../db/schema.ts';
 import { recordEvent } from '../../events/outbox.ts';
+import { colorFromName } from '../../lib/colors.ts';
 import { newId, now } from '../../lib/ids.ts';
 import { getOrg } from './queries.ts';
 
 /** Creates an organization owned by its creator. */
-export async function createOrg(db: Db, userId: string, name: string) {
+export async function createOrg(db: Db, userId: string, { name, color }: { name: string; color?: string }) {
   const orgId = newId();
   const createdAt = now();
   await db.transaction().execute(async (trx) => {
     await trx
       .insertInto('orgs')
-      .values({ id: orgId, name, color: DEFAULT_COLOR, logo_type: null, logo_version: null, created_at: createdAt })
+      .values({
+        id: orgId,
+        name,
+        color: color ?? colorFromName(name),
+        logo_type: null,
+        logo_version: null,
+        created_at: createdAt,
+      })
       .execute();
     await trx
       .insertInto('members')

@@ -1,5 +1,5 @@
 import { createPrivateKey, X509Certificate } from 'node:crypto';
-import type { Domain } from '@wharf/contract';
+import { type Domain, messages } from '@wharf/contract';
 import { invalidField } from '../../http/errors.ts';
 
 /** A manual certificate must parse, carry an RSA key, and match the private key given with it. */
@@ -20,7 +20,7 @@ export function checkManualCertificates(domains: Domain[]) {
     }
     let key: ReturnType<typeof createPrivateKey>;
     try {
-      key = createPrivateKey(ssl.privateKey);
+      key = createPrivateKey(ssl.privateKey ?? '');
     } catch {
       throw invalidField(`${field}.privateKey`, 'The private key is not a valid PEM key', 'CERTIFICATE_INVALID');
     }
@@ -34,5 +34,26 @@ export function checkManualCertificates(domains: Domain[]) {
         'CERTIFICATE_INVALID',
       );
     }
+  });
+}
+
+/**
+ * A manual domain saved without a private key keeps the key saved for the same name (answers
+ * never show it, so the console cannot send it back); one that has none saved must bring one.
+ */
+export function keepSavedPrivateKeys(saved: Domain[], given: Domain[]): Domain[] {
+  const savedKeys = new Map(
+    saved.flatMap((domain) =>
+      domain.sslConfiguration.type === 'manual' && domain.sslConfiguration.privateKey
+        ? [[domain.name, domain.sslConfiguration.privateKey] as const]
+        : [],
+    ),
+  );
+  return given.map((domain, index) => {
+    const ssl = domain.sslConfiguration;
+    if (ssl.type !== 'manual' || ssl.privateKey) return domain;
+    const privateKey = savedKeys.get(domain.name);
+    if (!privateKey) throw invalidField(`domains.${index}.sslConfiguration.privateKey`, messages.required);
+    return { ...domain, sslConfiguration: { ...ssl, privateKey } };
   });
 }

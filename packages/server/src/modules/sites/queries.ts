@@ -11,6 +11,19 @@ import { logoUrl } from '../logos/logoUrl.ts';
 type SiteRow = Database['sites'];
 type BranchSummaryRow = Pick<Database['branches'], 'id' | 'site_id' | 'name' | 'slug'>;
 
+/** A domain as answers show it: a manual certificate's private key never leaves the server. */
+function withoutPrivateKey(domain: Domain): Domain {
+  if (domain.sslConfiguration.type !== 'manual') return domain;
+  const { privateKey: _secret, ...shown } = domain.sslConfiguration;
+  return { ...domain, sslConfiguration: shown };
+}
+
+/** The domains of a site as stored, private keys included, for a save that keeps them. */
+export async function storedDomains(db: Executor, siteId: string): Promise<Domain[]> {
+  const row = await db.selectFrom('sites').select('domains').where('id', '=', siteId).executeTakeFirstOrThrow();
+  return readJson<Domain[]>(row.domains);
+}
+
 function toSite(config: Config, row: SiteRow, branches: BranchSummaryRow[]): Site {
   return {
     _id: row.id,
@@ -24,7 +37,7 @@ function toSite(config: Config, row: SiteRow, branches: BranchSummaryRow[]): Sit
     mainBranch: row.main_branch_id,
     spa: row.spa === 1,
     hasPassword: row.password_hash !== null,
-    domains: readJson<Domain[]>(row.domains),
+    domains: readJson<Domain[]>(row.domains).map(withoutPrivateKey),
     headers: readJson<Header[]>(row.headers),
     createdAt: row.created_at,
   };

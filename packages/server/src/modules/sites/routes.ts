@@ -9,8 +9,8 @@ import {
   userOf,
 } from '../../access/rules.ts';
 import type { WharfApp } from '../../wharfApp.ts';
-import { checkManualCertificates } from './certificates.ts';
-import { getSite, isSiteNameTaken, listTeamSites, searchOrgSites } from './queries.ts';
+import { checkManualCertificates, keepSavedPrivateKeys } from './certificates.ts';
+import { getSite, isSiteNameTaken, listTeamSites, searchOrgSites, storedDomains } from './queries.ts';
 import { createSite, deleteSite, updateSite } from './service.ts';
 
 export function siteRoutes(app: WharfApp) {
@@ -28,7 +28,13 @@ export function siteRoutes(app: WharfApp) {
 
   app.handle(api.createSite, async ({ actor, params, body }) => {
     const { team } = await mustAdminTeam(db, actor, params.teamId);
-    return createSite(db, config, { actorId: userOf(actor), orgId: team.org_id, teamId: team.id, name: body.name });
+    return createSite(db, config, {
+      actorId: userOf(actor),
+      orgId: team.org_id,
+      teamId: team.id,
+      name: body.name,
+      color: body.color,
+    });
   });
 
   app.handle(api.validateSiteName, async ({ actor, body }) => {
@@ -43,8 +49,9 @@ export function siteRoutes(app: WharfApp) {
 
   app.handle(api.updateSite, async ({ actor, params, body }) => {
     await mustManageSite(db, actor, params.siteId);
-    checkManualCertificates(body.domains);
-    return updateSite(db, config, userOf(actor), params.siteId, body);
+    const domains = keepSavedPrivateKeys(await storedDomains(db, params.siteId), body.domains);
+    checkManualCertificates(domains);
+    return updateSite(db, config, userOf(actor), params.siteId, { ...body, domains });
   });
 
   app.handle(api.deleteSite, async ({ actor, params }) => {

@@ -1,8 +1,9 @@
-import { DEFAULT_COLOR, type Domain } from '@wharf/contract';
+import type { Domain } from '@wharf/contract';
 import type { Config } from '../../config.ts';
 import type { Db, Executor } from '../../db/schema.ts';
 import { recordEvent } from '../../events/outbox.ts';
 import { httpError, invalidField } from '../../http/errors.ts';
+import { colorFromName } from '../../lib/colors.ts';
 import { newId, now } from '../../lib/ids.ts';
 import { getSite, isSiteNameTaken } from './queries.ts';
 
@@ -12,7 +13,7 @@ export const MAIN_BRANCH_NAME = 'main';
 export async function createSite(
   db: Db,
   config: Config,
-  input: { actorId: string; orgId: string; teamId: string; name: string },
+  input: { actorId: string; orgId: string; teamId: string; name: string; color?: string },
 ) {
   const siteId = newId();
   const branchId = newId();
@@ -26,7 +27,7 @@ export async function createSite(
         org_id: input.orgId,
         team_id: input.teamId,
         name: input.name,
-        color: DEFAULT_COLOR,
+        color: input.color ?? colorFromName(input.name),
         logo_type: null,
         logo_version: null,
         main_branch_id: branchId,

@@ -2,6 +2,9 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { selfSignedCertificate } from '../../../test/certificates.ts';
 import { expectStatus, signedIn, type TestClient } from '../../../test/client.ts';
 import { databases, startTestServer, type TestServer } from '../../../test/harness.ts';
+import { siteRequest } from '../../../test/siteClient.ts';
+import { uploadRelease } from '../../../test/world.ts';
+import { colorFromName } from '../../lib/colors.ts';
 
 describe.each(databases)('teams and sites on $name', ({ postgres }) => {
   let server: TestServer;
@@ -22,7 +25,21 @@ describe.each(databases)('teams and sites on $name', ({ postgres }) => {
     const port = new URL(server.url).port;
     expect(site.url).toBe(`http://shop.localhost:${port}/`);
     expect(site.branches).toEqual([{ _id: site.mainBranch, name: 'main', url: `http://main.shop.localhost:${port}/` }]);
-    expect(site).toMatchObject({ color: '#000000', spa: false, hasPassword: false, domains: [], headers: [] });
+    expect(site).toMatchObject({ spa: false, hasPassword: false, domains: [], headers: [] });
+  });
+
+  it('colors a new organization, team and site after its name unless the creator chooses one', async () => {
+    const org = expectStatus(await owner.post('/api/v1/orgs', { name: 'Colorful' }), 200);
+    const team = expectStatus(await owner.post(`/api/v1/orgs/${org._id}/teams`, { name: 'Painters' }), 200);
+    const site = expectStatus(await owner.post(`/api/v1/teams/${team._id}/sites`, { name: 'palette' }), 200);
+    expect([org.color, team.color, site.color]).toEqual(['Colorful', 'Painters', 'palette'].map(colorFromName));
+    expect(new Set([org.color, team.color, site.color]).size).toBe(3);
+
+    const chosen = await owner.post(`/api/v1/orgs/${org._id}/teams`, { name: 'Chosen', color: '#0ca678' });
+    expect(expectStatus(chosen, 200).color).toBe('#0ca678');
+    const wrong = await owner.post(`/api/v1/teams/${team._id}/sites`, { name: 'easel', color: 'teal' });
+    expect(wrong.status).toBe(400);
+    expect(wrong.body.details).toContainEqual({ field: 'color', message: 'Must match ^#[0-9a-f]{6}$' });
   });
 
   it('keeps site names unique across all organizations', async () => {
@@ -130,6 +147,71 @@ describe.each(databases)('teams and sites on $name', ({ postgres }) => {
     expect(
       expectStatus(await owner.put(`/api/v1/sites/${site._id}`, settings(mine)), 200).domains[0].sslConfiguration.type,
     ).toBe('manual');
+  });
+
+  it("never shows a manual certificate's private key, and keeps it when a save leaves it out", async () => {
+    const site = expectStatus(await owner.post(`/api/v1/teams/${teamId}/sites`, { name: 'secret-key' }), 200);
+    const mine = selfSignedCertificate('key.example.com');
+    const other = selfSignedCertificate('key.example.com');
+    const settings = (ssl: Record<string, string>, spa = false) => ({
+      name: 'secret-key',
+      color: '#000000',
+      mainBranch: site.mainBranch,
+      spa,
+      domains: [{ name: 'key.example.com', exposeBranches: false, sslConfiguration: { type: 'manual', ...ssl } }],
+    });
+    const saved = expectStatus(await owner.put(`/api/v1/sites/${site._id}`, settings(mine)), 200);
+    expect(saved.domains[0].sslConfiguration).toEqual({ type: 'manual', fullchain: mine.fullchain });
+    const answers = [
+      await owner.get(`/api/v1/sites/${site._id}`),
+      await owner.get(`/api/v1/teams/${teamId}/sites`),
+      await owner.get(`/api/v1/orgs/${site.orgId}/sites?search=secret-key`),
+    ];
+    for (const answer of answers) {
+      expect(expectStatus(answer, 200) && JSON.stringify(answer.body)).toContain('key.example.com');
+      expect(JSON.stringify(answer.body)).not.toContain('PRIVATE KEY');
+    }
+
+    // Left out, the saved key stays: the pair still matches, so the certificate check passes.
+    const kept = await owner.put(`/api/v1/sites/${site._id}`, settings({ fullchain: mine.fullchain }, true));
+    expect(expectStatus(kept, 200).spa).toBe(true);
+    // A new chain with the old key is checked against the saved key.
+    const mismatched = await owner.put(`/api/v1/sites/${site._id}`, settings({ fullchain: other.fullchain }));
+    expect(mismatched.body.message).toBe(
+      'domains.0.sslConfiguration.privateKey: The private key does not match the certificate',
+    );
+  });
+
+  it('saves a domain whose TLS is terminated elsewhere without certificates, beside acme and manual ones', async () => {
+    const site = expectStatus(await owner.post(`/api/v1/teams/${teamId}/sites`, { name: 'proxied' }), 200);
+    await uploadRelease(owner, site._id, 'v1', ['main'], [{ name: 'index.html', content: 'behind a proxy' }]);
+    const certificate = selfSignedCertificate('own.example.com');
+    const domains = [
+      { name: 'proxied.example.com', exposeBranches: false, sslConfiguration: { type: 'external' } },
+      // The two types stored before `external` existed are read and saved as they were.
+      { name: 'auto.example.com', exposeBranches: false, sslConfiguration: { type: 'acme' } },
+      { name: 'own.example.com', exposeBranches: false, sslConfiguration: { type: 'manual', ...certificate } },
+    ];
+    const settings = { name: 'proxied', color: '#000000', mainBranch: site.mainBranch, spa: false, domains };
+    // Answers show everything but the private key.
+    const shown = domains.map((d, i) =>
+      i === 2 ? { ...d, sslConfiguration: { type: 'manual', fullchain: certificate.fullchain } } : d,
+    );
+    expect(expectStatus(await owner.put(`/api/v1/sites/${site._id}`, settings), 200).domains).toEqual(shown);
+    expect(expectStatus(await owner.get(`/api/v1/sites/${site._id}`), 200).domains).toEqual(shown);
+    const served = await siteRequest(Number(new URL(server.url).port), 'proxied.example.com', '/');
+    expect(served.text).toBe('behind a proxy');
+
+    const unknown = await owner.put(`/api/v1/sites/${site._id}`, {
+      ...settings,
+      domains: [{ name: 'proxied.example.com', exposeBranches: false, sslConfiguration: { type: 'none' } }],
+    });
+    expect(unknown.status).toBe(400);
+    expect(unknown.body.code).toBe('VALIDATION_FAILED');
+    expect(unknown.body.details).toContainEqual({
+      field: 'domains.0.sslConfiguration.type',
+      message: 'Must be acme, manual or external',
+    });
   });
 
   it('lists teams newest first with a count, and deletes a team with its sites', async () => {

@@ -15,7 +15,7 @@ export function teamRoutes(app: WharfApp) {
 
   app.handle(api.createTeam, async ({ actor, params, body }) => {
     await mustAdminOrg(db, actor, params.orgId);
-    return createTeam(db, userOf(actor), params.orgId, body.name);
+    return createTeam(db, userOf(actor), params.orgId, body);
   });
 
   app.handle(api.getTeam, async ({ actor, params }) => {

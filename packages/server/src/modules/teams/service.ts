@@ -1,12 +1,17 @@
-import { DEFAULT_COLOR } from '@wharf/contract';
 import type { Db } from '../../db/schema.ts';
 import { recordEvent } from '../../events/outbox.ts';
 import { invalidField } from '../../http/errors.ts';
+import { colorFromName } from '../../lib/colors.ts';
 import { newId, now } from '../../lib/ids.ts';
 import { deleteSiteRows } from '../sites/service.ts';
 import { getTeam, getTeamMember } from './queries.ts';
 
-export async function createTeam(db: Db, actorId: string, orgId: string, name: string) {
+export async function createTeam(
+  db: Db,
+  actorId: string,
+  orgId: string,
+  { name, color }: { name: string; color?: string },
+) {
   const teamId = newId();
   await db.transaction().execute(async (trx) => {
     await trx
@@ -15,7 +20,7 @@ export async function createTeam(db: Db, actorId: string, orgId: string, name: s
         id: teamId,
         org_id: orgId,
         name,
-        color: DEFAULT_COLOR,
+        color: color ?? colorFromName(name),
         logo_type: null,
         logo_version: null,
         created_at: now(),

@@ -2,8 +2,9 @@ import './shellStyles.css';
 import { AppShell, Box } from '@mantine/core';
 import { useDisclosure } from '@mantine/hooks';
 import { Outlet } from 'react-router';
-import { useCurrentOrgState } from '../../features/orgs/currentOrg.tsx';
 import { SiteSearchOnDemand } from '../../features/sites/SiteSearchOnDemand.tsx';
+import { useCurrentOrgState } from '../../lib/currentOrg.tsx';
+import { PageBoundary } from '../CrashBoundary.tsx';
 import { Footer } from './Footer.tsx';
 import { Header } from './Header.tsx';
 import { Sidebar } from './Sidebar.tsx';
@@ -28,7 +29,9 @@ export function AppLayout() {
       )}
       <AppShell.Main style={{ display: 'flex', flexDirection: 'column' }}>
         <Box flex={1} w="100%" maw={1100} mx="auto" pt="sm">
-          <Outlet />
+          <PageBoundary>
+            <Outlet />
+          </PageBoundary>
         </Box>
         <Box w="100%" maw={1100} mx="auto">
           <Footer />

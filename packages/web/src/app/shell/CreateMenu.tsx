@@ -3,7 +3,7 @@ import { useDisclosure, useMediaQuery } from '@mantine/hooks';
 import { IconBuilding, IconKey, IconPlus, IconUsersGroup, IconWorldWww } from '@tabler/icons-react';
 import { Link } from 'react-router';
 import { lazyModal, ModalOnDemand } from '../../components/lazyModal.tsx';
-import { useCurrentOrg } from '../../features/orgs/currentOrg.tsx';
+import { useCurrentOrg } from '../../lib/currentOrg.tsx';
 
 const CreateTeamModal = lazyModal(() =>
   import('../../features/teams/CreateTeamModal.tsx').then((m) => m.CreateTeamModal),

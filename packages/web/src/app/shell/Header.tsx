@@ -2,7 +2,7 @@ import { Burger, Divider, Group, Text, UnstyledButton } from '@mantine/core';
 import { Link } from 'react-router';
 import { Brand } from '../../components/Brand.tsx';
 import { EntityAvatar } from '../../components/EntityAvatar.tsx';
-import { useCurrentOrgState } from '../../features/orgs/currentOrg.tsx';
+import { useCurrentOrgState } from '../../lib/currentOrg.tsx';
 import { ColorSchemeToggle } from './ColorSchemeToggle.tsx';
 import { CreateMenu } from './CreateMenu.tsx';
 import { SearchButton } from './SearchButton.tsx';

@@ -1,6 +1,7 @@
 import { Box, Container, Group, UnstyledButton } from '@mantine/core';
 import { Link, Outlet } from 'react-router';
 import { Brand } from '../../components/Brand.tsx';
+import { PageBoundary } from '../CrashBoundary.tsx';
 import { ColorSchemeToggle } from './ColorSchemeToggle.tsx';
 import { Footer } from './Footer.tsx';
 
@@ -15,7 +16,9 @@ export function PublicLayout() {
         <ColorSchemeToggle />
       </Group>
       <Box component="main" flex={1} pt="md">
-        <Outlet />
+        <PageBoundary>
+          <Outlet />
+        </PageBoundary>
       </Box>
       <Footer />
     </Container>

@@ -4,8 +4,8 @@ import { useQuery } from '@tanstack/react-query';
 import { api, MAX_PAGE_SIZE, type Team } from '@wharf/contract';
 import { Link, useLocation } from 'react-router';
 import { EntityAvatar } from '../../components/EntityAvatar.tsx';
-import { useCurrentOrg } from '../../features/orgs/currentOrg.tsx';
 import { apiQuery } from '../../lib/api.ts';
+import { useCurrentOrg } from '../../lib/currentOrg.tsx';
 import { failureMessage } from '../../lib/notify.ts';
 import classes from './Sidebar.module.css';
 

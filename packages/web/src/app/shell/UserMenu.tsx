@@ -1,8 +1,8 @@
 import { Avatar, Menu, Text, UnstyledButton } from '@mantine/core';
 import { IconBuilding, IconLogout, IconSettings, IconUserCog } from '@tabler/icons-react';
 import { Link } from 'react-router';
-import { signOut, useSignedInUser } from '../../features/auth/session.ts';
-import { useCurrentOrgState } from '../../features/orgs/currentOrg.tsx';
+import { useCurrentOrgState } from '../../lib/currentOrg.tsx';
+import { signOut, useSignedInUser } from '../../lib/session.ts';
 
 /** spec.md §2: Organization Settings (admins and owners), User settings, Organizations, Sign out. */
 export function UserMenu() {

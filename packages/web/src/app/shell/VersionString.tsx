@@ -1,7 +1,7 @@
 import { Button, CopyButton, Tooltip } from '@mantine/core';
 import { IconCheck, IconCopy } from '@tabler/icons-react';
 import { COPY_CONFIRMATION_MS, UI_VERSION } from '@wharf/contract';
-import { useSystemInfo } from '../../features/telemetry/systemEnv.ts';
+import { useSystemInfo } from '../../lib/systemEnv.ts';
 
 /** spec.md §2 footer: 'UI version / API version', copyable; the confirmation hides after 2000 ms. */
 export function VersionString() {

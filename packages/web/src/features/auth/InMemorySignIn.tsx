@@ -1,11 +1,11 @@
-import { Button, PasswordInput, Stack, TextInput } from '@mantine/core';
+import { Alert, Button, PasswordInput, Stack, TextInput } from '@mantine/core';
 import { useForm } from '@mantine/form';
 import { useMutation } from '@tanstack/react-query';
-import { api } from '@wharf/contract';
+import { api, type RouteBody } from '@wharf/contract';
 import { call } from '../../lib/api.ts';
 import { validateWithLazySchema } from '../../lib/form.ts';
-import { notifyFailure } from '../../lib/notify.ts';
-import { useSetUser } from './session.ts';
+import { errorText } from '../../lib/notify.ts';
+import { useSetUser } from '../../lib/session.ts';
 
 /** The in-memory method: a user name and a password. */
 export function InMemorySignIn() {
@@ -13,9 +13,8 @@ export function InMemorySignIn() {
   const form = useForm({ initialValues: { user: '', password: '' } });
   const rules = () => import('./signInRules.ts').then((m) => m.signInBody);
   const signIn = useMutation({
-    mutationFn: (body: { user: string; password: string }) => call(api.signInInMemory, { body }),
+    mutationFn: (body: RouteBody<typeof api.signInInMemory>) => call(api.signInInMemory, { body }),
     onSuccess: (user) => setUser(user),
-    onError: (error) => notifyFailure('sign in', error),
   });
   return (
     <form
@@ -35,6 +34,12 @@ export function InMemorySignIn() {
         <Button type="submit" loading={signIn.isPending} fullWidth mt="xs">
           Sign in
         </Button>
+        {/* Under the form, where the eyes are after pressing Sign in, rather than in a passing toast. */}
+        {signIn.error && (
+          <Alert color="red" variant="light" role="alert" title="Could not sign in">
+            {errorText(signIn.error)}
+          </Alert>
+        )}
       </Stack>
     </form>
   );

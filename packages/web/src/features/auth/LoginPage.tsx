@@ -71,6 +71,7 @@ function SignInMethods() {
             size="md"
             leftSection={<Icon size={20} />}
             fullWidth
+            classNames={{ root: classes.provider, label: classes.providerLabel }}
           >
             Sign in with {label}
           </Button>

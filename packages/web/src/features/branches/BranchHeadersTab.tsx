@@ -2,10 +2,10 @@ import { Anchor, Card, Group, Stack, Text, Title } from '@mantine/core';
 import { useMutation, useQueryClient } from '@tanstack/react-query';
 import { api, type Header, type Site } from '@wharf/contract';
 import { Link } from 'react-router';
+import { HeadersEditor } from '../../components/HeadersEditor.tsx';
+import { HeadersTable } from '../../components/HeadersTable.tsx';
 import { call } from '../../lib/api.ts';
 import { notifyFailure, notifySuccess } from '../../lib/notify.ts';
-import { HeadersEditor } from '../siteSettings/HeadersEditor.tsx';
-import { HeadersTable } from '../siteSettings/HeadersTable.tsx';
 import { type BranchDetail, branchQuery } from './branchQuery.ts';
 
 /** The headers tab of a branch: its own headers, and below them the site's, which they override. */

@@ -1,25 +1,26 @@
-import { ActionIcon, Anchor, Badge, Group, Menu, Skeleton, Stack, Title } from '@mantine/core';
+import { Badge, Menu, Skeleton } from '@mantine/core';
 import { useDisclosure } from '@mantine/hooks';
 import {
   IconArrowsSplit,
-  IconDots,
-  IconExternalLink,
   IconForms,
   IconList,
   IconLock,
   IconPackage,
   IconPencil,
   IconSettings,
-  IconTrash,
 } from '@tabler/icons-react';
 import { useQuery } from '@tanstack/react-query';
 import type { Site } from '@wharf/contract';
 import { useState } from 'react';
-import { Navigate, Route, Routes, useParams } from 'react-router';
+import { Route, Routes, useParams } from 'react-router';
+import { BackLink } from '../../components/BackLink.tsx';
+import { DefaultTab } from '../../components/DefaultTab.tsx';
 import { ErrorPanel } from '../../components/ErrorPanel.tsx';
 import { NotFound } from '../../components/NotFound.tsx';
+import { DeleteMenuItem, PageMenu } from '../../components/PageMenu.tsx';
+import { PageTitle } from '../../components/PageTitle.tsx';
 import { RouteTabs } from '../../components/RouteTabs.tsx';
-import { BackLink } from '../hooks/BackLink.tsx';
+import { UrlLink } from '../../components/UrlLink.tsx';
 import { BranchHeadersTab } from './BranchHeadersTab.tsx';
 import { BranchReleasesTab } from './BranchReleasesTab.tsx';
 import { BranchSettingsTab } from './BranchSettingsTab.tsx';
@@ -34,21 +35,14 @@ function BranchMenu({ branch, isMain }: { branch: BranchDetail; isMain: boolean 
   const [deleting, { open, close }] = useDisclosure(false);
   return (
     <>
-      <Menu position="bottom-end">
-        <Menu.Target>
-          <ActionIcon variant="default" size="lg" aria-label="Branch actions">
-            <IconDots size={18} />
-          </ActionIcon>
-        </Menu.Target>
-        <Menu.Dropdown>
-          <Menu.Item leftSection={<IconPencil size={16} />} onClick={() => setRenaming(true)}>
-            Rename
-          </Menu.Item>
-          <Menu.Item color="red" leftSection={<IconTrash size={16} />} onClick={open} disabled={isMain}>
-            {isMain ? 'Delete (not the main branch)' : 'Delete'}
-          </Menu.Item>
-        </Menu.Dropdown>
-      </Menu>
+      <PageMenu label="Branch actions">
+        <Menu.Item leftSection={<IconPencil size={16} />} onClick={() => setRenaming(true)}>
+          Rename
+        </Menu.Item>
+        <DeleteMenuItem onClick={open} disabled={isMain}>
+          {isMain ? 'Delete (not the main branch)' : 'Delete'}
+        </DeleteMenuItem>
+      </PageMenu>
       {renaming && <RenameBranchModal branch={branch} onClose={() => setRenaming(false)} />}
       <DeleteBranchModal branch={branch} opened={deleting} onClose={close} />
     </>
@@ -64,7 +58,7 @@ export function BranchPage({ site, canManage }: { site: Site; canManage: boolean
     return (
       <>
         {back}
-        <ErrorPanel title="Could not get branch" error={branch.error} />
+        <ErrorPanel title="Could not get branch" query={branch} />
       </>
     );
   if (!branch.data) return <Skeleton h={240} />;
@@ -75,12 +69,11 @@ export function BranchPage({ site, canManage }: { site: Site; canManage: boolean
   return (
     <>
       {back}
-      <Group justify="space-between" wrap="nowrap" align="flex-start" mb="md">
-        <Stack gap={6} miw={0}>
-          <Group gap="xs">
-            <Title order={2} size="h3">
-              {data.name}
-            </Title>
+      <PageTitle
+        level={2}
+        title={data.name}
+        badges={
+          <>
             {isMain && <Badge variant="filled">main</Badge>}
             <Badge
               variant="light"
@@ -96,21 +89,11 @@ export function BranchPage({ site, canManage }: { site: Site; canManage: boolean
                 password
               </Badge>
             )}
-          </Group>
-          <Anchor
-            href={data.url}
-            target="_blank"
-            rel="noopener noreferrer"
-            size="sm"
-            aria-label="Branch link"
-            style={{ overflowWrap: 'anywhere' }}
-          >
-            {data.url}
-            <IconExternalLink size={14} aria-hidden style={{ marginLeft: 4, verticalAlign: 'middle' }} />
-          </Anchor>
-        </Stack>
-        {canManage && <BranchMenu branch={data} isMain={isMain} />}
-      </Group>
+          </>
+        }
+        description={<UrlLink url={data.url} label="Branch link" />}
+        action={canManage && <BranchMenu branch={data} isMain={isMain} />}
+      />
       <RouteTabs
         base={base}
         variant="pills"
@@ -123,7 +106,7 @@ export function BranchPage({ site, canManage }: { site: Site; canManage: boolean
         ]}
       />
       <Routes>
-        <Route index element={<Navigate to={`${base}/releases`} replace />} />
+        <Route index element={<DefaultTab tab="releases" />} />
         <Route path="releases" element={<BranchReleasesTab {...props} />} />
         <Route path="redirects" element={<RedirectsTab {...props} />} />
         <Route path="headers" element={<BranchHeadersTab {...props} site={site} />} />

@@ -7,6 +7,7 @@ import { ConfirmModal } from '../../components/ConfirmModal.tsx';
 import { EmptyState } from '../../components/EmptyState.tsx';
 import { ErrorPanel } from '../../components/ErrorPanel.tsx';
 import classes from '../../components/ListRow.module.css';
+import { LoadMore } from '../../components/LoadMore.tsx';
 import { call } from '../../lib/api.ts';
 import { notifyFailure } from '../../lib/notify.ts';
 import { ReleaseRow } from '../releases/ReleaseRow.tsx';
@@ -44,7 +45,7 @@ export function BranchReleasesTab({ branch, canManage }: { branch: BranchDetail;
     if (releases.error) notifyFailure('list releases', releases.error);
   }, [releases.error]);
 
-  if (releases.error) return <ErrorPanel title="Could not list releases" error={releases.error} />;
+  if (releases.error) return <ErrorPanel title="Could not list releases" query={releases} />;
   if (!releases.data) return <Skeleton h={160} />;
   const items = releases.data.pages.flatMap((page) => page.items);
   if (items.length === 0)
@@ -96,9 +97,7 @@ export function BranchReleasesTab({ branch, canManage }: { branch: BranchDetail;
       </Paper>
       {releases.hasNextPage && (
         <Group justify="center">
-          <Button variant="default" onClick={() => void releases.fetchNextPage()} loading={releases.isFetchingNextPage}>
-            Load more
-          </Button>
+          <LoadMore list={releases} />
         </Group>
       )}
       <ConfirmModal

@@ -3,9 +3,10 @@ import { useDisclosure } from '@mantine/hooks';
 import { IconTrash } from '@tabler/icons-react';
 import { useQueryClient } from '@tanstack/react-query';
 import { api, type Site } from '@wharf/contract';
+import { PasswordProtection } from '../../components/PasswordProtection.tsx';
+import { UrlLink } from '../../components/UrlLink.tsx';
 import { call } from '../../lib/api.ts';
 import { exactTime } from '../../lib/time.ts';
-import { PasswordProtection } from '../siteSettings/PasswordProtection.tsx';
 import { type BranchDetail, branchQuery } from './branchQuery.ts';
 import { DeleteBranchModal } from './DeleteBranchModal.tsx';
 
@@ -27,8 +28,8 @@ export function BranchSettingsTab({ branch, site }: { branch: BranchDetail; site
             Address
           </Title>
           <Text size="sm">
-            Served at <Code>{branch.url}</Code>
-            {isMain && ' and at the site’s own address'}.
+            Served at <UrlLink url={branch.url} />
+            {isMain && ' and at the site’s own address'}
           </Text>
           <Text size="xs" c="dimmed">
             Slug <Code>{branch.slug}</Code> · created {exactTime(branch.createdAt)}

@@ -1,63 +1,42 @@
-import { Anchor, Badge, Button, Group, Paper, Skeleton, Stack, Text } from '@mantine/core';
+import { Badge, Button, Stack } from '@mantine/core';
 import { useDisclosure } from '@mantine/hooks';
-import { IconChevronRight, IconGitBranch, IconLock, IconPlus } from '@tabler/icons-react';
+import { IconGitBranch, IconLock, IconPlus } from '@tabler/icons-react';
 import { useQuery } from '@tanstack/react-query';
 import { api, type Branch, MAX_PAGE_SIZE, type Site } from '@wharf/contract';
-import { useNavigate } from 'react-router';
-import { EmptyState } from '../../components/EmptyState.tsx';
-import { ErrorPanel } from '../../components/ErrorPanel.tsx';
-import classes from '../../components/ListRow.module.css';
+import { LinkRowWithLinks, RowDetail } from '../../components/ListRow.tsx';
+import { ListSection } from '../../components/ListSection.tsx';
+import { UrlLink } from '../../components/UrlLink.tsx';
 import { apiQuery } from '../../lib/api.ts';
+import { newestFirst } from '../../lib/newestFirst.ts';
 import { exactTime, relativeTime } from '../../lib/time.ts';
-import { newestFirst } from '../sites/newestFirst.ts';
 import { AddBranchModal } from './AddBranchModal.tsx';
 
 function BranchRow({ branch, isMain, release }: { branch: Branch; isMain: boolean; release: string | undefined }) {
-  const navigate = useNavigate();
-  const path = `/sites/${branch.siteId}/branches/${branch._id}`;
   return (
-    // A row is a link to the branch, with the branch's own address as a link inside it.
-    // biome-ignore lint/a11y/useSemanticElements: a link inside a link is not valid HTML
-    <div
-      className={classes.row}
-      role="link"
-      tabIndex={0}
-      aria-label={`Branch ${branch.name}`}
-      onClick={() => navigate(path)}
-      onKeyDown={(event) => event.key === 'Enter' && navigate(path)}
-      style={{ cursor: 'pointer' }}
-    >
-      <Group wrap="nowrap" justify="space-between">
-        <Stack gap={2} miw={0}>
-          <Group gap={6} wrap="nowrap">
-            <IconGitBranch size={16} stroke={1.5} aria-hidden />
-            <Text fw={600} truncate>
-              {branch.name}
-            </Text>
-            {isMain && (
-              <Badge size="sm" variant="filled">
-                main
-              </Badge>
-            )}
-            {branch.hasPassword && <IconLock size={14} aria-label="Password protected" />}
-          </Group>
-          <Anchor
-            href={branch.url}
-            target="_blank"
-            rel="noopener noreferrer"
-            size="xs"
-            onClick={(event) => event.stopPropagation()}
-            style={{ overflowWrap: 'anywhere' }}
-          >
-            {branch.url}
-          </Anchor>
-          <Text size="xs" c="dimmed" title={exactTime(branch.createdAt)}>
+    <LinkRowWithLinks
+      to={`/sites/${branch.siteId}/branches/${branch._id}`}
+      label={`Branch ${branch.name}`}
+      leading={<IconGitBranch size={16} stroke={1.5} aria-hidden style={{ flex: 'none' }} />}
+      title={branch.name}
+      badges={
+        <>
+          {isMain && (
+            <Badge size="sm" variant="filled">
+              main
+            </Badge>
+          )}
+          {branch.hasPassword && <IconLock size={14} aria-label="Password protected" />}
+        </>
+      }
+      details={
+        <>
+          <UrlLink url={branch.url} size="xs" />
+          <RowDetail title={exactTime(branch.createdAt)} truncate={false}>
             {release ? `Serves ${release}` : 'No release yet'} · created {relativeTime(branch.createdAt)}
-          </Text>
-        </Stack>
-        <IconChevronRight size={18} stroke={1.5} color="var(--mantine-color-dimmed)" />
-      </Group>
-    </div>
+          </RowDetail>
+        </>
+      }
+    />
   );
 }
 
@@ -77,36 +56,28 @@ export function BranchesTab({ site, canManage }: { site: Site; canManage: boolea
   );
   return (
     <Stack>
-      {branches.error && <ErrorPanel title="Could not list branches" error={branches.error} />}
-      {branches.isPending && <Skeleton h={120} />}
-      {branches.data?.length === 0 && (
-        <EmptyState
-          icon={<IconGitBranch size={26} stroke={1.5} />}
-          title="No branches"
-          description="Branches point at releases, each at its own address."
-          action={addButton}
-        />
-      )}
-      {branches.data && branches.data.length > 0 && (
-        <>
-          <Group justify="space-between">
-            <Text size="sm" c="dimmed">
-              Each branch serves one release at its own address.
-            </Text>
-            {addButton}
-          </Group>
-          <Paper withBorder className={classes.list}>
-            {newestFirst(branches.data).map((branch) => (
-              <BranchRow
-                key={branch._id}
-                branch={branch}
-                isMain={branch._id === site.mainBranch}
-                release={branch.release ? (releaseNames.get(branch.release) ?? 'an older release') : undefined}
-              />
-            ))}
-          </Paper>
-        </>
-      )}
+      <ListSection
+        query={branches}
+        errorTitle="Could not list branches"
+        empty={{
+          icon: <IconGitBranch size={26} stroke={1.5} />,
+          title: 'No branches',
+          description: 'Branches point at releases, each at its own address.',
+        }}
+        intro="Each branch serves one release at its own address."
+        action={addButton}
+      >
+        {(items) =>
+          newestFirst(items).map((branch) => (
+            <BranchRow
+              key={branch._id}
+              branch={branch}
+              isMain={branch._id === site.mainBranch}
+              release={branch.release ? (releaseNames.get(branch.release) ?? 'an older release') : undefined}
+            />
+          ))
+        }
+      </ListSection>
       {canManage && <AddBranchModal siteId={site._id} opened={opened} onClose={close} />}
     </Stack>
   );

@@ -1,9 +1,8 @@
-import { useMutation, useQueryClient } from '@tanstack/react-query';
+import { useQueryClient } from '@tanstack/react-query';
 import { api } from '@wharf/contract';
 import { useNavigate } from 'react-router';
-import { ConfirmModal } from '../../components/ConfirmModal.tsx';
+import { DeleteConfirm } from '../../components/DeleteConfirm.tsx';
 import { call } from '../../lib/api.ts';
-import { notifyFailure } from '../../lib/notify.ts';
 import type { BranchDetail } from './branchQuery.ts';
 
 /** Deletes a branch after confirmation, then shows the site's branches. */
@@ -18,30 +17,25 @@ export function DeleteBranchModal({
 }) {
   const client = useQueryClient();
   const navigate = useNavigate();
-  const remove = useMutation({
-    mutationFn: () => call(api.deleteBranch, { params: { siteId: branch.siteId, branchId: branch._id } }),
-    onSuccess: async () => {
-      onClose();
-      navigate(`/sites/${branch.siteId}/branches`);
-      client.removeQueries({ queryKey: [api.getBranch.path, { siteId: branch.siteId, branchId: branch._id }] });
-      await Promise.all(
-        [api.listBranches, api.getSite, api.listReleases].map((route) =>
-          client.invalidateQueries({ queryKey: [route.path] }),
-        ),
-      );
-    },
-    onError: (error) => notifyFailure('delete branch', error),
-  });
+  const params = { siteId: branch.siteId, branchId: branch._id };
   return (
-    <ConfirmModal
+    <DeleteConfirm
       opened={opened}
       onClose={onClose}
       title="Delete branch"
-      confirmLabel="Delete branch"
-      onConfirm={() => remove.mutate()}
-      loading={remove.isPending}
+      failure="delete branch"
+      remove={() => call(api.deleteBranch, { params })}
+      onDeleted={async () => {
+        navigate(`/sites/${branch.siteId}/branches`);
+        client.removeQueries({ queryKey: [api.getBranch.path, params] });
+        await Promise.all(
+          [api.listBranches, api.getSite, api.listReleases].map((route) =>
+            client.invalidateQueries({ queryKey: [route.path] }),
+          ),
+        );
+      }}
     >
       Delete <b>{branch.name}</b>? {branch.url} stops answering at once; its releases stay with the site.
-    </ConfirmModal>
+    </DeleteConfirm>
   );
 }

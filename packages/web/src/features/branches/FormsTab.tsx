@@ -1,11 +1,15 @@
-import { Button, Card, Code, Group, Paper, Select, Stack, Text, TextInput } from '@mantine/core';
+import { Button, Card, Code, Group, Select, Stack, Text, TextInput } from '@mantine/core';
 import { useForm } from '@mantine/form';
-import { IconForms, IconPlus } from '@tabler/icons-react';
-import { useMutation, useQueryClient } from '@tanstack/react-query';
+import { IconForms } from '@tabler/icons-react';
+import { useQueryClient } from '@tanstack/react-query';
 import { api, type Release } from '@wharf/contract';
 import { EmptyState } from '../../components/EmptyState.tsx';
+import { RowsEditor } from '../../components/RowsEditor.tsx';
+import { SaveButtons } from '../../components/SaveButtons.tsx';
 import { call } from '../../lib/api.ts';
-import { notifyFailure, notifySuccess } from '../../lib/notify.ts';
+import { startFormFrom } from '../../lib/form.ts';
+import { notifySuccess } from '../../lib/notify.ts';
+import { useFormMutation } from '../../lib/useFormMutation.ts';
 import { type BranchDetail, branchQuery } from './branchQuery.ts';
 import { type FormValues, formOf, formValues, validateForms } from './formValues.ts';
 
@@ -15,19 +19,16 @@ function FormsEditor({ branch, release, canManage }: { branch: BranchDetail; rel
     initialValues: { forms: release.forms.map(formValues) },
     validate: validateForms,
   });
-  const save = useMutation({
+  const save = useFormMutation(form, {
     mutationFn: (values: { forms: FormValues[] }) =>
       call(api.setReleaseForms, { params: { releaseId: release._id }, body: { forms: values.forms.map(formOf) } }),
     onSuccess: async (saved) => {
-      const values = { forms: saved.forms.map(formValues) };
-      form.setInitialValues(values);
-      form.setValues(values);
-      form.resetDirty(values);
+      startFormFrom(form, { forms: saved.forms.map(formValues) });
       client.setQueryData(branchQuery(branch.siteId, branch._id).queryKey, { ...branch, currentRelease: saved });
       notifySuccess('Saved forms');
       await client.invalidateQueries({ queryKey: [api.listReleases.path] });
     },
-    onError: (error) => notifyFailure('save forms', error),
+    failedAction: 'save forms',
   });
   return (
     <Card>
@@ -37,21 +38,13 @@ function FormsEditor({ branch, release, canManage }: { branch: BranchDetail; rel
             Forms of the release <b>{release.name}</b>: an HTML form that posts to <Code>/.wharf/forms/{'{name}'}</Code>{' '}
             on the site is stored (db) or mailed (email).
           </Text>
-          {form.values.forms.length === 0 && (
-            <Text size="sm" c="dimmed" fs="italic">
-              No forms
-            </Text>
-          )}
-          {form.values.forms.map((entry, index) => (
-            <Paper
-              // biome-ignore lint/suspicious/noArrayIndexKey: forms are identified by position only
-              key={index}
-              withBorder
-              p="sm"
-              radius="md"
-              role="group"
-              aria-label={`Form ${index + 1}`}
-            >
+          <RowsEditor
+            noun="form"
+            rows={form.values.forms}
+            canEdit={canManage}
+            onAdd={() => form.insertListItem('forms', formValues())}
+            onRemove={(index) => form.removeListItem('forms', index)}
+            renderRow={(entry, index, removal) => (
               <Group align="flex-start" wrap="wrap" gap="sm">
                 <Select
                   label="Type"
@@ -83,38 +76,16 @@ function FormsEditor({ branch, release, canManage }: { branch: BranchDetail; rel
                   />
                 )}
                 {canManage && (
-                  <Button
-                    variant="subtle"
-                    color="red"
-                    mt={25}
-                    onClick={() => form.removeListItem('forms', index)}
-                    aria-label={`Remove form ${index + 1}`}
-                  >
+                  <Button variant="subtle" color="red" mt={25} onClick={removal.onClick} aria-label={removal.label}>
                     Remove
                   </Button>
                 )}
               </Group>
-            </Paper>
-          ))}
-          {canManage && (
-            <Group justify="space-between">
-              <Button
-                variant="light"
-                leftSection={<IconPlus size={16} />}
-                onClick={() => form.insertListItem('forms', formValues())}
-              >
-                Add form
-              </Button>
-              <Group gap="sm">
-                <Button variant="default" onClick={() => form.reset()} disabled={!form.isDirty()}>
-                  Discard
-                </Button>
-                <Button type="submit" loading={save.isPending} disabled={!form.isDirty()}>
-                  Save
-                </Button>
-              </Group>
-            </Group>
-          )}
+            )}
+            actions={
+              <SaveButtons gap="sm" dirty={form.isDirty()} saving={save.isPending} onDiscard={() => form.reset()} />
+            }
+          />
         </Stack>
       </form>
     </Card>

@@ -1,24 +1,14 @@
-import {
-  ActionIcon,
-  Button,
-  Card,
-  Group,
-  Paper,
-  SegmentedControl,
-  Skeleton,
-  Stack,
-  Text,
-  Textarea,
-  TextInput,
-  Tooltip,
-} from '@mantine/core';
+import { Card, Group, SegmentedControl, Skeleton, Stack, Text, Textarea, TextInput } from '@mantine/core';
 import { useForm } from '@mantine/form';
-import { IconPlus, IconTrash } from '@tabler/icons-react';
-import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
+import { useQuery, useQueryClient } from '@tanstack/react-query';
 import { api, type Redirect } from '@wharf/contract';
 import { ErrorPanel } from '../../components/ErrorPanel.tsx';
+import { RemoveRowButton, RowsEditor } from '../../components/RowsEditor.tsx';
+import { SaveButtons } from '../../components/SaveButtons.tsx';
 import { apiQuery, call } from '../../lib/api.ts';
-import { notifyFailure, notifySuccess } from '../../lib/notify.ts';
+import { startFormFrom } from '../../lib/form.ts';
+import { notifySuccess } from '../../lib/notify.ts';
+import { useFormMutation } from '../../lib/useFormMutation.ts';
 import type { BranchDetail } from './branchQuery.ts';
 import { type RedirectValues, redirectOf, redirectValues, validateRedirects } from './redirectValues.ts';
 
@@ -37,18 +27,15 @@ function RedirectsEditor({
     initialValues: { redirects: redirects.map(redirectValues) },
     validate: validateRedirects,
   });
-  const save = useMutation({
+  const save = useFormMutation(form, {
     mutationFn: (values: { redirects: RedirectValues[] }) =>
       call(api.setBranchRedirects, { params, body: { redirects: values.redirects.map(redirectOf) } }),
     onSuccess: (saved) => {
-      const values = { redirects: saved.map(redirectValues) };
-      form.setInitialValues(values);
-      form.setValues(values);
-      form.resetDirty(values);
+      startFormFrom(form, { redirects: saved.map(redirectValues) });
       client.setQueryData(apiQuery(api.getBranchRedirects, { params }).queryKey, saved);
       notifySuccess('Saved branch redirects');
     },
-    onError: (error) => notifyFailure('save redirects', error),
+    failedAction: 'save redirects',
   });
   return (
     <Card>
@@ -58,21 +45,13 @@ function RedirectsEditor({
             Rules are matched before the release's files: a path answers with a file's content, or with what another
             server answers (reverse proxy).
           </Text>
-          {form.values.redirects.length === 0 && (
-            <Text size="sm" c="dimmed" fs="italic">
-              No redirects
-            </Text>
-          )}
-          {form.values.redirects.map((redirect, index) => (
-            <Paper
-              // biome-ignore lint/suspicious/noArrayIndexKey: rules are identified by position only
-              key={index}
-              withBorder
-              p="sm"
-              radius="md"
-              role="group"
-              aria-label={`Redirect ${index + 1}`}
-            >
+          <RowsEditor
+            noun="redirect"
+            rows={form.values.redirects}
+            canEdit={canManage}
+            onAdd={() => form.insertListItem('redirects', redirectValues())}
+            onRemove={(index) => form.removeListItem('redirects', index)}
+            renderRow={(redirect, index, removal) => (
               <Stack gap="sm">
                 <Group justify="space-between" wrap="nowrap">
                   <SegmentedControl
@@ -85,18 +64,7 @@ function RedirectsEditor({
                     disabled={!canManage}
                     {...form.getInputProps(`redirects.${index}.type`)}
                   />
-                  {canManage && (
-                    <Tooltip label="Remove" withArrow>
-                      <ActionIcon
-                        variant="subtle"
-                        color="red"
-                        aria-label={`Remove redirect ${index + 1}`}
-                        onClick={() => form.removeListItem('redirects', index)}
-                      >
-                        <IconTrash size={16} />
-                      </ActionIcon>
-                    </Tooltip>
-                  )}
+                  {canManage && <RemoveRowButton {...removal} />}
                 </Group>
                 <TextInput
                   label="Path"
@@ -137,27 +105,11 @@ function RedirectsEditor({
                   </Group>
                 )}
               </Stack>
-            </Paper>
-          ))}
-          {canManage && (
-            <Group justify="space-between">
-              <Button
-                variant="light"
-                leftSection={<IconPlus size={16} />}
-                onClick={() => form.insertListItem('redirects', redirectValues())}
-              >
-                Add redirect
-              </Button>
-              <Group gap="sm">
-                <Button variant="default" onClick={() => form.reset()} disabled={!form.isDirty()}>
-                  Discard
-                </Button>
-                <Button type="submit" loading={save.isPending} disabled={!form.isDirty()}>
-                  Save
-                </Button>
-              </Group>
-            </Group>
-          )}
+            )}
+            actions={
+              <SaveButtons gap="sm" dirty={form.isDirty()} saving={save.isPending} onDiscard={() => form.reset()} />
+            }
+          />
         </Stack>
       </form>
     </Card>
@@ -169,7 +121,7 @@ export function RedirectsTab({ branch, canManage }: { branch: BranchDetail; canM
   const redirects = useQuery(
     apiQuery(api.getBranchRedirects, { params: { siteId: branch.siteId, branchId: branch._id } }),
   );
-  if (redirects.error) return <ErrorPanel title="Could not get redirects" error={redirects.error} />;
+  if (redirects.error) return <ErrorPanel title="Could not get redirects" query={redirects} />;
   if (!redirects.data) return <Skeleton h={160} />;
   return <RedirectsEditor key={branch._id} branch={branch} redirects={redirects.data} canManage={canManage} />;
 }

@@ -1,13 +1,13 @@
 import { Button, Group, Modal, Stack, TextInput } from '@mantine/core';
 import { useForm } from '@mantine/form';
 import { useMutation, useQueryClient } from '@tanstack/react-query';
-import { api, branchNameBody } from '@wharf/contract';
+import { api, branchNameBody, type RouteBody } from '@wharf/contract';
+import { NameCheckIndicator } from '../../components/NameCheckIndicator.tsx';
 import { call } from '../../lib/api.ts';
 import { contractResolver } from '../../lib/form.ts';
 import { notifyFailure } from '../../lib/notify.ts';
+import { useBranchNameCheck } from '../../lib/useNameCheck.ts';
 import type { BranchDetail } from './branchQuery.ts';
-import { NameCheckIndicator } from './NameCheckIndicator.tsx';
-import { useBranchNameCheck } from './useBranchNameCheck.ts';
 
 /** Renames a branch: its address follows its name. */
 export function RenameBranchModal({ branch, onClose }: { branch: BranchDetail; onClose: () => void }) {
@@ -15,7 +15,7 @@ export function RenameBranchModal({ branch, onClose }: { branch: BranchDetail; o
   const form = useForm({ initialValues: { name: branch.name }, validate: contractResolver(branchNameBody) });
   const nameCheck = useBranchNameCheck(branch.siteId, form.values.name, branch.name);
   const rename = useMutation({
-    mutationFn: (body: { name: string }) =>
+    mutationFn: (body: RouteBody<typeof api.renameBranch>) =>
       call(api.renameBranch, { params: { siteId: branch.siteId, branchId: branch._id }, body }),
     onSuccess: async () => {
       onClose();

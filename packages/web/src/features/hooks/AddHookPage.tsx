@@ -3,9 +3,9 @@ import { useMutation, useQueryClient } from '@tanstack/react-query';
 import type { HookBody } from '@wharf/contract';
 import { useState } from 'react';
 import { useNavigate } from 'react-router';
+import { BackLink } from '../../components/BackLink.tsx';
 import { call } from '../../lib/api.ts';
 import { notifyFailure } from '../../lib/notify.ts';
-import { BackLink } from './BackLink.tsx';
 import { HookForm, hookValues } from './HookForm.tsx';
 import { type HookScreens, hookApi } from './hookApi.ts';
 

@@ -7,6 +7,7 @@ import { EmptyState } from '../../components/EmptyState.tsx';
 import { ErrorPanel } from '../../components/ErrorPanel.tsx';
 import { apiQuery } from '../../lib/api.ts';
 import { notifyFailure } from '../../lib/notify.ts';
+import { countOf } from '../../lib/plural.ts';
 import { exactTime, relativeTime } from '../../lib/time.ts';
 import { type HookScreens, hookApi } from './hookApi.ts';
 
@@ -43,7 +44,7 @@ export function HookDeliveries({ context, ownerId, hookId }: Omit<HookScreens, '
     if (deliveries.error) notifyFailure('list hook deliveries', deliveries.error);
   }, [deliveries.error]);
 
-  if (deliveries.error) return <ErrorPanel title="Could not list hook deliveries" error={deliveries.error} />;
+  if (deliveries.error) return <ErrorPanel title="Could not list hook deliveries" query={deliveries} />;
   if (!deliveries.data) return <Skeleton h={160} />;
   const { items, count } = deliveries.data;
   if (count === 0)
@@ -78,7 +79,7 @@ export function HookDeliveries({ context, ownerId, hookId }: Omit<HookScreens, '
       </Paper>
       <Group justify="space-between">
         <Text size="sm" c="dimmed">
-          {count} {count === 1 ? 'delivery' : 'deliveries'}
+          {countOf(count, 'delivery', 'deliveries')}
         </Text>
         {pages > 1 && <Pagination total={pages} value={page + 1} onChange={(value) => setPage(value - 1)} />}
       </Group>

@@ -129,7 +129,7 @@ export function HookForm({
               {...form.getInputProps('secret')}
             />
           )}
-          {events.error && <ErrorPanel title="Could not list hook events" error={events.error} />}
+          {events.error && <ErrorPanel title="Could not list hook events" query={events} />}
           {events.isPending && <Skeleton h={160} />}
           {events.data && (
             <EventPicker

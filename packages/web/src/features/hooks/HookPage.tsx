@@ -1,18 +1,21 @@
-import { ActionIcon, Badge, Group, Menu, Skeleton, Text, ThemeIcon, Title } from '@mantine/core';
+import { Badge, Skeleton, ThemeIcon } from '@mantine/core';
 import { useDisclosure } from '@mantine/hooks';
-import { IconDots, IconSend, IconSettings, IconTrash } from '@tabler/icons-react';
+import { IconSend, IconSettings } from '@tabler/icons-react';
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import type { Hook, HookBody } from '@wharf/contract';
 import { useEffect } from 'react';
-import { Navigate, Route, Routes, useNavigate, useParams } from 'react-router';
-import { ConfirmModal } from '../../components/ConfirmModal.tsx';
+import { Route, Routes, useNavigate, useParams } from 'react-router';
+import { BackLink } from '../../components/BackLink.tsx';
+import { DefaultTab } from '../../components/DefaultTab.tsx';
+import { DeleteConfirm } from '../../components/DeleteConfirm.tsx';
 import { ErrorPanel } from '../../components/ErrorPanel.tsx';
 import { NotFound } from '../../components/NotFound.tsx';
+import { DeleteMenuItem, PageMenu } from '../../components/PageMenu.tsx';
+import { PageTitle } from '../../components/PageTitle.tsx';
 import { RouteTabs } from '../../components/RouteTabs.tsx';
 import { apiQuery, call } from '../../lib/api.ts';
 import { notifyFailure } from '../../lib/notify.ts';
 import { exactTime, relativeTime } from '../../lib/time.ts';
-import { BackLink } from './BackLink.tsx';
 import { HookDeliveries } from './HookDeliveries.tsx';
 import { HookForm, hookValues } from './HookForm.tsx';
 import { type HookScreens, hookApi } from './hookApi.ts';
@@ -23,40 +26,25 @@ function HookMenu({ hook, context, ownerId, base }: HookScreens & { hook: Hook }
   const [opened, { open, close }] = useDisclosure(false);
   const client = useQueryClient();
   const navigate = useNavigate();
-  const remove = useMutation({
-    mutationFn: () => call(routes.remove, { params: one(hook._id) }),
-    onSuccess: async () => {
-      close();
-      navigate(base);
-      await client.invalidateQueries({ queryKey: [routes.list.path] });
-    },
-    onError: (error) => notifyFailure('delete hook', error),
-  });
   return (
     <>
-      <Menu position="bottom-end">
-        <Menu.Target>
-          <ActionIcon variant="default" size="lg" aria-label="Hook actions">
-            <IconDots size={18} />
-          </ActionIcon>
-        </Menu.Target>
-        <Menu.Dropdown>
-          <Menu.Item color="red" leftSection={<IconTrash size={16} />} onClick={open}>
-            Delete
-          </Menu.Item>
-        </Menu.Dropdown>
-      </Menu>
-      <ConfirmModal
+      <PageMenu label="Hook actions">
+        <DeleteMenuItem onClick={open} />
+      </PageMenu>
+      <DeleteConfirm
         opened={opened}
         onClose={close}
         title="Delete hook"
-        confirmLabel="Delete hook"
-        onConfirm={() => remove.mutate()}
-        loading={remove.isPending}
+        failure="delete hook"
+        remove={() => call(routes.remove, { params: one(hook._id) })}
+        onDeleted={async () => {
+          navigate(base);
+          await client.invalidateQueries({ queryKey: [routes.list.path] });
+        }}
       >
         Delete the hook <b>{hook.name || hookTypes[hook.type].label}</b>? It stops being called at once, and its
         deliveries are forgotten.
-      </ConfirmModal>
+      </DeleteConfirm>
     </>
   );
 }
@@ -105,7 +93,7 @@ export function HookPage(screens: HookScreens) {
     return (
       <>
         {back}
-        <ErrorPanel title="Could not get hook" error={hook.error} />
+        <ErrorPanel title="Could not get hook" query={hook} />
       </>
     );
   if (!hook.data) return <Skeleton h={240} />;
@@ -114,25 +102,18 @@ export function HookPage(screens: HookScreens) {
   return (
     <>
       {back}
-      <Group justify="space-between" wrap="nowrap" mb="md" align="flex-start">
-        <Group wrap="nowrap" miw={0}>
+      <PageTitle
+        level={2}
+        leading={
           <ThemeIcon variant="light" size={40} radius="md">
             {kind.icon}
           </ThemeIcon>
-          <div style={{ minWidth: 0 }}>
-            <Group gap={6} wrap="nowrap">
-              <Title order={2} size="h3" lineClamp={1}>
-                {hook.data.name || kind.label}
-              </Title>
-              <Badge variant="default">{kind.label}</Badge>
-            </Group>
-            <Text size="xs" c="dimmed" title={exactTime(hook.data.createdAt)}>
-              Created {relativeTime(hook.data.createdAt)}
-            </Text>
-          </div>
-        </Group>
-        <HookMenu hook={hook.data} {...screens} />
-      </Group>
+        }
+        title={hook.data.name || kind.label}
+        badges={<Badge variant="default">{kind.label}</Badge>}
+        description={<span title={exactTime(hook.data.createdAt)}>Created {relativeTime(hook.data.createdAt)}</span>}
+        action={<HookMenu hook={hook.data} {...screens} />}
+      />
       <RouteTabs
         base={hookBase}
         variant="pills"
@@ -142,7 +123,7 @@ export function HookPage(screens: HookScreens) {
         ]}
       />
       <Routes>
-        <Route index element={<Navigate to={`${hookBase}/settings`} replace />} />
+        <Route index element={<DefaultTab tab="settings" />} />
         <Route path="settings" element={<HookSettings key={hookId} hook={hook.data} {...screens} />} />
         <Route path="deliveries" element={<HookDeliveries context={context} ownerId={ownerId} hookId={hookId} />} />
         <Route path="*" element={<NotFound />} />

@@ -1,12 +1,12 @@
-import { Badge, Button, Group, Paper, Skeleton, Stack, Text, ThemeIcon } from '@mantine/core';
-import { IconChevronRight, IconPlus, IconWebhook } from '@tabler/icons-react';
+import { Badge, Button, Stack, ThemeIcon } from '@mantine/core';
+import { IconPlus, IconWebhook } from '@tabler/icons-react';
 import { useQuery } from '@tanstack/react-query';
 import type { Hook } from '@wharf/contract';
 import { Link } from 'react-router';
-import { EmptyState } from '../../components/EmptyState.tsx';
-import { ErrorPanel } from '../../components/ErrorPanel.tsx';
-import classes from '../../components/ListRow.module.css';
+import { LinkRow, RowDetail } from '../../components/ListRow.tsx';
+import { ListSection } from '../../components/ListSection.tsx';
 import { apiQuery } from '../../lib/api.ts';
+import { countOf } from '../../lib/plural.ts';
 import { exactTime, relativeTime } from '../../lib/time.ts';
 import { type HookScreens, hookApi } from './hookApi.ts';
 import { hookTarget, hookTypes } from './hookTypes.tsx';
@@ -14,30 +14,26 @@ import { hookTarget, hookTypes } from './hookTypes.tsx';
 function HookRow({ hook, base }: { hook: Hook; base: string }) {
   const kind = hookTypes[hook.type];
   return (
-    <Link to={`${base}/${hook._id}`} className={classes.row} aria-label={`Hook ${hook.name || kind.label}`}>
-      <Group wrap="nowrap" justify="space-between">
-        <Group wrap="nowrap" miw={0}>
-          <ThemeIcon variant="light" size={36} radius="md">
-            {kind.icon}
-          </ThemeIcon>
-          <Stack gap={0} miw={0}>
-            <Group gap={6} wrap="nowrap">
-              <Text fw={600} truncate>
-                {hook.name || kind.label}
-              </Text>
-              <Badge size="sm" variant="default">
-                {kind.label}
-              </Badge>
-            </Group>
-            <Text size="xs" c="dimmed" truncate title={exactTime(hook.createdAt)}>
-              {hookTarget(hook)} · {hook.events.length} {hook.events.length === 1 ? 'event' : 'events'} · Created{' '}
-              {relativeTime(hook.createdAt)}
-            </Text>
-          </Stack>
-        </Group>
-        <IconChevronRight size={18} stroke={1.5} color="var(--mantine-color-dimmed)" />
-      </Group>
-    </Link>
+    <LinkRow
+      to={`${base}/${hook._id}`}
+      label={`Hook ${hook.name || kind.label}`}
+      leading={
+        <ThemeIcon variant="light" size={36} radius="md">
+          {kind.icon}
+        </ThemeIcon>
+      }
+      title={hook.name || kind.label}
+      badges={
+        <Badge size="sm" variant="default">
+          {kind.label}
+        </Badge>
+      }
+      details={
+        <RowDetail title={exactTime(hook.createdAt)}>
+          {hookTarget(hook)} · {countOf(hook.events.length, 'event')} · Created {relativeTime(hook.createdAt)}
+        </RowDetail>
+      }
+    />
   );
 }
 
@@ -52,31 +48,19 @@ export function HooksList({ context, ownerId, base }: HookScreens) {
   );
   return (
     <Stack>
-      {hooks.isPending && <Skeleton h={120} />}
-      {hooks.error && <ErrorPanel title="Could not list hook" error={hooks.error} />}
-      {hooks.data?.length === 0 && (
-        <EmptyState
-          icon={<IconWebhook size={26} stroke={1.5} />}
-          title="No hooks"
-          description="Hooks tell other tools what happens here: a chat channel, a mailbox or your own endpoint."
-          action={addButton}
-        />
-      )}
-      {hooks.data && hooks.data.length > 0 && (
-        <>
-          <Group justify="space-between">
-            <Text size="sm" c="dimmed">
-              Hooks tell other tools what happens here.
-            </Text>
-            {addButton}
-          </Group>
-          <Paper withBorder className={classes.list}>
-            {hooks.data.map((hook) => (
-              <HookRow key={hook._id} hook={hook} base={base} />
-            ))}
-          </Paper>
-        </>
-      )}
+      <ListSection
+        query={hooks}
+        errorTitle="Could not list hook"
+        empty={{
+          icon: <IconWebhook size={26} stroke={1.5} />,
+          title: 'No hooks',
+          description: 'Hooks tell other tools what happens here: a chat channel, a mailbox or your own endpoint.',
+        }}
+        intro="Hooks tell other tools what happens here."
+        action={addButton}
+      >
+        {(items) => items.map((hook) => <HookRow key={hook._id} hook={hook} base={base} />)}
+      </ListSection>
     </Stack>
   );
 }

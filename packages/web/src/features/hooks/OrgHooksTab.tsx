@@ -1,4 +1,4 @@
-import { useCurrentOrg } from '../orgs/currentOrg.tsx';
+import { useCurrentOrg } from '../../lib/currentOrg.tsx';
 import { HooksRoutes } from './HooksRoutes.tsx';
 
 /** /org/hooks: the hooks of the current organization, which hear everything that happens in it. */

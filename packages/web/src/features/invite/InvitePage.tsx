@@ -1,14 +1,23 @@
 import { Alert, Badge, Button, Card, Center, Group, Skeleton, Stack, Text, ThemeIcon, Title } from '@mantine/core';
-import { IconLinkOff, IconMailOpened, IconShieldCheck } from '@tabler/icons-react';
+import { IconHome, IconLinkOff, IconMailOpened, IconShieldCheck, IconUserCheck } from '@tabler/icons-react';
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { api, type ReceivedInvite } from '@wharf/contract';
-import { useNavigate, useSearchParams } from 'react-router';
+import { Link, useNavigate, useSearchParams } from 'react-router';
 import { EntityAvatar } from '../../components/EntityAvatar.tsx';
 import { ErrorPanel } from '../../components/ErrorPanel.tsx';
 import { apiQuery, call } from '../../lib/api.ts';
+import { useCurrentOrgState } from '../../lib/currentOrg.tsx';
 import { failureMessage } from '../../lib/notify.ts';
 import { exactTime, isPast, relativeTime } from '../../lib/time.ts';
-import { useCurrentOrgState } from '../orgs/currentOrg.tsx';
+
+/** An invitation that cannot be used leaves the visitor a way on into the console. */
+function HomeLink() {
+  return (
+    <Button component={Link} to="/" variant="light" size="xs" leftSection={<IconHome size={14} />}>
+      Go home
+    </Button>
+  );
+}
 
 function NoToken() {
   return (
@@ -23,11 +32,12 @@ function NoToken() {
         The address of an invitation contains a token, like /invite?token=…. Open the link you received again, or ask
         for a new invitation.
       </Text>
+      <HomeLink />
     </Stack>
   );
 }
 
-function Invitation({ invite, token }: { invite: ReceivedInvite; token: string }) {
+function Invitation({ invite, token, isMember }: { invite: ReceivedInvite; token: string; isMember: boolean }) {
   const navigate = useNavigate();
   const client = useQueryClient();
   const { select } = useCurrentOrgState();
@@ -62,7 +72,7 @@ function Invitation({ invite, token }: { invite: ReceivedInvite; token: string }
           {invite.org.name}
         </Text>
       </Group>
-      {invite.memberOptions.admin && (
+      {invite.memberOptions.admin && !isMember && (
         <Alert variant="light" icon={<IconShieldCheck />} ta="left">
           You will be an admin of this workspace: you will manage its settings, staff, teams and sites.
         </Alert>
@@ -81,6 +91,11 @@ function Invitation({ invite, token }: { invite: ReceivedInvite; token: string }
           </Text>
         )}
       </Group>
+      {isMember && (
+        <Alert variant="light" color="teal" icon={<IconUserCheck />} ta="left" w="100%">
+          You are already a member of {invite.org.name}: there is nothing to accept.
+        </Alert>
+      )}
       {failure && (
         <Alert color="red" variant="light" role="alert" w="100%" ta="left">
           {failureMessage('delete invite', failure)}
@@ -95,9 +110,15 @@ function Invitation({ invite, token }: { invite: ReceivedInvite; token: string }
         >
           Decline
         </Button>
-        <Button disabled={expired || decline.isPending} loading={accept.isPending} onClick={() => accept.mutate()}>
-          Accept
-        </Button>
+        {isMember ? (
+          <Button disabled={decline.isPending} onClick={() => void select(invite.org._id)}>
+            Open {invite.org.name}
+          </Button>
+        ) : (
+          <Button disabled={expired || decline.isPending} loading={accept.isPending} onClick={() => accept.mutate()}>
+            Accept
+          </Button>
+        )}
       </Group>
     </Stack>
   );
@@ -105,9 +126,12 @@ function Invitation({ invite, token }: { invite: ReceivedInvite; token: string }
 
 function InviteLoader({ token }: { token: string }) {
   const invite = useQuery({ ...apiQuery(api.getInvite, { params: { token }, body: { token } }), retry: false });
-  if (invite.error) return <ErrorPanel title="Could not open this invitation" error={invite.error} />;
-  if (!invite.data) return <Skeleton h={280} />;
-  return <Invitation invite={invite.data} token={token} />;
+  const orgs = useQuery(apiQuery(api.listOrgs));
+  if (invite.error) return <ErrorPanel title="Could not open this invitation" query={invite} actions={<HomeLink />} />;
+  if (!invite.data || orgs.isPending) return <Skeleton h={280} />;
+  // When the organizations cannot be listed, Accept stays: the server refuses a second membership anyway.
+  const isMember = orgs.data?.some((org) => org._id === invite.data.org._id) ?? false;
+  return <Invitation invite={invite.data} token={token} isMember={isMember} />;
 }
 
 /** /invite?token=…: accept or decline an invitation to an organization. */

@@ -34,7 +34,7 @@ function LegalText({ document }: { document: Document }) {
     },
     staleTime: Number.POSITIVE_INFINITY,
   });
-  if (text.error) return <ErrorPanel title="Could not load this text" error={text.error} />;
+  if (text.error) return <ErrorPanel title="Could not load this text" query={text} />;
   if (text.isPending) return <Skeleton h={300} />;
   return (
     <Paper withBorder p={{ base: 'md', sm: 'xl' }} className={classes.text}>

@@ -6,9 +6,9 @@ import { api, type Invite } from '@wharf/contract';
 import { ErrorPanel } from '../../components/ErrorPanel.tsx';
 import classes from '../../components/ListRow.module.css';
 import { apiQuery, call } from '../../lib/api.ts';
+import { useCurrentOrg } from '../../lib/currentOrg.tsx';
 import { notifyFailure } from '../../lib/notify.ts';
 import { exactTime, isPast, relativeTime } from '../../lib/time.ts';
-import { useCurrentOrg } from '../orgs/currentOrg.tsx';
 import { AddInviteModal } from './AddInviteModal.tsx';
 
 function InviteRow({ invite }: { invite: Invite }) {
@@ -81,7 +81,7 @@ export function InvitesCard() {
       {invites.isPending && <Skeleton h={60} mx="lg" mb="lg" />}
       {invites.error && (
         <Stack p="lg" pt={0}>
-          <ErrorPanel title="Could not list invites" error={invites.error} />
+          <ErrorPanel title="Could not list invites" query={invites} />
         </Stack>
       )}
       {invites.data?.length === 0 && (

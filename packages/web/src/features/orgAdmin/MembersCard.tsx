@@ -19,11 +19,13 @@ import { keepPreviousData, useInfiniteQuery, useMutation, useQueryClient } from 
 import { api, DEFAULT_PAGE_SIZE, messages, type OrgMember } from '@wharf/contract';
 import { useState } from 'react';
 import { ErrorPanel } from '../../components/ErrorPanel.tsx';
-import classes from '../../components/ListRow.module.css';
+import { ListRow, RowDetail } from '../../components/ListRow.tsx';
+import { LoadMore } from '../../components/LoadMore.tsx';
 import { call, keyOf } from '../../lib/api.ts';
+import { useCurrentOrg } from '../../lib/currentOrg.tsx';
 import { notifyFailure } from '../../lib/notify.ts';
+import { nextPage } from '../../lib/paging.ts';
 import { useSearchTerm } from '../../lib/useSearchTerm.ts';
-import { useCurrentOrg } from '../orgs/currentOrg.tsx';
 
 function MemberRow({ member, onRemove }: { member: OrgMember; onRemove: (member: OrgMember) => void }) {
   const { member: me } = useCurrentOrg();
@@ -37,59 +39,55 @@ function MemberRow({ member, onRemove }: { member: OrgMember; onRemove: (member:
   // spec.md §6: the owner toggles and removes others; the owner is never toggled nor removed.
   const manageable = me.owner && !member.owner;
   return (
-    <Group className={classes.row} justify="space-between" wrap="nowrap" aria-label={`Member ${member.name}`}>
-      <Group wrap="nowrap" miw={0}>
-        <Avatar name={member.name} color="initials" radius="xl" />
-        <Stack gap={2} miw={0}>
-          <Group gap={6}>
-            <Text fw={500} truncate>
-              {member.name}
-            </Text>
-            {member.owner && (
-              <Badge size="sm" color="grape" variant="light">
-                owner
-              </Badge>
-            )}
-            {member.admin && (
-              <Badge size="sm" variant="light">
-                admin
-              </Badge>
-            )}
-            {member._id === me._id && (
-              <Badge size="sm" color="gray" variant="outline">
-                you
-              </Badge>
-            )}
-          </Group>
-          {member.email && (
-            <Text size="xs" c="dimmed" truncate>
-              {member.email}
-            </Text>
+    <ListRow
+      label={`Member ${member.name}`}
+      leading={<Avatar name={member.name} color="initials" radius="xl" />}
+      title={member.name}
+      weight={500}
+      badges={
+        <>
+          {member.owner && (
+            <Badge size="sm" color="grape" variant="light">
+              owner
+            </Badge>
           )}
-        </Stack>
-      </Group>
-      {manageable && (
-        <Group gap="sm" wrap="nowrap">
-          <Switch
-            label="Admin"
-            aria-label={`Admin rights of ${member.name}`}
-            checked={toggleAdmin.isPending ? toggleAdmin.variables : member.admin}
-            onChange={(event) => toggleAdmin.mutate(event.currentTarget.checked)}
-            disabled={toggleAdmin.isPending}
-          />
-          <Tooltip label="Remove from the organization" withArrow>
-            <ActionIcon
-              variant="subtle"
-              color="red"
-              onClick={() => onRemove(member)}
-              aria-label={`Remove ${member.name}`}
-            >
-              <IconUserMinus size={18} />
-            </ActionIcon>
-          </Tooltip>
-        </Group>
-      )}
-    </Group>
+          {member.admin && (
+            <Badge size="sm" variant="light">
+              admin
+            </Badge>
+          )}
+          {member._id === me._id && (
+            <Badge size="sm" color="gray" variant="outline">
+              you
+            </Badge>
+          )}
+        </>
+      }
+      details={member.email && <RowDetail>{member.email}</RowDetail>}
+      actions={
+        manageable && (
+          <Group gap="sm" wrap="nowrap">
+            <Switch
+              label="Admin"
+              aria-label={`Admin rights of ${member.name}`}
+              checked={toggleAdmin.isPending ? toggleAdmin.variables : member.admin}
+              onChange={(event) => toggleAdmin.mutate(event.currentTarget.checked)}
+              disabled={toggleAdmin.isPending}
+            />
+            <Tooltip label="Remove from the organization" withArrow>
+              <ActionIcon
+                variant="subtle"
+                color="red"
+                onClick={() => onRemove(member)}
+                aria-label={`Remove ${member.name}`}
+              >
+                <IconUserMinus size={18} />
+              </ActionIcon>
+            </Tooltip>
+          </Group>
+        )
+      }
+    />
   );
 }
 
@@ -138,8 +136,7 @@ export function MembersCard() {
         query: { page: pageParam, size: DEFAULT_PAGE_SIZE, search: term || undefined },
       }),
     initialPageParam: 0,
-    getNextPageParam: (last, pages) =>
-      pages.reduce((total, page) => total + page.items.length, 0) < last.count ? pages.length : undefined,
+    getNextPageParam: nextPage,
     placeholderData: keepPreviousData,
   });
   const items = members.data?.pages.flatMap((page) => page.items) ?? [];
@@ -170,7 +167,7 @@ export function MembersCard() {
       {members.isPending && <Skeleton h={60} mx="lg" mb="lg" />}
       {members.error && (
         <Stack p="lg" pt={0}>
-          <ErrorPanel title="Could not list members" error={members.error} />
+          <ErrorPanel title="Could not list members" query={members} />
         </Stack>
       )}
       {members.isSuccess && items.length === 0 && (
@@ -187,9 +184,7 @@ export function MembersCard() {
       )}
       {members.hasNextPage && (
         <Group justify="center" p="md">
-          <Button variant="default" onClick={() => void members.fetchNextPage()} loading={members.isFetchingNextPage}>
-            Load more
-          </Button>
+          <LoadMore list={members} />
         </Group>
       )}
       <RemoveMemberModal member={removing} onClose={() => setRemoving(null)} />

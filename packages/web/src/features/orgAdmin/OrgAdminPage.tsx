@@ -3,7 +3,7 @@ import { Outlet } from 'react-router';
 import { EntityAvatar } from '../../components/EntityAvatar.tsx';
 import { PageTitle } from '../../components/PageTitle.tsx';
 import { RouteTabs } from '../../components/RouteTabs.tsx';
-import { useCurrentOrg } from '../orgs/currentOrg.tsx';
+import { useCurrentOrg } from '../../lib/currentOrg.tsx';
 
 /** /org: the settings and staff of the current organization, for its admins and owner. */
 export function OrgAdminPage() {

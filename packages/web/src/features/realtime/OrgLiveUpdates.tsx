@@ -1,6 +1,6 @@
 import { type QueryClient, useQueryClient } from '@tanstack/react-query';
 import { api, type RealtimeMessage, type Route } from '@wharf/contract';
-import { useCurrentOrgState } from '../orgs/currentOrg.tsx';
+import { useCurrentOrgState } from '../../lib/currentOrg.tsx';
 import { useRealtimeEvents, useRealtimeRoom } from './RealtimeProvider.tsx';
 
 /** What each kind of event makes stale: the answers of these routes are fetched again. */

@@ -1,7 +1,9 @@
+import { useQueryClient } from '@tanstack/react-query';
 import { REALTIME_PATH, type RealtimeMessage, type RealtimeRoom } from '@wharf/contract';
 import { createContext, type ReactNode, useContext, useEffect, useMemo, useRef, useState } from 'react';
 import type { Socket } from 'socket.io-client';
-import { useUser } from '../auth/session.ts';
+import { refetchFailed } from '../../lib/failedQueries.ts';
+import { useUser } from '../../lib/session.ts';
 
 type Listener = (message: RealtimeMessage) => void;
 
@@ -18,6 +20,7 @@ const RealtimeContext = createContext<Realtime | null>(null);
  */
 export function RealtimeProvider({ children }: { children: ReactNode }) {
   const signedIn = Boolean(useUser().data);
+  const client = useQueryClient();
   const [socket, setSocket] = useState<Socket | null>(null);
   const rooms = useRef(new Map<string, number>());
   const listeners = useRef(new Set<Listener>());
@@ -36,6 +39,8 @@ export function RealtimeProvider({ children }: { children: ReactNode }) {
       connection.on('event', (message: RealtimeMessage) => {
         for (const listener of listeners.current) listener(message);
       });
+      // The socket is back, so is the server: what failed meanwhile is asked again.
+      connection.io.on('reconnect', () => void refetchFailed(client));
       setSocket(connection);
     });
     return () => {
@@ -43,7 +48,7 @@ export function RealtimeProvider({ children }: { children: ReactNode }) {
       connection?.disconnect();
       setSocket(null);
     };
-  }, [signedIn]);
+  }, [signedIn, client]);
 
   const realtime = useMemo<Realtime>(
     () => ({

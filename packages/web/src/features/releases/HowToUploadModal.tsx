@@ -1,26 +1,6 @@
-import {
-  ActionIcon,
-  Anchor,
-  Code,
-  CopyButton,
-  Group,
-  List,
-  Modal,
-  Skeleton,
-  Stack,
-  Text,
-  Tooltip,
-} from '@mantine/core';
-import { IconCheck, IconCopy } from '@tabler/icons-react';
-import { COPY_CONFIRMATION_MS } from '@wharf/contract';
+import { Anchor, Code, List, Modal, Stack, Text } from '@mantine/core';
 import { Link } from 'react-router';
-import { ErrorPanel } from '../../components/ErrorPanel.tsx';
-import { useSystemEnv } from '../telemetry/systemEnv.ts';
-
-/** The exact upload command of this site, with this installation's URL and a placeholder for the token. */
-export function uploadCommand(siteId: string, url: string): string {
-  return `npx wharf upload ./dist --url ${url} --site ${siteId} --token <token>`;
-}
+import { UploadCommand } from '../../components/UploadCommand.tsx';
 
 /** 'How to upload': the command-line upload of a built site, and where its token comes from. */
 export function HowToUploadModal({
@@ -34,8 +14,6 @@ export function HowToUploadModal({
   onClose: () => void;
   canManage: boolean;
 }) {
-  const env = useSystemEnv();
-  const command = env.data ? uploadCommand(siteId, env.data.url) : '';
   return (
     <Modal opened={opened} onClose={onClose} title="How to upload" size="lg">
       <Stack>
@@ -43,30 +21,7 @@ export function HowToUploadModal({
           Build your site, then upload the folder it was built into (here <Code>./dist</Code>) from your machine or a CI
           job. The release is served by the main branch as soon as the upload ends.
         </Text>
-        {env.error && <ErrorPanel title="Could not load backend env" error={env.error} />}
-        {env.isPending && <Skeleton h={60} />}
-        {env.data && (
-          <Group gap="xs" wrap="nowrap" align="flex-start">
-            <Code block aria-label="Upload command" style={{ flex: 1, whiteSpace: 'pre-wrap', wordBreak: 'break-all' }}>
-              {command}
-            </Code>
-            <CopyButton value={command} timeout={COPY_CONFIRMATION_MS}>
-              {({ copied, copy }) => (
-                <Tooltip label={copied ? 'Copied' : 'Copy'} withArrow opened={copied || undefined}>
-                  <ActionIcon
-                    variant="light"
-                    size="lg"
-                    color={copied ? 'teal' : undefined}
-                    onClick={copy}
-                    aria-label="Copy the upload command"
-                  >
-                    {copied ? <IconCheck size={18} /> : <IconCopy size={18} />}
-                  </ActionIcon>
-                </Tooltip>
-              )}
-            </CopyButton>
-          </Group>
-        )}
+        <UploadCommand siteId={siteId} />
         <Text size="sm" fw={600}>
           Replace {'<token>'} with a token
         </Text>

@@ -3,8 +3,9 @@ import { IconDots, IconPackage, IconPencil, IconTrash } from '@tabler/icons-reac
 import type { Release } from '@wharf/contract';
 import type { ReactNode } from 'react';
 import classes from '../../components/ListRow.module.css';
+import { formatBytes } from '../../lib/bytes.ts';
+import { countOf } from '../../lib/plural.ts';
 import { exactTime, relativeTime } from '../../lib/time.ts';
-import { formatBytes } from '../traffic/trafficSeries.ts';
 
 /** One release: its name, when it was uploaded, its size, the branches serving it, and its actions. */
 export function ReleaseRow({
@@ -32,8 +33,7 @@ export function ReleaseRow({
             {badges}
           </Group>
           <Text size="xs" c="dimmed" title={exactTime(release.date)}>
-            {relativeTime(release.date)} · {release.fileCount} {release.fileCount === 1 ? 'file' : 'files'} ·{' '}
-            {formatBytes(release.size)}
+            {relativeTime(release.date)} · {countOf(release.fileCount, 'file')} · {formatBytes(release.size)}
             {release.branches.length > 0 && ` · served by ${release.branches.map((branch) => branch.name).join(', ')}`}
           </Text>
         </Stack>

@@ -8,8 +8,10 @@ import { ConfirmModal } from '../../components/ConfirmModal.tsx';
 import { EmptyState } from '../../components/EmptyState.tsx';
 import { ErrorPanel } from '../../components/ErrorPanel.tsx';
 import classes from '../../components/ListRow.module.css';
+import { LoadMore } from '../../components/LoadMore.tsx';
 import { call } from '../../lib/api.ts';
 import { notifyFailure } from '../../lib/notify.ts';
+import { countOf } from '../../lib/plural.ts';
 import { useSearchTerm } from '../../lib/useSearchTerm.ts';
 import { HowToUploadModal } from './HowToUploadModal.tsx';
 import { ReleaseRow } from './ReleaseRow.tsx';
@@ -65,7 +67,7 @@ export function ReleasesTab({ site, canManage }: { site: Site; canManage: boolea
         {howToButton}
       </Group>
       {releases.isPending && <Skeleton h={160} />}
-      {releases.error && <ErrorPanel title="Could not list releases" error={releases.error} />}
+      {releases.error && <ErrorPanel title="Could not list releases" query={releases} />}
       {releases.isSuccess && items.length === 0 && term && (
         <Text size="sm" c="dimmed">
           No results
@@ -105,17 +107,9 @@ export function ReleasesTab({ site, canManage }: { site: Site; canManage: boolea
       {(releases.hasNextPage || total > 0) && (
         <Group justify="space-between">
           <Text size="sm" c="dimmed">
-            {items.length} of {total} {total === 1 ? 'release' : 'releases'}
+            {items.length} of {countOf(total, 'release')}
           </Text>
-          {releases.hasNextPage && (
-            <Button
-              variant="default"
-              onClick={() => void releases.fetchNextPage()}
-              loading={releases.isFetchingNextPage}
-            >
-              Load more
-            </Button>
-          )}
+          <LoadMore list={releases} />
         </Group>
       )}
       <HowToUploadModal siteId={site._id} opened={howTo} onClose={close} canManage={canManage} />

@@ -1,7 +1,7 @@
 import { Button, Group, Modal, Stack, TextInput } from '@mantine/core';
 import { useForm } from '@mantine/form';
 import { useMutation, useQueryClient } from '@tanstack/react-query';
-import { api, name, type Release } from '@wharf/contract';
+import { api, name, type Release, type RouteBody } from '@wharf/contract';
 import { z } from 'zod';
 import { call } from '../../lib/api.ts';
 import { contractResolver } from '../../lib/form.ts';
@@ -14,7 +14,8 @@ export function RenameReleaseModal({ release, onClose }: { release: Release; onC
   const client = useQueryClient();
   const form = useForm({ initialValues: { name: release.name }, validate: contractResolver(renameReleaseBody) });
   const rename = useMutation({
-    mutationFn: (body: { name: string }) => call(api.renameRelease, { params: { releaseId: release._id }, body }),
+    mutationFn: (body: RouteBody<typeof api.renameRelease>) =>
+      call(api.renameRelease, { params: { releaseId: release._id }, body }),
     onSuccess: async () => {
       onClose();
       await Promise.all([

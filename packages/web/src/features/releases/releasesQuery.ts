@@ -1,6 +1,7 @@
 import { infiniteQueryOptions, type QueryClient } from '@tanstack/react-query';
 import { api, DEFAULT_PAGE_SIZE, type Release } from '@wharf/contract';
 import { call, keyOf } from '../../lib/api.ts';
+import { nextPage } from '../../lib/paging.ts';
 
 /** The releases of a site, newest first, a page at a time; `search` filters by name when not empty. */
 export function releasesQuery(siteId: string, search = '') {
@@ -13,8 +14,7 @@ export function releasesQuery(siteId: string, search = '') {
         query: { page: pageParam, size: DEFAULT_PAGE_SIZE, search: search || undefined },
       }),
     initialPageParam: 0,
-    getNextPageParam: (last, pages) =>
-      pages.reduce((total, page) => total + page.items.length, 0) < last.count ? pages.length : undefined,
+    getNextPageParam: nextPage,
   });
 }
 

@@ -1,20 +1,9 @@
-import {
-  ActionIcon,
-  Button,
-  Group,
-  Paper,
-  SegmentedControl,
-  Stack,
-  Switch,
-  Text,
-  Textarea,
-  TextInput,
-  Tooltip,
-} from '@mantine/core';
+import { Group, Stack, Switch, Text, Textarea, TextInput } from '@mantine/core';
 import type { UseFormReturnType } from '@mantine/form';
-import { IconPlus, IconTrash } from '@tabler/icons-react';
-import { useSystemEnv } from '../telemetry/systemEnv.ts';
+import { RemoveRowButton, RowsEditor } from '../../components/RowsEditor.tsx';
+import { useSystemEnv } from '../../lib/systemEnv.ts';
 import { newDomain, type SiteValues } from './domainValues.ts';
+import { SslChoice } from './SslChoice.tsx';
 
 /** The custom domains of a site: each serves the main branch, and `{branch}.{domain}` when branches are exposed. */
 export function DomainsEditor({ form }: { form: UseFormReturnType<SiteValues> }) {
@@ -30,14 +19,12 @@ export function DomainsEditor({ form }: { form: UseFormReturnType<SiteValues> })
           Point each domain's DNS at this Wharf; it then serves the main branch.
         </Text>
       </Stack>
-      {form.values.domains.length === 0 && (
-        <Text size="sm" c="dimmed" fs="italic">
-          No domains
-        </Text>
-      )}
-      {form.values.domains.map((domain, index) => (
-        // biome-ignore lint/suspicious/noArrayIndexKey: rows are identified by position only
-        <Paper key={index} withBorder p="sm" radius="md" role="group" aria-label={`Domain ${index + 1}`}>
+      <RowsEditor
+        noun="domain"
+        rows={form.values.domains}
+        onAdd={() => form.insertListItem('domains', newDomain(httpsAuto))}
+        onRemove={(index) => form.removeListItem('domains', index)}
+        renderRow={(domain, index, removal) => (
           <Stack gap="sm">
             <Group align="flex-start" wrap="nowrap" gap="xs">
               <TextInput
@@ -47,44 +34,18 @@ export function DomainsEditor({ form }: { form: UseFormReturnType<SiteValues> })
                 style={{ flex: 1 }}
                 {...form.getInputProps(`domains.${index}.name`)}
               />
-              <Tooltip label="Remove" withArrow>
-                <ActionIcon
-                  variant="subtle"
-                  color="red"
-                  size="lg"
-                  mt={26}
-                  aria-label={`Remove domain ${index + 1}`}
-                  onClick={() => form.removeListItem('domains', index)}
-                >
-                  <IconTrash size={16} />
-                </ActionIcon>
-              </Tooltip>
+              <RemoveRowButton {...removal} size="lg" mt={26} />
             </Group>
             <Switch
               label="Expose branches"
               description={`Serve each branch at {branch}.${domain.name || 'domain'}`}
               {...form.getInputProps(`domains.${index}.exposeBranches`, { type: 'checkbox' })}
             />
-            <Stack gap={4}>
-              <Text size="sm" fw={500}>
-                SSL
-              </Text>
-              {httpsAuto || domain.sslType === 'acme' ? (
-                <SegmentedControl
-                  aria-label="SSL type"
-                  data={[
-                    ...(httpsAuto ? [{ value: 'acme', label: 'Automatic' }] : []),
-                    { value: 'manual', label: 'Manual certificate' },
-                  ]}
-                  {...form.getInputProps(`domains.${index}.sslType`)}
-                  style={{ alignSelf: 'flex-start' }}
-                />
-              ) : (
-                <Text size="xs" c="dimmed">
-                  A certificate of your own: automatic HTTPS is not enabled on this installation.
-                </Text>
-              )}
-            </Stack>
+            <SslChoice
+              value={domain.sslType}
+              onChange={(type) => form.setFieldValue(`domains.${index}.sslType`, type)}
+              httpsAuto={httpsAuto}
+            />
             {domain.sslType === 'manual' && (
               <>
                 <Textarea
@@ -99,8 +60,13 @@ export function DomainsEditor({ form }: { form: UseFormReturnType<SiteValues> })
                 />
                 <Textarea
                   label="Private key"
-                  description="The RSA private key, PEM (-----BEGIN PRIVATE KEY-----…)"
-                  withAsterisk
+                  description={
+                    domain.privateKeySaved
+                      ? 'Saved, and never shown again. Paste a new RSA key (PEM) only to replace it.'
+                      : 'The RSA private key, PEM (-----BEGIN PRIVATE KEY-----…)'
+                  }
+                  placeholder={domain.privateKeySaved ? 'Saved key kept' : undefined}
+                  withAsterisk={!domain.privateKeySaved}
                   autosize
                   minRows={3}
                   maxRows={8}
@@ -110,16 +76,8 @@ export function DomainsEditor({ form }: { form: UseFormReturnType<SiteValues> })
               </>
             )}
           </Stack>
-        </Paper>
-      ))}
-      <Button
-        variant="light"
-        leftSection={<IconPlus size={16} />}
-        onClick={() => form.insertListItem('domains', newDomain(httpsAuto))}
-        style={{ alignSelf: 'flex-start' }}
-      >
-        Add domain
-      </Button>
+        )}
+      />
     </Stack>
   );
 }

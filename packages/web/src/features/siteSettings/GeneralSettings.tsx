@@ -1,30 +1,15 @@
-import {
-  ActionIcon,
-  Anchor,
-  Button,
-  Card,
-  Code,
-  ColorInput,
-  CopyButton,
-  Divider,
-  Group,
-  Input,
-  Select,
-  Stack,
-  Switch,
-  TextInput,
-  Title,
-  Tooltip,
-} from '@mantine/core';
+import { Anchor, Card, Code, Divider, Group, Input, Select, Stack, Switch, TextInput, Title } from '@mantine/core';
 import { useForm } from '@mantine/form';
-import { IconCheck, IconCopy } from '@tabler/icons-react';
 import { useMutation, useQueryClient } from '@tanstack/react-query';
-import { api, COPY_CONFIRMATION_MS, type Site } from '@wharf/contract';
-import { swatches } from '../../components/swatches.ts';
+import { api, type Site } from '@wharf/contract';
+import { ColorField } from '../../components/ColorField.tsx';
+import { CopyAction } from '../../components/CopyAction.tsx';
+import { NameCheckIndicator } from '../../components/NameCheckIndicator.tsx';
+import { SaveButtons } from '../../components/SaveButtons.tsx';
 import { apiQuery, call } from '../../lib/api.ts';
+import { startFormFrom } from '../../lib/form.ts';
 import { notifyFailure, notifySuccess } from '../../lib/notify.ts';
-import { NameCheckIndicator } from '../branches/NameCheckIndicator.tsx';
-import { useSiteNameCheck } from '../sites/useSiteNameCheck.ts';
+import { useSiteNameCheck } from '../../lib/useNameCheck.ts';
 import { DomainsEditor } from './DomainsEditor.tsx';
 import { type SiteValues, siteBodyOf, siteValues, validateSite } from './domainValues.ts';
 
@@ -37,21 +22,7 @@ function SiteId({ id }: { id: string }) {
         <Code fz="sm" px="sm" py={6} style={{ flex: 1, overflowWrap: 'anywhere' }}>
           {id}
         </Code>
-        <CopyButton value={id} timeout={COPY_CONFIRMATION_MS}>
-          {({ copied, copy }) => (
-            <Tooltip label={copied ? 'Copied' : 'Copy'} withArrow opened={copied || undefined}>
-              <ActionIcon
-                variant="light"
-                size="lg"
-                color={copied ? 'teal' : undefined}
-                onClick={copy}
-                aria-label="Copy the site ID"
-              >
-                {copied ? <IconCheck size={18} /> : <IconCopy size={18} />}
-              </ActionIcon>
-            </Tooltip>
-          )}
-        </CopyButton>
+        <CopyAction value={id} label="Copy the site ID" size="lg" />
       </Group>
     </Input.Wrapper>
   );
@@ -67,10 +38,7 @@ export function GeneralSettings({ site }: { site: Site }) {
     mutationFn: (values: SiteValues) =>
       call(api.updateSite, { params: { siteId: site._id }, body: siteBodyOf(values) }),
     onSuccess: async (saved) => {
-      const values = siteValues(saved);
-      form.setInitialValues(values);
-      form.setValues(values);
-      form.resetDirty(values);
+      startFormFrom(form, siteValues(saved));
       notifySuccess('Site saved');
       client.setQueryData(apiQuery(api.getSite, { params: { siteId: site._id } }).queryKey, saved);
       await Promise.all([
@@ -102,15 +70,7 @@ export function GeneralSettings({ site }: { site: Site }) {
             error={form.errors.name ?? nameCheck.error}
             rightSection={<NameCheckIndicator check={nameCheck} />}
           />
-          <ColorInput
-            label="Color"
-            description="Shown where the site has no logo"
-            format="hex"
-            swatches={swatches}
-            fixOnBlur={false}
-            withAsterisk
-            {...form.getInputProps('color')}
-          />
+          <ColorField description="Shown where the site has no logo" {...form.getInputProps('color')} />
           <Select
             label="Main branch"
             description="Served at the site's own address and its domains"
@@ -135,14 +95,12 @@ export function GeneralSettings({ site }: { site: Site }) {
           />
           <Divider />
           <DomainsEditor form={form} />
-          <Group justify="flex-end">
-            <Button variant="default" onClick={() => form.reset()} disabled={!form.isDirty()}>
-              Discard
-            </Button>
-            <Button type="submit" loading={save.isPending} disabled={!form.isDirty()}>
-              Save
-            </Button>
-          </Group>
+          <SaveButtons
+            justify="flex-end"
+            dirty={form.isDirty()}
+            saving={save.isPending}
+            onDiscard={() => form.reset()}
+          />
         </Stack>
       </form>
     </Card>

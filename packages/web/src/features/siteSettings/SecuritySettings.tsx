@@ -1,7 +1,7 @@
 import { useQueryClient } from '@tanstack/react-query';
 import { api, type Site } from '@wharf/contract';
+import { PasswordProtection } from '../../components/PasswordProtection.tsx';
 import { apiQuery, call } from '../../lib/api.ts';
-import { PasswordProtection } from './PasswordProtection.tsx';
 
 /** Settings › Security: the site's password. */
 export function SecuritySettings({ site }: { site: Site }) {

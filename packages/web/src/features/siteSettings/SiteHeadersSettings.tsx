@@ -3,10 +3,10 @@ import { IconPencil } from '@tabler/icons-react';
 import { useMutation, useQueryClient } from '@tanstack/react-query';
 import { api, type Header, type Site } from '@wharf/contract';
 import { Link, Route, Routes, useNavigate } from 'react-router';
+import { HeadersEditor } from '../../components/HeadersEditor.tsx';
+import { HeadersTable } from '../../components/HeadersTable.tsx';
 import { apiQuery, call } from '../../lib/api.ts';
 import { notifyFailure, notifySuccess } from '../../lib/notify.ts';
-import { HeadersEditor } from './HeadersEditor.tsx';
-import { HeadersTable } from './HeadersTable.tsx';
 
 const description = 'Every branch answers with these headers; a branch header of the same name overrides one.';
 

@@ -2,6 +2,8 @@ import type { Site } from '@wharf/contract';
 import { describe, expect, it } from 'vitest';
 import { newDomain, siteBodyOf, siteValues, validateSite } from './domainValues.ts';
 
+const CHAIN = '-----BEGIN CERTIFICATE-----\nMIIB\n-----END CERTIFICATE-----';
+
 const site = {
   name: 'shop',
   color: '#000000',
@@ -12,24 +14,45 @@ const site = {
     {
       name: 'shop.example.com',
       exposeBranches: false,
-      sslConfiguration: { type: 'manual', fullchain: 'CHAIN', privateKey: 'KEY' },
+      // Answers never carry the private key.
+      sslConfiguration: { type: 'manual', fullchain: CHAIN },
     },
+    { name: 'proxied.example.com', exposeBranches: false, sslConfiguration: { type: 'external' } },
   ],
 } as unknown as Site;
 
 describe('site settings in the form', () => {
-  it('round-trips domains with both SSL types', () => {
+  it('round-trips domains of every SSL type', () => {
     expect(siteBodyOf(siteValues(site)).domains).toEqual(site.domains);
   });
 
-  it('offers automatic HTTPS to new domains only where the installation has it', () => {
+  it('keeps the saved private key unless a new one is pasted', () => {
+    const values = siteValues(site);
+    expect(validateSite(values)).toEqual({});
+    values.domains[1]!.privateKey = 'NEW KEY';
+    expect(siteBodyOf(values).domains[1]?.sslConfiguration).toEqual({
+      type: 'manual',
+      fullchain: CHAIN,
+      privateKey: 'NEW KEY',
+    });
+  });
+
+  it('offers automatic HTTPS to new domains only where the installation has it, else TLS terminated elsewhere', () => {
     expect(newDomain(true).sslType).toBe('acme');
-    expect(newDomain(false).sslType).toBe('manual');
+    expect(newDomain(false).sslType).toBe('external');
+  });
+
+  it('needs no certificate for TLS terminated elsewhere, and drops one typed before switching to it', () => {
+    const values = siteValues(site);
+    values.domains = [{ ...newDomain(false), name: 'a.example.com', fullchain: 'CHAIN', privateKey: 'KEY' }];
+    expect(validateSite(values)).toEqual({});
+    expect(siteBodyOf(values).domains[0]?.sslConfiguration).toEqual({ type: 'external' });
   });
 
   it("reports a domain's errors on the form's own fields", () => {
     const values = siteValues(site);
-    values.domains = [newDomain(false), { ...newDomain(true), name: 'a.example.com' }, newDomain(true)];
+    const manual = { ...newDomain(false), sslType: 'manual' as const };
+    values.domains = [manual, { ...newDomain(true), name: 'a.example.com' }, newDomain(true)];
     values.domains[2]!.name = 'a.example.com';
     values.domains[0]!.name = 'b.example.com';
     expect(validateSite(values)).toEqual({

@@ -1,13 +1,24 @@
 import type { FormErrors } from '@mantine/form';
-import { type Domain, type Site, updateSiteBody } from '@wharf/contract';
+import {
+  type api,
+  type Domain,
+  messages,
+  type RouteBody,
+  type Site,
+  type SslConfiguration,
+  updateSiteBody,
+} from '@wharf/contract';
 
 /** A domain as the form edits it: the certificate fields stay while the type is switched back and forth. */
 export interface DomainValues {
   name: string;
   exposeBranches: boolean;
-  sslType: 'acme' | 'manual';
+  sslType: SslConfiguration['type'];
   fullchain: string;
+  /** Empty keeps the key saved on the server (answers never show it); text replaces it. */
   privateKey: string;
+  /** The server holds a private key for this domain's manual certificate. */
+  privateKeySaved: boolean;
 }
 
 export interface SiteValues {
@@ -29,24 +40,41 @@ export function siteValues(site: Site): SiteValues {
       exposeBranches: domain.exposeBranches,
       sslType: domain.sslConfiguration.type,
       fullchain: domain.sslConfiguration.type === 'manual' ? domain.sslConfiguration.fullchain : '',
-      privateKey: domain.sslConfiguration.type === 'manual' ? domain.sslConfiguration.privateKey : '',
+      privateKey: '',
+      privateKeySaved: domain.sslConfiguration.type === 'manual',
     })),
   };
 }
 
-/** A new domain: automatic HTTPS when the installation offers it, else a certificate of one's own. */
+/**
+ * A new domain: automatic HTTPS when the installation offers it, else TLS terminated in front of
+ * Wharf, the set-up the README recommends while Wharf does not serve HTTPS itself.
+ */
 export function newDomain(httpsAuto: boolean): DomainValues {
-  return { name: '', exposeBranches: false, sslType: httpsAuto ? 'acme' : 'manual', fullchain: '', privateKey: '' };
+  return {
+    name: '',
+    exposeBranches: false,
+    sslType: httpsAuto ? 'acme' : 'external',
+    fullchain: '',
+    privateKey: '',
+    privateKeySaved: false,
+  };
 }
 
-export function siteBodyOf(values: SiteValues) {
+function sslConfigurationOf({ sslType, fullchain, privateKey }: DomainValues): SslConfiguration {
+  if (sslType !== 'manual') return { type: sslType };
+  return privateKey ? { type: 'manual', fullchain, privateKey } : { type: 'manual', fullchain };
+}
+
+/** The update body of a site, from what the form holds. */
+export function siteBodyOf(values: SiteValues): RouteBody<typeof api.updateSite> {
   return {
     ...values,
     domains: values.domains.map(
-      ({ name, exposeBranches, sslType, fullchain, privateKey }): Domain => ({
-        name,
-        exposeBranches,
-        sslConfiguration: sslType === 'manual' ? { type: 'manual', fullchain, privateKey } : { type: 'acme' },
+      (domain): Domain => ({
+        name: domain.name,
+        exposeBranches: domain.exposeBranches,
+        sslConfiguration: sslConfigurationOf(domain),
       }),
     ),
   };
@@ -54,9 +82,13 @@ export function siteBodyOf(values: SiteValues) {
 
 /** The contract's rules for a site's settings, reported on the form's own fields. */
 export function validateSite(values: SiteValues): FormErrors {
-  const result = updateSiteBody.safeParse(siteBodyOf(values));
-  if (result.success) return {};
   const errors: FormErrors = {};
+  values.domains.forEach((domain, index) => {
+    if (domain.sslType === 'manual' && !domain.privateKey && !domain.privateKeySaved)
+      errors[`domains.${index}.privateKey`] = messages.required;
+  });
+  const result = updateSiteBody.safeParse(siteBodyOf(values));
+  if (result.success) return errors;
   for (const issue of result.error.issues) {
     const field = issue.path
       .join('.')

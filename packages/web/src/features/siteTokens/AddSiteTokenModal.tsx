@@ -1,13 +1,13 @@
-import { Alert, Button, Group, Modal, Stack, TextInput } from '@mantine/core';
+import { Alert, Button, Group, Stack, Text, TextInput } from '@mantine/core';
 import { useForm } from '@mantine/form';
 import { IconInfoCircle } from '@tabler/icons-react';
-import { useMutation, useQueryClient } from '@tanstack/react-query';
-import { api, createSiteTokenBody, type SiteToken } from '@wharf/contract';
-import { useState } from 'react';
+import { useQueryClient } from '@tanstack/react-query';
+import { api, createSiteTokenBody, type RouteBody } from '@wharf/contract';
+import { FormModal, useCreateModal } from '../../components/FormModal.tsx';
+import { SecretValue } from '../../components/SecretValue.tsx';
+import { UploadCommand } from '../../components/UploadCommand.tsx';
 import { call } from '../../lib/api.ts';
 import { contractResolver } from '../../lib/form.ts';
-import { notifyFailure } from '../../lib/notify.ts';
-import { SecretValue } from './SecretValue.tsx';
 
 /** 'Add token': a name, then the new token's value to copy into the upload command or CI. */
 export function AddSiteTokenModal({
@@ -20,55 +20,50 @@ export function AddSiteTokenModal({
   onClose: () => void;
 }) {
   const client = useQueryClient();
-  const [created, setCreated] = useState<SiteToken | null>(null);
-  const form = useForm({ initialValues: { name: '' }, validate: contractResolver(createSiteTokenBody) });
-  const create = useMutation({
-    mutationFn: (body: { name: string }) => call(api.createSiteToken, { params: { siteId }, body }),
-    onSuccess: async (token) => {
-      setCreated(token);
-      await client.invalidateQueries({ queryKey: [api.listSiteTokens.path] });
-    },
-    onError: (error) => notifyFailure('create tokens', error),
+  const form = useForm<RouteBody<typeof api.createSiteToken>>({
+    initialValues: { name: '' },
+    validate: contractResolver(createSiteTokenBody),
   });
-  const close = () => {
-    form.reset();
-    setCreated(null);
-    onClose();
-  };
+  const { mutation, modal } = useCreateModal({
+    form,
+    opened,
+    onClose,
+    create: (body) => call(api.createSiteToken, { params: { siteId }, body }),
+    // The value shows at once; the list catches up behind the modal.
+    onCreated: () => void client.invalidateQueries({ queryKey: [api.listSiteTokens.path] }),
+    failedAction: 'create tokens',
+  });
+  const created = mutation.data;
   return (
-    <Modal opened={opened} onClose={close} title={created ? 'Token created' : 'Add token'}>
-      {created ? (
-        <Stack>
-          <Alert variant="light" icon={<IconInfoCircle />}>
-            It may upload releases to this site and nothing else. Pass it to the upload command with --token.
-          </Alert>
-          <SecretValue value={created.value} label={`Value of ${created.name}`} revealed />
-          <Group justify="flex-end">
-            <Button onClick={close}>Done</Button>
-          </Group>
-        </Stack>
-      ) : (
-        <form onSubmit={form.onSubmit((values) => create.mutate(values))} noValidate>
+    <FormModal
+      title={created ? 'Token created' : 'Add token'}
+      {...modal}
+      size={created ? 'lg' : 'md'}
+      submitLabel="Create token"
+      done={
+        created && (
           <Stack>
-            <TextInput
-              label="Name"
-              description="Where it is used, to recognise it later"
-              placeholder="GitHub Actions"
-              data-autofocus
-              withAsterisk
-              {...form.getInputProps('name')}
-            />
+            <Alert variant="light" icon={<IconInfoCircle />}>
+              It may upload releases to this site and nothing else.
+            </Alert>
+            <SecretValue value={created.value} label={`Value of ${created.name}`} shown="revealed" />
+            <Text size="sm">The upload command with this token, for your machine or a CI job:</Text>
+            <UploadCommand siteId={siteId} token={created.value} />
             <Group justify="flex-end">
-              <Button variant="default" onClick={close}>
-                Cancel
-              </Button>
-              <Button type="submit" loading={create.isPending}>
-                Create token
-              </Button>
+              <Button onClick={modal.close}>Done</Button>
             </Group>
           </Stack>
-        </form>
-      )}
-    </Modal>
+        )
+      }
+    >
+      <TextInput
+        label="Name"
+        description="Where it is used, to recognise it later"
+        placeholder="GitHub Actions"
+        data-autofocus
+        withAsterisk
+        {...form.getInputProps('name')}
+      />
+    </FormModal>
   );
 }

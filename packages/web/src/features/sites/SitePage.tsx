@@ -1,31 +1,25 @@
 import { Anchor, Badge, Group, Skeleton } from '@mantine/core';
-import {
-  IconExternalLink,
-  IconGitBranch,
-  IconKey,
-  IconLock,
-  IconPackage,
-  IconSettings,
-  IconWebhook,
-} from '@tabler/icons-react';
+import { IconGitBranch, IconKey, IconLock, IconPackage, IconSettings, IconWebhook } from '@tabler/icons-react';
 import { useQuery } from '@tanstack/react-query';
 import { api } from '@wharf/contract';
-import { Link, Navigate, Route, Routes, useParams } from 'react-router';
+import { Link, Route, Routes, useParams } from 'react-router';
+import { DefaultTab } from '../../components/DefaultTab.tsx';
+import { SiteMenu } from '../../components/DeleteSite.tsx';
 import { EntityAvatar } from '../../components/EntityAvatar.tsx';
 import { ErrorPanel } from '../../components/ErrorPanel.tsx';
 import { NotFound } from '../../components/NotFound.tsx';
 import { PageTitle } from '../../components/PageTitle.tsx';
 import { RouteTabs } from '../../components/RouteTabs.tsx';
+import { UrlLink } from '../../components/UrlLink.tsx';
 import { apiQuery } from '../../lib/api.ts';
+import { useCurrentOrg } from '../../lib/currentOrg.tsx';
 import { BranchesTab } from '../branches/BranchesTab.tsx';
 import { BranchPage } from '../branches/BranchPage.tsx';
 import { HooksRoutes } from '../hooks/HooksRoutes.tsx';
-import { useCurrentOrg } from '../orgs/currentOrg.tsx';
 import { ReleasesTab } from '../releases/ReleasesTab.tsx';
 import { SiteSettings } from '../siteSettings/SiteSettings.tsx';
 import { SiteTokensTab } from '../siteTokens/SiteTokensTab.tsx';
 import { TrafficCard } from '../traffic/TrafficCard.tsx';
-import { DeleteSiteButton } from './DeleteSiteButton.tsx';
 import { SiteLiveUpdates } from './SiteLiveUpdates.tsx';
 import { useCanManageSite } from './useCanManageSite.ts';
 
@@ -40,7 +34,7 @@ export function SitePage() {
   });
   const canManage = useCanManageSite(site.data);
 
-  if (site.error) return <ErrorPanel title="Could not get site" error={site.error} />;
+  if (site.error) return <ErrorPanel title="Could not get site" query={site} />;
   if (!site.data || canManage === undefined) return <Skeleton h={200} />;
   const base = `/sites/${siteId}`;
   const tabs = [
@@ -79,24 +73,14 @@ export function SitePage() {
                 <span aria-hidden>·</span>
               </>
             )}
-            <Anchor
-              href={site.data.url}
-              target="_blank"
-              rel="noopener noreferrer"
-              size="sm"
-              aria-label="Main branch link"
-              style={{ overflowWrap: 'anywhere' }}
-            >
-              {site.data.url}
-              <IconExternalLink size={14} aria-hidden style={{ marginLeft: 4, verticalAlign: 'middle' }} />
-            </Anchor>
+            <UrlLink url={site.data.url} label="Main branch link" />
           </Group>
         }
-        action={isAdminOrOwner && <DeleteSiteButton site={site.data} />}
+        action={isAdminOrOwner && <SiteMenu site={site.data} />}
       />
       <RouteTabs base={base} tabs={tabs} />
       <Routes>
-        <Route index element={<Navigate to={`${base}/branches`} replace />} />
+        <Route index element={<DefaultTab tab="branches" />} />
         <Route
           path="branches"
           element={

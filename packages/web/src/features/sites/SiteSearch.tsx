@@ -10,9 +10,9 @@ import { useEffect, useState } from 'react';
 import { useNavigate } from 'react-router';
 import { EntityAvatar } from '../../components/EntityAvatar.tsx';
 import { apiQuery } from '../../lib/api.ts';
+import { useCurrentOrg } from '../../lib/currentOrg.tsx';
 import { notifyFailure } from '../../lib/notify.ts';
 import { useSearchTerm } from '../../lib/useSearchTerm.ts';
-import { useCurrentOrg } from '../orgs/currentOrg.tsx';
 import classes from './SiteSearch.module.css';
 
 /** spec.md §2 'Site search': Ctrl or Cmd + K, page 0 of 10 sites matching the term. */

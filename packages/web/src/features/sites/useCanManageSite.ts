@@ -1,7 +1,7 @@
 import { useQuery } from '@tanstack/react-query';
 import { api, type Site } from '@wharf/contract';
 import { apiQuery } from '../../lib/api.ts';
-import { useCurrentOrg } from '../orgs/currentOrg.tsx';
+import { useCurrentOrg } from '../../lib/currentOrg.tsx';
 
 /**
  * design.md 'Access': admins and owners, and members of the site's team, manage a site (branches,

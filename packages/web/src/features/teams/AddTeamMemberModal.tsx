@@ -5,9 +5,9 @@ import { api, messages, type OrgMember, SEARCH_PAGE_SIZE } from '@wharf/contract
 import { useState } from 'react';
 import { ErrorPanel } from '../../components/ErrorPanel.tsx';
 import { apiQuery, call } from '../../lib/api.ts';
+import { useCurrentOrg } from '../../lib/currentOrg.tsx';
 import { notifyFailure } from '../../lib/notify.ts';
 import { useSearchTerm } from '../../lib/useSearchTerm.ts';
-import { useCurrentOrg } from '../orgs/currentOrg.tsx';
 
 function Candidate({ member, teamId, inTeam }: { member: OrgMember; teamId: string; inTeam: boolean }) {
   const client = useQueryClient();
@@ -89,7 +89,7 @@ export function AddTeamMemberModal({
           data-autofocus
         />
         {members.isPending && <Skeleton h={120} />}
-        {members.error && <ErrorPanel title="Could not list members" error={members.error} />}
+        {members.error && <ErrorPanel title="Could not list members" query={members} />}
         {members.isSuccess && items.length === 0 && (
           <Text size="sm" c="dimmed">
             No results

@@ -1,14 +1,13 @@
-import { ActionIcon, Avatar, Badge, Button, Group, Paper, Skeleton, Stack, Text, Tooltip } from '@mantine/core';
+import { ActionIcon, Avatar, Badge, Button, Stack, Tooltip } from '@mantine/core';
 import { useDisclosure } from '@mantine/hooks';
 import { IconUserMinus, IconUserPlus, IconUsers } from '@tabler/icons-react';
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { api, type TeamMember } from '@wharf/contract';
-import { EmptyState } from '../../components/EmptyState.tsx';
-import { ErrorPanel } from '../../components/ErrorPanel.tsx';
-import classes from '../../components/ListRow.module.css';
+import { ListRow, RowDetail } from '../../components/ListRow.tsx';
+import { ListSection } from '../../components/ListSection.tsx';
 import { apiQuery, call } from '../../lib/api.ts';
+import { useCurrentOrg } from '../../lib/currentOrg.tsx';
 import { notifyFailure } from '../../lib/notify.ts';
-import { useCurrentOrg } from '../orgs/currentOrg.tsx';
 import { AddTeamMemberModal } from './AddTeamMemberModal.tsx';
 
 function MemberRow({ member, teamId, removable }: { member: TeamMember; teamId: string; removable: boolean }) {
@@ -19,41 +18,35 @@ function MemberRow({ member, teamId, removable }: { member: TeamMember; teamId: 
     onError: (error) => notifyFailure('delete members', error),
   });
   return (
-    <Group className={classes.row} justify="space-between" wrap="nowrap" aria-label={`Team member ${member.name}`}>
-      <Group wrap="nowrap" miw={0}>
-        <Avatar name={member.name} color="initials" radius="xl" />
-        <Stack gap={2} miw={0}>
-          <Group gap={6}>
-            <Text fw={500} truncate>
-              {member.name}
-            </Text>
-            {member.admin && (
-              <Badge size="sm" variant="light">
-                admin
-              </Badge>
-            )}
-          </Group>
-          {member.email && (
-            <Text size="xs" c="dimmed" truncate>
-              {member.email}
-            </Text>
-          )}
-        </Stack>
-      </Group>
-      {removable && (
-        <Tooltip label="Remove from the team" withArrow>
-          <ActionIcon
-            variant="subtle"
-            color="red"
-            onClick={() => remove.mutate()}
-            loading={remove.isPending}
-            aria-label={`Remove ${member.name} from the team`}
-          >
-            <IconUserMinus size={18} />
-          </ActionIcon>
-        </Tooltip>
-      )}
-    </Group>
+    <ListRow
+      label={`Team member ${member.name}`}
+      leading={<Avatar name={member.name} color="initials" radius="xl" />}
+      title={member.name}
+      weight={500}
+      badges={
+        member.admin && (
+          <Badge size="sm" variant="light">
+            admin
+          </Badge>
+        )
+      }
+      details={member.email && <RowDetail>{member.email}</RowDetail>}
+      actions={
+        removable && (
+          <Tooltip label="Remove from the team" withArrow>
+            <ActionIcon
+              variant="subtle"
+              color="red"
+              onClick={() => remove.mutate()}
+              loading={remove.isPending}
+              aria-label={`Remove ${member.name} from the team`}
+            >
+              <IconUserMinus size={18} />
+            </ActionIcon>
+          </Tooltip>
+        )
+      }
+    />
   );
 }
 
@@ -69,31 +62,23 @@ export function TeamMembersTab({ teamId }: { teamId: string }) {
   );
   return (
     <Stack>
-      {members.error && <ErrorPanel title="Could not list members" error={members.error} />}
-      {members.isPending && <Skeleton h={120} />}
-      {members.data?.length === 0 && (
-        <EmptyState
-          icon={<IconUsers size={26} stroke={1.5} />}
-          title="No members"
-          description="Members of a team manage its sites: branches, releases, tokens and hooks."
-          action={addButton}
-        />
-      )}
-      {members.data && members.data.length > 0 && (
-        <>
-          <Group justify="space-between">
-            <Text size="sm" c="dimmed">
-              Members of the team manage its sites; admins and owners of the organization manage every site.
-            </Text>
-            {addButton}
-          </Group>
-          <Paper withBorder className={classes.list}>
-            {members.data.map((member) => (
-              <MemberRow key={member.memberId} member={member} teamId={teamId} removable={isAdminOrOwner} />
-            ))}
-          </Paper>
-        </>
-      )}
+      <ListSection
+        query={members}
+        errorTitle="Could not list members"
+        empty={{
+          icon: <IconUsers size={26} stroke={1.5} />,
+          title: 'No members',
+          description: 'Members of a team manage its sites: branches, releases, tokens and hooks.',
+        }}
+        intro="Members of the team manage its sites; admins and owners of the organization manage every site."
+        action={addButton}
+      >
+        {(items) =>
+          items.map((member) => (
+            <MemberRow key={member.memberId} member={member} teamId={teamId} removable={isAdminOrOwner} />
+          ))
+        }
+      </ListSection>
       {isAdminOrOwner && (
         <AddTeamMemberModal
           opened={opened}

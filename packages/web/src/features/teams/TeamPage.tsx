@@ -1,19 +1,20 @@
-import { ActionIcon, Menu, Skeleton } from '@mantine/core';
+import { Skeleton } from '@mantine/core';
 import { useDisclosure } from '@mantine/hooks';
-import { IconDots, IconSettings, IconTrash, IconUsers, IconWebhook, IconWorldWww } from '@tabler/icons-react';
-import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
+import { IconSettings, IconUsers, IconWebhook, IconWorldWww } from '@tabler/icons-react';
+import { useQuery, useQueryClient } from '@tanstack/react-query';
 import { api, type Team } from '@wharf/contract';
-import { Navigate, Route, Routes, useNavigate, useParams } from 'react-router';
-import { ConfirmModal } from '../../components/ConfirmModal.tsx';
+import { Route, Routes, useNavigate, useParams } from 'react-router';
+import { DefaultTab } from '../../components/DefaultTab.tsx';
+import { DeleteConfirm } from '../../components/DeleteConfirm.tsx';
 import { EntityAvatar } from '../../components/EntityAvatar.tsx';
 import { ErrorPanel } from '../../components/ErrorPanel.tsx';
 import { NotFound } from '../../components/NotFound.tsx';
+import { DeleteMenuItem, PageMenu } from '../../components/PageMenu.tsx';
 import { PageTitle } from '../../components/PageTitle.tsx';
 import { RouteTabs } from '../../components/RouteTabs.tsx';
 import { apiQuery, call } from '../../lib/api.ts';
-import { notifyFailure } from '../../lib/notify.ts';
+import { useCurrentOrg } from '../../lib/currentOrg.tsx';
 import { HooksRoutes } from '../hooks/HooksRoutes.tsx';
-import { useCurrentOrg } from '../orgs/currentOrg.tsx';
 import { TeamMembersTab } from './TeamMembersTab.tsx';
 import { TeamSettingsTab } from './TeamSettingsTab.tsx';
 import { TeamSitesTab } from './TeamSitesTab.tsx';
@@ -22,41 +23,26 @@ function TeamMenu({ team }: { team: Team }) {
   const [opened, { open, close }] = useDisclosure(false);
   const client = useQueryClient();
   const navigate = useNavigate();
-  const remove = useMutation({
-    mutationFn: () => call(api.deleteTeam, { params: { teamId: team._id } }),
-    onSuccess: async () => {
-      close();
-      navigate('/');
-      await client.invalidateQueries({ queryKey: [api.listTeams.path] });
-      client.removeQueries({ queryKey: [api.getTeam.path, { teamId: team._id }] });
-    },
-    onError: (error) => notifyFailure('delete team', error),
-  });
   return (
     <>
-      <Menu position="bottom-end" withinPortal>
-        <Menu.Target>
-          <ActionIcon variant="default" size="lg" aria-label="Team actions">
-            <IconDots size={18} />
-          </ActionIcon>
-        </Menu.Target>
-        <Menu.Dropdown>
-          <Menu.Item color="red" leftSection={<IconTrash size={16} />} onClick={open}>
-            Delete
-          </Menu.Item>
-        </Menu.Dropdown>
-      </Menu>
-      <ConfirmModal
+      <PageMenu label="Team actions">
+        <DeleteMenuItem onClick={open} />
+      </PageMenu>
+      <DeleteConfirm
         opened={opened}
         onClose={close}
         title="Delete team"
-        confirmLabel="Delete team"
-        onConfirm={() => remove.mutate()}
-        loading={remove.isPending}
+        failure="delete team"
+        remove={() => call(api.deleteTeam, { params: { teamId: team._id } })}
+        onDeleted={async () => {
+          navigate('/');
+          await client.invalidateQueries({ queryKey: [api.listTeams.path] });
+          client.removeQueries({ queryKey: [api.getTeam.path, { teamId: team._id }] });
+        }}
       >
         Delete <b>{team.name}</b> with all its sites, their branches and releases? Their addresses stop answering at
         once. This cannot be undone.
-      </ConfirmModal>
+      </DeleteConfirm>
     </>
   );
 }
@@ -67,7 +53,7 @@ export function TeamPage() {
   const { isAdminOrOwner } = useCurrentOrg();
   const team = useQuery(apiQuery(api.getTeam, { params: { teamId } }));
 
-  if (team.error) return <ErrorPanel title="Could not get team" error={team.error} />;
+  if (team.error) return <ErrorPanel title="Could not get team" query={team} />;
   if (!team.data) return <Skeleton h={200} />;
   const base = `/teams/${teamId}`;
   const tabs = [
@@ -90,7 +76,7 @@ export function TeamPage() {
       />
       <RouteTabs base={base} tabs={tabs} />
       <Routes>
-        <Route index element={<Navigate to={`${base}/sites`} replace />} />
+        <Route index element={<DefaultTab tab="sites" />} />
         <Route path="sites" element={<TeamSitesTab teamId={teamId} />} />
         <Route path="members" element={<TeamMembersTab teamId={teamId} />} />
         {isAdminOrOwner && (

@@ -1,39 +1,34 @@
-import { Button, Group, Kbd, Paper, Skeleton, Stack, Text, Tooltip } from '@mantine/core';
+import { Button, Group, Kbd, Skeleton, Tooltip } from '@mantine/core';
 import { useDisclosure, useHotkeys, useOs } from '@mantine/hooks';
-import { IconChevronRight, IconPlus, IconUsersGroup } from '@tabler/icons-react';
+import { IconPlus, IconUsersGroup } from '@tabler/icons-react';
 import { useInfiniteQuery } from '@tanstack/react-query';
 import { api, DEFAULT_PAGE_SIZE, HOTKEY_ADD_TEAM, type Team } from '@wharf/contract';
-import { Link } from 'react-router';
 import { EmptyState } from '../../components/EmptyState.tsx';
 import { EntityAvatar } from '../../components/EntityAvatar.tsx';
 import { ErrorPanel } from '../../components/ErrorPanel.tsx';
-import classes from '../../components/ListRow.module.css';
+import { LinkRow, RowDetail, RowList } from '../../components/ListRow.tsx';
+import { LoadMore } from '../../components/LoadMore.tsx';
 import { lazyModal, ModalOnDemand } from '../../components/lazyModal.tsx';
 import { PageTitle } from '../../components/PageTitle.tsx';
 import { call, keyOf } from '../../lib/api.ts';
+import { useCurrentOrg } from '../../lib/currentOrg.tsx';
+import { nextPage } from '../../lib/paging.ts';
 import { exactTime, relativeTime } from '../../lib/time.ts';
-import { useCurrentOrg } from '../orgs/currentOrg.tsx';
 
 const CreateTeamModal = lazyModal(() => import('./CreateTeamModal.tsx').then((m) => m.CreateTeamModal));
 
 function TeamRow({ team }: { team: Team }) {
   return (
-    <Link to={`/teams/${team._id}`} className={classes.row}>
-      <Group wrap="nowrap" justify="space-between">
-        <Group wrap="nowrap" miw={0}>
-          <EntityAvatar name={team.name} color={team.color} logo={team.logo} size={38} />
-          <Stack gap={0} miw={0}>
-            <Text fw={600} truncate>
-              {team.name}
-            </Text>
-            <Text size="xs" c="dimmed" title={exactTime(team.createdAt)}>
-              Created {relativeTime(team.createdAt)}
-            </Text>
-          </Stack>
-        </Group>
-        <IconChevronRight size={18} stroke={1.5} color="var(--mantine-color-dimmed)" />
-      </Group>
-    </Link>
+    <LinkRow
+      to={`/teams/${team._id}`}
+      leading={<EntityAvatar name={team.name} color={team.color} logo={team.logo} size={38} />}
+      title={team.name}
+      details={
+        <RowDetail title={exactTime(team.createdAt)} truncate={false}>
+          Created {relativeTime(team.createdAt)}
+        </RowDetail>
+      }
+    />
   );
 }
 
@@ -48,8 +43,7 @@ export function TeamsPage() {
     queryKey: keyOf(api.listTeams, { params, query: { size: DEFAULT_PAGE_SIZE } }),
     queryFn: ({ pageParam }) => call(api.listTeams, { params, query: { page: pageParam, size: DEFAULT_PAGE_SIZE } }),
     initialPageParam: 0,
-    getNextPageParam: (last, pages) =>
-      pages.reduce((total, page) => total + page.items.length, 0) < last.count ? pages.length : undefined,
+    getNextPageParam: nextPage,
   });
   const items = teams.data?.pages.flatMap((page) => page.items) ?? [];
   const mod = os === 'macos' || os === 'ios' ? '⌘' : 'Ctrl';
@@ -73,7 +67,7 @@ export function TeamsPage() {
     <>
       <PageTitle title="Teams" description={`Teams of ${org.name}`} action={addButton} />
       {teams.isPending && <Skeleton h={180} />}
-      {teams.error && <ErrorPanel title="Could not list teams" error={teams.error} />}
+      {teams.error && <ErrorPanel title="Could not list teams" query={teams} />}
       {teams.isSuccess && items.length === 0 && (
         <EmptyState
           icon={<IconUsersGroup size={26} stroke={1.5} />}
@@ -87,17 +81,15 @@ export function TeamsPage() {
         />
       )}
       {items.length > 0 && (
-        <Paper withBorder className={classes.list}>
+        <RowList>
           {items.map((team) => (
             <TeamRow key={team._id} team={team} />
           ))}
-        </Paper>
+        </RowList>
       )}
       {teams.hasNextPage && (
         <Group justify="center" mt="md">
-          <Button variant="default" onClick={() => void teams.fetchNextPage()} loading={teams.isFetchingNextPage}>
-            Load more
-          </Button>
+          <LoadMore list={teams} />
         </Group>
       )}
       {isAdminOrOwner && <ModalOnDemand modal={CreateTeamModal} opened={opened} onClose={close} />}

@@ -1,7 +1,7 @@
 import { Affix, Button, CloseButton, Group, Paper, Text, Transition } from '@mantine/core';
 import { useState } from 'react';
 import { readStored, storageKeys, writeStored } from '../../lib/storage.ts';
-import { useSystemEnv } from './systemEnv.ts';
+import { useSystemEnv } from '../../lib/systemEnv.ts';
 
 /** spec.md §4: a one-time notice that anonymous usage analytics are collected, with an opt-out. */
 export function AnalyticsNotice() {

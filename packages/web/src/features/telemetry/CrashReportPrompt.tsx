@@ -1,8 +1,8 @@
 import { Button, Group, Modal, Stack, Text, ThemeIcon } from '@mantine/core';
 import { IconBug } from '@tabler/icons-react';
 import { useEffect } from 'react';
+import { useSystemEnv } from '../../lib/systemEnv.ts';
 import { startCrashReports, useCrashReportChoice } from './crashReports.ts';
-import { useSystemEnv } from './systemEnv.ts';
 
 /**
  * spec.md §4 'Crash reports: asked at first load'. Only asked when the installation has somewhere to

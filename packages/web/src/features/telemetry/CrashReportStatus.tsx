@@ -1,10 +1,11 @@
 import { Anchor, Group, Text } from '@mantine/core';
+import { useSystemEnv } from '../../lib/systemEnv.ts';
 import { useCrashReportChoice } from './crashReports.ts';
-import { useSystemEnv } from './systemEnv.ts';
 
 /** The footer's crash-report indicator; switching reloads the page (spec.md §4). */
 export function CrashReportStatus() {
-  const dsn = useSystemEnv().data?.crashReports.dsn ?? null;
+  const env = useSystemEnv();
+  const dsn = env.data?.crashReports.dsn ?? null;
   const [choice, setChoice] = useCrashReportChoice();
   const on = dsn !== null && choice === 'enabled';
 
@@ -14,7 +15,8 @@ export function CrashReportStatus() {
   };
 
   return (
-    <Group gap={6} wrap="nowrap">
+    // Kept in place but unseen until the installation's settings are known: never 'off' by mistake.
+    <Group gap={6} wrap="nowrap" style={{ visibility: env.data ? undefined : 'hidden' }}>
       <span
         aria-hidden
         style={{

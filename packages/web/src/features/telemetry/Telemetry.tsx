@@ -1,10 +1,9 @@
-import { notifications } from '@mantine/notifications';
 import { lazy, Suspense, useEffect } from 'react';
 import { useFirstPageShown } from '../../lib/firstPage.ts';
-import { errorText } from '../../lib/notify.ts';
-import { useUser } from '../auth/session.ts';
+import { notifyFailure } from '../../lib/notify.ts';
+import { useUser } from '../../lib/session.ts';
+import { useSystemEnv } from '../../lib/systemEnv.ts';
 import { AnalyticsNotice } from './AnalyticsNotice.tsx';
-import { useSystemEnv } from './systemEnv.ts';
 
 // Only installations with a crash-report service ask: the others never load the question.
 const CrashReportPrompt = lazy(() => import('./CrashReportPrompt.tsx').then((m) => ({ default: m.CrashReportPrompt })));
@@ -17,7 +16,7 @@ export function Telemetry() {
   const signedIn = Boolean(useUser().data);
   const pageShown = useFirstPageShown();
   useEffect(() => {
-    if (env.error) notifications.show({ color: 'red', message: `Could not load backend env: ${errorText(env.error)}` });
+    if (env.error) notifyFailure('load backend env', env.error);
   }, [env.error]);
   return (
     <>

@@ -15,13 +15,29 @@ export function useCrashReportChoice() {
   });
 }
 
-let started = false;
+type Reporter = typeof import('@sentry/browser');
+
+let reporter: Promise<Reporter> | null = null;
 
 /** Sends the console's uncaught errors to the installation's crash-report service. */
-export async function startCrashReports(dsn: string) {
-  if (started) return;
-  started = true;
+export function startCrashReports(dsn: string): Promise<Reporter> {
   // Loaded only when reports are on: nobody else pays for the reporting library.
-  const Sentry = await import('@sentry/browser');
-  Sentry.init({ dsn, release: `wharf-console@${UI_VERSION}`, sendDefaultPii: false });
+  reporter ??= import('@sentry/browser').then((Sentry) => {
+    Sentry.init({ dsn, release: `wharf-console@${UI_VERSION}`, sendDefaultPii: false });
+    return Sentry;
+  });
+  return reporter;
+}
+
+/** Whether this page sends crash reports. */
+export function crashReportsStarted(): boolean {
+  return reporter !== null;
+}
+
+/**
+ * Reports an error that an error boundary caught: React keeps those from the global handlers the
+ * reporting library listens to. Nothing is sent while reports are off.
+ */
+export function reportCrash(error: unknown, componentStack?: string | null) {
+  void reporter?.then((Sentry) => Sentry.captureException(error, { contexts: { react: { componentStack } } }));
 }

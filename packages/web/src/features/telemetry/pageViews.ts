@@ -2,9 +2,9 @@ import { api, CONSOLE_PAGE_PATH, CONSOLE_PAGE_PATH_MAX_LENGTH } from '@wharf/con
 import { useEffect } from 'react';
 import { useLocation } from 'react-router';
 import { urlOf } from '../../lib/api.ts';
+import { useUser } from '../../lib/session.ts';
 import { readStored, storageKeys } from '../../lib/storage.ts';
-import { useUser } from '../auth/session.ts';
-import { useSystemEnv } from './systemEnv.ts';
+import { useSystemEnv } from '../../lib/systemEnv.ts';
 
 /** How often the counted views go to the server; they also go when the page is left. */
 const FLUSH_EVERY_MS = 5_000;

@@ -5,7 +5,8 @@ import { api } from '@wharf/contract';
 import { lazy, Suspense } from 'react';
 import { ErrorPanel } from '../../components/ErrorPanel.tsx';
 import { apiQuery } from '../../lib/api.ts';
-import { formatBytes, trafficSeries } from './trafficSeries.ts';
+import { formatBytes } from '../../lib/bytes.ts';
+import { trafficSeries } from './trafficSeries.ts';
 
 const HOURS = 72;
 
@@ -54,7 +55,7 @@ export function TrafficCard({ siteId }: { siteId: string }) {
           </Group>
         )}
       </Group>
-      {traffic.error && <ErrorPanel title="Could not load traffic" error={traffic.error} />}
+      {traffic.error && <ErrorPanel title="Could not load traffic" query={traffic} />}
       {traffic.isPending && <Skeleton h={96} />}
       {traffic.data && requests === 0 && (
         <Group h={96} justify="center" gap="xs" c="dimmed">

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { formatBytes, trafficSeries } from './trafficSeries.ts';
+import { trafficSeries } from './trafficSeries.ts';
 
 describe('trafficSeries', () => {
   const now = Date.parse('2025-03-10T12:34:00.000Z');
@@ -22,14 +22,5 @@ describe('trafficSeries', () => {
   it('ignores hours older than the window', () => {
     const series = trafficSeries([{ hour: '2025-03-01T11:00:00.000Z', requests: 7, bytes: 900 }], 3, now);
     expect(series.reduce((total, point) => total + point.requests, 0)).toBe(0);
-  });
-});
-
-describe('formatBytes', () => {
-  it('reads as a person would', () => {
-    expect(formatBytes(0)).toBe('0 B');
-    expect(formatBytes(999)).toBe('999 B');
-    expect(formatBytes(1234)).toBe('1.2 KB');
-    expect(formatBytes(56_000_000)).toBe('56 MB');
   });
 });

@@ -112,7 +112,7 @@ export function ApiTokenForm({
               Choose whole groups or single endpoints. A token never does more than you may do yourself.
             </Input.Description>
             {endpoints.isPending && <Skeleton h={240} />}
-            {endpoints.error && <ErrorPanel title="Could not list the API endpoints" error={endpoints.error} />}
+            {endpoints.error && <ErrorPanel title="Could not list the API endpoints" query={endpoints} />}
             {endpoints.data && (
               <ScopePicker
                 endpoints={endpoints.data}

@@ -4,13 +4,13 @@ import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { api } from '@wharf/contract';
 import { Link, useParams } from 'react-router';
 import { ErrorPanel } from '../../components/ErrorPanel.tsx';
+import { SecretValue } from '../../components/SecretValue.tsx';
 import { apiQuery, call } from '../../lib/api.ts';
 import { notifyFailure } from '../../lib/notify.ts';
 import { exactTime, relativeTime } from '../../lib/time.ts';
 import { ApiTokenForm, type ApiTokenValues, fromIso, toIso } from './ApiTokenForm.tsx';
 import { DeleteApiTokenButton } from './DeleteApiTokenButton.tsx';
 import { TokenTimingBadge } from './TokenTimingBadge.tsx';
-import { TokenValue } from './TokenValue.tsx';
 
 /** /user/api-tokens/{apiTokenId}: the value, the timing, the edit form and delete. */
 export function ApiTokenPage() {
@@ -47,7 +47,7 @@ export function ApiTokenPage() {
     return (
       <>
         {back}
-        <ErrorPanel title="Could not get api token" error={token.error} />
+        <ErrorPanel title="Could not get api token" query={token} />
       </>
     );
   if (!token.data) return <Skeleton h={320} />;
@@ -75,7 +75,7 @@ export function ApiTokenPage() {
             <Text size="sm" c="dimmed">
               Send it as <code>Authorization: Bearer …</code>. Point at the value to reveal it.
             </Text>
-            <TokenValue value={data.value} />
+            <SecretValue value={data.value} label="Token value" copyLabel="Copy the token value" shown="blurred" />
           </Stack>
         </Card>
         <ApiTokenForm

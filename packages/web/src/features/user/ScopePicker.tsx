@@ -1,5 +1,6 @@
 import { Accordion, Badge, Checkbox, Code, Group, Stack, Text, Tooltip } from '@mantine/core';
 import { type ApiEndpoint, METHOD_COLORS, type ScopeGroup, scopeGroup, scopeGroups } from '@wharf/contract';
+import { countOf } from '../../lib/plural.ts';
 import { scopeGroupLabels } from './scopeLabels.ts';
 
 function MethodBadge({ method }: { method: string }) {
@@ -101,7 +102,7 @@ export function ScopePicker({
                 <Group justify="space-between" wrap="nowrap" pr="xs">
                   <Text fw={500}>{scopeGroupLabels[group]}</Text>
                   <Text size="xs" c="dimmed">
-                    {count} of {scopes.length} scopes
+                    {count} of {countOf(scopes.length, 'scope')}
                   </Text>
                 </Group>
               </Accordion.Control>
@@ -129,7 +130,7 @@ export function ScopePicker({
                 Not available to tokens
               </Text>
               <Text size="xs" c="dimmed">
-                {unscoped.length} endpoints
+                {countOf(unscoped.length, 'endpoint')}
               </Text>
             </Group>
           </Accordion.Control>

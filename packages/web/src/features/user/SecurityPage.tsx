@@ -5,7 +5,7 @@ import { useMutation } from '@tanstack/react-query';
 import { api } from '@wharf/contract';
 import { call } from '../../lib/api.ts';
 import { notifyFailure } from '../../lib/notify.ts';
-import { signOut } from '../auth/session.ts';
+import { signOut } from '../../lib/session.ts';
 
 /** /user/security: 'Disconnect from all devices' ends every session, then signs out (spec.md §4). */
 export function SecurityPage() {

@@ -3,7 +3,7 @@ import { IconKey, IconShieldLock } from '@tabler/icons-react';
 import { Outlet } from 'react-router';
 import { PageTitle } from '../../components/PageTitle.tsx';
 import { RouteTabs } from '../../components/RouteTabs.tsx';
-import { useSignedInUser } from '../auth/session.ts';
+import { useSignedInUser } from '../../lib/session.ts';
 
 /** /user: the signed-in user's API tokens and security. */
 export function UserSettingsPage() {

@@ -1,6 +1,6 @@
 import { useQuery } from '@tanstack/react-query';
 import { api } from '@wharf/contract';
-import { apiQuery } from '../../lib/api.ts';
+import { apiQuery } from './api.ts';
 
 export const systemEnvQuery = { ...apiQuery(api.getSystemEnv), staleTime: Number.POSITIVE_INFINITY };
 

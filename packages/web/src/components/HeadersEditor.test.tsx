@@ -1,6 +1,6 @@
 import { fireEvent, screen, waitFor } from '@testing-library/react';
 import { describe, expect, it, vi } from 'vitest';
-import { renderWithTheme } from '../../test/render.tsx';
+import { renderWithTheme } from '../test/render.tsx';
 import { HeadersEditor } from './HeadersEditor.tsx';
 
 function editor(onSave = vi.fn(async () => true)) {

@@ -2,11 +2,11 @@ import { type QueryClient, useQuery, useQueryClient } from '@tanstack/react-quer
 import { api, type CurrentMember, type Org } from '@wharf/contract';
 import { createContext, type ReactNode, useCallback, useContext, useEffect, useMemo, useState } from 'react';
 import { useNavigate } from 'react-router';
-import { ApiError, apiQuery } from '../../lib/api.ts';
-import { notifyFailure } from '../../lib/notify.ts';
-import { readStored, storageKeys, writeStored } from '../../lib/storage.ts';
-import { userQuery, useUser } from '../auth/session.ts';
-import { sessionCookieAtLoad } from '../auth/sessionCookie.ts';
+import { ApiError, apiQuery } from './api.ts';
+import { notifyFailure } from './notify.ts';
+import { userQuery, useUser } from './session.ts';
+import { sessionCookieAtLoad } from './sessionCookie.ts';
+import { readStored, storageKeys, writeStored } from './storage.ts';
 
 export interface CurrentOrg {
   org: Org;

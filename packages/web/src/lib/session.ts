@@ -1,9 +1,9 @@
 import { queryOptions, useQuery, useQueryClient } from '@tanstack/react-query';
 import { api, type User } from '@wharf/contract';
-import { ApiError, call, keyOf } from '../../lib/api.ts';
-import { notifyFailure } from '../../lib/notify.ts';
-import { storageKeys, writeStored } from '../../lib/storage.ts';
+import { ApiError, call, keyOf } from './api.ts';
+import { notifyFailure } from './notify.ts';
 import { sessionCookieAtLoad } from './sessionCookie.ts';
+import { storageKeys, writeStored } from './storage.ts';
 
 /** Only the first answer can rely on the page's word: a sign-in sets the cookie later. */
 let signedOutAtLoad = sessionCookieAtLoad === 'absent';

@@ -17,9 +17,9 @@ import { useDisclosure } from '@mantine/hooks';
 import { IconRefresh } from '@tabler/icons-react';
 import { useMutation } from '@tanstack/react-query';
 import { BASIC_AUTH_USER, PASSWORD_SUGGESTION_LENGTH, passwordBody } from '@wharf/contract';
-import { contractResolver } from '../../lib/form.ts';
-import { type FailedAction, notifyFailure } from '../../lib/notify.ts';
-import { randomString } from '../../lib/random.ts';
+import { contractResolver } from '../lib/form.ts';
+import { type FailedAction, notifyFailure } from '../lib/notify.ts';
+import { randomString } from '../lib/random.ts';
 
 function SetPasswordModal({
   opened,
