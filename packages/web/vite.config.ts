@@ -30,6 +30,9 @@ export default defineConfig({
     emptyOutDir: true,
     rolldownOptions: {
       output: {
+        // A first screen loads few files: what the page's script needs in one, then the sign-in or
+        // the signed-in frame (with the organization's home), and what those two share. Over
+        // HTTP/1.1 each more file is a round trip more; other pages split as Rolldown sees fit.
         codeSplitting: {
           groups: [
             { name: 'startup', tags: ['$initial'], priority: 3 },
