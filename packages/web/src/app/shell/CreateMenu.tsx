@@ -1,9 +1,10 @@
 import { ActionIcon, Button, Menu } from '@mantine/core';
-import { useDisclosure, useMediaQuery } from '@mantine/hooks';
+import { useDisclosure } from '@mantine/hooks';
 import { IconBuilding, IconKey, IconPlus, IconUsersGroup, IconWorldWww } from '@tabler/icons-react';
 import { Link } from 'react-router';
 import { lazyModal, ModalOnDemand } from '../../components/lazyModal.tsx';
 import { useCurrentOrg } from '../../lib/currentOrg.tsx';
+import { usePhone } from '../../lib/usePhone.ts';
 
 const CreateTeamModal = lazyModal(() =>
   import('../../features/teams/CreateTeamModal.tsx').then((m) => m.CreateTeamModal),
@@ -16,7 +17,7 @@ const CreateOrgModal = lazyModal(() => import('../../features/orgs/CreateOrgModa
 /** The header's create button: what the user may create in the current organization. */
 export function CreateMenu() {
   const { isAdminOrOwner } = useCurrentOrg();
-  const phone = useMediaQuery('(max-width: 48em)');
+  const phone = usePhone();
   const [teamOpened, team] = useDisclosure(false);
   const [siteOpened, site] = useDisclosure(false);
   const [orgOpened, org] = useDisclosure(false);

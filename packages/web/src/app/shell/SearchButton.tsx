@@ -1,12 +1,13 @@
 import { ActionIcon, Group, Kbd, Text, UnstyledButton } from '@mantine/core';
-import { useMediaQuery, useOs } from '@mantine/hooks';
+import { useOs } from '@mantine/hooks';
 import { IconSearch } from '@tabler/icons-react';
 import { openSiteSearch } from '../../features/sites/SiteSearchOnDemand.tsx';
+import { usePhone } from '../../lib/usePhone.ts';
 
 /** Opens the site search; shows its shortcut where there is a keyboard. */
 export function SearchButton() {
-  const phone = useMediaQuery('(max-width: 48em)');
-  const os = useOs();
+  const phone = usePhone();
+  const os = useOs({ getValueInEffect: false });
   const mod = os === 'macos' || os === 'ios' ? '⌘' : 'Ctrl';
   if (phone)
     return (

@@ -35,7 +35,7 @@ function TeamRow({ team }: { team: Team }) {
 /** The organization's home (/): its teams, a page at a time. */
 export function TeamsPage() {
   const { org, isAdminOrOwner } = useCurrentOrg();
-  const os = useOs();
+  const os = useOs({ getValueInEffect: false });
   const [opened, { open, close }] = useDisclosure(false);
   useHotkeys(isAdminOrOwner ? [[HOTKEY_ADD_TEAM, open]] : []);
   const params = { orgId: org._id };
