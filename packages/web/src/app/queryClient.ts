@@ -1,11 +1,7 @@
-import { notifyManager, QueryCache, QueryClient } from '@tanstack/react-query';
+import { QueryCache, QueryClient } from '@tanstack/react-query';
 import { api } from '@wharf/contract';
 import { ApiError, keyOf } from '../lib/api.ts';
 import { isFailed } from '../lib/failedQueries.ts';
-
-// Answers that arrive within a frame of each other (a page's lists, the sidebar's sites of each
-// team) re-render the console once, not once each: every render of a page costs the main thread.
-notifyManager.setScheduler((notify) => setTimeout(notify, 16));
 
 /** One client for the whole console; a 401 anywhere means the session ended. */
 export function createQueryClient() {
