@@ -32,7 +32,13 @@ export function RealtimeProvider({ children }: { children: ReactNode }) {
     // The client library loads with the first signed-in page: the sign-in page does not need it.
     void import('socket.io-client').then(({ io }) => {
       if (left) return;
-      connection = io({ path: REALTIME_PATH, withCredentials: true });
+      // A WebSocket at once, rather than a few polling requests first; polling only where it fails.
+      connection = io({
+        path: REALTIME_PATH,
+        withCredentials: true,
+        transports: ['websocket', 'polling'],
+        tryAllTransports: true,
+      });
       connection.on('connect', () => {
         for (const key of rooms.current.keys()) connection?.emit('join', roomOf(key));
       });
