@@ -169,7 +169,8 @@ describeInBrowser('organization admin (/org)', () => {
     const joiner = await signedIn(stage.server.url, 'joiner');
     const joinerId = await joinOrg(owner, stage.world.org._id, joiner);
     const { context, page } = await visit(stage, { user: 'owner', orgId: stage.world.org._id });
-    // Without real-time (neither its WebSocket nor its polling), the page keeps showing the member who left.
+    // Without real-time, the page keeps showing the member who left: neither the WebSocket the
+    // console opens first nor the long-polling it falls back to reaches the server.
     await page.routeWebSocket('**/socket.io/**', (socket) => socket.close());
     await page.route('**/socket.io/**', (route) => route.abort());
     await page.goto('/org/staff');
