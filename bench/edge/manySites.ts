@@ -60,9 +60,19 @@ export async function addSites(dataDir: string, bench: BenchSite, count: number)
       });
     }
     const event = { id: id(), name: 'site_added', site_id: siteId, user_id: null, actor_id: null, dispatched_at: null };
-    events.push({ ...common, ...event, data: '{}' });
+    events.push({ ...common, ...event, seq: 0, data: '{}' });
   }
   await db.transaction().execute(async (trx) => {
+    // Numbered from the outbox's counter, as recordEvent numbers them: the server reads in that order.
+    const { value } = await trx
+      .updateTable('event_sequence')
+      .set((eb) => ({ value: eb('value', '+', events.length) }))
+      .where('name', '=', 'events')
+      .returning('value')
+      .executeTakeFirstOrThrow();
+    events.forEach((event, i) => {
+      event.seq = Number(value) - events.length + 1 + i;
+    });
     for (const batch of chunks(sites)) await trx.insertInto('sites').values(batch).execute();
     for (const batch of chunks(branches)) await trx.insertInto('branches').values(batch).execute();
     for (const batch of chunks(events)) await trx.insertInto('events').values(batch).execute();

@@ -10,22 +10,26 @@ import { scheduleHousekeeping } from './deploys/gc.ts';
 import { deployRoutes } from './deploys/routes.ts';
 import { Edge } from './edge/edge.ts';
 import { edgeRoutes } from './edge/routes.ts';
+import { Dispatcher } from './events/dispatcher.ts';
 import { installErrorHandler, installNotFoundHandler } from './http/errorHandler.ts';
 import { bindRoute } from './http/handle.ts';
 import { refuseCrossOriginMutations } from './http/sameOrigin.ts';
 import { installSecurityHeaders } from './http/securityHeaders.ts';
 import { trustClusterWorkers } from './http/trustProxy.ts';
 import { zodSerializerCompiler, zodValidatorCompiler } from './http/validation.ts';
+import { JobRunner } from './jobs/runner.ts';
 import { resolveSecret, Sealer } from './lib/secrets.ts';
 import { answerHealth } from './lifecycle/health.ts';
 import { Lifecycle } from './lifecycle/lifecycle.ts';
 import { logDestination } from './logging.ts';
+import { mailerFor } from './mail/mailer.ts';
 import { analyticsRoutes } from './modules/analytics/routes.ts';
 import { apiTokenRoutes } from './modules/apiTokens/routes.ts';
 import { ensureFirstAdmin } from './modules/auth/passwordLogins.ts';
 import { authRoutes } from './modules/auth/routes.ts';
 import { branchRoutes } from './modules/branches/routes.ts';
 import { docsRoutes } from './modules/docs/routes.ts';
+import { startHookDeliveries } from './modules/hooks/delivery/start.ts';
 import { hookRoutes } from './modules/hooks/routes.ts';
 import { inviteRoutes } from './modules/invites/routes.ts';
 import { logoRoutes } from './modules/logos/routes.ts';
@@ -57,6 +61,9 @@ export interface BuildOptions {
   /** Requests come only from cluster workers over a local socket, each naming its client. */
   behindWorkers?: boolean;
 }
+
+/** How long an answer waits for its change to reach the edges (a stuck worker must not hold the API). */
+const SETTLE_TIMEOUT_MS = 5_000;
 
 const modules = [
   systemRoutes,
@@ -122,15 +129,35 @@ export async function buildApp(config: Config, options: BuildOptions = {}): Prom
   const outbound = new OutboundGuard({ allowPrivate: config.allowPrivateUpstreams, log: fastify.log });
   fastify.addHook('onClose', async () => outbound.close());
   edge = new Edge(db, config, { pathOfBlob: (key) => blobs.pathOf(key), outbound, log: fastify.log });
-  await edge.sync.start();
+  const dispatcher = new Dispatcher(db, fastify.log);
+  // The outbox's end is read before the routing table loads, so no change falls in between.
+  await dispatcher.markStart();
+  await edge.load();
+  dispatcher.addLive({ name: 'edge', consume: (events) => (edge as Edge).applyEvents(events) });
+  const jobs = new JobRunner(db, fastify.log);
+  dispatcher.onDurableWork(() => void jobs.wake());
+  const mailer = mailerFor(config);
+  // Stopping: no new passes, then the sends under way finish (each within its 10 s timeout).
+  fastify.addHook('onClose', async () => {
+    await dispatcher.close();
+    await jobs.close();
+    mailer?.close();
+  });
 
   const implemented = new Set<WharfApp['implemented'] extends Set<infer R> ? R : never>();
+  const settle = async (lastSeq: number) => {
+    if (!(await dispatcher.settled(lastSeq, SETTLE_TIMEOUT_MS)))
+      fastify.log.warn({ seq: lastSeq }, 'answered before the change reached every edge');
+  };
   const app: WharfApp = {
     config,
     db,
     sealer: new Sealer(resolveSecret(config.secret, config.dataDir)),
     blobs,
     edge,
+    dispatcher,
+    jobs,
+    mailer,
     outbound,
     lifecycle,
     log: fastify.log,
@@ -138,12 +165,15 @@ export async function buildApp(config: Config, options: BuildOptions = {}): Prom
     implemented,
     handle(route, handler) {
       implemented.add(route);
-      bindRoute(fastify, db, route, handler);
+      bindRoute(fastify, db, route, handler, settle);
     },
   };
   for (const register of modules) register(app);
   attachRealtime(app);
+  startHookDeliveries(app);
   await ensureFirstAdmin(app);
+  dispatcher.run();
+  jobs.run();
   if (options.housekeeping !== false) void scheduleHousekeeping(app)();
   return app;
 }

@@ -45,7 +45,7 @@ export async function runPrimary(config: Config, count: number): Promise<Running
   await app.fastify.listen({ path: primarySocket });
   const pool = new WorkerPool(app, config.shutdownGraceMs);
   app.edge.leaveSitesToPeers();
-  app.edge.addPeer(() => pool.refresh());
+  app.edge.addPeer((siteIds) => pool.reloadSites(siteIds));
   // The workers drain first: the requests they hand over to the API are in flight too.
   const stop = async () => {
     app.lifecycle.startDraining();
@@ -78,9 +78,9 @@ export function runWorker(config: Config) {
   const obey = async (message: ToWorker) => {
     const worker = await starting.catch(() => null);
     if (!worker) return; // It could not start, and is exiting.
-    if (message.type === 'wharf:refresh') {
-      await worker.edge.refresh().catch((err) => log.error({ err }, 'edge refresh failed'));
-      send({ type: 'wharf:refreshed', id: message.id });
+    if (message.type === 'wharf:reload') {
+      await worker.edge.reloadSites(message.siteIds).catch((err) => log.error({ err }, 'edge reload failed'));
+      send({ type: 'wharf:reloaded', id: message.id });
     } else if (message.type === 'wharf:stop') {
       clearInterval(metrics);
       await worker.close().catch((err) => log.error({ err }, 'the worker did not stop cleanly'));

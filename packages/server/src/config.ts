@@ -39,6 +39,10 @@ const environment = z.object({
     .string()
     .regex(/^smtps?:\/\//, 'must be an smtp:// or smtps:// URL')
     .optional(),
+  SMTP_FROM: z
+    .string()
+    .regex(/^(?:[^<>@\s][^<>]*<[^<>@\s]+@[^<>@\s]+>|[^<>@\s]+@[^<>@\s]+)$/, 'must be an address, or "Name <address>"')
+    .optional(),
   WHARF_MAX_ARCHIVE_BYTES: z.coerce
     .number({ error: 'must be a number of bytes' })
     .int()
@@ -83,6 +87,8 @@ export interface Config {
   analytics: boolean;
   acmeDirectory: string | null;
   smtpUrl: string | null;
+  /** The sender of Wharf's mail; defaults to `wharf@{console host}`. */
+  smtpFrom: string;
   logLevel: Environment['LOG_LEVEL'];
   limits: ReleaseLimits;
   deployTtlMs: number;
@@ -131,6 +137,7 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
     analytics: e.WHARF_ANALYTICS === 'on',
     acmeDirectory: e.WHARF_ACME_DIRECTORY ?? null,
     smtpUrl: e.SMTP_URL ?? null,
+    smtpFrom: e.SMTP_FROM ?? `Wharf <wharf@${url.hostname}>`,
     logLevel: e.LOG_LEVEL,
     limits: {
       archiveBytes: e.WHARF_MAX_ARCHIVE_BYTES,

@@ -3,9 +3,12 @@ import type { FastifyBaseLogger, FastifyInstance } from 'fastify';
 import type { Config } from './config.ts';
 import type { Db } from './db/schema.ts';
 import type { Edge } from './edge/edge.ts';
+import type { Dispatcher } from './events/dispatcher.ts';
 import type { AnyRoute, RouteHandler } from './http/handle.ts';
+import type { JobRunner } from './jobs/runner.ts';
 import type { Sealer } from './lib/secrets.ts';
 import type { Lifecycle } from './lifecycle/lifecycle.ts';
+import type { Mailer } from './mail/mailer.ts';
 import type { OutboundGuard } from './outbound/guard.ts';
 import type { BlobStore } from './storage/blobStore.ts';
 
@@ -16,6 +19,12 @@ export interface WharfApp {
   sealer: Sealer;
   blobs: BlobStore;
   edge: Edge;
+  /** Reads the outbox in commit order and fans each event out (edges, sockets, hooks). */
+  dispatcher: Dispatcher;
+  /** Sends what leaves Wharf (hook deliveries, mail), with retries. */
+  jobs: JobRunner;
+  /** SMTP, when the operator configured it; null means mail is off. */
+  mailer: Mailer | null;
   /** Every connection Wharf opens for a tenant goes through it. */
   outbound: OutboundGuard;
   /** Starting, serving or draining, and the requests in flight: what /readyz and a shutdown read. */

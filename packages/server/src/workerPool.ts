@@ -3,11 +3,14 @@ import type { Counters } from './edge/metrics.ts';
 import type { WharfApp } from './wharfApp.ts';
 
 /** What the primary and its workers say to each other over the cluster's IPC channel. */
-export type ToWorker = { type: 'wharf:refresh'; id: number } | { type: 'wharf:stop' } | { type: 'wharf:exit' };
+export type ToWorker =
+  | { type: 'wharf:reload'; id: number; siteIds: string[] }
+  | { type: 'wharf:stop' }
+  | { type: 'wharf:exit' };
 export type FromWorker =
   | { type: 'wharf:listening' }
   | { type: 'wharf:failed'; message: string }
-  | { type: 'wharf:refreshed'; id: number }
+  | { type: 'wharf:reloaded'; id: number }
   | { type: 'wharf:metrics'; counts: [string, Counters][] }
   /** Drained and closed, with its last counts; it waits for `wharf:exit` (see `receive`). */
   | { type: 'wharf:stopped'; counts: [string, Counters][] };
@@ -102,7 +105,7 @@ export class WorkerPool {
     if (message.type === 'wharf:metrics' || message.type === 'wharf:stopped') {
       for (const [siteId, counts] of message.counts) this.app.edge.metrics.add(siteId, counts);
     }
-    if (message.type === 'wharf:refreshed') this.pendingRefreshes.get(message.id)?.done();
+    if (message.type === 'wharf:reloaded') this.pendingRefreshes.get(message.id)?.done();
     if (message.type === 'wharf:stopped') {
       // A connection this process handed to the worker before it heard the worker close its port is
       // on its way still; the worker sends such ones back, and must live until they arrive. They come
@@ -111,12 +114,12 @@ export class WorkerPool {
     }
   }
 
-  /** Has every worker read the changes committed so far into its routing table. */
-  refresh(): Promise<void> {
-    return Promise.all([...this.workers].map((worker) => this.refreshOne(worker))).then(() => undefined);
+  /** Has every worker read these sites again into its routing table. */
+  reloadSites(siteIds: string[]): Promise<void> {
+    return Promise.all([...this.workers].map((worker) => this.reloadOne(worker, siteIds))).then(() => undefined);
   }
 
-  private refreshOne(worker: Worker) {
+  private reloadOne(worker: Worker, siteIds: string[]) {
     if (!worker.isConnected()) return Promise.resolve();
     const id = this.nextRefresh++;
     return new Promise<void>((resolve) => {
@@ -125,11 +128,11 @@ export class WorkerPool {
         this.pendingRefreshes.delete(id);
         resolve();
       };
-      // A stuck worker must not hold up the API; it catches up on its own within a second.
+      // A stuck worker must not hold up the API; it reads these sites again when it recovers or restarts.
       const timer = setTimeout(done, REFRESH_TIMEOUT_MS);
       this.pendingRefreshes.set(id, { worker, done });
       // A worker dying meanwhile cannot confirm: its exit settles the wait, so a failed send needs nothing more.
-      worker.send({ type: 'wharf:refresh', id } satisfies ToWorker, (error) => error && done());
+      worker.send({ type: 'wharf:reload', id, siteIds } satisfies ToWorker, (error) => error && done());
     });
   }
 

@@ -1,4 +1,4 @@
-import type { Kysely, Transaction } from 'kysely';
+import type { Kysely, Transaction as KyselyTransaction } from 'kysely';
 
 /** Booleans are stored as 0/1 integers so one set of migrations fits SQLite and PostgreSQL. */
 type Flag = number;
@@ -159,9 +159,32 @@ export interface Database {
     type: string;
     data: Json;
     date: Iso;
+    /** The job this attempt belongs to, and its number among the job's attempts. */
+    job_id: string | null;
+    attempt: number | null;
+  };
+  /** The counter that numbers events in commit order (one row, `events`). */
+  event_sequence: { name: string; value: number };
+  /** What leaves Wharf (hook deliveries, mails), sent by the job runner and retried with backoff. */
+  jobs: {
+    id: string;
+    kind: string;
+    hook_id: string | null;
+    event_id: string | null;
+    payload: Json;
+    state: 'pending' | 'done' | 'failed';
+    attempts: number;
+    next_attempt_at: Iso;
+    /** While set in the future, a process is sending the job; past it, another may take it. */
+    lease_until: Iso | null;
+    last_error: string | null;
+    created_at: Iso;
+    finished_at: Iso | null;
   };
   events: {
     id: string;
+    /** Commit order (see migration 010); numbers are never reused once committed. */
+    seq: number;
     name: string;
     org_id: string | null;
     team_id: string | null;
@@ -176,4 +199,5 @@ export interface Database {
 
 export type Db = Kysely<Database>;
 /** A database handle or an open transaction: queries accept either. */
-export type Executor = Kysely<Database> | Transaction<Database>;
+export type Executor = Kysely<Database> | KyselyTransaction<Database>;
+export type Transaction = KyselyTransaction<Database>;

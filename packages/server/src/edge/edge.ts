@@ -1,6 +1,7 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { Config } from '../config.ts';
 import type { Db } from '../db/schema.ts';
+import type { OutboxEvent } from '../events/outbox.ts';
 import { clientAddressOf, clientOf, type TrustProxy } from '../http/trustProxy.ts';
 import type { OutboundGuard } from '../outbound/guard.ts';
 import type { EdgeLog } from './edgeLog.ts';
@@ -14,7 +15,7 @@ import { matchRedirect, proxy, sendFileRule, upstreamUrl } from './redirects.ts'
 import { normalisePath, resolveFile } from './resolvePath.ts';
 import { FileResponder } from './respond.ts';
 import { type BranchEntry, RoutingTable, type SiteEntry } from './routingTable.ts';
-import { RoutingSync } from './sync.ts';
+import { sitesTouchedBy } from './sync.ts';
 
 /** The number of body bytes an answer sent, once it is known. */
 type Answer = number | Promise<number>;
@@ -75,7 +76,6 @@ export interface EdgeParts {
 /** Serves every branch of every site by host name: routing, files, redirects, passwords, forms. */
 export class Edge {
   readonly table = new RoutingTable();
-  readonly sync: RoutingSync;
   readonly metrics = new SiteMetrics();
   private readonly manifests: ManifestCache;
   private readonly responder: FileResponder;
@@ -84,15 +84,16 @@ export class Edge {
   private readonly sitesHost: string;
   private readonly consoleHost: string;
   private readonly trustProxy: TrustProxy;
-  /** Other processes serving sites from the same database (cluster workers), told to catch up too. */
-  private readonly peers: (() => Promise<void>)[] = [];
+  /** Other processes serving sites from the same database (cluster workers), told of changes too. */
+  private readonly peers: ((siteIds: string[]) => Promise<void>)[] = [];
+  private readonly db: Db;
   private servesSites = true;
   private readonly outbound: OutboundGuard;
   private readonly log: EdgeLog;
 
   constructor(db: Db, config: Config, { pathOfBlob, outbound, log }: EdgeParts) {
     this.log = log;
-    this.sync = new RoutingSync(db, this.table);
+    this.db = db;
     this.manifests = new ManifestCache(db);
     this.responder = new FileResponder(pathOfBlob, log);
     this.forms = new FormReceiver(db);
@@ -102,8 +103,8 @@ export class Edge {
     this.outbound = outbound;
   }
 
-  addPeer(refresh: () => Promise<void>) {
-    this.peers.push(refresh);
+  addPeer(reloadSites: (siteIds: string[]) => Promise<void>) {
+    this.peers.push(reloadSites);
   }
 
   /**
@@ -115,14 +116,21 @@ export class Edge {
     this.table.clear();
   }
 
-  /** Reads the changes committed so far into the routing table. */
-  refresh(): Promise<void> {
-    return this.servesSites ? this.sync.refresh() : Promise.resolve();
+  /** Loads every site; changes from then on arrive as events (`applyEvents`) or reloads. */
+  async load() {
+    if (this.servesSites) await this.table.loadAll(this.db);
   }
 
-  /** Reads the changes committed so far into this process's routing table and its peers'. */
-  async refreshEverywhere() {
-    await Promise.all([this.refresh(), ...this.peers.map((refresh) => refresh())]);
+  /** Reads these sites again from the database into this process's routing table. */
+  async reloadSites(siteIds: string[]) {
+    if (this.servesSites && siteIds.length > 0) await this.table.reloadSites(this.db, siteIds);
+  }
+
+  /** Brings the routing tables of this process and its peers up to a batch of outbox events. */
+  async applyEvents(events: OutboxEvent[]) {
+    const siteIds = sitesTouchedBy(events);
+    if (siteIds.length === 0) return;
+    await Promise.all([this.reloadSites(siteIds), ...this.peers.map((reload) => reload(siteIds))]);
   }
 
   /** Whether a request on the shared port is for a site rather than the console or the API. */

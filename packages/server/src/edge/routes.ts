@@ -6,7 +6,6 @@ import { pageViewMetrics } from '../modules/analytics/pageViews.ts';
 import type { WharfApp } from '../wharfApp.ts';
 
 const FLUSH_EVERY_MS = 60_000;
-const REFRESH_EVERY_MS = 1_000;
 
 const digest = (value: string) => createHash('sha256').update(value).digest();
 
@@ -20,27 +19,15 @@ function carriesMetricsToken(token: string | null, authorization: string | undef
   return timingSafeEqual(digest(authorization), digest(`Bearer ${token}`));
 }
 
-/**
- * Keeps the edge current: a change made through this process's API shows on the very next
- * request (the answer waits for the routing table), changes by other processes within a second.
- */
+/** The edge's figures: metrics for Prometheus and each site's traffic (flushed every minute). */
 export function edgeRoutes(app: WharfApp) {
   const { edge, db, fastify, config } = app;
-  fastify.addHook('onSend', async (request, reply) => {
-    if (request.method !== 'GET' && request.method !== 'HEAD' && reply.statusCode < 400) await edge.refreshEverywhere();
-  });
-  const refresh = setInterval(
-    () => void edge.refresh().catch((err) => app.log.error({ err }, 'edge refresh failed')),
-    REFRESH_EVERY_MS,
-  );
   const flush = setInterval(
     () => void edge.metrics.flush(db).catch((err) => app.log.error({ err }, 'metrics flush failed')),
     FLUSH_EVERY_MS,
   );
-  refresh.unref();
   flush.unref();
   fastify.addHook('onClose', async () => {
-    clearInterval(refresh);
     clearInterval(flush);
     await edge.metrics.flush(db);
   });

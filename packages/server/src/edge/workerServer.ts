@@ -10,8 +10,6 @@ import { openBlobStore } from '../storage/openBlobStore.ts';
 import { Edge } from './edge.ts';
 import { PrimaryForwarder } from './forwardToPrimary.ts';
 
-const REFRESH_EVERY_MS = 1_000;
-
 function listen(server: Server, port: number, host: string) {
   return new Promise<void>((resolve, reject) => {
     server.once('error', reject);
@@ -33,7 +31,7 @@ export async function startEdgeWorker(config: Config, primarySocket: string, log
   const outbound = new OutboundGuard({ allowPrivate: config.allowPrivateUpstreams, log });
   const edge = new Edge(db, config, { pathOfBlob: (key) => blobs.pathOf(key), outbound, log });
   const lifecycle = new Lifecycle();
-  await edge.sync.start();
+  await edge.load();
   const forwarder = new PrimaryForwarder(primarySocket, config.trustProxy);
   const shared = createServer(
     lifecycle.requestListener((req, res) => {
@@ -50,15 +48,10 @@ export async function startEdgeWorker(config: Config, primarySocket: string, log
     await listen(sites, config.sitesPort, config.host);
   }
   lifecycle.serving();
-  const refresh = setInterval(
-    () => void edge.refresh().catch((err) => log.error({ err }, 'edge refresh failed')),
-    REFRESH_EVERY_MS,
-  );
   return {
     edge,
     /** Drains (see Lifecycle.drain): requests in flight finish within the shutdown grace. */
     async close() {
-      clearInterval(refresh);
       const cut = await lifecycle.drain(config.shutdownGraceMs);
       if (cut > 0) log.warn({ cut }, 'cut the requests still in flight at the end of the shutdown grace');
       forwarder.close();

@@ -3,6 +3,7 @@ import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import type { z } from 'zod';
 import { type Actor, anonymous, resolveActor } from '../access/actor.ts';
 import type { Db } from '../db/schema.ts';
+import { trackEvents } from '../events/outbox.ts';
 import { httpError } from './errors.ts';
 
 // biome-ignore lint/suspicious/noExplicitAny: matches any schema in the positions not asked for
@@ -63,7 +64,14 @@ const actors = new WeakMap<FastifyRequest, Actor>();
  * anything of the input is read), then Fastify parses and validates params, query and body with
  * the route's schemas, and serialises the answer with its response schema.
  */
-export function bindRoute<R extends AnyRoute>(fastify: FastifyInstance, db: Db, route: R, handler: RouteHandler<R>) {
+export function bindRoute<R extends AnyRoute>(
+  fastify: FastifyInstance,
+  db: Db,
+  route: R,
+  handler: RouteHandler<R>,
+  /** Runs after a handler that recorded events, before its answer: they reach the edges first. */
+  afterEvents: (lastSeq: number) => Promise<void>,
+) {
   const hasResponseBody = (route.response as z.ZodType) !== noContent;
   fastify.route({
     method: route.method.toUpperCase() as 'GET',
@@ -85,14 +93,18 @@ export function bindRoute<R extends AnyRoute>(fastify: FastifyInstance, db: Db, 
     },
     handler: async (request, reply) => {
       const actor = actors.get(request) ?? anonymous;
-      const result = await handler({
-        params: request.params as ParamsOf<R>,
-        query: request.query as QueryOf<R>,
-        body: request.body as BodyOf<R>,
-        actor,
-        request,
-        reply,
-      });
+      const { result, lastSeq } = await trackEvents(async () =>
+        handler({
+          params: request.params as ParamsOf<R>,
+          query: request.query as QueryOf<R>,
+          body: request.body as BodyOf<R>,
+          actor,
+          request,
+          reply,
+        }),
+      );
+      // The change is committed; its answer waits until the sites it touched serve it.
+      if (lastSeq > 0) await afterEvents(lastSeq);
       if (reply.sent) return reply;
       if (!hasResponseBody) return reply.code(204).send();
       return reply.code(route.status).send(result);

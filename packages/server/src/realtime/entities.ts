@@ -1,6 +1,6 @@
 import type { Config } from '../config.ts';
 import type { Db } from '../db/schema.ts';
-import type { OutboxEvent } from '../events/follower.ts';
+import type { OutboxEvent } from '../events/outbox.ts';
 import { HttpError } from '../http/errors.ts';
 import { readJson } from '../lib/json.ts';
 import { findBranch, toBranch } from '../modules/branches/queries.ts';

@@ -3,14 +3,12 @@ import { REALTIME_PATH, type RealtimeMessage, type RoomRequest, realtimeRooms } 
 import { Server, type Socket } from 'socket.io';
 import { type Actor, SESSION_COOKIE } from '../access/actor.ts';
 import { mustBeOrgMember, mustSeeSite } from '../access/rules.ts';
-import { type OutboxEvent, OutboxFollower } from '../events/follower.ts';
+import type { OutboxEvent } from '../events/outbox.ts';
 import { HttpError } from '../http/errors.ts';
 import { readJson } from '../lib/json.ts';
 import { lookupHash } from '../lib/secrets.ts';
 import type { WharfApp } from '../wharfApp.ts';
 import { entityOf } from './entities.ts';
-
-const POLL_EVERY_MS = 500;
 
 async function sessionActor(app: WharfApp, cookieHeader: string | undefined): Promise<Actor | null> {
   const sessionId = cookieHeader ? fastifyCookie.parse(cookieHeader)[SESSION_COOKIE] : undefined;
@@ -120,17 +118,9 @@ export function attachRealtime(app: WharfApp) {
       io.to(rooms).emit('event', message);
     }
   };
-  const follower = new OutboxFollower(app.db, broadcast);
-  const refresh = () => follower.refresh().catch((err) => app.log.error({ err }, 'real-time delivery failed'));
-  const timer = setInterval(refresh, POLL_EVERY_MS);
-  timer.unref();
-  // A change made here reaches the browsers at once rather than at the next poll.
-  app.fastify.addHook('onResponse', async (request) => {
-    if (request.method !== 'GET' && request.method !== 'HEAD') void refresh();
-  });
+  app.dispatcher.addLive({ name: 'real-time', consume: broadcast });
   app.fastify.addHook('onClose', async () => {
-    clearInterval(timer);
     await new Promise<void>((resolve) => io.close(() => resolve()));
   });
-  return { io, refresh: () => follower.refresh() };
+  return { io };
 }

@@ -1,0 +1,63 @@
+import http from 'node:http';
+import https from 'node:https';
+import type { OutboundGuard } from '../../../outbound/guard.ts';
+
+/** Kept of an answer's body: enough to see what a receiver said, never a whole page. */
+export const KEPT_BODY_BYTES = 4096;
+export const DELIVERY_TIMEOUT_MS = 10_000;
+
+export interface PostResult {
+  status: number;
+  headers: Record<string, string>;
+  /** The first 4 KB of the answer, as text. */
+  body: string;
+}
+
+const flatHeaders = (headers: http.IncomingHttpHeaders) =>
+  Object.fromEntries(
+    Object.entries(headers).map(([name, value]) => [name, Array.isArray(value) ? value.join(', ') : (value ?? '')]),
+  );
+
+/**
+ * POSTs a body through the outbound guard and answers the status, headers and the start of the
+ * body; fails on a refused address, a network error, or 10 s without a whole answer. Redirects are
+ * not followed: a receiver answers where it was told to be.
+ */
+export function post(
+  guard: OutboundGuard,
+  url: URL,
+  headers: Record<string, string>,
+  body: string,
+): Promise<PostResult> {
+  const request = url.protocol === 'https:' ? https.request : http.request;
+  return new Promise((resolve, reject) => {
+    const req = request(
+      url,
+      {
+        method: 'POST',
+        agent: guard.agentFor(url),
+        headers: { ...headers, 'content-length': String(Buffer.byteLength(body)) },
+        signal: AbortSignal.timeout(DELIVERY_TIMEOUT_MS),
+      },
+      (res) => {
+        const chunks: Buffer[] = [];
+        let kept = 0;
+        res.on('data', (chunk: Buffer) => {
+          if (kept >= KEPT_BODY_BYTES) return;
+          chunks.push(chunk.subarray(0, KEPT_BODY_BYTES - kept));
+          kept += Math.min(chunk.length, KEPT_BODY_BYTES - kept);
+        });
+        res.on('end', () =>
+          resolve({
+            status: res.statusCode ?? 0,
+            headers: flatHeaders(res.headers),
+            body: Buffer.concat(chunks).toString('utf8'),
+          }),
+        );
+        res.on('error', reject);
+      },
+    );
+    req.on('error', reject);
+    req.end(body);
+  });
+}
