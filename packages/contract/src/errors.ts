@@ -44,6 +44,7 @@ export const errorCodes = {
   RELEASE_NOT_FOUND: 404,
   DEPLOY_NOT_FOUND: 404,
   HOOK_NOT_FOUND: 404,
+  DELIVERY_NOT_FOUND: 404,
   API_TOKEN_NOT_FOUND: 404,
   LOGO_NOT_FOUND: 404,
   // 409: the request conflicts with the current state.

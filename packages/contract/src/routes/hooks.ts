@@ -78,6 +78,22 @@ function hookRoutes(context: HookContext) {
       query: pageQuery,
       response: paged(hookDelivery),
     }),
+    redeliver: route({
+      method: 'post',
+      path: `${base}/hooks/:hookId/deliveries/:deliveryId/redeliver`,
+      scope: `${scope}_update`,
+      summary: `Send the event of a delivery of a hook of ${noun} again, as a new delivery`,
+      params: ids(param, 'hookId', 'deliveryId'),
+      response: noContent,
+    }),
+    test: route({
+      method: 'post',
+      path: `${base}/hooks/:hookId/test`,
+      scope: `${scope}_update`,
+      summary: `Send a ping event to a hook of ${noun}`,
+      params: one,
+      response: noContent,
+    }),
   };
 }
 

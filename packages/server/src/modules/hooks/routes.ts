@@ -1,6 +1,9 @@
 import { type HookContext, hookContexts, hookEventsByContext, hookRoutesByContext } from '@wharf/contract';
 import type { Actor } from '../../access/actor.ts';
 import { userOf } from '../../access/rules.ts';
+import { httpError } from '../../http/errors.ts';
+import { enqueueJob } from '../../jobs/queue.ts';
+import { newId, now } from '../../lib/ids.ts';
 import { readJson } from '../../lib/json.ts';
 import { pageOf } from '../../lib/paging.ts';
 import type { WharfApp } from '../../wharfApp.ts';
@@ -12,14 +15,14 @@ export function hookRoutes(app: WharfApp) {
 }
 
 function bindHookRoutes(app: WharfApp, context: HookContext) {
-  const { db, sealer } = app;
+  const { db, sealer, outbound } = app;
   const routes = hookRoutesByContext[context];
   const rules = hookContextRules[context];
 
   async function owner(actor: Actor, params: unknown) {
     const ownerId = (params as Record<string, string>)[rules.param]!;
     const scope = await rules.authorize(db, actor, ownerId);
-    return { db, sealer, context, ownerId, scope, actorId: userOf(actor) };
+    return { db, sealer, outbound, context, ownerId, scope, actorId: userOf(actor) };
   }
 
   app.handle(routes.list, async ({ actor, params }) => {
@@ -68,5 +71,35 @@ function bindHookRoutes(app: WharfApp, context: HookContext) {
         data: readJson<unknown>(row.data),
       }),
     );
+  });
+
+  // Both queue a new delivery job; the answer comes before it is sent (the Deliveries tab shows it).
+  app.handle(routes.redeliver, async ({ actor, params }) => {
+    const { ownerId } = await owner(actor, params);
+    await findHook(db, context, ownerId, params.hookId);
+    const delivery = await db
+      .selectFrom('hook_deliveries')
+      .innerJoin('jobs', 'jobs.id', 'hook_deliveries.job_id')
+      .select(['jobs.payload', 'jobs.event_id'])
+      .where('hook_deliveries.id', '=', params.deliveryId)
+      .where('hook_deliveries.hook_id', '=', params.hookId)
+      .executeTakeFirst();
+    if (!delivery) throw httpError('DELIVERY_NOT_FOUND', 'Delivery not found');
+    const payload = readJson<unknown>(delivery.payload);
+    await enqueueJob(db, { kind: 'hook', hookId: params.hookId, eventId: delivery.event_id, payload });
+    void app.jobs.wake();
+  });
+
+  app.handle(routes.test, async ({ actor, params }) => {
+    const { ownerId, scope } = await owner(actor, params);
+    const hook = await findHook(db, context, ownerId, params.hookId);
+    const ping = {
+      id: newId(),
+      event: 'ping',
+      createdAt: now(),
+      data: { ...scope, hookId: hook.id, hookName: hook.name },
+    };
+    await enqueueJob(db, { kind: 'hook', hookId: hook.id, eventId: ping.id, payload: ping });
+    void app.jobs.wake();
   });
 }

@@ -5,6 +5,7 @@ import { httpError } from '../../http/errors.ts';
 import { newId, now, randomString } from '../../lib/ids.ts';
 import { readJson } from '../../lib/json.ts';
 import type { Sealer } from '../../lib/secrets.ts';
+import type { OutboundGuard } from '../../outbound/guard.ts';
 import { type HookOwnerScope, hookContextRules } from './contexts.ts';
 
 type HookRow = Database['hooks'];
@@ -44,13 +45,26 @@ export async function findHook(db: Db, context: HookContext, ownerId: string, ho
 interface HookChange {
   db: Db;
   sealer: Sealer;
+  outbound: OutboundGuard;
   context: HookContext;
   ownerId: string;
   scope: HookOwnerScope;
   actorId: string;
 }
 
-export async function createHook({ db, sealer, context, ownerId, scope, actorId }: HookChange, body: HookBody) {
+/** A hook's URL must be one the outbound guard allows (checked again at every delivery, after DNS). */
+function mustBeAllowedUrl(outbound: OutboundGuard, body: HookBody) {
+  if (body.type === 'email') return;
+  const problem = outbound.problemWithUrl(body.config.url);
+  if (problem)
+    throw httpError('UPSTREAM_NOT_ALLOWED', `config.url: ${problem}`, [{ field: 'config.url', message: problem }]);
+}
+
+export async function createHook(
+  { db, sealer, outbound, context, ownerId, scope, actorId }: HookChange,
+  body: HookBody,
+) {
+  mustBeAllowedUrl(outbound, body);
   const row: HookRow = {
     id: newId(),
     context,
@@ -71,8 +85,9 @@ export async function createHook({ db, sealer, context, ownerId, scope, actorId 
 }
 
 export async function updateHook(change: HookChange, hookId: string, body: HookBody) {
-  const { db, sealer, context, ownerId, scope, actorId } = change;
+  const { db, sealer, outbound, context, ownerId, scope, actorId } = change;
   await findHook(db, context, ownerId, hookId);
+  mustBeAllowedUrl(outbound, body);
   const columns = {
     type: body.type,
     name: body.name,
