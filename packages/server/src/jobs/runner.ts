@@ -18,6 +18,7 @@ const CONCURRENCY = 8;
 const POLL_EVERY_MS = 1_000;
 /** Longer than any attempt (10 s timeouts); a job whose process died mid-send is taken again after it. */
 const LEASE_MS = 30_000;
+const WAKE_TIMER_LIMIT_MS = 60_000;
 
 const later = (ms: number) => new Date(Date.now() + ms).toISOString();
 
@@ -145,5 +146,7 @@ export class JobRunner {
     }
     const delay = retryDelay(job.attempts, outcome.retryAfterMs);
     await update.set({ lease_until: null, last_error: outcome.error, next_attempt_at: later(delay) }).execute();
+    // Due before the next poll would notice: a timer of its own (a longer wait is the poll's).
+    if (delay < WAKE_TIMER_LIMIT_MS) setTimeout(() => void this.wake(), delay).unref();
   }
 }
