@@ -93,7 +93,21 @@ async function freshHook(w: World, context: 'orgs' | 'teams' | 'sites', ownerId:
   return expectStatus(await w.clients.owner.post(`/api/v1/${context}/${ownerId}/hooks`, body), 200);
 }
 
-/** The seven hook routes of one context, all allowed to the same roles. */
+/** A hook with one recorded delivery (a Send test to an address that does not resolve, which fails at once). */
+async function hookWithDelivery(w: World, context: 'orgs' | 'teams' | 'sites', ownerId: string) {
+  const hook = await freshHook(w, context, ownerId);
+  const base = `/api/v1/${context}/${ownerId}/hooks/${hook._id}`;
+  expectStatus(await w.clients.owner.post(`${base}/test`, {}), 204);
+  const deadline = Date.now() + 15_000;
+  for (;;) {
+    const page = expectStatus(await w.clients.owner.get(`${base}/deliveries?page=0&size=1`), 200);
+    if (page.items.length > 0) return { hookId: hook._id as string, deliveryId: page.items[0]._id as string };
+    if (Date.now() > deadline) throw new Error('the test delivery was never recorded');
+    await new Promise((resolve) => setTimeout(resolve, 50));
+  }
+}
+
+/** The nine hook routes of one context, all allowed to the same roles. */
 export function hookRules(
   context: 'orgs' | 'teams' | 'sites',
   prefix: 'org' | 'team' | 'site',
@@ -102,10 +116,12 @@ export function hookRules(
   const ownerOf = (w: World) => ({ orgs: w.org._id, teams: w.team._id, sites: w.site._id })[context];
   const param = { orgs: 'orgId', teams: 'teamId', sites: 'siteId' }[context];
   const owner = (w: World) => ({ [param]: ownerOf(w) });
+  // An event the sweep seldom causes: hooks hearing every hook creation would make deliveries
+  // grow with the square of the hooks the sweep creates, and the queue would fall behind.
   const hookBody = {
     type: 'slack',
     name: 'alerts',
-    events: [`${prefix === 'org' ? 'org' : prefix}_hook_created`],
+    events: [`${prefix}_logo_removed`],
     config: { url: 'https://hooks.example.com/s' },
   };
   const existing = async (w: World) => ({
@@ -130,6 +146,11 @@ export function hookRules(
     [name('Deliveries')]: {
       allow,
       call: async (w: World) => ({ ...(await existing(w)), query: { page: 0, size: 10 } }),
+    },
+    [name('Test')]: { allow, call: existing },
+    [name('Redeliver')]: {
+      allow,
+      call: async (w: World) => ({ params: { ...owner(w), ...(await hookWithDelivery(w, context, ownerOf(w))) } }),
     },
   } as Partial<Record<RouteName, AccessRule>>;
 }

@@ -4,7 +4,7 @@ import path from 'node:path';
 import type { Hook } from '@wharf/contract';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { expectStatus, signedIn, type TestClient } from '../../../../test/client.ts';
-import { freePort, TEST_PASSWORD } from '../../../../test/harness.ts';
+import { freePort, SWEEP_TIMEOUT, TEST_PASSWORD } from '../../../../test/harness.ts';
 import { exited, isAlive, startWharf, type WharfProcess, waitForApi } from '../../../../test/processes.ts';
 import { startReceiver } from '../../../../test/receiver.ts';
 import { openDb } from '../../../db/connection.ts';
@@ -69,58 +69,66 @@ describe('hook deliveries across a killed server', () => {
     site = { _id: created._id, teamId: team._id, orgId: org._id };
     const body = { type: 'web', name: 'crash', events: ['site_branch_added'], config: { url: receiver.url } };
     hook = expectStatus(await owner.post(`/api/v1/sites/${site._id}/hooks`, body), 200);
-  });
+  }, SWEEP_TIMEOUT);
   afterAll(async () => {
     if (isAlive(wharf.child)) wharf.child.kill('SIGKILL');
     await receiver.close();
     await rm(dataDir, { recursive: true, force: true });
   });
 
-  it('delivers, once, an event whose server was killed as it answered', async () => {
-    const before = receiver.requests.length;
-    const answer = owner.post(`/api/v1/sites/${site._id}/branches`, { name: 'killed-at-answer' });
-    expectStatus(await answer, 200);
-    await kill();
-    await start();
-    const db = openDb({ dataDir, databaseUrl: null });
-    const event = await db
-      .selectFrom('events')
-      .select('id')
-      .where('name', '=', 'site_branch_added')
-      .orderBy('seq', 'desc')
-      .executeTakeFirstOrThrow();
-    await db.destroy();
-    const jobs = await settledJobs(event.id);
-    expect(jobs.map((job) => job.state)).toEqual(['done']);
-    await receiver.received(before + 1);
-    expect(receivedIds().filter((id) => id === event.id)).toHaveLength(1);
-  });
+  it(
+    'delivers, once, an event whose server was killed as it answered',
+    async () => {
+      const before = receiver.requests.length;
+      const answer = owner.post(`/api/v1/sites/${site._id}/branches`, { name: 'killed-at-answer' });
+      expectStatus(await answer, 200);
+      await kill();
+      await start();
+      const db = openDb({ dataDir, databaseUrl: null });
+      const event = await db
+        .selectFrom('events')
+        .select('id')
+        .where('name', '=', 'site_branch_added')
+        .orderBy('seq', 'desc')
+        .executeTakeFirstOrThrow();
+      await db.destroy();
+      const jobs = await settledJobs(event.id);
+      expect(jobs.map((job) => job.state)).toEqual(['done']);
+      await receiver.received(before + 1);
+      expect(receivedIds().filter((id) => id === event.id)).toHaveLength(1);
+    },
+    SWEEP_TIMEOUT,
+  );
 
-  it('delivers, once, an event committed while no dispatcher ran', async () => {
-    await kill();
-    // A commit the crashed process never dispatched: the outbox row is all there is of it.
-    const db = openDb({ dataDir, databaseUrl: null });
-    await db.transaction().execute((trx) =>
-      recordEvent(trx, {
-        name: 'site_branch_added',
-        actorId: null,
-        orgId: site.orgId,
-        teamId: site.teamId,
-        siteId: site._id,
-        data: { name: 'committed-while-down' },
-      }),
-    );
-    const event = await db
-      .selectFrom('events')
-      .select(['id', 'dispatched_at'])
-      .orderBy('seq', 'desc')
-      .executeTakeFirstOrThrow();
-    await db.destroy();
-    expect(event.dispatched_at).toBeNull();
-    await start();
-    const jobs = await settledJobs(event.id);
-    expect(jobs).toHaveLength(1);
-    expect(jobs[0]).toMatchObject({ state: 'done', attempts: 1, hook_id: hook._id });
-    expect(receivedIds().filter((id) => id === event.id)).toHaveLength(1);
-  });
+  it(
+    'delivers, once, an event committed while no dispatcher ran',
+    async () => {
+      await kill();
+      // A commit the crashed process never dispatched: the outbox row is all there is of it.
+      const db = openDb({ dataDir, databaseUrl: null });
+      await db.transaction().execute((trx) =>
+        recordEvent(trx, {
+          name: 'site_branch_added',
+          actorId: null,
+          orgId: site.orgId,
+          teamId: site.teamId,
+          siteId: site._id,
+          data: { name: 'committed-while-down' },
+        }),
+      );
+      const event = await db
+        .selectFrom('events')
+        .select(['id', 'dispatched_at'])
+        .orderBy('seq', 'desc')
+        .executeTakeFirstOrThrow();
+      await db.destroy();
+      expect(event.dispatched_at).toBeNull();
+      await start();
+      const jobs = await settledJobs(event.id);
+      expect(jobs).toHaveLength(1);
+      expect(jobs[0]).toMatchObject({ state: 'done', attempts: 1, hook_id: hook._id });
+      expect(receivedIds().filter((id) => id === event.id)).toHaveLength(1);
+    },
+    SWEEP_TIMEOUT,
+  );
 });
