@@ -8,6 +8,7 @@ import * as pageViews from './migrations/006_page_views.ts';
 import * as orgBlobs from './migrations/007_org_blobs.ts';
 import * as idempotencyKeys from './migrations/008_idempotency_keys.ts';
 import * as housekeepingHolds from './migrations/009_housekeeping_holds.ts';
+import * as formSubmissions from './migrations/011_form_submissions.ts';
 import type { Db } from './schema.ts';
 
 /** Migrations in order; a new one is appended here and never edited after it ships. */
@@ -21,6 +22,7 @@ const migrations: Record<string, Migration> = {
   '007_org_blobs': orgBlobs,
   '008_idempotency_keys': idempotencyKeys,
   '009_housekeeping_holds': housekeepingHolds,
+  '011_form_submissions': formSubmissions,
 };
 
 const provider: MigrationProvider = { getMigrations: async () => migrations };
