@@ -107,7 +107,8 @@ export function SubmissionsList({
               'Posts that fill in the hidden field _gotcha, as bots do, are kept here.'
             ) : (
               <>
-                A page of the site posts to a form declared in its release:{' '}
+                A page of the site posts to a form declared in its release:
+                <br />
                 <Code>{'<form method="post" action="/.wharf/forms/NAME">'}</Code>
               </>
             )
