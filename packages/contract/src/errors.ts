@@ -47,6 +47,7 @@ export const errorCodes = {
   DELIVERY_NOT_FOUND: 404,
   API_TOKEN_NOT_FOUND: 404,
   LOGO_NOT_FOUND: 404,
+  SUBMISSION_NOT_FOUND: 404,
   // 409: the request conflicts with the current state.
   SITE_NAME_TAKEN: 409,
   BRANCH_NAME_TAKEN: 409,

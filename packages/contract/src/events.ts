@@ -54,6 +54,7 @@ export const siteEvents = [
   'site_branch_password_set',
   'site_branch_password_removed',
   'site_branch_redirects_set',
+  'form_submitted',
 ] as const;
 
 export const eventNames = [...userEvents, ...orgEvents, ...teamEvents, ...siteEvents] as const;

@@ -7,6 +7,7 @@ export * from './entities/hook.ts';
 export * from './entities/org.ts';
 export * from './entities/release.ts';
 export * from './entities/site.ts';
+export * from './entities/submission.ts';
 export * from './entities/system.ts';
 export * from './entities/team.ts';
 export * from './entities/user.ts';

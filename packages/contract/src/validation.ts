@@ -53,6 +53,11 @@ export const bool = z.boolean({
   error: (issue) => (issue.input === undefined ? messages.required : 'Must be true or false'),
 });
 
+/** A yes/no of a query string, where it arrives as text: `true` or `false` (a boolean when built in code). */
+export const queryFlag = z
+  .union([z.boolean(), z.enum(['true', 'false'])], { error: 'Must be true or false' })
+  .transform((value) => value === true || value === 'true');
+
 /** Lists whose entries must differ in one text field, case-insensitively. */
 export function uniqueBy<T>(list: z.ZodType<T[]>, key: (item: T) => string, message: string, field: string) {
   return list.superRefine((items, ctx) => {

@@ -39,6 +39,7 @@ import { releaseRoutes } from './modules/releases/routes.ts';
 import { siteRoutes } from './modules/sites/routes.ts';
 import { siteSettingsRoutes } from './modules/sites/settingsRoutes.ts';
 import { siteTokenRoutes } from './modules/siteTokens/routes.ts';
+import { submissionRoutes } from './modules/submissions/routes.ts';
 import { systemRoutes } from './modules/system/routes.ts';
 import { teamRoutes } from './modules/teams/routes.ts';
 import { OutboundGuard } from './outbound/guard.ts';
@@ -79,6 +80,7 @@ const modules = [
   branchRoutes,
   releaseRoutes,
   siteTokenRoutes,
+  submissionRoutes,
   apiTokenRoutes,
   hookRoutes,
   deployRoutes,

@@ -2,6 +2,7 @@
 import { type EventName, hookEventsByContext, type RouteName } from '@wharf/contract';
 import { sha256 } from './archives.ts';
 import { expectStatus, type TestClient } from './client.ts';
+import { siteRequest } from './siteClient.ts';
 import { joinOrg, logoForm, type Role, SITE_FILES, uploadRelease, type World } from './world.ts';
 
 export interface Call {
@@ -162,6 +163,23 @@ export const inviteeAnswers = { member: 409, teammate: 409, admin: 409, owner: 4
 export async function restoreMainRelease(w: World) {
   const path = `/api/v1/sites/${w.site._id}/branches/${w.site.mainBranch}/release`;
   expectStatus(await w.clients.owner.put(path, { release: w.release._id }), 200);
+}
+
+/** A visitor's submission of the form `feedback`, posted at the edge to the site's main branch. */
+export async function freshSubmission(w: World) {
+  const { owner } = w.clients;
+  const main = expectStatus(await owner.get(`/api/v1/sites/${w.site._id}/branches/${w.site.mainBranch}`), 200);
+  const forms = [{ type: 'db', name: 'feedback' }];
+  expectStatus(await owner.put(`/api/v1/releases/${main.release}/forms`, { forms }), 200);
+  const port = Number(new URL(w.url).port);
+  const posted = await siteRequest(port, `${w.site.name}.localhost:${port}`, '/.wharf/forms/feedback', {
+    method: 'POST',
+    headers: { 'content-type': 'application/x-www-form-urlencoded', accept: 'application/json' },
+    body: 'message=hello',
+  });
+  if (posted.status !== 200) throw new Error(`The form post answered ${posted.status}: ${posted.text}`);
+  const newest = expectStatus(await owner.get(`/api/v1/sites/${w.site._id}/submissions?size=1`), 200);
+  return { params: { siteId: w.site._id, submissionId: newest.items[0]._id as string } };
 }
 
 /** A token of the calling user (the owner's for a signed-out caller, who is refused anyway). */

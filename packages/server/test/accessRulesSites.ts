@@ -6,6 +6,7 @@ import {
   completeDeploy,
   freshBranch,
   freshSite,
+  freshSubmission,
   hookRules,
   orgMembers,
   orgParams,
@@ -211,6 +212,15 @@ export function siteRules(): Partial<Record<RouteName, AccessRule>> {
       call: async (w, role) => ({ params: { apiTokenId: await ownToken(w, role) } }),
     },
     listApiEndpoints: { allow: signedIn, call: () => ({}) },
+
+    // Visitors' personal data: only those who manage the site read or delete it.
+    listSubmissions: {
+      allow: siteManagers,
+      call: (w) => ({ ...siteParams(w), query: { page: 0, size: 10, form: 'feedback', spam: 'false' } }),
+    },
+    exportSubmissions: { allow: siteManagers, call: (w) => ({ ...siteParams(w), query: { spam: 'true' } }) },
+    getSubmission: { allow: siteManagers, call: freshSubmission },
+    deleteSubmission: { allow: siteManagers, call: freshSubmission },
 
     ...hookRules('orgs', 'org', admins),
     ...hookRules('teams', 'team', admins),

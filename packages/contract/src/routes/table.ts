@@ -6,6 +6,7 @@ import * as logos from './logos.ts';
 import * as orgs from './orgs.ts';
 import * as releases from './releases.ts';
 import * as sites from './sites.ts';
+import * as submissions from './submissions.ts';
 import * as system from './system.ts';
 import * as teams from './teams.ts';
 
@@ -28,6 +29,7 @@ export const api = {
   ...sites,
   ...branches,
   ...releases,
+  ...submissions,
   ...apiTokens,
   ...prefixed('orgHook', orgHooks),
   ...prefixed('teamHook', teamHooks),

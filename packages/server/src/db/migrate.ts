@@ -9,6 +9,7 @@ import * as orgBlobs from './migrations/007_org_blobs.ts';
 import * as idempotencyKeys from './migrations/008_idempotency_keys.ts';
 import * as housekeepingHolds from './migrations/009_housekeeping_holds.ts';
 import * as dispatch from './migrations/010_dispatch.ts';
+import * as formSubmissions from './migrations/011_form_submissions.ts';
 import type { Db } from './schema.ts';
 
 /** Migrations in order; a new one is appended here and never edited after it ships. */
@@ -23,6 +24,7 @@ const migrations: Record<string, Migration> = {
   '008_idempotency_keys': idempotencyKeys,
   '009_housekeeping_holds': housekeepingHolds,
   '010_dispatch': dispatch,
+  '011_form_submissions': formSubmissions,
 };
 
 const provider: MigrationProvider = { getMigrations: async () => migrations };

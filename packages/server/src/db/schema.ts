@@ -125,6 +125,10 @@ export interface Database {
     fields: Json;
     client_address: string;
     created_at: Iso;
+    /** Caught by the honeypot: kept apart, never mailed nor announced. */
+    spam: Flag;
+    /** The branch's name when it was posted to, for a branch deleted since. */
+    branch_name: string;
   };
   mail_queue: { id: string; recipient: string; subject: string; body: string; created_at: Iso; sent_at: Iso | null };
   branch_releases: { branch_id: string; release_id: string; set_at: Iso };

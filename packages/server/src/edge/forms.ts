@@ -5,12 +5,13 @@ import type { Db } from '../db/schema.ts';
 import { newId, now } from '../lib/ids.ts';
 import { readJson } from '../lib/json.ts';
 import { FailureLimiter } from '../lib/rateLimit.ts';
+import { type NewSubmission, storeSubmission } from '../modules/submissions/service.ts';
 import { FormBodyError, readFormBody } from './formBody.ts';
 import { sendPage } from './pages.ts';
 import type { BranchEntry, SiteEntry } from './routingTable.ts';
 
 export const FORMS_PREFIX = '.wharf/forms/';
-/** A field bots fill in and people never see: a submission with it is dropped quietly. */
+/** A field bots fill in and people never see: a submission with it is kept apart as spam, quietly. */
 const HONEYPOT = '_gotcha';
 const NEXT = '_next';
 const WEB_SCHEMES = new Set(['http:', 'https:']);
@@ -50,6 +51,17 @@ function returnAddress(req: IncomingMessage, next: string | undefined) {
     return url.pathname.replace(/^\/+/, '/') + url.search + url.hash;
   }
   return '/';
+}
+
+function submissionOf(
+  form: Form,
+  fields: Record<string, string>,
+  input: { site: SiteEntry; branch: BranchEntry; releaseId: string; clientAddress: string },
+  createdAt: string,
+  spam: boolean,
+): NewSubmission {
+  const { site, branch, releaseId, clientAddress } = input;
+  return { siteId: site.id, branchId: branch.id, releaseId, form: form.name, fields, clientAddress, createdAt, spam };
 }
 
 /**
@@ -95,7 +107,10 @@ export class FormReceiver {
       });
     }
     const { [HONEYPOT]: trap, [NEXT]: next, ...values } = fields;
-    if (!trap) await this.store(form, values, { ...input, releaseId: release.id });
+    const posted = { ...input, releaseId: release.id };
+    // Spam is kept for the site's people to look through, and nothing more: no mail, no event.
+    if (trap) await storeSubmission(this.db, submissionOf(form, values, posted, now(), true));
+    else await this.store(form, values, posted);
     if (wantsJson) return sendJson(res, 200, { ok: true });
     res.writeHead(303, { location: returnAddress(req, next), 'content-length': '0' });
     res.end();
@@ -109,19 +124,7 @@ export class FormReceiver {
   ) {
     const createdAt = now();
     await this.db.transaction().execute(async (trx) => {
-      await trx
-        .insertInto('form_submissions')
-        .values({
-          id: newId(),
-          site_id: input.site.id,
-          branch_id: input.branch.id,
-          release_id: input.releaseId,
-          form: form.name,
-          fields: JSON.stringify(values),
-          client_address: input.clientAddress,
-          created_at: createdAt,
-        })
-        .execute();
+      await storeSubmission(trx, submissionOf(form, values, input, createdAt, false));
       if (form.type !== 'email') return;
       const body = Object.entries(values)
         .map(([name, value]) => `${name}: ${value}`)

@@ -122,8 +122,9 @@ describe('redirects and forms at the edge', () => {
     expect(mail[0]!.body).toContain('email: visitor@example.com');
   });
 
-  it('drops honeypot submissions quietly, refuses unknown forms and oversized bodies', async () => {
-    const before = await server.app.db.selectFrom('form_submissions').select('id').execute();
+  it('keeps honeypot submissions apart as spam quietly, refuses unknown forms and oversized bodies', async () => {
+    const inbox = () => server.app.db.selectFrom('form_submissions').select('id').where('spam', '=', 0).execute();
+    const before = await inbox();
     const trapped = await siteRequest(port, host, '/.wharf/forms/contact', {
       method: 'POST',
       headers: { 'content-type': 'application/x-www-form-urlencoded' },
@@ -131,7 +132,9 @@ describe('redirects and forms at the edge', () => {
     });
     expect(trapped.status).toBe(303);
     expect(trapped.headers.location).toBe('/thanks');
-    expect(await server.app.db.selectFrom('form_submissions').select('id').execute()).toEqual(before);
+    expect(await inbox()).toEqual(before);
+    const spam = await server.app.db.selectFrom('form_submissions').select('fields').where('spam', '=', 1).execute();
+    expect(spam.map((row) => JSON.parse(row.fields))).toEqual([{ name: 'bot' }]);
     expect((await siteRequest(port, host, '/.wharf/forms/unknown', { method: 'POST', body: 'a=1' })).status).toBe(404);
     const big = await siteRequest(port, host, '/.wharf/forms/contact', {
       method: 'POST',

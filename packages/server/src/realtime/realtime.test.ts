@@ -82,4 +82,31 @@ describe('real-time events', () => {
     expect((message.entity as { _id: string; name: string }).name).toBe('live release');
     expect((message.entity as { _id: string })._id).toBe(release._id);
   });
+
+  it("announces a form submission to the site room without the visitor's fields", async () => {
+    const team = expectStatus(await owner.get(`/api/v1/orgs/${orgId}/teams`), 200).items[0];
+    const site = expectStatus(await owner.post(`/api/v1/teams/${team._id}/sites`, { name: 'form-site' }), 200);
+    const { uploadRelease } = await import('../../test/world.ts');
+    const files = [{ name: '.wharf.yml', content: 'forms:\n  - name: contact\n    type: db\n' }];
+    await uploadRelease(owner, site._id, 'with a form', ['main'], files);
+    const socket = await connect(server.url, owner.cookieHeader);
+    sockets.push(socket);
+    expect(await join(socket, 'site', site._id)).toEqual({ ok: true });
+    const arrival = nextEvent(socket, 'form_submitted');
+    const port = Number(new URL(server.url).port);
+    const { siteRequest } = await import('../../test/siteClient.ts');
+    await siteRequest(port, `form-site.localhost:${port}`, '/.wharf/forms/contact', {
+      method: 'POST',
+      headers: { 'content-type': 'application/x-www-form-urlencoded' },
+      body: 'email=visitor%40example.com',
+    });
+    const message = await arrival;
+    expect(message.data).toEqual({
+      submissionId: expect.any(String),
+      form: 'contact',
+      branchId: site.mainBranch,
+      branchName: 'main',
+    });
+    expect(JSON.stringify(message)).not.toContain('visitor@example.com');
+  });
 });

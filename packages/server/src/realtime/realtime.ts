@@ -67,6 +67,17 @@ function handleRooms(app: WharfApp, socket: Socket, actor: Actor) {
 }
 
 /**
+ * What every member of a room may read of an event. A submission's fields are visitors' personal
+ * data: only those who manage the site read them, through the API, so the rooms hear of it without.
+ */
+function roomData(event: OutboxEvent): Record<string, unknown> {
+  const data = readJson<Record<string, unknown>>(event.data);
+  if (event.name !== 'form_submitted') return data;
+  const { fields: _fields, ...rest } = data;
+  return rest;
+}
+
+/**
  * Real-time events for the console over socket.io: a signed-in browser joins the rooms of its
  * organization and site and receives each outbox event of them, with the entity it concerns.
  */
@@ -104,7 +115,7 @@ export function attachRealtime(app: WharfApp) {
         orgId: event.org_id,
         teamId: event.team_id,
         siteId: event.site_id,
-        data: readJson(event.data),
+        data: roomData(event),
         entity: await entityOf(app.db, app.config, event).catch((err) => {
           // The event still goes out, without its entity: the console then reloads what it shows.
           app.log.error({ err, event: event.name }, 'real-time event without its entity');

@@ -36,7 +36,7 @@ export type CallInput<R extends Route> = Part<'params', RouteParams<R>> &
   Part<'query', RouteQuery<R>> &
   Part<'body', RouteBody<R>>;
 
-type Input = { params?: object; query?: object; body?: unknown };
+export type Input = { params?: object; query?: object; body?: unknown };
 
 /** The URL of a route with its parameters filled and its query appended. */
 export function urlOf(route: Route, input: Input = {}): string {
@@ -46,28 +46,39 @@ export function urlOf(route: Route, input: Input = {}): string {
   return `${path}?${new URLSearchParams(entries.map(([key, value]) => [key, String(value)]))}`;
 }
 
-async function send<R extends Route>(route: R, url: string, init: RequestInit): Promise<RouteResponse<R>> {
-  let response: Response;
+/** Sends a call of a route; a server out of reach is an ApiError of status 0. */
+export async function fetchRoute(route: Route, url: string, init: RequestInit = {}): Promise<Response> {
   try {
-    response = await fetch(url, { credentials: 'same-origin', ...init, method: route.method.toUpperCase() });
+    return await fetch(url, { credentials: 'same-origin', ...init, method: route.method.toUpperCase() });
   } catch {
     throw new ApiError(0, 'The server cannot be reached');
   }
-  const text = await response.text();
-  const body: unknown = text && response.headers.get('content-type')?.includes('json') ? JSON.parse(text) : text;
-  if (!response.ok) {
-    const failure = (typeof body === 'object' && body !== null ? body : {}) as Partial<ApiErrorBody>;
-    throw new ApiError(
-      response.status,
-      failure.message ?? (response.statusText || `HTTP ${response.status}`),
-      failure.details,
-      failure.code ?? null,
-    );
-  }
-  return (text ? body : undefined) as RouteResponse<R>;
 }
 
-type Args<R extends Route> = {} extends CallInput<R> ? [input?: CallInput<R>] : [input: CallInput<R>];
+function parsed(response: Response, text: string): unknown {
+  return text && response.headers.get('content-type')?.includes('json') ? JSON.parse(text) : text;
+}
+
+/** The ApiError of an answer that is not a success, from its `{ code, message, details }`. */
+export async function failureOf(response: Response): Promise<ApiError> {
+  const body = parsed(response, await response.text());
+  const failure = (typeof body === 'object' && body !== null ? body : {}) as Partial<ApiErrorBody>;
+  return new ApiError(
+    response.status,
+    failure.message ?? (response.statusText || `HTTP ${response.status}`),
+    failure.details,
+    failure.code ?? null,
+  );
+}
+
+async function send<R extends Route>(route: R, url: string, init: RequestInit): Promise<RouteResponse<R>> {
+  const response = await fetchRoute(route, url, init);
+  if (!response.ok) throw await failureOf(response);
+  const text = await response.text();
+  return (text ? parsed(response, text) : undefined) as RouteResponse<R>;
+}
+
+export type Args<R extends Route> = {} extends CallInput<R> ? [input?: CallInput<R>] : [input: CallInput<R>];
 
 function callWith<R extends Route>(route: R, input: Input = {}): Promise<RouteResponse<R>> {
   const init: RequestInit =

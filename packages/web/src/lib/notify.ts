@@ -58,6 +58,9 @@ export type FailedAction =
   | 'delete hook'
   | 'list hook events'
   | 'list hook deliveries'
+  | 'list submissions'
+  | 'delete submission'
+  | 'export submissions'
   | 'load backend env';
 
 export function errorText(error: unknown): string {

@@ -1,4 +1,4 @@
-import { Button, Card, Code, Group, Select, Stack, Text, TextInput } from '@mantine/core';
+import { Button, Card, Code, Group, Select, Stack, Text, TextInput, Title } from '@mantine/core';
 import { useForm } from '@mantine/form';
 import { IconForms } from '@tabler/icons-react';
 import { useQueryClient } from '@tanstack/react-query';
@@ -10,6 +10,7 @@ import { call } from '../../lib/api.ts';
 import { startFormFrom } from '../../lib/form.ts';
 import { notifySuccess } from '../../lib/notify.ts';
 import { useFormMutation } from '../../lib/useFormMutation.ts';
+import { SubmissionsList } from '../submissions/SubmissionsList.tsx';
 import { type BranchDetail, branchQuery } from './branchQuery.ts';
 import { type FormValues, formOf, formValues, validateForms } from './formValues.ts';
 
@@ -92,8 +93,7 @@ function FormsEditor({ branch, release, canManage }: { branch: BranchDetail; rel
   );
 }
 
-/** The forms tab of a branch: the form definitions of the release it serves. */
-export function FormsTab({ branch, canManage }: { branch: BranchDetail; canManage: boolean }) {
+function FormDefinitions({ branch, canManage }: { branch: BranchDetail; canManage: boolean }) {
   if (!branch.currentRelease)
     return (
       <EmptyState
@@ -109,5 +109,31 @@ export function FormsTab({ branch, canManage }: { branch: BranchDetail; canManag
       release={branch.currentRelease}
       canManage={canManage}
     />
+  );
+}
+
+/**
+ * The forms tab of a branch: the form definitions of the release it serves, and for those who
+ * manage the site, what visitors posted to the branch's forms.
+ */
+export function FormsTab({ branch, canManage }: { branch: BranchDetail; canManage: boolean }) {
+  return (
+    <Stack>
+      <FormDefinitions branch={branch} canManage={canManage} />
+      {canManage && (
+        <Card>
+          <Stack>
+            <Title order={2} size="h4">
+              Submissions
+            </Title>
+            <SubmissionsList
+              siteId={branch.siteId}
+              branchId={branch._id}
+              forms={branch.currentRelease?.forms.map((form) => form.name)}
+            />
+          </Stack>
+        </Card>
+      )}
+    </Stack>
   );
 }

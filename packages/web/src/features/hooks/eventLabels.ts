@@ -11,6 +11,7 @@ export const eventEntities = [
   'Site tokens',
   'Releases',
   'Branches',
+  'Forms',
   'Hooks',
   'API tokens',
 ] as const;
@@ -61,6 +62,7 @@ export const eventLabels: Record<EventName, { entity: EventEntity; label: string
   site_branch_password_set: entry('Branches', 'Branch password set'),
   site_branch_password_removed: entry('Branches', 'Branch password removed'),
   site_branch_redirects_set: entry('Branches', 'Branch redirects saved'),
+  form_submitted: entry('Forms', 'Form submitted'),
   org_hook_created: entry('Hooks', 'Organization hook created'),
   org_hook_updated: entry('Hooks', 'Organization hook updated'),
   org_hook_deleted: entry('Hooks', 'Organization hook deleted'),

@@ -11,6 +11,7 @@ const staleRoutes: [RegExp, Route[]][] = [
   [/^site_release_(renamed|deleted)/, [api.listReleases]],
   [/^site_token_/, [api.listSiteTokens]],
   [/^site_hook_/, [api.siteHookList, api.siteHookGet]],
+  [/^form_submitted$/, [api.listSubmissions]],
 ];
 
 function refresh(client: QueryClient, name: string) {

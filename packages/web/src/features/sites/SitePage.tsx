@@ -1,5 +1,13 @@
 import { Anchor, Badge, Group, Skeleton } from '@mantine/core';
-import { IconGitBranch, IconKey, IconLock, IconPackage, IconSettings, IconWebhook } from '@tabler/icons-react';
+import {
+  IconGitBranch,
+  IconInbox,
+  IconKey,
+  IconLock,
+  IconPackage,
+  IconSettings,
+  IconWebhook,
+} from '@tabler/icons-react';
 import { useQuery } from '@tanstack/react-query';
 import { api } from '@wharf/contract';
 import { Link, Route, Routes, useParams } from 'react-router';
@@ -19,6 +27,7 @@ import { HooksRoutes } from '../hooks/HooksRoutes.tsx';
 import { ReleasesTab } from '../releases/ReleasesTab.tsx';
 import { SiteSettings } from '../siteSettings/SiteSettings.tsx';
 import { SiteTokensTab } from '../siteTokens/SiteTokensTab.tsx';
+import { SubmissionsList } from '../submissions/SubmissionsList.tsx';
 import { TrafficCard } from '../traffic/TrafficCard.tsx';
 import { SiteLiveUpdates } from './SiteLiveUpdates.tsx';
 import { useCanManageSite } from './useCanManageSite.ts';
@@ -42,6 +51,7 @@ export function SitePage() {
     { value: 'releases', label: 'Releases', icon: <IconPackage size={16} /> },
     ...(canManage
       ? [
+          { value: 'submissions', label: 'Submissions', icon: <IconInbox size={16} /> },
           { value: 'tokens', label: 'Tokens', icon: <IconKey size={16} /> },
           { value: 'hooks', label: 'Hooks', icon: <IconWebhook size={16} /> },
           { value: 'settings', label: 'Settings', icon: <IconSettings size={16} /> },
@@ -94,6 +104,7 @@ export function SitePage() {
         <Route path="releases" element={<ReleasesTab site={site.data} canManage={canManage} />} />
         {canManage && (
           <>
+            <Route path="submissions" element={<SubmissionsList siteId={siteId} />} />
             <Route path="tokens" element={<SiteTokensTab siteId={siteId} />} />
             <Route path="hooks/*" element={<HooksRoutes context="sites" ownerId={siteId} base={`${base}/hooks`} />} />
             <Route path="settings/*" element={<SiteSettings site={site.data} />} />

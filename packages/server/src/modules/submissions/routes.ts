@@ -1,0 +1,41 @@
+import { Readable } from 'node:stream';
+import { api } from '@wharf/contract';
+import { mustManageSite } from '../../access/rules.ts';
+import type { WharfApp } from '../../wharfApp.ts';
+import { csvFileName, submissionsCsv } from './csvExport.ts';
+import { deleteSubmission, findSubmission, listSubmissions } from './queries.ts';
+
+/**
+ * What visitors posted to a site's forms. Submissions hold visitors' personal data, so only those
+ * who manage the site (its team's members, the organization's admins and owners) read them.
+ */
+export function submissionRoutes(app: WharfApp) {
+  const { db } = app;
+
+  app.handle(api.listSubmissions, async ({ actor, params, query }) => {
+    const { site } = await mustManageSite(db, actor, params.siteId);
+    const { page, size, ...filter } = query;
+    return listSubmissions(db, site.id, filter, { page, size });
+  });
+
+  app.handle(api.exportSubmissions, async ({ actor, params, query, reply }) => {
+    const { site } = await mustManageSite(db, actor, params.siteId);
+    const fileName = csvFileName(site.name, query, new Date().toISOString().slice(0, 10));
+    return reply
+      .header('content-type', 'text/csv; charset=utf-8')
+      .header('content-disposition', `attachment; filename="${fileName}"`)
+      .header('cache-control', 'no-store')
+      .send(Readable.from(submissionsCsv(db, site.id, query)));
+  });
+
+  app.handle(api.getSubmission, async ({ actor, params }) => {
+    const { site } = await mustManageSite(db, actor, params.siteId);
+    return findSubmission(db, site.id, params.submissionId);
+  });
+
+  // No event: deleting a submission removes a visitor's data, which is nothing to announce.
+  app.handle(api.deleteSubmission, async ({ actor, params }) => {
+    const { site } = await mustManageSite(db, actor, params.siteId);
+    await deleteSubmission(db, site.id, params.submissionId);
+  });
+}
