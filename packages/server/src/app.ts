@@ -130,8 +130,13 @@ export async function buildApp(config: Config, options: BuildOptions = {}): Prom
   const blobs = openBlobStore(config);
   const outbound = new OutboundGuard({ allowPrivate: config.allowPrivateUpstreams, log: fastify.log });
   fastify.addHook('onClose', async () => outbound.close());
-  edge = new Edge(db, config, { pathOfBlob: (key) => blobs.pathOf(key), outbound, log: fastify.log });
   const dispatcher = new Dispatcher(db, fastify.log);
+  edge = new Edge(db, config, {
+    pathOfBlob: (key) => blobs.pathOf(key),
+    outbound,
+    log: fastify.log,
+    afterCommit: () => void dispatcher.wake(),
+  });
   // The outbox's end is read before the routing table loads, so no change falls in between.
   await dispatcher.markStart();
   await edge.load();

@@ -71,6 +71,11 @@ export interface EdgeParts {
   /** Every connection to an upstream goes through it. */
   outbound: OutboundGuard;
   log: EdgeLog;
+  /**
+   * Told after the edge committed something for the dispatcher (a `form_submitted` event), so that
+   * a process with one wakes at once; cluster workers have none, and their primary polls.
+   */
+  afterCommit?: () => void;
 }
 
 /** Serves every branch of every site by host name: routing, files, redirects, passwords, forms. */
@@ -91,12 +96,12 @@ export class Edge {
   private readonly outbound: OutboundGuard;
   private readonly log: EdgeLog;
 
-  constructor(db: Db, config: Config, { pathOfBlob, outbound, log }: EdgeParts) {
+  constructor(db: Db, config: Config, { pathOfBlob, outbound, log, afterCommit }: EdgeParts) {
     this.log = log;
     this.db = db;
     this.manifests = new ManifestCache(db);
     this.responder = new FileResponder(pathOfBlob, log);
-    this.forms = new FormReceiver(db);
+    this.forms = new FormReceiver(db, afterCommit);
     this.sitesHost = config.sitesUrl.hostname;
     this.consoleHost = config.url.hostname;
     this.trustProxy = config.trustProxy;

@@ -72,7 +72,10 @@ export class FormReceiver {
   // Counts every submission, not only failures: a hard cap per address keeps floods out.
   private readonly submissions = new FailureLimiter(20, 60_000);
 
-  constructor(private readonly db: Db) {}
+  constructor(
+    private readonly db: Db,
+    private readonly afterCommit: () => void = () => {},
+  ) {}
 
   /** Answers the number of body bytes sent. */
   async receive(
@@ -110,7 +113,10 @@ export class FormReceiver {
     const posted = { ...input, releaseId: release.id };
     // Spam is kept for the site's people to look through, and nothing more: no mail, no event.
     if (trap) await storeSubmission(this.db, submissionOf(form, values, posted, now(), true));
-    else await this.store(form, values, posted);
+    else {
+      await this.store(form, values, posted);
+      this.afterCommit();
+    }
     if (wantsJson) return sendJson(res, 200, { ok: true });
     res.writeHead(303, { location: returnAddress(req, next), 'content-length': '0' });
     res.end();
