@@ -22,6 +22,7 @@ import { Lifecycle } from './lifecycle/lifecycle.ts';
 import { logDestination } from './logging.ts';
 import { analyticsRoutes } from './modules/analytics/routes.ts';
 import { apiTokenRoutes } from './modules/apiTokens/routes.ts';
+import { auditRoutes } from './modules/audit/routes.ts';
 import { ensureFirstAdmin } from './modules/auth/passwordLogins.ts';
 import { authRoutes } from './modules/auth/routes.ts';
 import { branchRoutes } from './modules/branches/routes.ts';
@@ -65,6 +66,7 @@ const modules = [
   orgRoutes,
   memberRoutes,
   inviteRoutes,
+  auditRoutes,
   teamRoutes,
   siteRoutes,
   siteSettingsRoutes,
