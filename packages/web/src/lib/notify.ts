@@ -58,6 +58,7 @@ export type FailedAction =
   | 'delete hook'
   | 'list hook events'
   | 'list hook deliveries'
+  | 'list audit log'
   | 'load backend env';
 
 export function errorText(error: unknown): string {
