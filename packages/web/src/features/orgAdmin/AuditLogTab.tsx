@@ -1,4 +1,4 @@
-import { Avatar, Button, Group, Skeleton, Stack, Text, ThemeIcon, Tooltip } from '@mantine/core';
+import { ActionIcon, Avatar, Button, Group, Skeleton, Stack, Text, ThemeIcon, Tooltip } from '@mantine/core';
 import { IconChevronRight, IconHistory, IconRobot } from '@tabler/icons-react';
 import { keepPreviousData, useInfiniteQuery } from '@tanstack/react-query';
 import { type AuditEntry, api, DEFAULT_PAGE_SIZE, type EventName } from '@wharf/contract';
@@ -15,6 +15,7 @@ import { notifyFailure } from '../../lib/notify.ts';
 import { nextPage } from '../../lib/paging.ts';
 import { countOf } from '../../lib/plural.ts';
 import { exactTime, relativeTime } from '../../lib/time.ts';
+import { usePhone } from '../../lib/usePhone.ts';
 import { describeEvent } from '../hooks/eventLabels.ts';
 import { AuditFilters, type AuditFilterValues } from './AuditFilters.tsx';
 
@@ -28,14 +29,45 @@ function ActorAvatar({ actor }: { actor: AuditEntry['actor'] }) {
   return <Avatar name={actor.name} color="initials" radius="xl" aria-hidden />;
 }
 
+/** The way to what an entry is about: a word on a wide screen, a chevron on a phone. */
+function OpenLink({ to, label }: { to: string; label: string }) {
+  const phone = usePhone();
+  if (phone)
+    return (
+      <ActionIcon component={Link} to={to} variant="subtle" aria-label={label}>
+        <IconChevronRight size={18} />
+      </ActionIcon>
+    );
+  return (
+    <Button
+      component={Link}
+      to={to}
+      variant="subtle"
+      size="compact-sm"
+      rightSection={<IconChevronRight size={14} />}
+      aria-label={label}
+      style={{ flex: 'none' }}
+    >
+      Open
+    </Button>
+  );
+}
+
 /** One entry: who, the sentence, when (exact time on hover), and a way to what it is about. */
 export function AuditRow({ entry }: { entry: AuditEntry }) {
   return (
-    <Group className={classes.row} wrap="nowrap" justify="space-between" align="center" aria-label={entry.summary}>
+    <Group
+      component="article"
+      className={classes.row}
+      wrap="nowrap"
+      justify="space-between"
+      align="center"
+      aria-label={entry.summary}
+    >
       <Group wrap="nowrap" align="flex-start" miw={0}>
         <ActorAvatar actor={entry.actor} />
         <Stack gap={2} miw={0}>
-          <Text size="sm" fw={500}>
+          <Text size="sm" fw={500} style={{ overflowWrap: 'anywhere' }}>
             {entry.summary}
           </Text>
           <Text size="xs" c="dimmed">
@@ -49,19 +81,7 @@ export function AuditRow({ entry }: { entry: AuditEntry }) {
           </Text>
         </Stack>
       </Group>
-      {entry.link && (
-        <Button
-          component={Link}
-          to={entry.link}
-          variant="subtle"
-          size="compact-sm"
-          rightSection={<IconChevronRight size={14} />}
-          aria-label={`Open: ${entry.summary}`}
-          style={{ flex: 'none' }}
-        >
-          Open
-        </Button>
-      )}
+      {entry.link && <OpenLink to={entry.link} label={`Open: ${entry.summary}`} />}
     </Group>
   );
 }
