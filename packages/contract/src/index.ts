@@ -1,5 +1,6 @@
 export * from './constants.ts';
 export * from './entities/apiToken.ts';
+export * from './entities/audit.ts';
 export * from './entities/branch.ts';
 export * from './entities/common.ts';
 export * from './entities/deploy.ts';

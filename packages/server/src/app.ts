@@ -25,6 +25,7 @@ import { logDestination } from './logging.ts';
 import { mailerFor } from './mail/mailer.ts';
 import { analyticsRoutes } from './modules/analytics/routes.ts';
 import { apiTokenRoutes } from './modules/apiTokens/routes.ts';
+import { auditRoutes } from './modules/audit/routes.ts';
 import { ensureFirstAdmin } from './modules/auth/passwordLogins.ts';
 import { authRoutes } from './modules/auth/routes.ts';
 import { branchRoutes } from './modules/branches/routes.ts';
@@ -73,6 +74,7 @@ const modules = [
   orgRoutes,
   memberRoutes,
   inviteRoutes,
+  auditRoutes,
   teamRoutes,
   siteRoutes,
   siteSettingsRoutes,

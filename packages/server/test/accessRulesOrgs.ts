@@ -51,6 +51,10 @@ export function orgRules(joiner: TestClient): Partial<Record<RouteName, AccessRu
       call: (w) => ({ ...orgParams(w), body: { name: 'Acme', color: '#123456' } }),
     },
     getCurrentMember: { allow: orgMembers, call: orgParams },
+    listAuditLog: {
+      allow: admins,
+      call: (w) => ({ ...orgParams(w), query: { page: 0, size: 10, siteId: w.site._id, event: 'site_added' } }),
+    },
     listMembers: { allow: orgMembers, call: (w) => ({ ...orgParams(w), query: { search: 'mem', page: 0, size: 10 } }) },
     updateMember: {
       allow: owner,

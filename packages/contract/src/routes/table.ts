@@ -1,5 +1,6 @@
 import type { Route } from '../route.ts';
 import * as apiTokens from './apiTokens.ts';
+import * as audit from './audit.ts';
 import * as branches from './branches.ts';
 import { orgHooks, siteHooks, teamHooks } from './hooks.ts';
 import * as logos from './logos.ts';
@@ -24,6 +25,7 @@ function prefixed<T extends Record<string, Route>, P extends string>(prefix: P, 
 export const api = {
   ...system,
   ...orgs,
+  ...audit,
   ...logos,
   ...teams,
   ...sites,

@@ -86,7 +86,7 @@ export async function createRelease(db: Db, config: Config, input: NewRelease) {
       await recordEvent(trx, {
         ...scope,
         name: 'site_branch_release_set',
-        data: { branchId: branch.id, releaseId, previousReleaseId: branch.release_id },
+        data: { branchId: branch.id, name, releaseId, releaseName: input.name, previousReleaseId: branch.release_id },
       });
       branchIds.push(branch.id);
     }

@@ -31,6 +31,7 @@ export const OrgAdminPage = fullPage(() => import('../features/orgAdmin/OrgAdmin
 export const OrgSettingsTab = fullPage(() => import('../features/orgAdmin/OrgSettingsTab.tsx'), 'OrgSettingsTab');
 export const StaffTab = fullPage(() => import('../features/orgAdmin/StaffTab.tsx'), 'StaffTab');
 export const OrgHooksTab = fullPage(() => import('../features/hooks/OrgHooksTab.tsx'), 'OrgHooksTab');
+export const AuditLogTab = fullPage(() => import('../features/orgAdmin/AuditLogTab.tsx'), 'AuditLogTab');
 export const UserSettingsPage = fullPage(() => import('../features/user/UserSettingsPage.tsx'), 'UserSettingsPage');
 export const ApiTokensPage = fullPage(() => import('../features/user/ApiTokensPage.tsx'), 'ApiTokensPage');
 export const AddApiTokenPage = fullPage(() => import('../features/user/AddApiTokenPage.tsx'), 'AddApiTokenPage');
@@ -50,6 +51,7 @@ const signedInPages: [pattern: string, pages: { preload: () => Promise<unknown> 
   ['/org/settings', [OrgAdminPage, OrgSettingsTab]],
   ['/org/staff', [OrgAdminPage, StaffTab]],
   ['/org/hooks/*', [OrgAdminPage, OrgHooksTab]],
+  ['/org/audit', [OrgAdminPage, AuditLogTab]],
   ['/user', [UserSettingsPage, ApiTokensPage]],
   ['/user/api-tokens', [UserSettingsPage, ApiTokensPage]],
   ['/user/api-tokens/add', [UserSettingsPage, AddApiTokenPage]],

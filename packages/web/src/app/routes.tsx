@@ -10,6 +10,7 @@ import {
   AddApiTokenPage,
   ApiTokenPage,
   ApiTokensPage,
+  AuditLogTab,
   InvitePage,
   LegalPage,
   LoginPage,
@@ -72,6 +73,7 @@ export function AppRoutes() {
               <Route path="settings" element={<OrgSettingsTab />} />
               <Route path="staff" element={<StaffTab />} />
               <Route path="hooks/*" element={<OrgHooksTab />} />
+              <Route path="audit" element={<AuditLogTab />} />
             </Route>
           </Route>
           <Route path="*" element={<NotFound />} />

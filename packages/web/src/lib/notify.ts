@@ -61,6 +61,7 @@ export type FailedAction =
   | 'list submissions'
   | 'delete submission'
   | 'export submissions'
+  | 'list audit log'
   | 'load backend env';
 
 export function errorText(error: unknown): string {

@@ -97,9 +97,14 @@ export async function updateApiToken(db: Db, sealer: Sealer, userId: string, tok
 }
 
 export async function deleteApiToken(db: Db, userId: string, tokenId: string) {
-  await findOwnToken(db, userId, tokenId);
+  const token = await findOwnToken(db, userId, tokenId);
   await db.transaction().execute(async (trx) => {
     await trx.deleteFrom('api_tokens').where('id', '=', tokenId).execute();
-    await recordEvent(trx, { name: 'user_api_token_deleted', actorId: userId, userId, data: { tokenId } });
+    await recordEvent(trx, {
+      name: 'user_api_token_deleted',
+      actorId: userId,
+      userId,
+      data: { tokenId, name: token.name },
+    });
   });
 }

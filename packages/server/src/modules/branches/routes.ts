@@ -70,12 +70,14 @@ export function branchRoutes(app: WharfApp) {
 
   app.handle(api.setBranchRelease, async ({ actor, params, body }) => {
     const target = await manageable(actor, params);
+    const data: Record<string, unknown> = { releaseId: body.release, previousReleaseId: target.branch.release_id };
     return changeBranch(db, config, {
       ...target,
       event: 'site_branch_release_set',
-      data: { releaseId: body.release, previousReleaseId: target.branch.release_id },
+      data,
       prepare: async (trx) => {
-        await mustBeReleaseOfSite(trx, target.site.id, body.release);
+        // The event names the release as it is called now, which outlives a rename or deletion.
+        data.releaseName = (await mustBeReleaseOfSite(trx, target.site.id, body.release)).name;
         return {};
       },
       after: (trx) => pointBranchAt(trx, target.branch.id, body.release),

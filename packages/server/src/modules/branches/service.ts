@@ -17,11 +17,12 @@ type SiteRow = Database['sites'];
 export async function mustBeReleaseOfSite(db: Executor, siteId: string, releaseId: string, field = 'release') {
   const release = await db
     .selectFrom('releases')
-    .select('id')
+    .select(['id', 'name'])
     .where('id', '=', releaseId)
     .where('site_id', '=', siteId)
     .executeTakeFirst();
   if (!release) throw invalidField(field, 'Must be a release of this site');
+  return release;
 }
 
 /**
@@ -90,7 +91,7 @@ export async function createBranch(
 
 /**
  * One change to a branch with its event, in one transaction. `prepare` runs first inside the
- * transaction (checks, derived values) and returns the columns to set.
+ * transaction (checks, derived values) and returns the columns to set; `data` is read after it.
  */
 export async function changeBranch(
   db: Db,
@@ -115,7 +116,8 @@ export async function changeBranch(
       name: input.event,
       actorId: input.actorId,
       ...siteScope(site),
-      data: { branchId: branch.id, ...input.data },
+      // Every branch event names the branch, so that it reads well after the branch is gone.
+      data: { branchId: branch.id, name: branch.name, ...input.data },
     });
     return findBranch(trx, site.id, branch.id);
   });

@@ -108,6 +108,6 @@ export async function deleteHook({ db, context, ownerId, scope, actorId }: HookC
     await trx.deleteFrom('hook_deliveries').where('hook_id', '=', hookId).execute();
     await trx.deleteFrom('hooks').where('id', '=', hookId).execute();
     const name = hookContextRules[context].events.deleted;
-    await recordEvent(trx, { name, actorId, ...scope, data: { hookId, name: hook.name } });
+    await recordEvent(trx, { name, actorId, ...scope, data: { hookId, type: hook.type, name: hook.name } });
   });
 }

@@ -39,9 +39,10 @@ export async function deleteInvite(db: Db, actorId: string, orgId: string, invit
       .deleteFrom('invites')
       .where('id', '=', inviteId)
       .where('org_id', '=', orgId)
+      .returning('email')
       .executeTakeFirst();
-    if (Number(deleted.numDeletedRows) === 0) return false;
-    await recordEvent(trx, { name: 'org_invite_deleted', actorId, orgId, data: { inviteId } });
+    if (!deleted) return false;
+    await recordEvent(trx, { name: 'org_invite_deleted', actorId, orgId, data: { inviteId, email: deleted.email } });
     return true;
   });
 }

@@ -25,7 +25,7 @@ export function memberRoutes(app: WharfApp) {
         name: 'org_member_updated',
         actorId: userOf(actor),
         orgId: member.org_id,
-        data: { memberId: member.id, admin: body.admin },
+        data: { memberId: member.id, userId: member.user_id, admin: body.admin },
       });
     });
     return toOrgMember({ ...member, admin: body.admin ? 1 : 0 });

@@ -59,13 +59,14 @@ export function siteTokenRoutes(app: WharfApp) {
         .deleteFrom('site_tokens')
         .where('id', '=', params.tokenId)
         .where('site_id', '=', site.id)
+        .returning('name')
         .executeTakeFirst();
-      if (Number(deleted.numDeletedRows) === 0) throw httpError('SITE_TOKEN_NOT_FOUND', 'Token not found');
+      if (!deleted) throw httpError('SITE_TOKEN_NOT_FOUND', 'Token not found');
       await recordEvent(trx, {
         name: 'site_token_deleted',
         actorId: userOf(actor),
         ...siteScope(site),
-        data: { tokenId: params.tokenId },
+        data: { tokenId: params.tokenId, name: deleted.name },
       });
     });
   });

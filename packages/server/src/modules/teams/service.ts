@@ -47,7 +47,7 @@ export async function updateTeam(
 /** Deleting a team deletes its sites with it: a site always belongs to a team. */
 export async function deleteTeam(db: Db, actorId: string, team: { id: string; org_id: string; name: string }) {
   await db.transaction().execute(async (trx) => {
-    const sites = await trx.selectFrom('sites').select('id').where('team_id', '=', team.id).execute();
+    const sites = await trx.selectFrom('sites').select(['id', 'name']).where('team_id', '=', team.id).execute();
     for (const site of sites) await deleteSiteRows(trx, site.id);
     const hookIds = trx.selectFrom('hooks').select('id').where('context', '=', 'teams').where('owner_id', '=', team.id);
     await trx.deleteFrom('hook_deliveries').where('hook_id', 'in', hookIds).execute();
@@ -59,7 +59,12 @@ export async function deleteTeam(db: Db, actorId: string, team: { id: string; or
       actorId,
       orgId: team.org_id,
       teamId: team.id,
-      data: { name: team.name, siteIds: sites.map((s) => s.id) },
+      data: {
+        name: team.name,
+        siteIds: sites.map((s) => s.id),
+        // The sites go with the team without events of their own: the audit log names them from here.
+        siteNames: Object.fromEntries(sites.map((s) => [s.id, s.name])),
+      },
     });
   });
 }
@@ -68,7 +73,7 @@ export async function addTeamMember(db: Db, actorId: string, team: { id: string;
   await db.transaction().execute(async (trx) => {
     const member = await trx
       .selectFrom('members')
-      .select('id')
+      .select(['id', 'user_id'])
       .where('id', '=', memberId)
       .where('org_id', '=', team.org_id)
       .executeTakeFirst();
@@ -86,7 +91,7 @@ export async function addTeamMember(db: Db, actorId: string, team: { id: string;
         actorId,
         orgId: team.org_id,
         teamId: team.id,
-        data: { memberId },
+        data: { memberId, userId: member.user_id },
       });
     }
   });
@@ -106,12 +111,13 @@ export async function removeTeamMember(
       .where('member_id', '=', memberId)
       .executeTakeFirst();
     if (Number(deleted.numDeletedRows) === 0) return false;
+    const member = await trx.selectFrom('members').select('user_id').where('id', '=', memberId).executeTakeFirst();
     await recordEvent(trx, {
       name: 'team_member_deleted',
       actorId,
       orgId: team.org_id,
       teamId: team.id,
-      data: { memberId },
+      data: { memberId, userId: member?.user_id ?? null },
     });
     return true;
   });

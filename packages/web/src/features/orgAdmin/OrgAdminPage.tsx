@@ -1,11 +1,11 @@
-import { IconSettings, IconUsers, IconWebhook } from '@tabler/icons-react';
+import { IconHistory, IconSettings, IconUsers, IconWebhook } from '@tabler/icons-react';
 import { Outlet } from 'react-router';
 import { EntityAvatar } from '../../components/EntityAvatar.tsx';
 import { PageTitle } from '../../components/PageTitle.tsx';
 import { RouteTabs } from '../../components/RouteTabs.tsx';
 import { useCurrentOrg } from '../../lib/currentOrg.tsx';
 
-/** /org: the settings and staff of the current organization, for its admins and owner. */
+/** /org: the settings, staff, hooks and audit log of the current organization, for its admins and owner. */
 export function OrgAdminPage() {
   const { org } = useCurrentOrg();
   return (
@@ -21,6 +21,7 @@ export function OrgAdminPage() {
           { value: 'settings', label: 'Settings', icon: <IconSettings size={16} /> },
           { value: 'staff', label: 'Staff', icon: <IconUsers size={16} /> },
           { value: 'hooks', label: 'Hooks', icon: <IconWebhook size={16} /> },
+          { value: 'audit', label: 'Audit log', icon: <IconHistory size={16} /> },
         ]}
       />
       <Outlet />
