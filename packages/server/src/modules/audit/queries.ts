@@ -24,7 +24,7 @@ export async function listAuditLog(db: Db, orgId: string, filters: AuditFilters,
   if (filters.siteId) query = query.where('site_id', '=', filters.siteId);
   if (filters.actorId) query = query.where('actor_id', '=', filters.actorId);
   if (filters.event) query = query.where('name', '=', filters.event);
-  // Until the outbox has a commit sequence, time then id is the closest to commit order.
+  // Newest first in commit order (the outbox's sequence), not by clock.
   const { items, count } = await pageOf(
     query,
     page,
