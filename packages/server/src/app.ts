@@ -23,6 +23,7 @@ import { answerHealth } from './lifecycle/health.ts';
 import { Lifecycle } from './lifecycle/lifecycle.ts';
 import { logDestination } from './logging.ts';
 import { mailerFor } from './mail/mailer.ts';
+import { mailSender } from './mail/send.ts';
 import { analyticsRoutes } from './modules/analytics/routes.ts';
 import { apiTokenRoutes } from './modules/apiTokens/routes.ts';
 import { ensureFirstAdmin } from './modules/auth/passwordLogins.ts';
@@ -121,20 +122,27 @@ export async function buildApp(config: Config, options: BuildOptions = {}): Prom
   await fastify.register(multipart, { limits: { fields: 20, fieldSize: 64 * 1024 } });
   refuseCrossOriginMutations(fastify, config.url.origin);
 
+  const sealer = new Sealer(resolveSecret(config.secret, config.dataDir));
   const db = openDb({ dataDir: config.dataDir, databaseUrl: config.databaseUrl, schema: options.dbSchema });
-  await migrate(db);
+  await migrate(db, () => sealer);
   fastify.addHook('onClose', () => db.destroy());
 
   const blobs = openBlobStore(config);
   const outbound = new OutboundGuard({ allowPrivate: config.allowPrivateUpstreams, log: fastify.log });
   fastify.addHook('onClose', async () => outbound.close());
-  edge = new Edge(db, config, { pathOfBlob: (key) => blobs.pathOf(key), outbound, log: fastify.log });
   const dispatcher = new Dispatcher(db, fastify.log);
+  const jobs = new JobRunner(db, fastify.log);
+  edge = new Edge(db, config, {
+    pathOfBlob: (key) => blobs.pathOf(key),
+    outbound,
+    log: fastify.log,
+    sealer,
+    onMailQueued: () => void jobs.wake(),
+  });
   // The outbox's end is read before the routing table loads, so no change falls in between.
   await dispatcher.markStart();
   await edge.load();
   dispatcher.addLive({ name: 'edge', consume: (events) => (edge as Edge).applyEvents(events) });
-  const jobs = new JobRunner(db, fastify.log);
   dispatcher.onDurableWork(() => void jobs.wake());
   const mailer = mailerFor(config);
   // Stopping: no new passes, then the sends under way finish (each within its 10 s timeout).
@@ -152,7 +160,7 @@ export async function buildApp(config: Config, options: BuildOptions = {}): Prom
   const app: WharfApp = {
     config,
     db,
-    sealer: new Sealer(resolveSecret(config.secret, config.dataDir)),
+    sealer,
     blobs,
     edge,
     dispatcher,
@@ -171,6 +179,7 @@ export async function buildApp(config: Config, options: BuildOptions = {}): Prom
   for (const register of modules) register(app);
   attachRealtime(app);
   startHookDeliveries(app);
+  jobs.register('mail', mailSender(app));
   await ensureFirstAdmin(app);
   dispatcher.run();
   jobs.run();

@@ -1,4 +1,5 @@
 import { type Migration, type MigrationProvider, Migrator, PostgresAdapter, sql } from 'kysely';
+import type { Sealer } from '../lib/secrets.ts';
 import * as initial from './migrations/001_initial.ts';
 import * as releases from './migrations/002_releases.ts';
 import * as edge from './migrations/003_edge.ts';
@@ -9,10 +10,14 @@ import * as orgBlobs from './migrations/007_org_blobs.ts';
 import * as idempotencyKeys from './migrations/008_idempotency_keys.ts';
 import * as housekeepingHolds from './migrations/009_housekeeping_holds.ts';
 import * as dispatch from './migrations/010_dispatch.ts';
+import { mailJobs } from './migrations/012_mail_jobs.ts';
 import type { Db } from './schema.ts';
 
-/** Migrations in order; a new one is appended here and never edited after it ships. */
-const migrations: Record<string, Migration> = {
+/**
+ * Migrations in order; a new one is appended here and never edited after it ships. A migration
+ * that seals data (012) gets the installation's sealer, made only when it is needed.
+ */
+const migrationsWith = (sealer: () => Sealer): Record<string, Migration> => ({
   '001_initial': initial,
   '002_releases': releases,
   '003_edge': edge,
@@ -23,11 +28,11 @@ const migrations: Record<string, Migration> = {
   '008_idempotency_keys': idempotencyKeys,
   '009_housekeeping_holds': housekeepingHolds,
   '010_dispatch': dispatch,
-};
+  '012_mail_jobs': mailJobs(sealer),
+});
 
-const provider: MigrationProvider = { getMigrations: async () => migrations };
-
-export async function migrate(db: Db) {
+export async function migrate(db: Db, sealer: () => Sealer) {
+  const provider: MigrationProvider = { getMigrations: async () => migrationsWith(sealer) };
   const migrationTableSchema = await postgresSchemaOf(db);
   const { error, results } = await new Migrator({ db, provider, migrationTableSchema }).migrateToLatest();
   if (error) {

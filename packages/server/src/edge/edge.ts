@@ -3,6 +3,7 @@ import type { Config } from '../config.ts';
 import type { Db } from '../db/schema.ts';
 import type { OutboxEvent } from '../events/outbox.ts';
 import { clientAddressOf, clientOf, type TrustProxy } from '../http/trustProxy.ts';
+import type { Sealer } from '../lib/secrets.ts';
 import type { OutboundGuard } from '../outbound/guard.ts';
 import type { EdgeLog } from './edgeLog.ts';
 import { FORMS_PREFIX, FormReceiver } from './forms.ts';
@@ -71,6 +72,10 @@ export interface EdgeParts {
   /** Every connection to an upstream goes through it. */
   outbound: OutboundGuard;
   log: EdgeLog;
+  /** Seals the mails of email forms, queued as jobs. */
+  sealer: Sealer;
+  /** Called after an email form's mail was queued: wakes the job runner of this process, if any. */
+  onMailQueued?: () => void;
 }
 
 /** Serves every branch of every site by host name: routing, files, redirects, passwords, forms. */
@@ -91,12 +96,12 @@ export class Edge {
   private readonly outbound: OutboundGuard;
   private readonly log: EdgeLog;
 
-  constructor(db: Db, config: Config, { pathOfBlob, outbound, log }: EdgeParts) {
+  constructor(db: Db, config: Config, { pathOfBlob, outbound, log, sealer, onMailQueued }: EdgeParts) {
     this.log = log;
     this.db = db;
     this.manifests = new ManifestCache(db);
     this.responder = new FileResponder(pathOfBlob, log);
-    this.forms = new FormReceiver(db);
+    this.forms = new FormReceiver(db, { sealer, onQueued: onMailQueued });
     this.sitesHost = config.sitesUrl.hostname;
     this.consoleHost = config.url.hostname;
     this.trustProxy = config.trustProxy;

@@ -1,11 +1,14 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { TLSSocket } from 'node:tls';
 import type { Form } from '@wharf/contract';
-import type { Db } from '../db/schema.ts';
+import type { Db, Transaction } from '../db/schema.ts';
 import { newId, now } from '../lib/ids.ts';
 import { readJson } from '../lib/json.ts';
 import { FailureLimiter } from '../lib/rateLimit.ts';
+import type { Sealer } from '../lib/secrets.ts';
+import { queueMail } from '../mail/queue.ts';
 import { FormBodyError, readFormBody } from './formBody.ts';
+import { formMail } from './formMail.ts';
 import { sendPage } from './pages.ts';
 import type { BranchEntry, SiteEntry } from './routingTable.ts';
 
@@ -52,6 +55,13 @@ function returnAddress(req: IncomingMessage, next: string | undefined) {
   return '/';
 }
 
+/** What email forms need: the sealer of mail jobs, and who to tell that one was queued. */
+export interface FormMailParts {
+  sealer: Sealer;
+  /** Wakes the job runner when it runs in this process; elsewhere its poll finds the job. */
+  onQueued?: () => void;
+}
+
 /**
  * Form posts to `/.wharf/forms/{name}` on the site's own host. The serving release must declare
  * the form; `db` forms are stored, `email` forms are stored and a mail is queued.
@@ -60,7 +70,10 @@ export class FormReceiver {
   // Counts every submission, not only failures: a hard cap per address keeps floods out.
   private readonly submissions = new FailureLimiter(20, 60_000);
 
-  constructor(private readonly db: Db) {}
+  constructor(
+    private readonly db: Db,
+    private readonly mail: FormMailParts,
+  ) {}
 
   /** Answers the number of body bytes sent. */
   async receive(
@@ -122,21 +135,20 @@ export class FormReceiver {
           created_at: createdAt,
         })
         .execute();
-      if (form.type !== 'email') return;
-      const body = Object.entries(values)
-        .map(([name, value]) => `${name}: ${value}`)
-        .join('\n');
-      await trx
-        .insertInto('mail_queue')
-        .values({
-          id: newId(),
-          recipient: form.recipient,
-          subject: `New submission of ${form.name} on ${input.site.name}`,
-          body: `${body}\n\nSent from ${input.clientAddress} at ${createdAt}`,
-          created_at: createdAt,
-          sent_at: null,
-        })
-        .execute();
+      if (form.type === 'email') await this.queueFormMail(trx, form, values, { ...input, createdAt });
     });
+    if (form.type === 'email') this.mail.onQueued?.();
+  }
+
+  /** Queues the mail of an email form's submission, sealed, in the submission's transaction. */
+  private async queueFormMail(
+    trx: Transaction,
+    form: Extract<Form, { type: 'email' }>,
+    values: Record<string, string>,
+    input: { site: SiteEntry; branch: BranchEntry; clientAddress: string; createdAt: string },
+  ) {
+    const { site, branch, clientAddress, createdAt } = input;
+    const mail = formMail(form, { siteName: site.name, branch: branch.slug, clientAddress, createdAt, values });
+    await queueMail(trx, this.mail.sealer, mail);
   }
 }
