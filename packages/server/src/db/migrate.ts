@@ -31,10 +31,12 @@ const migrationsWith = (sealer: () => Sealer): Record<string, Migration> => ({
   '012_mail_jobs': mailJobs(sealer),
 });
 
-export async function migrate(db: Db, sealer: () => Sealer) {
+/** Brings the database to the latest migration (or up to `target`, which tests of a migration use). */
+export async function migrate(db: Db, sealer: () => Sealer, target?: string) {
   const provider: MigrationProvider = { getMigrations: async () => migrationsWith(sealer) };
   const migrationTableSchema = await postgresSchemaOf(db);
-  const { error, results } = await new Migrator({ db, provider, migrationTableSchema }).migrateToLatest();
+  const migrator = new Migrator({ db, provider, migrationTableSchema });
+  const { error, results } = await (target ? migrator.migrateTo(target) : migrator.migrateToLatest());
   if (error) {
     const failed = results?.find((result) => result.status === 'Error');
     throw new Error(`Migration ${failed?.migrationName ?? ''} failed: ${(error as Error).message}`);
