@@ -231,6 +231,7 @@ describeInBrowser('branches: add, roll back and forward, password, redirects, he
     await second.getByLabel('Name').fill('newsletter');
     await second.getByRole('textbox', { name: 'Type' }).click();
     await tab.getByRole('option', { name: 'Mailed (email)' }).click();
+    await expectVisible(tab.getByRole('alert').filter({ hasText: 'Mail is off on this server' }));
     await save.click();
     await expect.poll(() => fieldError(second, 'Recipient').textContent()).toBe('Input is required');
     await second.getByLabel('Recipient').fill('nobody');

@@ -106,6 +106,8 @@ describeInBrowser('hooks of organizations, teams and sites', () => {
     await expectVisible(page.getByText('No hooks'));
     await page.getByRole('link', { name: 'Add hook' }).click();
     await chooseType(page, 'Email');
+    await expectVisible(page.getByRole('alert').filter({ hasText: 'Mail is off on this server' }));
+    await snap(page, 'hook-email-mail-off');
     await expectVisible(page.getByText('Team member added', { exact: true }));
     expect(await page.getByText('Organization created', { exact: true }).count()).toBe(0);
     await page.getByRole('textbox', { name: /^To/ }).fill('not-an-email');

@@ -77,6 +77,10 @@ describeInBrowser('organization admin (/org)', () => {
     await expectVisible(page.getByRole('heading', { name: 'Invites' }));
     await page.getByRole('button', { name: 'Add invite' }).click();
     const modal = page.getByRole('dialog', { name: 'Invite someone' });
+    // This server has no SMTP_URL: the modal says so before anything is sent.
+    await expectVisible(modal.getByRole('alert').filter({ hasText: 'Mail is off on this server' }));
+    await expectVisible(modal.getByText(/send the invitation link yourself/));
+    await snap(page, 'org-invite-mail-off');
     await modal.getByRole('button', { name: 'Invite' }).click();
     await expect.poll(() => fieldError(modal, 'Email').textContent()).toBe('Input is required');
     await modal.getByLabel('Email').fill('not-an-email');
@@ -91,6 +95,11 @@ describeInBrowser('organization admin (/org)', () => {
     const created = page.getByRole('dialog', { name: 'Invitation created' });
     await expectVisible(created);
     await expect.poll(() => created.getByLabel('Invite link').inputValue()).toMatch(/\/invite\?token=/);
+    await expectVisible(
+      created.getByText('Mail is off on this server: send this link to new.person@example.com yourself.', {
+        exact: false,
+      }),
+    );
     await snap(page, 'org-invite-created');
     await created.getByRole('button', { name: 'Done' }).click();
 

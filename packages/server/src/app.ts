@@ -23,6 +23,7 @@ import { answerHealth } from './lifecycle/health.ts';
 import { Lifecycle } from './lifecycle/lifecycle.ts';
 import { logDestination } from './logging.ts';
 import { mailerFor } from './mail/mailer.ts';
+import { mailSender } from './mail/send.ts';
 import { analyticsRoutes } from './modules/analytics/routes.ts';
 import { apiTokenRoutes } from './modules/apiTokens/routes.ts';
 import { auditRoutes } from './modules/audit/routes.ts';
@@ -125,25 +126,31 @@ export async function buildApp(config: Config, options: BuildOptions = {}): Prom
   await fastify.register(multipart, { limits: { fields: 20, fieldSize: 64 * 1024 } });
   refuseCrossOriginMutations(fastify, config.url.origin);
 
+  const sealer = new Sealer(resolveSecret(config.secret, config.dataDir));
   const db = openDb({ dataDir: config.dataDir, databaseUrl: config.databaseUrl, schema: options.dbSchema });
-  await migrate(db);
+  await migrate(db, () => sealer);
   fastify.addHook('onClose', () => db.destroy());
 
   const blobs = openBlobStore(config);
   const outbound = new OutboundGuard({ allowPrivate: config.allowPrivateUpstreams, log: fastify.log });
   fastify.addHook('onClose', async () => outbound.close());
   const dispatcher = new Dispatcher(db, fastify.log);
+  const jobs = new JobRunner(db, fastify.log);
   edge = new Edge(db, config, {
     pathOfBlob: (key) => blobs.pathOf(key),
     outbound,
     log: fastify.log,
-    afterCommit: () => void dispatcher.wake(),
+    sealer,
+    // A form's submission: its event for the dispatcher, its mail for the job runner.
+    afterCommit: () => {
+      void dispatcher.wake();
+      void jobs.wake();
+    },
   });
   // The outbox's end is read before the routing table loads, so no change falls in between.
   await dispatcher.markStart();
   await edge.load();
   dispatcher.addLive({ name: 'edge', consume: (events) => (edge as Edge).applyEvents(events) });
-  const jobs = new JobRunner(db, fastify.log);
   dispatcher.onDurableWork(() => void jobs.wake());
   const mailer = mailerFor(config);
   // Stopping: no new passes, then the sends under way finish (each within its 10 s timeout).
@@ -161,7 +168,7 @@ export async function buildApp(config: Config, options: BuildOptions = {}): Prom
   const app: WharfApp = {
     config,
     db,
-    sealer: new Sealer(resolveSecret(config.secret, config.dataDir)),
+    sealer,
     blobs,
     edge,
     dispatcher,
@@ -180,6 +187,7 @@ export async function buildApp(config: Config, options: BuildOptions = {}): Prom
   for (const register of modules) register(app);
   attachRealtime(app);
   startHookDeliveries(app);
+  jobs.register('mail', mailSender(app));
   await ensureFirstAdmin(app);
   dispatcher.run();
   jobs.run();

@@ -15,7 +15,7 @@ export const systemEnv = z.object({
   features: z.object({
     /** Domains may use ACME (automatic HTTPS). */
     httpsAuto: z.boolean(),
-    /** Invites and email hooks send mail. */
+    /** Mail is on (SMTP_URL is set): invitations, email forms and email hooks send mail. */
     email: z.boolean(),
   }),
   crashReports: z.object({ dsn: z.string().nullable() }),

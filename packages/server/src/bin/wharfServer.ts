@@ -5,6 +5,7 @@ import { restore } from '../backup/restore.ts';
 import { ConfigError, loadConfig, loadDotEnv } from '../config.ts';
 import { openDb } from '../db/connection.ts';
 import { migrate } from '../db/migrate.ts';
+import { resolveSecret, Sealer } from '../lib/secrets.ts';
 import { openBlobStore } from '../storage/openBlobStore.ts';
 
 const USAGE = `Usage:
@@ -38,7 +39,7 @@ async function run(argv: string[]) {
     const db = openDb({ dataDir: config.dataDir, databaseUrl: config.databaseUrl });
     try {
       // The hold that keeps collection off is a table of its own: an older database gets it first.
-      await migrate(db);
+      await migrate(db, () => new Sealer(resolveSecret(config.secret, config.dataDir)));
       const manifest = await backup({ config, db, blobs, say }, dir);
       say(
         `Backup complete in ${dir}: ${manifest.blobs.count} files, ${(manifest.blobs.bytes / 1024 / 1024).toFixed(1)} MiB`,

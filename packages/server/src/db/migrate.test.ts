@@ -2,6 +2,7 @@ import { sql } from 'kysely';
 import { afterAll, describe, expect, it } from 'vitest';
 import { testDatabaseUrl, withPg } from '../../test/harness.ts';
 import { randomString } from '../lib/ids.ts';
+import { Sealer } from '../lib/secrets.ts';
 import { openDb } from './connection.ts';
 import { migrate } from './migrate.ts';
 
@@ -18,7 +19,7 @@ describe.runIf(testDatabaseUrl)('migrations on PostgreSQL', () => {
       await withPg((client) => client.query(`create schema ${schema}`));
       const db = openDb({ dataDir: '', databaseUrl: testDatabaseUrl, schema });
       try {
-        await migrate(db);
+        await migrate(db, () => new Sealer('test'));
         const { rows } = await sql<{ count: string }>`select count(*) as count from kysely_migration`.execute(db);
         expect(Number(rows[0]!.count)).toBeGreaterThan(0);
         await sql`select 1 from sites limit 1`.execute(db);

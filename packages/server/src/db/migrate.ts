@@ -1,4 +1,5 @@
 import { type Migration, type MigrationProvider, Migrator, PostgresAdapter, sql } from 'kysely';
+import type { Sealer } from '../lib/secrets.ts';
 import * as initial from './migrations/001_initial.ts';
 import * as releases from './migrations/002_releases.ts';
 import * as edge from './migrations/003_edge.ts';
@@ -10,10 +11,14 @@ import * as idempotencyKeys from './migrations/008_idempotency_keys.ts';
 import * as housekeepingHolds from './migrations/009_housekeeping_holds.ts';
 import * as dispatch from './migrations/010_dispatch.ts';
 import * as formSubmissions from './migrations/011_form_submissions.ts';
+import { mailJobs } from './migrations/012_mail_jobs.ts';
 import type { Db } from './schema.ts';
 
-/** Migrations in order; a new one is appended here and never edited after it ships. */
-const migrations: Record<string, Migration> = {
+/**
+ * Migrations in order; a new one is appended here and never edited after it ships. A migration
+ * that seals data (012) gets the installation's sealer, made only when it is needed.
+ */
+const migrationsWith = (sealer: () => Sealer): Record<string, Migration> => ({
   '001_initial': initial,
   '002_releases': releases,
   '003_edge': edge,
@@ -25,13 +30,15 @@ const migrations: Record<string, Migration> = {
   '009_housekeeping_holds': housekeepingHolds,
   '010_dispatch': dispatch,
   '011_form_submissions': formSubmissions,
-};
+  '012_mail_jobs': mailJobs(sealer),
+});
 
-const provider: MigrationProvider = { getMigrations: async () => migrations };
-
-export async function migrate(db: Db) {
+/** Brings the database to the latest migration (or up to `target`, which tests of a migration use). */
+export async function migrate(db: Db, sealer: () => Sealer, target?: string) {
+  const provider: MigrationProvider = { getMigrations: async () => migrationsWith(sealer) };
   const migrationTableSchema = await postgresSchemaOf(db);
-  const { error, results } = await new Migrator({ db, provider, migrationTableSchema }).migrateToLatest();
+  const migrator = new Migrator({ db, provider, migrationTableSchema });
+  const { error, results } = await (target ? migrator.migrateTo(target) : migrator.migrateToLatest());
   if (error) {
     const failed = results?.find((result) => result.status === 'Error');
     throw new Error(`Migration ${failed?.migrationName ?? ''} failed: ${(error as Error).message}`);

@@ -130,7 +130,6 @@ export interface Database {
     /** The branch's name when it was posted to, for a branch deleted since. */
     branch_name: string;
   };
-  mail_queue: { id: string; recipient: string; subject: string; body: string; created_at: Iso; sent_at: Iso | null };
   branch_releases: { branch_id: string; release_id: string; set_at: Iso };
   site_tokens: { id: string; site_id: string; name: string; value_sealed: string; value_hash: string; created_at: Iso };
   api_tokens: {

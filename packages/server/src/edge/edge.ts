@@ -3,6 +3,7 @@ import type { Config } from '../config.ts';
 import type { Db } from '../db/schema.ts';
 import type { OutboxEvent } from '../events/outbox.ts';
 import { clientAddressOf, clientOf, type TrustProxy } from '../http/trustProxy.ts';
+import type { Sealer } from '../lib/secrets.ts';
 import type { OutboundGuard } from '../outbound/guard.ts';
 import type { EdgeLog } from './edgeLog.ts';
 import { FORMS_PREFIX, FormReceiver } from './forms.ts';
@@ -71,9 +72,12 @@ export interface EdgeParts {
   /** Every connection to an upstream goes through it. */
   outbound: OutboundGuard;
   log: EdgeLog;
+  /** Seals the mails of email forms, queued as jobs. */
+  sealer: Sealer;
   /**
-   * Told after the edge committed something for the dispatcher (a `form_submitted` event), so that
-   * a process with one wakes at once; cluster workers have none, and their primary polls.
+   * Told after the edge committed a form's submission (its event, its mail), so that a process
+   * with a dispatcher and a job runner wakes them at once; cluster workers have neither, and
+   * their primary polls.
    */
   afterCommit?: () => void;
 }
@@ -96,12 +100,12 @@ export class Edge {
   private readonly outbound: OutboundGuard;
   private readonly log: EdgeLog;
 
-  constructor(db: Db, config: Config, { pathOfBlob, outbound, log, afterCommit }: EdgeParts) {
+  constructor(db: Db, config: Config, { pathOfBlob, outbound, log, sealer, afterCommit }: EdgeParts) {
     this.log = log;
     this.db = db;
     this.manifests = new ManifestCache(db);
     this.responder = new FileResponder(pathOfBlob, log);
-    this.forms = new FormReceiver(db, afterCommit);
+    this.forms = new FormReceiver(db, { sealer, afterCommit });
     this.sitesHost = config.sitesUrl.hostname;
     this.consoleHost = config.url.hostname;
     this.trustProxy = config.trustProxy;

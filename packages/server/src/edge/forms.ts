@@ -1,12 +1,15 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { TLSSocket } from 'node:tls';
 import type { Form } from '@wharf/contract';
-import type { Db } from '../db/schema.ts';
-import { newId, now } from '../lib/ids.ts';
+import type { Db, Transaction } from '../db/schema.ts';
+import { now } from '../lib/ids.ts';
 import { readJson } from '../lib/json.ts';
 import { FailureLimiter } from '../lib/rateLimit.ts';
+import type { Sealer } from '../lib/secrets.ts';
+import { queueMail } from '../mail/queue.ts';
 import { type NewSubmission, storeSubmission } from '../modules/submissions/service.ts';
 import { FormBodyError, readFormBody } from './formBody.ts';
+import { formMail } from './formMail.ts';
 import { sendPage } from './pages.ts';
 import type { BranchEntry, SiteEntry } from './routingTable.ts';
 
@@ -64,6 +67,13 @@ function submissionOf(
   return { siteId: site.id, branchId: branch.id, releaseId, form: form.name, fields, clientAddress, createdAt, spam };
 }
 
+/** What email forms need: the sealer of mail jobs, and who to tell that one was queued. */
+export interface FormMailParts {
+  sealer: Sealer;
+  /** Wakes this process's dispatcher and job runner, if it has them; elsewhere their polls find the work. */
+  afterCommit?: () => void;
+}
+
 /**
  * Form posts to `/.wharf/forms/{name}` on the site's own host. The serving release must declare
  * the form; `db` forms are stored, `email` forms are stored and a mail is queued.
@@ -74,7 +84,7 @@ export class FormReceiver {
 
   constructor(
     private readonly db: Db,
-    private readonly afterCommit: () => void = () => {},
+    private readonly mail: FormMailParts,
   ) {}
 
   /** Answers the number of body bytes sent. */
@@ -115,7 +125,7 @@ export class FormReceiver {
     if (trap) await storeSubmission(this.db, submissionOf(form, values, posted, now(), true));
     else {
       await this.store(form, values, posted);
-      this.afterCommit();
+      this.mail.afterCommit?.();
     }
     if (wantsJson) return sendJson(res, 200, { ok: true });
     res.writeHead(303, { location: returnAddress(req, next), 'content-length': '0' });
@@ -131,21 +141,19 @@ export class FormReceiver {
     const createdAt = now();
     await this.db.transaction().execute(async (trx) => {
       await storeSubmission(trx, submissionOf(form, values, input, createdAt, false));
-      if (form.type !== 'email') return;
-      const body = Object.entries(values)
-        .map(([name, value]) => `${name}: ${value}`)
-        .join('\n');
-      await trx
-        .insertInto('mail_queue')
-        .values({
-          id: newId(),
-          recipient: form.recipient,
-          subject: `New submission of ${form.name} on ${input.site.name}`,
-          body: `${body}\n\nSent from ${input.clientAddress} at ${createdAt}`,
-          created_at: createdAt,
-          sent_at: null,
-        })
-        .execute();
+      if (form.type === 'email') await this.queueFormMail(trx, form, values, { ...input, createdAt });
     });
+  }
+
+  /** Queues the mail of an email form's submission, sealed, in the submission's transaction. */
+  private async queueFormMail(
+    trx: Transaction,
+    form: Extract<Form, { type: 'email' }>,
+    values: Record<string, string>,
+    input: { site: SiteEntry; branch: BranchEntry; clientAddress: string; createdAt: string },
+  ) {
+    const { site, branch, clientAddress, createdAt } = input;
+    const mail = formMail(form, { siteName: site.name, branch: branch.slug, clientAddress, createdAt, values });
+    await queueMail(trx, this.mail.sealer, mail);
   }
 }

@@ -3,6 +3,7 @@ import type { Socket } from 'node:net';
 import type { Logger } from 'pino';
 import type { Config } from '../config.ts';
 import { openDb } from '../db/connection.ts';
+import { resolveSecret, Sealer } from '../lib/secrets.ts';
 import { answerHealth, sitesPortListener } from '../lifecycle/health.ts';
 import { Lifecycle } from '../lifecycle/lifecycle.ts';
 import { OutboundGuard } from '../outbound/guard.ts';
@@ -29,7 +30,9 @@ export async function startEdgeWorker(config: Config, primarySocket: string, log
   const db = openDb({ dataDir: config.dataDir, databaseUrl: config.databaseUrl });
   const blobs = openBlobStore(config);
   const outbound = new OutboundGuard({ allowPrivate: config.allowPrivateUpstreams, log });
-  const edge = new Edge(db, config, { pathOfBlob: (key) => blobs.pathOf(key), outbound, log });
+  // Email forms queue sealed mail jobs; the primary's job runner finds them within its poll.
+  const sealer = new Sealer(resolveSecret(config.secret, config.dataDir));
+  const edge = new Edge(db, config, { pathOfBlob: (key) => blobs.pathOf(key), outbound, log, sealer });
   const lifecycle = new Lifecycle();
   await edge.load();
   const forwarder = new PrimaryForwarder(primarySocket, config.trustProxy);

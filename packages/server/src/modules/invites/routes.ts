@@ -14,7 +14,7 @@ export function inviteRoutes(app: WharfApp) {
 
   app.handle(api.createInvite, async ({ actor, params, body }) => {
     await mustAdminOrg(app.db, actor, params.orgId);
-    return createInvite(app.db, {
+    const invite = await createInvite(app.db, app.sealer, {
       orgId: params.orgId,
       actorId: userOf(actor),
       email: body.email,
@@ -22,6 +22,9 @@ export function inviteRoutes(app: WharfApp) {
       ttlMs: app.config.inviteTtlMs,
       consoleUrl: app.config.url,
     });
+    // The invitation's mail was queued with it: sent now rather than at the runner's next poll.
+    void app.jobs.wake();
+    return invite;
   });
 
   app.handle(api.deleteInvite, async ({ actor, params }) => {

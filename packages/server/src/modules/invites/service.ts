@@ -2,12 +2,19 @@ import type { Db } from '../../db/schema.ts';
 import { recordEvent } from '../../events/outbox.ts';
 import { httpError } from '../../http/errors.ts';
 import { newId, newSecret, now } from '../../lib/ids.ts';
-import { lookupHash } from '../../lib/secrets.ts';
+import { lookupHash, type Sealer } from '../../lib/secrets.ts';
+import { queueMail } from '../../mail/queue.ts';
 import { getOrg } from '../orgs/queries.ts';
+import { invitationMail } from './invitationMail.ts';
 import { toInvite, usableInvite } from './queries.ts';
 
+/**
+ * Creates an invitation and, in the same transaction, queues the mail that brings its link to the
+ * invitee (sent when mail is on; the console shows the link either way).
+ */
 export async function createInvite(
   db: Db,
+  sealer: Sealer,
   input: { orgId: string; actorId: string; email: string; admin: boolean; ttlMs: number; consoleUrl: URL },
 ) {
   const token = newSecret();
@@ -20,6 +27,7 @@ export async function createInvite(
     expires_at: new Date(Date.now() + input.ttlMs).toISOString(),
     created_at: now(),
   };
+  const url = new URL(`/invite?token=${encodeURIComponent(token)}`, input.consoleUrl).toString();
   await db.transaction().execute(async (trx) => {
     await trx.insertInto('invites').values(row).execute();
     await recordEvent(trx, {
@@ -28,8 +36,18 @@ export async function createInvite(
       orgId: input.orgId,
       data: { inviteId: row.id, email: row.email, admin: input.admin },
     });
+    const org = await trx.selectFrom('orgs').select('name').where('id', '=', input.orgId).executeTakeFirstOrThrow();
+    const inviter = await trx.selectFrom('users').select('name').where('id', '=', input.actorId).executeTakeFirst();
+    const mail = invitationMail({
+      to: row.email,
+      inviter: inviter?.name ?? 'Someone',
+      orgName: org.name,
+      admin: input.admin,
+      url,
+      expiresAt: row.expires_at,
+    });
+    await queueMail(trx, sealer, mail);
   });
-  const url = new URL(`/invite?token=${encodeURIComponent(token)}`, input.consoleUrl).toString();
   return { ...toInvite(row), token, url };
 }
 

@@ -4,6 +4,7 @@ import { expectStatus, type TestClient } from '../../../test/client.ts';
 import { databases, startTestServer, type TestServer } from '../../../test/harness.ts';
 import { siteRequest } from '../../../test/siteClient.ts';
 import { buildWorld, uploadRelease, type World } from '../../../test/world.ts';
+import { openMail } from '../../mail/queue.ts';
 
 const FORMS =
   'forms:\n  - name: contact\n    type: db\n  - name: mail\n    type: email\n    recipient: me@example.com\n';
@@ -80,8 +81,11 @@ describe.each(databases)('form submissions on $name', ({ postgres }) => {
       ['mail', true, { email: 'bot@example.com' }],
       ['contact', true, { name: 'bot' }],
     ]);
-    const mail = await server.app.db.selectFrom('mail_queue').select('body').execute();
-    expect(mail.map((m) => m.body)).toEqual([expect.stringContaining('visitor@example.com')]);
+    const jobs = await server.app.db.selectFrom('jobs').selectAll().where('kind', '=', 'mail').execute();
+    const formMails = jobs
+      .map((job) => openMail(server.app.sealer, job))
+      .filter((mail) => mail.to === 'me@example.com');
+    expect(formMails.map((mail) => mail.text)).toEqual([expect.stringContaining('visitor@example.com')]);
     const events = await server.app.db
       .selectFrom('events')
       .select('data')

@@ -4,6 +4,7 @@ import { IconForms } from '@tabler/icons-react';
 import { useQueryClient } from '@tanstack/react-query';
 import { api, type Release } from '@wharf/contract';
 import { EmptyState } from '../../components/EmptyState.tsx';
+import { MailOffNotice } from '../../components/MailOffNotice.tsx';
 import { RowsEditor } from '../../components/RowsEditor.tsx';
 import { SaveButtons } from '../../components/SaveButtons.tsx';
 import { call } from '../../lib/api.ts';
@@ -39,6 +40,9 @@ function FormsEditor({ branch, release, canManage }: { branch: BranchDetail; rel
             Forms of the release <b>{release.name}</b>: an HTML form that posts to <Code>/.wharf/forms/{'{name}'}</Code>{' '}
             on the site is stored (db) or mailed (email).
           </Text>
+          {form.values.forms.some((entry) => entry.type === 'email') && (
+            <MailOffNotice>Submissions of email forms are stored, but no mail is sent.</MailOffNotice>
+          )}
           <RowsEditor
             noun="form"
             rows={form.values.forms}

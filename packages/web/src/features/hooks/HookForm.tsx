@@ -4,6 +4,7 @@ import { useQuery } from '@tanstack/react-query';
 import { HOOK_SECRET_LENGTH, HOOK_TYPES, type Hook, type HookBody, hookBody, messages } from '@wharf/contract';
 import { useEffect } from 'react';
 import { ErrorPanel } from '../../components/ErrorPanel.tsx';
+import { MailOffNotice } from '../../components/MailOffNotice.tsx';
 import { apiQuery } from '../../lib/api.ts';
 import { notifyFailure } from '../../lib/notify.ts';
 import { randomString } from '../../lib/random.ts';
@@ -104,6 +105,9 @@ export function HookForm({
             {...form.getInputProps('type')}
           />
           <TextInput label="Name" placeholder="Deploys to #frontend" {...form.getInputProps('name')} />
+          {type === 'email' && (
+            <MailOffNotice>This hook's deliveries fail until the operator sets SMTP_URL.</MailOffNotice>
+          )}
           {type === 'email' && (
             <TextInput
               label="To"

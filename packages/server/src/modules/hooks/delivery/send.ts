@@ -5,6 +5,7 @@ import { newId, now } from '../../../lib/ids.ts';
 import { readJson } from '../../../lib/json.ts';
 import type { Sealer } from '../../../lib/secrets.ts';
 import { isPermanentSmtpError, type Mailer } from '../../../mail/mailer.ts';
+import { MAIL_OFF } from '../../../mail/send.ts';
 import { type OutboundGuard, OutboundRefused } from '../../../outbound/guard.ts';
 import { API_VERSION } from '../../../version.ts';
 import { type Envelope, signatureHeader } from './envelope.ts';
@@ -88,7 +89,7 @@ async function exchange(parts: Parts, hook: HookRow, envelope: Envelope, deliver
     return {
       request: mail,
       response: null,
-      outcome: { ok: false, final: true, error: 'Mail is off: the server has no SMTP_URL' },
+      outcome: { ok: false, final: true, error: MAIL_OFF },
     };
   try {
     const receipt = await parts.mailer.send(mail);

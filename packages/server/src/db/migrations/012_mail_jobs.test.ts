@@ -1,0 +1,86 @@
+import { mkdtemp, rm } from 'node:fs/promises';
+import os from 'node:os';
+import path from 'node:path';
+import { type Kysely, sql } from 'kysely';
+import { afterEach, describe, expect, it } from 'vitest';
+import { databases, testDatabaseUrl, withPg } from '../../../test/harness.ts';
+import { randomString } from '../../lib/ids.ts';
+import { Sealer } from '../../lib/secrets.ts';
+import { openMail } from '../../mail/queue.ts';
+import { openDb } from '../connection.ts';
+import { migrate } from '../migrate.ts';
+
+const sealer = new Sealer('the installation secret');
+
+for (const database of databases) {
+  describe(`migration 012 (${database.name})`, () => {
+    const cleanups: (() => Promise<unknown>)[] = [];
+    afterEach(async () => {
+      for (const cleanup of cleanups.splice(0).reverse()) await cleanup();
+    });
+
+    async function olderDb() {
+      if (database.postgres) {
+        const schema = `test_${randomString(12)}`;
+        await withPg((client) => client.query(`create schema ${schema}`));
+        cleanups.push(() => withPg((client) => client.query(`drop schema if exists ${schema} cascade`)));
+        const db = openDb({ dataDir: '', databaseUrl: testDatabaseUrl, schema });
+        cleanups.push(() => db.destroy());
+        return db;
+      }
+      const dataDir = await mkdtemp(path.join(os.tmpdir(), 'wharf-migrate-'));
+      cleanups.push(() => rm(dataDir, { recursive: true, force: true }));
+      const db = openDb({ dataDir, databaseUrl: null });
+      cleanups.push(() => db.destroy());
+      return db;
+    }
+
+    it("moves mail_queue's unsent mails into sealed mail jobs and drops the table", async () => {
+      const db = await olderDb();
+      await migrate(db, () => sealer, '010_dispatch');
+      const old = db as unknown as Kysely<{ mail_queue: Record<string, string | null> }>;
+      const row = (id: string, sentAt: string | null) => ({
+        id,
+        recipient: `${id}@example.com`,
+        subject: `New submission of contact on ${id}`,
+        body: 'name: Ada',
+        created_at: '2024-05-01T10:00:00.000Z',
+        sent_at: sentAt,
+      });
+      await old
+        .insertInto('mail_queue')
+        .values([row('unsent', null), row('sent', '2024-05-01T10:01:00.000Z')])
+        .execute();
+
+      let sealerAsked = 0;
+      await migrate(db, () => {
+        sealerAsked++;
+        return sealer;
+      });
+      expect(sealerAsked).toBeGreaterThan(0);
+      const jobs = await db.selectFrom('jobs').selectAll().execute();
+      expect(jobs).toHaveLength(1);
+      expect(jobs[0]).toMatchObject({
+        kind: 'mail',
+        state: 'pending',
+        attempts: 0,
+        created_at: '2024-05-01T10:00:00.000Z',
+      });
+      expect(jobs[0]!.payload).not.toContain('unsent@example.com');
+      expect(openMail(sealer, jobs[0]!)).toEqual({
+        to: 'unsent@example.com',
+        subject: 'New submission of contact on unsent',
+        text: 'name: Ada',
+      });
+      await expect(sql`select 1 from mail_queue`.execute(db)).rejects.toThrow(/mail_queue/);
+    });
+
+    it('needs no secret when nothing is left to move', async () => {
+      const db = await olderDb();
+      await migrate(db, () => {
+        throw new Error('no secret should be needed');
+      });
+      expect(await db.selectFrom('jobs').selectAll().execute()).toEqual([]);
+    });
+  });
+}
