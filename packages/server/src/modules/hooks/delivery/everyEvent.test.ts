@@ -1,0 +1,104 @@
+import { type Hook, hookEventsByContext } from '@wharf/contract';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { expectStatus } from '../../../../test/client.ts';
+import { everyOrgEvent } from '../../../../test/everyEvent.ts';
+import { SWEEP_TIMEOUT, startTestServer, type TestServer } from '../../../../test/harness.ts';
+import { startReceiver } from '../../../../test/receiver.ts';
+import { type SmtpPeer, startSmtpPeer } from '../../../../test/smtpPeer.ts';
+import { buildWorld, type World } from '../../../../test/world.ts';
+
+type Receiver = Awaited<ReturnType<typeof startReceiver>>;
+
+/** Waits until `heard()` holds every name, or fails naming those that never came. */
+async function hearsAll(names: readonly string[], heard: () => Set<string>, timeoutMs = 60_000) {
+  const deadline = Date.now() + timeoutMs;
+  for (;;) {
+    const missing = names.filter((name) => !heard().has(name));
+    if (missing.length === 0) return;
+    if (Date.now() > deadline) throw new Error(`never delivered: ${missing.join(', ')}`);
+    await new Promise((resolve) => setTimeout(resolve, 100));
+  }
+}
+
+/**
+ * The issue's proof: every event of the organization's list reaches a subscribed hook of each
+ * kind, over real connections (HTTP receivers on loopback, an SMTP peer).
+ */
+describe('every event, to every kind of hook', () => {
+  let server: TestServer;
+  let world: World;
+  let smtp: SmtpPeer;
+  const receivers: Record<'web' | 'slack' | 'mattermost', Receiver> = {} as never;
+  const events = hookEventsByContext.orgs;
+
+  beforeAll(async () => {
+    smtp = await startSmtpPeer();
+    for (const type of ['web', 'slack', 'mattermost'] as const) receivers[type] = await startReceiver(() => ({ status: 200 }));
+    server = await startTestServer({ env: { WHARF_ALLOW_PRIVATE_UPSTREAMS: 'on', SMTP_URL: smtp.url } });
+    world = await buildWorld(server.url);
+    const hooks = `/api/v1/orgs/${world.org._id}/hooks`;
+    const subscribe = async (type: Hook['type'], config: Record<string, string>) =>
+      expectStatus(await world.clients.owner.post(hooks, { type, name: `all by ${type}`, events, config }), 200);
+    for (const type of ['web', 'slack', 'mattermost'] as const) await subscribe(type, { url: receivers[type].url });
+    await subscribe('email', { to: 'ops@example.com' });
+    await everyOrgEvent(world);
+  }, SWEEP_TIMEOUT);
+  afterAll(async () => {
+    await server?.close();
+    await Promise.all(Object.values(receivers).map((receiver) => receiver.close()));
+    await smtp?.close();
+  });
+
+  it(
+    'posts every event to a web hook',
+    async () => {
+      await hearsAll(events, () => new Set(receivers.web.requests.map((r) => r.headers['x-wharf-event'] as string)));
+    },
+    SWEEP_TIMEOUT,
+  );
+
+  it(
+    'tells Slack and Mattermost of every event, each in its own sentence',
+    async () => {
+      // The hook's deliveries say which event each message was: the message itself is for people.
+      for (const type of ['slack', 'mattermost'] as const) {
+        const hook = (await hookOf(type))._id;
+        await hearsAll(events, () => deliveredEvents(hook));
+        const texts = receivers[type].requests.map((r) => JSON.parse(r.body).text as string);
+        expect(texts.filter((text) => /undefined|null|caused the event/.test(text))).toEqual([]);
+      }
+    },
+    SWEEP_TIMEOUT,
+  );
+
+  it(
+    'mails every event to an email hook',
+    async () => {
+      const hook = (await hookOf('email'))._id;
+      await hearsAll(events, () => deliveredEvents(hook));
+      const mails = smtp.received.filter((mail) => mail.to.includes('ops@example.com'));
+      expect(mails.length).toBeGreaterThanOrEqual(events.length);
+      expect(mails.every((mail) => mail.headers.subject?.startsWith('[Wharf] '))).toBe(true);
+    },
+    SWEEP_TIMEOUT,
+  );
+
+  async function hookOf(type: Hook['type']): Promise<Hook> {
+    const hooks = expectStatus(await world.clients.owner.get(`/api/v1/orgs/${world.org._id}/hooks`), 200) as Hook[];
+    return hooks.find((hook) => hook.type === type && hook.name === `all by ${type}`)!;
+  }
+
+  let delivered = new Map<string, Set<string>>();
+  function deliveredEvents(hookId: string): Set<string> {
+    void server.app.db
+      .selectFrom('hook_deliveries')
+      .select('type')
+      .where('hook_id', '=', hookId)
+      .where('success', '=', 1)
+      .execute()
+      .then((rows) => {
+        delivered = new Map(delivered).set(hookId, new Set(rows.map((row) => row.type)));
+      });
+    return delivered.get(hookId) ?? new Set();
+  }
+});
