@@ -87,50 +87,98 @@ export async function completeDeploy(w: World) {
   return expectStatus(await w.clients.owner.post(path, { name: 'deploy', branches: ['main'], files }), 200);
 }
 
-async function freshHook(w: World, context: 'orgs' | 'teams' | 'sites', ownerId: string) {
-  const events = [hookEventsByContext[context][0]];
-  const body = { type: 'web', name: w.unique('hook'), events, config: { url: 'https://hooks.example.com/x' } };
-  return expectStatus(await w.clients.owner.post(`/api/v1/${context}/${ownerId}/hooks`, body), 200);
+type HookContextName = 'orgs' | 'teams' | 'sites' | 'users';
+
+/** The path of a context's hooks: under its owner, or the signed-in user's own. */
+function hooksPath(context: HookContextName, ownerId: string) {
+  return context === 'users' ? '/api/v1/user/hooks' : `/api/v1/${context}/${ownerId}/hooks`;
 }
 
-/** The seven hook routes of one context, all allowed to the same roles. */
-export function hookRules(
-  context: 'orgs' | 'teams' | 'sites',
-  prefix: 'org' | 'team' | 'site',
-  allow: readonly Role[],
-) {
-  const ownerOf = (w: World) => ({ orgs: w.org._id, teams: w.team._id, sites: w.site._id })[context];
-  const param = { orgs: 'orgId', teams: 'teamId', sites: 'siteId' }[context];
-  const owner = (w: World) => ({ [param]: ownerOf(w) });
+/** Who makes a context's hooks: the owner of the world, or for the user's own the caller (the owner for nobody). */
+function hookMaker(w: World, context: HookContextName, role: Role) {
+  return context === 'users' && role !== 'anonymous' ? w.clients[role] : w.clients.owner;
+}
+
+async function freshHook(w: World, context: HookContextName, ownerId: string, role: Role) {
+  const events = [hookEventsByContext[context][0]];
+  const body = { type: 'web', name: w.unique('hook'), events, config: { url: 'https://hooks.example.com/x' } };
+  return expectStatus(await hookMaker(w, context, role).post(hooksPath(context, ownerId), body), 200);
+}
+
+/**
+ * A hook with one delivery, made once per world, context and maker: an email hook (the test
+ * server has no SMTP_URL, so its Send test fails at once for good, with no retry to come later).
+ */
+const delivered = new WeakMap<World, Map<string, Promise<{ hookId: string; deliveryId: string }>>>();
+function deliveredHook(w: World, context: HookContextName, ownerId: string, role: Role) {
+  const maker = hookMaker(w, context, role);
+  const key = `${context}:${ownerId}:${context === 'users' ? role : 'owner'}`;
+  const made = delivered.get(w) ?? new Map();
+  delivered.set(w, made);
+  if (!made.has(key))
+    made.set(
+      key,
+      (async () => {
+        const path = hooksPath(context, ownerId);
+        const events = [hookEventsByContext[context][0]];
+        const body = { type: 'email', name: w.unique('mailed'), events, config: { to: 'hooks@example.com' } };
+        const hook = expectStatus(await maker.post(path, body), 200);
+        expectStatus(await maker.post(`${path}/${hook._id}/test`), 204);
+        for (const deadline = Date.now() + 10_000; Date.now() < deadline; ) {
+          const page = expectStatus(await maker.get(`${path}/${hook._id}/deliveries?page=0&size=1`), 200);
+          if (page.items[0]) return { hookId: hook._id as string, deliveryId: page.items[0]._id as string };
+          await new Promise((resolve) => setTimeout(resolve, 50));
+        }
+        throw new Error(`The test delivery of a ${context} hook never showed`);
+      })(),
+    );
+  return made.get(key)!;
+}
+
+/** The nine hook routes of one context, all allowed to the same roles. */
+export function hookRules(context: HookContextName, prefix: 'org' | 'team' | 'site' | 'user', allow: readonly Role[]) {
+  // The user's own hooks are named by no path parameter: each caller's are their own.
+  const ownerOf = (w: World) => ({ orgs: w.org._id, teams: w.team._id, sites: w.site._id, users: '' })[context];
+  const param = { orgs: 'orgId', teams: 'teamId', sites: 'siteId', users: null }[context];
+  const owner = (w: World): Record<string, string> => (param ? { [param]: ownerOf(w) } : {});
   const hookBody = {
     type: 'slack',
     name: 'alerts',
-    events: [`${prefix === 'org' ? 'org' : prefix}_hook_created`],
+    events: [context === 'users' ? 'user_api_token_deleted' : `${prefix}_hook_created`],
     config: { url: 'https://hooks.example.com/s' },
   };
-  const existing = async (w: World) => ({
-    params: { ...owner(w), hookId: (await freshHook(w, context, ownerOf(w)))._id },
+  // The user's own hooks record no event (spec.md §3 names none for them).
+  const events = (verb: string) => (context === 'users' ? [] : [`${prefix}_hook_${verb}` as EventName]);
+  const existing = async (w: World, role: Role) => ({
+    params: { ...owner(w), hookId: (await freshHook(w, context, ownerOf(w), role))._id },
   });
+  const withDelivery = async (w: World, role: Role) => {
+    const { hookId, deliveryId } = await deliveredHook(w, context, ownerOf(w), role);
+    return { params: { ...owner(w), hookId, deliveryId } };
+  };
   const name = (verb: string) => `${prefix}Hook${verb}` as RouteName;
   return {
     [name('List')]: { allow, call: (w: World) => ({ params: owner(w) }) },
     [name('Create')]: {
       allow,
-      events: [`${prefix}_hook_created`],
+      events: events('created'),
       call: (w: World) => ({ params: owner(w), body: hookBody }),
     },
     [name('Get')]: { allow, call: existing },
     [name('Update')]: {
       allow,
-      events: [`${prefix}_hook_updated`],
-      call: async (w: World) => ({ ...(await existing(w)), body: hookBody }),
+      events: events('updated'),
+      call: async (w: World, role: Role) => ({ ...(await existing(w, role)), body: hookBody }),
     },
-    [name('Remove')]: { allow, events: [`${prefix}_hook_deleted`], call: existing },
+    [name('Remove')]: { allow, events: events('deleted'), call: existing },
     [name('Events')]: { allow, call: (w: World) => ({ params: owner(w) }) },
     [name('Deliveries')]: {
       allow,
-      call: async (w: World) => ({ ...(await existing(w)), query: { page: 0, size: 10 } }),
+      call: async (w: World, role: Role) => ({ ...(await existing(w, role)), query: { page: 0, size: 10 } }),
     },
+    // Both queue a delivery and record no event.
+    [name('Redeliver')]: { allow, call: withDelivery },
+    [name('Test')]: { allow, call: withDelivery },
   } as Partial<Record<RouteName, AccessRule>>;
 }
 
