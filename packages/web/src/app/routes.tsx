@@ -22,6 +22,7 @@ import {
   StaffTab,
   TeamPage,
   TeamsPage,
+  UserHooksTab,
   UserSettingsPage,
 } from './pages.ts';
 
@@ -54,6 +55,7 @@ export function AppRoutes() {
                 <Route path="api-tokens/:apiTokenId" element={<ApiTokenPage />} />
               </Route>
               <Route path="security" element={<SecurityPage />} />
+              <Route path="hooks/*" element={<UserHooksTab />} />
             </Route>
             <Route path="/invite" element={<InvitePage />} />
           </Route>

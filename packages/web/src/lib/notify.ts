@@ -58,6 +58,8 @@ export type FailedAction =
   | 'delete hook'
   | 'list hook events'
   | 'list hook deliveries'
+  | 'redeliver'
+  | 'send test'
   | 'load backend env';
 
 export function errorText(error: unknown): string {
