@@ -99,8 +99,14 @@ function hookMaker(w: World, context: HookContextName, role: Role) {
   return context === 'users' && role !== 'anonymous' ? w.clients[role] : w.clients.owner;
 }
 
+/**
+ * An event the bad-input sweep never causes (its calls only prepare and fail), so the fixtures'
+ * hooks get no delivery while it compares the database before and after each call.
+ */
+const quietEvent = (context: HookContextName) => hookEventsByContext[context].at(-1)!;
+
 async function freshHook(w: World, context: HookContextName, ownerId: string, role: Role) {
-  const events = [hookEventsByContext[context][0]];
+  const events = [quietEvent(context)];
   const body = { type: 'email', name: w.unique('hook'), events, config: { to: 'hooks@example.com' } };
   return expectStatus(await hookMaker(w, context, role).post(hooksPath(context, ownerId), body), 200);
 }
@@ -117,7 +123,7 @@ function deliveredHook(w: World, context: HookContextName, ownerId: string, role
       key,
       (async () => {
         const path = hooksPath(context, ownerId);
-        const events = [hookEventsByContext[context][0]];
+        const events = [quietEvent(context)];
         const body = { type: 'email', name: w.unique('mailed'), events, config: { to: 'hooks@example.com' } };
         const hook = expectStatus(await maker.post(path, body), 200);
         expectStatus(await maker.post(`${path}/${hook._id}/test`), 204);
@@ -177,7 +183,13 @@ export function hookRules(context: HookContextName, prefix: 'org' | 'team' | 'si
     },
     // Both queue a delivery and record no event.
     [name('Redeliver')]: { allow, call: withDelivery },
-    [name('Test')]: { allow, call: withDelivery },
+    [name('Test')]: {
+      allow,
+      call: async (w: World, role: Role) => {
+        const { hookId } = await deliveredHook(w, context, ownerOf(w), role);
+        return { params: { ...owner(w), hookId } };
+      },
+    },
   } as Partial<Record<RouteName, AccessRule>>;
 }
 

@@ -1,9 +1,23 @@
-import { Badge, Button, Code, Collapse, Group, SimpleGrid, Stack, Table, Text, UnstyledButton } from '@mantine/core';
+import {
+  ActionIcon,
+  Badge,
+  Button,
+  Code,
+  Collapse,
+  Group,
+  SimpleGrid,
+  Stack,
+  Table,
+  Text,
+  Tooltip,
+  UnstyledButton,
+} from '@mantine/core';
 import { IconChevronRight, IconRepeat } from '@tabler/icons-react';
 import type { HookDelivery } from '@wharf/contract';
 import { useId, useState } from 'react';
 import { RowDetail } from '../../components/ListRow.tsx';
 import { exactTime, relativeTime } from '../../lib/time.ts';
+import { usePhone } from '../../lib/usePhone.ts';
 import classes from './DeliveryRow.module.css';
 import {
   type DeliveryView,
@@ -25,10 +39,12 @@ function Part({ title, part, missing }: { title: string; part: ExchangePart | nu
         </Text>
       )}
       {part?.facts.map(([label, value]) => (
-        <Text key={label} size="sm" className={classes.wrap}>
-          <Text span c="dimmed" size="sm">
-            {label}:{' '}
-          </Text>
+        <Text key={label || value} size="sm" className={classes.wrap}>
+          {label && (
+            <Text span c="dimmed" size="sm">
+              {label}:{' '}
+            </Text>
+          )}
           {value}
         </Text>
       ))}
@@ -88,6 +104,7 @@ export function DeliveryRow({
   redelivering?: boolean;
 }) {
   const [opened, setOpened] = useState(false);
+  const phone = usePhone();
   const panelId = useId();
   const view = deliveryView(delivery);
   const status = deliveryStatuses[view.status];
@@ -114,15 +131,15 @@ export function DeliveryRow({
               aria-hidden
             />
             <Stack gap={2} miw={0}>
-              <Group gap={8} wrap="nowrap" miw={0}>
+              <Group gap={6} wrap="wrap" miw={0}>
                 <Badge color={status.color} variant="light" className={classes.badge}>
                   {status.label}
                 </Badge>
-                <Text fw={600} size="sm" truncate title={view.event}>
+                <Text fw={600} size="sm" title={view.event} className={classes.wrap}>
                   {view.eventLabel}
                 </Text>
               </Group>
-              <RowDetail title={exactTime(delivery.date)}>
+              <RowDetail title={exactTime(delivery.date)} truncate={false}>
                 {details.join(' · ')}
                 {view.outcome && (
                   <>
@@ -136,7 +153,21 @@ export function DeliveryRow({
             </Stack>
           </Group>
         </UnstyledButton>
-        {onRedeliver && (
+        {onRedeliver && phone && (
+          <Tooltip label="Redeliver">
+            <ActionIcon
+              variant="default"
+              size="lg"
+              onClick={onRedeliver}
+              loading={redelivering}
+              aria-label={`Redeliver ${view.eventLabel}`}
+              className={classes.action}
+            >
+              <IconRepeat size={16} />
+            </ActionIcon>
+          </Tooltip>
+        )}
+        {onRedeliver && !phone && (
           <Button
             size="xs"
             variant="default"

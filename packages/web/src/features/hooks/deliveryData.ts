@@ -10,7 +10,7 @@ export const deliveryStatuses: Record<DeliveryStatus, { label: string; color: st
   failed: { label: 'Failed (final)', color: 'red' },
 };
 
-/** One side of the exchange: its leading facts (method and URL, status, recipient), headers and body. */
+/** One side of the exchange: its leading facts (method and URL, status, recipient; '' for no label), headers and body. */
 export interface ExchangePart {
   facts: [label: string, value: string][];
   headers: [name: string, value: string][];
@@ -85,7 +85,8 @@ function requestOf(value: unknown): ExchangePart | null {
     };
   const line = [textOf(value.method), textOf(value.url)].filter(Boolean).join(' ');
   return {
-    facts: line ? [['Request', line]] : [],
+    // 'POST https://…' says what it is without a label.
+    facts: line ? [['', line]] : [],
     headers: headersOf(value.headers),
     body: prettyBody(value.body),
   };
