@@ -144,7 +144,12 @@ export function DeliveryRow({
                 {view.outcome && (
                   <>
                     {' · '}
-                    <Text span size="xs" c={view.status === 'delivered' ? 'dimmed' : 'red'}>
+                    <Text
+                      span
+                      size="xs"
+                      c={view.status === 'delivered' ? 'dimmed' : 'red'}
+                      className={view.outcome.length < 24 ? classes.nowrap : classes.wrap}
+                    >
                       {view.outcome}
                     </Text>
                   </>
