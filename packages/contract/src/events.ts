@@ -60,15 +60,17 @@ export const siteEvents = [
 export const eventNames = [...userEvents, ...orgEvents, ...teamEvents, ...siteEvents] as const;
 export type EventName = (typeof eventNames)[number];
 
-export const hookContexts = ['orgs', 'teams', 'sites'] as const;
+export const hookContexts = ['orgs', 'teams', 'sites', 'users'] as const;
 export type HookContext = (typeof hookContexts)[number];
 
 /**
  * The events a hook of each context can subscribe to: an organization hook hears everything that
- * happens in the organization, a team hook its team and the team's sites, a site hook its site.
+ * happens in the organization, a team hook its team and the team's sites, a site hook its site, and
+ * a user's own hook what happens to the user (their API tokens).
  */
 export const hookEventsByContext: Record<HookContext, readonly EventName[]> = {
   orgs: [...orgEvents, ...teamEvents, ...siteEvents],
   teams: [...teamEvents, ...siteEvents],
   sites: siteEvents,
+  users: userEvents,
 };

@@ -88,70 +88,109 @@ export async function completeDeploy(w: World) {
   return expectStatus(await w.clients.owner.post(path, { name: 'deploy', branches: ['main'], files }), 200);
 }
 
-async function freshHook(w: World, context: 'orgs' | 'teams' | 'sites', ownerId: string) {
-  const events = [hookEventsByContext[context][0]];
-  const body = { type: 'web', name: w.unique('hook'), events, config: { url: 'https://hooks.example.com/x' } };
-  return expectStatus(await w.clients.owner.post(`/api/v1/${context}/${ownerId}/hooks`, body), 200);
+type HookContextName = 'orgs' | 'teams' | 'sites' | 'users';
+
+/** The path of a context's hooks: under its owner, or the signed-in user's own. */
+function hooksPath(context: HookContextName, ownerId: string) {
+  return context === 'users' ? '/api/v1/user/hooks' : `/api/v1/${context}/${ownerId}/hooks`;
 }
 
-/** A hook with one recorded delivery (a Send test to an address that does not resolve, which fails at once). */
-async function hookWithDelivery(w: World, context: 'orgs' | 'teams' | 'sites', ownerId: string) {
-  const hook = await freshHook(w, context, ownerId);
-  const base = `/api/v1/${context}/${ownerId}/hooks/${hook._id}`;
-  expectStatus(await w.clients.owner.post(`${base}/test`, {}), 204);
-  const deadline = Date.now() + 15_000;
-  for (;;) {
-    const page = expectStatus(await w.clients.owner.get(`${base}/deliveries?page=0&size=1`), 200);
-    if (page.items.length > 0) return { hookId: hook._id as string, deliveryId: page.items[0]._id as string };
-    if (Date.now() > deadline) throw new Error('the test delivery was never recorded');
-    await new Promise((resolve) => setTimeout(resolve, 50));
-  }
+/** Who makes a context's hooks: the owner of the world, or for the user's own the caller (the owner for nobody). */
+function hookMaker(w: World, context: HookContextName, role: Role) {
+  return context === 'users' && role !== 'anonymous' ? w.clients[role] : w.clients.owner;
+}
+
+/**
+ * An event the bad-input sweep never causes (its calls only prepare and fail), so the fixtures'
+ * hooks get no delivery while it compares the database before and after each call.
+ */
+const quietEvent = (context: HookContextName) => hookEventsByContext[context].at(-1)!;
+
+async function freshHook(w: World, context: HookContextName, ownerId: string, role: Role) {
+  const events = [quietEvent(context)];
+  const body = { type: 'email', name: w.unique('hook'), events, config: { to: 'hooks@example.com' } };
+  return expectStatus(await hookMaker(w, context, role).post(hooksPath(context, ownerId), body), 200);
+}
+
+/** A hook with one delivery (its Send test, failed for good: see hookBody), made once per world, context and maker. */
+const delivered = new WeakMap<World, Map<string, Promise<{ hookId: string; deliveryId: string }>>>();
+function deliveredHook(w: World, context: HookContextName, ownerId: string, role: Role) {
+  const maker = hookMaker(w, context, role);
+  const key = `${context}:${ownerId}:${context === 'users' ? role : 'owner'}`;
+  const made = delivered.get(w) ?? new Map();
+  delivered.set(w, made);
+  if (!made.has(key))
+    made.set(
+      key,
+      (async () => {
+        const path = hooksPath(context, ownerId);
+        const events = [quietEvent(context)];
+        const body = { type: 'email', name: w.unique('mailed'), events, config: { to: 'hooks@example.com' } };
+        const hook = expectStatus(await maker.post(path, body), 200);
+        expectStatus(await maker.post(`${path}/${hook._id}/test`), 204);
+        for (const deadline = Date.now() + 30_000; Date.now() < deadline; ) {
+          const page = expectStatus(await maker.get(`${path}/${hook._id}/deliveries?page=0&size=1`), 200);
+          if (page.items[0]) return { hookId: hook._id as string, deliveryId: page.items[0]._id as string };
+          await new Promise((resolve) => setTimeout(resolve, 50));
+        }
+        throw new Error(`The test delivery of a ${context} hook never showed`);
+      })(),
+    );
+  return made.get(key)!;
 }
 
 /** The nine hook routes of one context, all allowed to the same roles. */
-export function hookRules(
-  context: 'orgs' | 'teams' | 'sites',
-  prefix: 'org' | 'team' | 'site',
-  allow: readonly Role[],
-) {
-  const ownerOf = (w: World) => ({ orgs: w.org._id, teams: w.team._id, sites: w.site._id })[context];
-  const param = { orgs: 'orgId', teams: 'teamId', sites: 'siteId' }[context];
-  const owner = (w: World) => ({ [param]: ownerOf(w) });
-  // An event the sweep seldom causes: hooks hearing every hook creation would make deliveries
-  // grow with the square of the hooks the sweep creates, and the queue would fall behind.
+export function hookRules(context: HookContextName, prefix: 'org' | 'team' | 'site' | 'user', allow: readonly Role[]) {
+  // The user's own hooks are named by no path parameter: each caller's are their own.
+  const ownerOf = (w: World) => ({ orgs: w.org._id, teams: w.team._id, sites: w.site._id, users: '' })[context];
+  const param = { orgs: 'orgId', teams: 'teamId', sites: 'siteId', users: null }[context];
+  const owner = (w: World): Record<string, string> => (param ? { [param]: ownerOf(w) } : {});
+  // Email hooks: the test server has no SMTP_URL, so whatever they hear fails at once for good,
+  // with no network, and no retry that would change the database later in a sweep.
   const hookBody = {
-    type: 'slack',
+    type: 'email',
     name: 'alerts',
-    events: [`${prefix}_logo_removed`],
-    config: { url: 'https://hooks.example.com/s' },
+    // Not the hook events the sweep causes by the dozen: deliveries would grow with the square of the hooks.
+    events: [quietEvent(context)],
+    config: { to: 'alerts@example.com' },
   };
-  const existing = async (w: World) => ({
-    params: { ...owner(w), hookId: (await freshHook(w, context, ownerOf(w)))._id },
+  // The user's own hooks record no event (spec.md §3 names none for them).
+  const events = (verb: string) => (context === 'users' ? [] : [`${prefix}_hook_${verb}` as EventName]);
+  const existing = async (w: World, role: Role) => ({
+    params: { ...owner(w), hookId: (await freshHook(w, context, ownerOf(w), role))._id },
   });
+  const withDelivery = async (w: World, role: Role) => {
+    const { hookId, deliveryId } = await deliveredHook(w, context, ownerOf(w), role);
+    return { params: { ...owner(w), hookId, deliveryId } };
+  };
   const name = (verb: string) => `${prefix}Hook${verb}` as RouteName;
   return {
     [name('List')]: { allow, call: (w: World) => ({ params: owner(w) }) },
     [name('Create')]: {
       allow,
-      events: [`${prefix}_hook_created`],
+      events: events('created'),
       call: (w: World) => ({ params: owner(w), body: hookBody }),
     },
     [name('Get')]: { allow, call: existing },
     [name('Update')]: {
       allow,
-      events: [`${prefix}_hook_updated`],
-      call: async (w: World) => ({ ...(await existing(w)), body: hookBody }),
+      events: events('updated'),
+      call: async (w: World, role: Role) => ({ ...(await existing(w, role)), body: hookBody }),
     },
-    [name('Remove')]: { allow, events: [`${prefix}_hook_deleted`], call: existing },
+    [name('Remove')]: { allow, events: events('deleted'), call: existing },
     [name('Events')]: { allow, call: (w: World) => ({ params: owner(w) }) },
     [name('Deliveries')]: {
       allow,
-      call: async (w: World) => ({ ...(await existing(w)), query: { page: 0, size: 10 } }),
+      call: async (w: World, role: Role) => ({ ...(await existing(w, role)), query: { page: 0, size: 10 } }),
     },
-    [name('Test')]: { allow, call: existing },
-    [name('Redeliver')]: {
+    // Both queue a delivery and record no event.
+    [name('Redeliver')]: { allow, call: withDelivery },
+    [name('Test')]: {
       allow,
-      call: async (w: World) => ({ params: { ...owner(w), ...(await hookWithDelivery(w, context, ownerOf(w))) } }),
+      call: async (w: World, role: Role) => {
+        const { hookId } = await deliveredHook(w, context, ownerOf(w), role);
+        return { params: { ...owner(w), hookId } };
+      },
     },
   } as Partial<Record<RouteName, AccessRule>>;
 }

@@ -225,5 +225,6 @@ export function siteRules(): Partial<Record<RouteName, AccessRule>> {
     ...hookRules('orgs', 'org', admins),
     ...hookRules('teams', 'team', admins),
     ...hookRules('sites', 'site', siteManagers),
+    ...hookRules('users', 'user', signedIn),
   };
 }

@@ -6,18 +6,25 @@ import { noContent, route } from '../route.ts';
 import { pageQuery } from '../validation.ts';
 import { ids } from './params.ts';
 
-const contexts = {
-  orgs: { param: 'orgId', scope: 'org_hook', noun: 'an organization' },
-  teams: { param: 'teamId', scope: 'team_hook', noun: 'a team' },
-  sites: { param: 'siteId', scope: 'site_hook', noun: 'a site' },
-} as const;
+type OwnerParam = 'orgId' | 'teamId' | 'siteId';
 
-/** The hook routes of one context (spec.md §7 'Hooks'): the same shape under orgs, teams and sites. */
+// The user's own hooks have no owner in the path: they are the signed-in user's (/api/v1/user/hooks).
+const contexts: Record<HookContext, { base: string; param: OwnerParam | null; scope: string; noun: string }> = {
+  orgs: { base: '/api/v1/orgs/:orgId', param: 'orgId', scope: 'org_hook', noun: 'an organization' },
+  teams: { base: '/api/v1/teams/:teamId', param: 'teamId', scope: 'team_hook', noun: 'a team' },
+  sites: { base: '/api/v1/sites/:siteId', param: 'siteId', scope: 'site_hook', noun: 'a site' },
+  users: { base: '/api/v1/user', param: null, scope: 'user_hook', noun: 'the signed-in user' },
+};
+
+/**
+ * The hook routes of one context (spec.md §7 'Hooks'): the same shape under orgs, teams, sites and
+ * the signed-in user. The owner's parameter is typed as any of the three (the user's routes have none).
+ */
 function hookRoutes(context: HookContext) {
-  const { param, scope, noun } = contexts[context];
-  const base = `/api/v1/${context}/:${param}`;
-  const owner = ids(param);
-  const one = ids(param, 'hookId');
+  const { base, param, scope, noun } = contexts[context];
+  const ownerKeys: OwnerParam[] = param ? [param] : [];
+  const owner = ids(...ownerKeys);
+  const one = ids(...ownerKeys, 'hookId');
   return {
     list: route({
       method: 'get',
@@ -83,7 +90,7 @@ function hookRoutes(context: HookContext) {
       path: `${base}/hooks/:hookId/deliveries/:deliveryId/redeliver`,
       scope: `${scope}_update`,
       summary: `Send the event of a delivery of a hook of ${noun} again, as a new delivery`,
-      params: ids(param, 'hookId', 'deliveryId'),
+      params: ids(...ownerKeys, 'hookId', 'deliveryId'),
       response: noContent,
     }),
     test: route({
@@ -100,4 +107,5 @@ function hookRoutes(context: HookContext) {
 export const orgHooks = hookRoutes('orgs');
 export const teamHooks = hookRoutes('teams');
 export const siteHooks = hookRoutes('sites');
-export const hookRoutesByContext = { orgs: orgHooks, teams: teamHooks, sites: siteHooks } as const;
+export const userHooks = hookRoutes('users');
+export const hookRoutesByContext = { orgs: orgHooks, teams: teamHooks, sites: siteHooks, users: userHooks } as const;

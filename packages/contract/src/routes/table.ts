@@ -2,7 +2,7 @@ import type { Route } from '../route.ts';
 import * as apiTokens from './apiTokens.ts';
 import * as audit from './audit.ts';
 import * as branches from './branches.ts';
-import { orgHooks, siteHooks, teamHooks } from './hooks.ts';
+import { orgHooks, siteHooks, teamHooks, userHooks } from './hooks.ts';
 import * as logos from './logos.ts';
 import * as orgs from './orgs.ts';
 import * as releases from './releases.ts';
@@ -36,6 +36,7 @@ export const api = {
   ...prefixed('orgHook', orgHooks),
   ...prefixed('teamHook', teamHooks),
   ...prefixed('siteHook', siteHooks),
+  ...prefixed('userHook', userHooks),
 };
 export type Api = typeof api;
 export type RouteName = keyof Api;

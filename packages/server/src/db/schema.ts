@@ -145,8 +145,10 @@ export interface Database {
   };
   hooks: {
     id: string;
+    /** orgs, teams, sites, or users (a user's own hooks, owner_id the user). */
     context: string;
     owner_id: string;
+    /** The organization the owner belongs to; '' for a user's own hook, which belongs to none. */
     org_id: string;
     type: string;
     name: string;

@@ -37,6 +37,7 @@ export const ApiTokensPage = fullPage(() => import('../features/user/ApiTokensPa
 export const AddApiTokenPage = fullPage(() => import('../features/user/AddApiTokenPage.tsx'), 'AddApiTokenPage');
 export const ApiTokenPage = fullPage(() => import('../features/user/ApiTokenPage.tsx'), 'ApiTokenPage');
 export const SecurityPage = fullPage(() => import('../features/user/SecurityPage.tsx'), 'SecurityPage');
+export const UserHooksTab = fullPage(() => import('../features/hooks/UserHooksTab.tsx'), 'UserHooksTab');
 
 /** The pages a first load of each path shows, for a signed-in visitor (routes.tsx has the rules). */
 const signedInPages: [pattern: string, pages: { preload: () => Promise<unknown> }[]][] = [
@@ -57,6 +58,7 @@ const signedInPages: [pattern: string, pages: { preload: () => Promise<unknown> 
   ['/user/api-tokens/add', [UserSettingsPage, AddApiTokenPage]],
   ['/user/api-tokens/:apiTokenId', [UserSettingsPage, ApiTokenPage]],
   ['/user/security', [UserSettingsPage, SecurityPage]],
+  ['/user/hooks/*', [UserSettingsPage, UserHooksTab]],
 ];
 
 /**

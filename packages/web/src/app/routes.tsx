@@ -23,6 +23,7 @@ import {
   StaffTab,
   TeamPage,
   TeamsPage,
+  UserHooksTab,
   UserSettingsPage,
 } from './pages.ts';
 
@@ -55,6 +56,7 @@ export function AppRoutes() {
                 <Route path="api-tokens/:apiTokenId" element={<ApiTokenPage />} />
               </Route>
               <Route path="security" element={<SecurityPage />} />
+              <Route path="hooks/*" element={<UserHooksTab />} />
             </Route>
             <Route path="/invite" element={<InvitePage />} />
           </Route>

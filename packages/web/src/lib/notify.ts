@@ -62,6 +62,8 @@ export type FailedAction =
   | 'delete submission'
   | 'export submissions'
   | 'list audit log'
+  | 'redeliver'
+  | 'send test'
   | 'load backend env';
 
 export function errorText(error: unknown): string {

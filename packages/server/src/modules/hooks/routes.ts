@@ -20,8 +20,8 @@ function bindHookRoutes(app: WharfApp, context: HookContext) {
   const rules = hookContextRules[context];
 
   async function owner(actor: Actor, params: unknown) {
-    const ownerId = (params as Record<string, string>)[rules.param]!;
-    const scope = await rules.authorize(db, actor, ownerId);
+    const named = rules.param ? (params as Record<string, string>)[rules.param] : undefined;
+    const { ownerId, scope } = await rules.authorize(db, actor, named);
     return { db, sealer, outbound, context, ownerId, scope, actorId: userOf(actor) };
   }
 

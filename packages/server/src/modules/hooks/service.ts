@@ -1,7 +1,7 @@
-import { HOOK_SECRET_LENGTH, type Hook, type HookBody, type HookContext } from '@wharf/contract';
+import { HOOK_SECRET_LENGTH, type Hook, type HookBody, type HookContext, hookEventsByContext } from '@wharf/contract';
 import type { Database, Db } from '../../db/schema.ts';
 import { recordEvent } from '../../events/outbox.ts';
-import { httpError } from '../../http/errors.ts';
+import { httpError, invalidField } from '../../http/errors.ts';
 import { newId, now, randomString } from '../../lib/ids.ts';
 import { readJson } from '../../lib/json.ts';
 import type { Sealer } from '../../lib/secrets.ts';
@@ -60,16 +60,25 @@ function mustBeAllowedUrl(outbound: OutboundGuard, body: HookBody) {
     throw httpError('UPSTREAM_NOT_ALLOWED', `config.url: ${problem}`, [{ field: 'config.url', message: problem }]);
 }
 
+/** A hook hears only what happens within its owner (a user's own hook: the user events). */
+function mustBeEventsOfContext(context: HookContext, body: HookBody) {
+  const offered: readonly string[] = hookEventsByContext[context];
+  const foreign = body.events.filter((event) => !offered.includes(event));
+  if (foreign.length > 0) throw invalidField('events', `Not an event of this hook's owner: ${foreign.join(', ')}`);
+}
+
 export async function createHook(
   { db, sealer, outbound, context, ownerId, scope, actorId }: HookChange,
   body: HookBody,
 ) {
+  mustBeEventsOfContext(context, body);
   mustBeAllowedUrl(outbound, body);
   const row: HookRow = {
     id: newId(),
     context,
     owner_id: ownerId,
-    org_id: scope.orgId,
+    // A user's own hook belongs to no organization.
+    org_id: scope.orgId ?? '',
     type: body.type,
     name: body.name,
     events: JSON.stringify([...new Set(body.events)]),
@@ -78,8 +87,9 @@ export async function createHook(
   };
   await db.transaction().execute(async (trx) => {
     await trx.insertInto('hooks').values(row).execute();
-    const name = hookContextRules[context].events.created;
-    await recordEvent(trx, { name, actorId, ...scope, data: { hookId: row.id, type: row.type, name: row.name } });
+    const name = hookContextRules[context].events?.created;
+    if (name)
+      await recordEvent(trx, { name, actorId, ...scope, data: { hookId: row.id, type: row.type, name: row.name } });
   });
   return toHook(sealer, row);
 }
@@ -87,6 +97,7 @@ export async function createHook(
 export async function updateHook(change: HookChange, hookId: string, body: HookBody) {
   const { db, sealer, outbound, context, ownerId, scope, actorId } = change;
   await findHook(db, context, ownerId, hookId);
+  mustBeEventsOfContext(context, body);
   mustBeAllowedUrl(outbound, body);
   const columns = {
     type: body.type,
@@ -96,8 +107,8 @@ export async function updateHook(change: HookChange, hookId: string, body: HookB
   };
   await db.transaction().execute(async (trx) => {
     await trx.updateTable('hooks').set(columns).where('id', '=', hookId).execute();
-    const name = hookContextRules[context].events.updated;
-    await recordEvent(trx, { name, actorId, ...scope, data: { hookId, type: body.type, name: body.name } });
+    const name = hookContextRules[context].events?.updated;
+    if (name) await recordEvent(trx, { name, actorId, ...scope, data: { hookId, type: body.type, name: body.name } });
   });
   return toHook(sealer, await findHook(db, context, ownerId, hookId));
 }
@@ -107,7 +118,7 @@ export async function deleteHook({ db, context, ownerId, scope, actorId }: HookC
   await db.transaction().execute(async (trx) => {
     await trx.deleteFrom('hook_deliveries').where('hook_id', '=', hookId).execute();
     await trx.deleteFrom('hooks').where('id', '=', hookId).execute();
-    const name = hookContextRules[context].events.deleted;
-    await recordEvent(trx, { name, actorId, ...scope, data: { hookId, type: hook.type, name: hook.name } });
+    const name = hookContextRules[context].events?.deleted;
+    if (name) await recordEvent(trx, { name, actorId, ...scope, data: { hookId, type: hook.type, name: hook.name } });
   });
 }

@@ -37,7 +37,7 @@ function HookRow({ hook, base }: { hook: Hook; base: string }) {
   );
 }
 
-/** The hooks of an organization, team or site, with 'Add hook'. */
+/** The hooks of an organization, team or site, or the signed-in user's own, with 'Add hook'. */
 export function HooksList({ context, ownerId, base }: HookScreens) {
   const { routes, owner } = hookApi(context, ownerId);
   const hooks = useQuery(apiQuery(routes.list, { params: owner }));
@@ -56,7 +56,11 @@ export function HooksList({ context, ownerId, base }: HookScreens) {
           title: 'No hooks',
           description: 'Hooks tell other tools what happens here: a chat channel, a mailbox or your own endpoint.',
         }}
-        intro="Hooks tell other tools what happens here."
+        intro={
+          context === 'users'
+            ? 'Your own hooks tell other tools what happens to your account, such as API tokens created.'
+            : 'Hooks tell other tools what happens here.'
+        }
         action={addButton}
       >
         {(items) => items.map((hook) => <HookRow key={hook._id} hook={hook} base={base} />)}

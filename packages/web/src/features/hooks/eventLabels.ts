@@ -77,7 +77,17 @@ export const eventLabels: Record<EventName, { entity: EventEntity; label: string
   user_api_token_deleted: entry('API tokens', 'API token deleted'),
 };
 
+/**
+ * Events that deliveries carry but no hook subscribes to, so the picker never offers them: the
+ * `ping` of Send test.
+ */
+export const deliveryOnlyLabels: Record<string, { entity: EventEntity; label: string }> = {
+  ping: entry('Hooks', 'Test (ping)'),
+};
+
 /** The label and entity of an event; one the console does not know yet keeps its API name. */
 export function describeEvent(event: string): { entity: EventEntity | 'Other'; label: string } {
-  return Object.hasOwn(eventLabels, event) ? eventLabels[event as EventName] : { entity: 'Other', label: event };
+  if (Object.hasOwn(eventLabels, event)) return eventLabels[event as EventName];
+  if (Object.hasOwn(deliveryOnlyLabels, event)) return deliveryOnlyLabels[event]!;
+  return { entity: 'Other', label: event };
 }

@@ -1,11 +1,11 @@
 import { Avatar } from '@mantine/core';
-import { IconKey, IconShieldLock } from '@tabler/icons-react';
+import { IconKey, IconShieldLock, IconWebhook } from '@tabler/icons-react';
 import { Outlet } from 'react-router';
 import { PageTitle } from '../../components/PageTitle.tsx';
 import { RouteTabs } from '../../components/RouteTabs.tsx';
 import { useSignedInUser } from '../../lib/session.ts';
 
-/** /user: the signed-in user's API tokens and security. */
+/** /user: the signed-in user's API tokens, security and own hooks. */
 export function UserSettingsPage() {
   const user = useSignedInUser();
   return (
@@ -20,6 +20,7 @@ export function UserSettingsPage() {
         tabs={[
           { value: 'api-tokens', label: 'API tokens', icon: <IconKey size={16} /> },
           { value: 'security', label: 'Security', icon: <IconShieldLock size={16} /> },
+          { value: 'hooks', label: 'Hooks', icon: <IconWebhook size={16} /> },
         ]}
       />
       <Outlet />

@@ -33,7 +33,8 @@ describe('every event, to every kind of hook', () => {
 
   beforeAll(async () => {
     smtp = await startSmtpPeer();
-    for (const type of ['web', 'slack', 'mattermost'] as const) receivers[type] = await startReceiver(() => ({ status: 200 }));
+    for (const type of ['web', 'slack', 'mattermost'] as const)
+      receivers[type] = await startReceiver(() => ({ status: 200 }));
     server = await startTestServer({ env: { WHARF_ALLOW_PRIVATE_UPSTREAMS: 'on', SMTP_URL: smtp.url } });
     world = await buildWorld(server.url);
     const hooks = `/api/v1/orgs/${world.org._id}/hooks`;
