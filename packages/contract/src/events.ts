@@ -66,11 +66,12 @@ export type HookContext = (typeof hookContexts)[number];
 /**
  * The events a hook of each context can subscribe to: an organization hook hears everything that
  * happens in the organization, a team hook its team and the team's sites, a site hook its site, and
- * a user's own hook what happens to the user (their API tokens).
+ * a user's own hook what happens to the user: their API tokens, and the organizations they create
+ * (no organization hook can hear of its own creation).
  */
 export const hookEventsByContext: Record<HookContext, readonly EventName[]> = {
   orgs: [...orgEvents, ...teamEvents, ...siteEvents],
   teams: [...teamEvents, ...siteEvents],
   sites: siteEvents,
-  users: userEvents,
+  users: [...userEvents, 'org_created'],
 };

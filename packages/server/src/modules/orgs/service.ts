@@ -24,7 +24,8 @@ export async function createOrg(db: Db, userId: string, { name, color }: { name:
       .insertInto('members')
       .values({ id: newId(), org_id: orgId, user_id: userId, admin: 1, owner: 1, created_at: createdAt })
       .execute();
-    await recordEvent(trx, { name: 'org_created', actorId: userId, orgId, data: { name } });
+    // The creator's own hooks hear it: no hook of the organization exists yet.
+    await recordEvent(trx, { name: 'org_created', actorId: userId, userId, orgId, data: { name } });
   });
   return getOrg(db, orgId);
 }

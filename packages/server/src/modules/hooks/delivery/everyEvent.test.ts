@@ -1,4 +1,4 @@
-import { type Hook, hookEventsByContext } from '@wharf/contract';
+import { eventNames, type Hook, hookEventsByContext } from '@wharf/contract';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { expectStatus } from '../../../../test/client.ts';
 import { everyOrgEvent } from '../../../../test/everyEvent.ts';
@@ -29,7 +29,8 @@ describe('every event, to every kind of hook', () => {
   let world: World;
   let smtp: SmtpPeer;
   const receivers: Record<'web' | 'slack' | 'mattermost', Receiver> = {} as never;
-  const events = hookEventsByContext.orgs;
+  // An organization's hooks hear all that happens in it; its creation and API tokens, its user's.
+  const events = eventNames;
 
   beforeAll(async () => {
     smtp = await startSmtpPeer();
@@ -37,12 +38,24 @@ describe('every event, to every kind of hook', () => {
       receivers[type] = await startReceiver(() => ({ status: 200 }));
     server = await startTestServer({ env: { WHARF_ALLOW_PRIVATE_UPSTREAMS: 'on', SMTP_URL: smtp.url } });
     world = await buildWorld(server.url);
-    const hooks = `/api/v1/orgs/${world.org._id}/hooks`;
-    const subscribe = async (type: Hook['type'], config: Record<string, string>) =>
-      expectStatus(await world.clients.owner.post(hooks, { type, name: `all by ${type}`, events, config }), 200);
+    const { owner } = world.clients;
+    const subscribe = async (type: Hook['type'], config: Record<string, string>) => {
+      for (const [path, context] of [
+        [`/api/v1/orgs/${world.org._id}/hooks`, 'orgs'],
+        ['/api/v1/user/hooks', 'users'],
+      ] as const) {
+        const body = { type, name: `all by ${type}`, events: hookEventsByContext[context], config };
+        expectStatus(await owner.post(path, body), 200);
+      }
+    };
     for (const type of ['web', 'slack', 'mattermost'] as const) await subscribe(type, { url: receivers[type].url });
     await subscribe('email', { to: 'ops@example.com' });
     await everyOrgEvent(world);
+    expectStatus(await owner.post('/api/v1/orgs', { name: 'Second' }), 200);
+    const token = expectStatus(await owner.post('/api/v1/api-tokens', { name: 'ci', scopes: [] }), 200);
+    const changed = { name: 'ci, renamed', activatesAt: token.activatesAt, expiresAt: null, scopes: [] };
+    expectStatus(await owner.put(`/api/v1/api-tokens/${token._id}`, changed), 200);
+    expectStatus(await owner.delete(`/api/v1/api-tokens/${token._id}`), 204);
   }, SWEEP_TIMEOUT);
   afterAll(async () => {
     await server?.close();
@@ -63,8 +76,8 @@ describe('every event, to every kind of hook', () => {
     async () => {
       // The hook's deliveries say which event each message was: the message itself is for people.
       for (const type of ['slack', 'mattermost'] as const) {
-        const hook = (await hookOf(type))._id;
-        await hearsAll(events, () => deliveredEvents(hook));
+        const hooks = await hooksOf(type);
+        await hearsAll(events, () => deliveredEvents(hooks));
         const texts = receivers[type].requests.map((r) => JSON.parse(r.body).text as string);
         expect(texts.filter((text) => /undefined|null|caused the event/.test(text))).toEqual([]);
       }
@@ -75,8 +88,8 @@ describe('every event, to every kind of hook', () => {
   it(
     'mails every event to an email hook',
     async () => {
-      const hook = (await hookOf('email'))._id;
-      await hearsAll(events, () => deliveredEvents(hook));
+      const hooks = await hooksOf('email');
+      await hearsAll(events, () => deliveredEvents(hooks));
       const mails = smtp.received.filter((mail) => mail.to.includes('ops@example.com'));
       expect(mails.length).toBeGreaterThanOrEqual(events.length);
       expect(mails.every((mail) => mail.headers.subject?.startsWith('[Wharf] '))).toBe(true);
@@ -84,22 +97,29 @@ describe('every event, to every kind of hook', () => {
     SWEEP_TIMEOUT,
   );
 
-  async function hookOf(type: Hook['type']): Promise<Hook> {
-    const hooks = expectStatus(await world.clients.owner.get(`/api/v1/orgs/${world.org._id}/hooks`), 200) as Hook[];
-    return hooks.find((hook) => hook.type === type && hook.name === `all by ${type}`)!;
+  /** The organization's and the user's hook of a kind. */
+  async function hooksOf(type: Hook['type']): Promise<string[]> {
+    const lists = await Promise.all(
+      [`/api/v1/orgs/${world.org._id}/hooks`, '/api/v1/user/hooks'].map(async (path) =>
+        expectStatus(await world.clients.owner.get(path), 200),
+      ),
+    );
+    return (lists.flat() as Hook[]).filter((hook) => hook.name === `all by ${type}`).map((hook) => hook._id);
   }
 
-  let delivered = new Map<string, Set<string>>();
-  function deliveredEvents(hookId: string): Set<string> {
+  /** The events delivered to these hooks so far (read in the background; the wait polls). */
+  const delivered = new Map<string, Set<string>>();
+  function deliveredEvents(hookIds: string[]): Set<string> {
+    const key = hookIds.join();
     void server.app.db
       .selectFrom('hook_deliveries')
       .select('type')
-      .where('hook_id', '=', hookId)
+      .where('hook_id', 'in', hookIds)
       .where('success', '=', 1)
       .execute()
       .then((rows) => {
-        delivered = new Map(delivered).set(hookId, new Set(rows.map((row) => row.type)));
+        delivered.set(key, new Set(rows.map((row) => row.type)));
       });
-    return delivered.get(hookId) ?? new Set();
+    return delivered.get(key) ?? new Set();
   }
 });
