@@ -1,5 +1,6 @@
 import type { Db, Transaction } from '../db/schema.ts';
 import { now } from '../lib/ids.ts';
+import { PassLoop } from '../lib/passLoop.ts';
 import type { OutboxEvent } from './outbox.ts';
 
 /** Something in this process that follows the outbox: the routing table, the browsers' sockets. */
@@ -37,10 +38,7 @@ export class Dispatcher {
   private readonly durable: DurableConsumer[] = [];
   private readonly afterDurable: (() => void)[] = [];
   private readonly waiters = new Set<{ seq: number; resolve: () => void }>();
-  private running: Promise<void> | null = null;
-  private again = false;
-  private timer: NodeJS.Timeout | undefined;
-  private closed = false;
+  private readonly loop = new PassLoop(() => this.pass());
 
   constructor(
     private readonly db: Db,
@@ -74,22 +72,12 @@ export class Dispatcher {
 
   /** Starts following: a first pass now (durable work left by a crash), then the poll. */
   run() {
-    this.timer = setInterval(() => void this.wake(), POLL_EVERY_MS);
-    this.timer.unref();
-    void this.wake();
+    this.loop.start(POLL_EVERY_MS);
   }
 
   /** Dispatches what was committed before this call; never rejects (failures are logged). */
   wake(): Promise<void> {
-    if (this.closed) return Promise.resolve();
-    if (this.running) {
-      this.again = true;
-      return this.running;
-    }
-    this.running = this.passes().finally(() => {
-      this.running = null;
-    });
-    return this.running;
+    return this.loop.wake();
   }
 
   /**
@@ -116,18 +104,13 @@ export class Dispatcher {
     });
   }
 
-  async close() {
-    this.closed = true;
-    clearInterval(this.timer);
-    await this.running;
+  close(): Promise<void> {
+    return this.loop.stop();
   }
 
-  private async passes() {
-    do {
-      this.again = false;
-      await this.livePass().catch((err) => this.log.error({ err }, 'dispatching events failed'));
-      await this.durablePass().catch((err) => this.log.error({ err }, 'recording event deliveries failed'));
-    } while (this.again && !this.closed);
+  private async pass() {
+    await this.livePass().catch((err) => this.log.error({ err }, 'dispatching events failed'));
+    await this.durablePass().catch((err) => this.log.error({ err }, 'recording event deliveries failed'));
   }
 
   private async livePass() {

@@ -1,5 +1,6 @@
 import type { Db } from '../db/schema.ts';
 import { now } from '../lib/ids.ts';
+import { PassLoop } from '../lib/passLoop.ts';
 import { MAX_ATTEMPTS, retryDelay } from './backoff.ts';
 import type { Job } from './queue.ts';
 
@@ -30,10 +31,9 @@ const later = (ms: number) => new Date(Date.now() + ms).toISOString();
 export class JobRunner {
   private readonly senders = new Map<string, JobSender>();
   private readonly inFlight = new Set<Promise<void>>();
-  private claiming: Promise<void> | null = null;
-  private again = false;
-  private timer: NodeJS.Timeout | undefined;
-  private closed = false;
+  private readonly loop = new PassLoop(() =>
+    this.claimDue().catch((err) => this.log.error({ err }, 'reading the job queue failed')),
+  );
 
   constructor(
     private readonly db: Db,
@@ -45,39 +45,18 @@ export class JobRunner {
   }
 
   run() {
-    this.timer = setInterval(() => void this.wake(), POLL_EVERY_MS);
-    this.timer.unref();
-    void this.wake();
+    this.loop.start(POLL_EVERY_MS);
   }
 
   /** Looks for due jobs now; never rejects. */
   wake(): Promise<void> {
-    if (this.closed) return Promise.resolve();
-    if (this.claiming) {
-      this.again = true;
-      return this.claiming;
-    }
-    this.claiming = this.claimPasses()
-      .catch((err) => this.log.error({ err }, 'reading the job queue failed'))
-      .finally(() => {
-        this.claiming = null;
-      });
-    return this.claiming;
+    return this.loop.wake();
   }
 
   /** Stops claiming and waits for the attempts under way. */
   async close() {
-    this.closed = true;
-    clearInterval(this.timer);
-    await this.claiming;
+    await this.loop.stop();
     await Promise.all(this.inFlight);
-  }
-
-  private async claimPasses() {
-    do {
-      this.again = false;
-      await this.claimDue();
-    } while (this.again && !this.closed);
   }
 
   private async claimDue() {
