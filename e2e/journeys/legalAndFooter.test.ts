@@ -129,6 +129,9 @@ describeInBrowser('legal pages, footer, crash reports and the analytics notice',
     await page.evaluate(() => localStorage.setItem('wharf.analytics', 'off'));
     await page.getByRole('tab', { name: 'Members' }).click();
     await expectPath(page, `/teams/${stage.world.team._id}/members`);
+    // The address changes before the page renders (a navigation waits for its lazy page): the
+    // count would happen then, after the opt-in below, were the test not to wait for the page.
+    await expectVisible(page.getByRole('tab', { name: 'Members', selected: true }));
     // Opted in again, the next page is counted: the send that carries it carries all that was
     // counted before it, so the Members page would be there had it been counted.
     await page.evaluate(() => localStorage.removeItem('wharf.analytics'));
