@@ -2,6 +2,7 @@ import { type ExpressionBuilder, sql } from 'kysely';
 import { isCollectionHeld } from '../backup/holds.ts';
 import type { Database, Executor } from '../db/schema.ts';
 import { sweepExpiredIdempotencyKeys } from '../http/idempotency.ts';
+import { pruneFinishedJobs } from '../jobs/prune.ts';
 import type { WharfApp } from '../wharfApp.ts';
 import { blobKey } from './blobs.ts';
 
@@ -97,6 +98,8 @@ export function scheduleHousekeeping(app: WharfApp, everyMs = 5 * 60_000) {
       await sweepExpiredIdempotencyKeys(app.db);
       const collected = await collectGarbage(app);
       if (collected > 0) app.log.info({ collected }, 'collected unused release files');
+      const pruned = await pruneFinishedJobs(app.db);
+      if (pruned.jobs + pruned.attempts > 0) app.log.info(pruned, 'pruned old jobs and hook deliveries');
     } catch (error) {
       app.log.error({ err: error }, 'housekeeping failed');
     }
