@@ -5,6 +5,7 @@ import path from 'node:path';
 import { promisify } from 'node:util';
 import { afterAll, beforeAll, expect, it } from 'vitest';
 import { tarGz, uploadForm } from '../../packages/server/test/archives.ts';
+import { selfSignedCertificate } from '../../packages/server/test/certificates.ts';
 import { expectStatus } from '../../packages/server/test/client.ts';
 import { PNG, uploadRelease } from '../../packages/server/test/world.ts';
 import { describeInBrowser } from '../support/browser.ts';
@@ -244,6 +245,27 @@ describeInBrowser('site page (/sites/{siteId}): releases, tokens, settings, traf
     await page.locator('input[type=file]').setInputFiles({ name: 'logo.png', mimeType: 'image/png', buffer: PNG });
     await expectVisible(page.getByRole('main').getByRole('img', { name: `Logo of ${site.name}` }));
     await expectVisible(page.getByRole('navigation').getByRole('img', { name: `Logo of ${site.name}` }));
+    await context.close();
+  });
+
+  it("warns that a domain's own certificate ends within 14 days", async () => {
+    const site = await newSite('expiring');
+    const name = `${site.name}.example.com`;
+    // openssl makes it valid for two days.
+    const certificate = selfSignedCertificate(name);
+    const domains = [{ name, exposeBranches: false, sslConfiguration: { type: 'manual', ...certificate } }];
+    const settings = { name: site.name, color: '#228be6', mainBranch: site.mainBranch, spa: false, domains };
+    expectStatus(await stage.world.clients.owner.put(`/api/v1/sites/${site._id}`, settings), 200);
+    const { context, page } = await visit(stage, { user: 'teammate', orgId: stage.world.org._id });
+    await page.goto(`/sites/${site._id}/settings`);
+    const domain = page.getByRole('group', { name: 'Domain 1' });
+    await expectVisible(domain.getByText('Expires in 2 days'));
+    await expectVisible(domain.getByText(`covers ${name}`));
+    await domain.getByText('Expires in 2 days').scrollIntoViewIfNeeded();
+    await snap(page, 'site-settings-certificate-expiring');
+    // Another chain pasted: what was read from the saved one no longer applies.
+    await domain.getByRole('textbox', { name: /^Certificate/ }).fill(selfSignedCertificate(name).fullchain);
+    await expectHidden(domain.getByText('Expires in 2 days'));
     await context.close();
   });
 

@@ -41,6 +41,8 @@ export const sslConfiguration = z.discriminatedUnion(
       fullchain: requiredText(100_000).regex(pemCertificate, 'Must be a PEM certificate chain'),
       // Write-only: answers never carry it. Left out on a save, the key saved for this domain stays.
       privateKey: requiredText(100_000).regex(pemRsaKey, 'Must be a PEM RSA private key').optional(),
+      // Answers only, read from the chain (ignored on a save): what the certificate covers, and until when.
+      certificate: z.object({ expiresAt: timestamp, names: z.array(z.string()) }).optional(),
     }),
   ],
   { error: 'Must be acme, manual or external' },

@@ -50,10 +50,26 @@ export function keepSavedPrivateKeys(saved: Domain[], given: Domain[]): Domain[]
     ),
   );
   return given.map((domain, index) => {
-    const ssl = domain.sslConfiguration;
-    if (ssl.type !== 'manual' || ssl.privateKey) return domain;
+    if (domain.sslConfiguration.type !== 'manual') return domain;
+    // What answers read from the chain is never stored: it is read again for each answer.
+    const { certificate: _read, ...ssl } = domain.sslConfiguration;
+    if (ssl.privateKey) return { ...domain, sslConfiguration: ssl };
     const privateKey = savedKeys.get(domain.name);
     if (!privateKey) throw invalidField(`domains.${index}.sslConfiguration.privateKey`, messages.required);
     return { ...domain, sslConfiguration: { ...ssl, privateKey } };
   });
+}
+
+/** What a manual certificate covers and until when, as answers show it; undefined when it cannot be read. */
+export function certificateFacts(fullchain: string): { expiresAt: string; names: string[] } | undefined {
+  try {
+    const leaf = new X509Certificate(fullchain);
+    const names = (leaf.subjectAltName ?? '')
+      .split(', ')
+      .filter((entry) => entry.startsWith('DNS:'))
+      .map((entry) => entry.slice(4));
+    return { expiresAt: new Date(leaf.validTo).toISOString(), names };
+  } catch {
+    return undefined;
+  }
 }

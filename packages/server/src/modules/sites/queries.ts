@@ -7,15 +7,19 @@ import { readJson } from '../../lib/json.ts';
 import { containing, type Page, pageOf } from '../../lib/paging.ts';
 import { branchUrl } from '../../lib/urls.ts';
 import { logoUrl } from '../logos/logoUrl.ts';
+import { certificateFacts } from './certificates.ts';
 
 type SiteRow = Database['sites'];
 type BranchSummaryRow = Pick<Database['branches'], 'id' | 'site_id' | 'name' | 'slug'>;
 
-/** A domain as answers show it: a manual certificate's private key never leaves the server. */
-function withoutPrivateKey(domain: Domain): Domain {
+/**
+ * A domain as answers show it: a manual certificate's private key never leaves the server, and
+ * what the certificate covers and until when is read from its chain.
+ */
+function shownDomain(domain: Domain): Domain {
   if (domain.sslConfiguration.type !== 'manual') return domain;
   const { privateKey: _secret, ...shown } = domain.sslConfiguration;
-  return { ...domain, sslConfiguration: shown };
+  return { ...domain, sslConfiguration: { ...shown, certificate: certificateFacts(shown.fullchain) } };
 }
 
 /** The domains of a site as stored, private keys included, for a save that keeps them. */
@@ -37,7 +41,7 @@ function toSite(config: Config, row: SiteRow, branches: BranchSummaryRow[]): Sit
     mainBranch: row.main_branch_id,
     spa: row.spa === 1,
     hasPassword: row.password_hash !== null,
-    domains: readJson<Domain[]>(row.domains).map(withoutPrivateKey),
+    domains: readJson<Domain[]>(row.domains).map(shownDomain),
     headers: readJson<Header[]>(row.headers),
     createdAt: row.created_at,
   };

@@ -161,7 +161,15 @@ describe.each(databases)('teams and sites on $name', ({ postgres }) => {
       domains: [{ name: 'key.example.com', exposeBranches: false, sslConfiguration: { type: 'manual', ...ssl } }],
     });
     const saved = expectStatus(await owner.put(`/api/v1/sites/${site._id}`, settings(mine)), 200);
-    expect(saved.domains[0].sslConfiguration).toEqual({ type: 'manual', fullchain: mine.fullchain });
+    // What the certificate covers and until when is read from the chain (openssl made it for 2 days).
+    expect(saved.domains[0].sslConfiguration).toEqual({
+      type: 'manual',
+      fullchain: mine.fullchain,
+      certificate: { expiresAt: expect.any(String), names: ['key.example.com'] },
+    });
+    const expiresIn = Date.parse(saved.domains[0].sslConfiguration.certificate.expiresAt) - Date.now();
+    expect(expiresIn).toBeGreaterThan(86_400_000);
+    expect(expiresIn).toBeLessThanOrEqual(2 * 86_400_000 + 60_000);
     const answers = [
       await owner.get(`/api/v1/sites/${site._id}`),
       await owner.get(`/api/v1/teams/${teamId}/sites`),
@@ -175,6 +183,15 @@ describe.each(databases)('teams and sites on $name', ({ postgres }) => {
     // Left out, the saved key stays: the pair still matches, so the certificate check passes.
     const kept = await owner.put(`/api/v1/sites/${site._id}`, settings({ fullchain: mine.fullchain }, true));
     expect(expectStatus(kept, 200).spa).toBe(true);
+    // What an answer read from the chain, sent back by the console, is not stored.
+    const echoed = { ...settings({ fullchain: mine.fullchain }), domains: saved.domains };
+    expectStatus(await owner.put(`/api/v1/sites/${site._id}`, echoed), 200);
+    const stored = await server.app.db
+      .selectFrom('sites')
+      .select('domains')
+      .where('id', '=', site._id)
+      .executeTakeFirst();
+    expect(stored?.domains).not.toContain('expiresAt');
     // A new chain with the old key is checked against the saved key.
     const mismatched = await owner.put(`/api/v1/sites/${site._id}`, settings({ fullchain: other.fullchain }));
     expect(mismatched.body.message).toBe(
@@ -195,7 +212,16 @@ describe.each(databases)('teams and sites on $name', ({ postgres }) => {
     const settings = { name: 'proxied', color: '#000000', mainBranch: site.mainBranch, spa: false, domains };
     // Answers show everything but the private key.
     const shown = domains.map((d, i) =>
-      i === 2 ? { ...d, sslConfiguration: { type: 'manual', fullchain: certificate.fullchain } } : d,
+      i === 2
+        ? {
+            ...d,
+            sslConfiguration: {
+              type: 'manual',
+              fullchain: certificate.fullchain,
+              certificate: { expiresAt: expect.any(String), names: ['own.example.com'] },
+            },
+          }
+        : d,
     );
     expect(expectStatus(await owner.put(`/api/v1/sites/${site._id}`, settings), 200).domains).toEqual(shown);
     expect(expectStatus(await owner.get(`/api/v1/sites/${site._id}`), 200).domains).toEqual(shown);

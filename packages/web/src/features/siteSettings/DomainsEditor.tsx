@@ -2,6 +2,7 @@ import { Group, Stack, Switch, Text, Textarea, TextInput } from '@mantine/core';
 import type { UseFormReturnType } from '@mantine/form';
 import { RemoveRowButton, RowsEditor } from '../../components/RowsEditor.tsx';
 import { useSystemEnv } from '../../lib/systemEnv.ts';
+import { CertificateExpiry } from './CertificateExpiry.tsx';
 import { newDomain, type SiteValues } from './domainValues.ts';
 import { SslChoice } from './SslChoice.tsx';
 
@@ -58,6 +59,10 @@ export function DomainsEditor({ form }: { form: UseFormReturnType<SiteValues> })
                   styles={{ input: { fontFamily: 'var(--mantine-font-family-monospace)', fontSize: 12 } }}
                   {...form.getInputProps(`domains.${index}.fullchain`)}
                 />
+                {/* What the server read from the saved chain: shown while that chain is still the one in the form. */}
+                {domain.saved && domain.saved.chain === domain.fullchain && (
+                  <CertificateExpiry certificate={domain.saved.certificate} />
+                )}
                 <Textarea
                   label="Private key"
                   description={

@@ -19,6 +19,8 @@ export interface DomainValues {
   privateKey: string;
   /** The server holds a private key for this domain's manual certificate. */
   privateKeySaved: boolean;
+  /** What the saved chain covers and until when (answers only), and the chain it was read from. */
+  saved?: { chain: string; certificate: { expiresAt: string; names: string[] } };
 }
 
 export interface SiteValues {
@@ -42,8 +44,15 @@ export function siteValues(site: Site): SiteValues {
       fullchain: domain.sslConfiguration.type === 'manual' ? domain.sslConfiguration.fullchain : '',
       privateKey: '',
       privateKeySaved: domain.sslConfiguration.type === 'manual',
+      ...savedCertificateOf(domain),
     })),
   };
+}
+
+function savedCertificateOf(domain: Domain): Pick<DomainValues, 'saved'> {
+  const ssl = domain.sslConfiguration;
+  if (ssl.type !== 'manual' || !ssl.certificate) return {};
+  return { saved: { chain: ssl.fullchain, certificate: ssl.certificate } };
 }
 
 /**
