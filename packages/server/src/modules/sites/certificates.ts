@@ -1,5 +1,6 @@
 import { createPrivateKey, X509Certificate } from 'node:crypto';
 import { type Domain, messages } from '@wharf/contract';
+import type { Config } from '../../config.ts';
 import { invalidField } from '../../http/errors.ts';
 
 /** A manual certificate must parse, carry an RSA key, and match the private key given with it. */
@@ -72,4 +73,21 @@ export function certificateFacts(fullchain: string): { expiresAt: string; names:
   } catch {
     return undefined;
   }
+}
+
+/**
+ * A custom domain may not be one of Wharf's own names: the console's host, the sites host, or any
+ * name under the sites host (those are sites' and branches' addresses, served by their routing).
+ */
+export function mustNotBeWharfHosts(config: Pick<Config, 'url' | 'sitesUrl'>, domains: Domain[]) {
+  const sitesHost = config.sitesUrl.hostname;
+  domains.forEach((domain, index) => {
+    const name = domain.name.toLowerCase();
+    if (name === config.url.hostname || name === sitesHost || name.endsWith(`.${sitesHost}`))
+      throw invalidField(
+        `domains.${index}.name`,
+        `Wharf serves ${domain.name} itself: a custom domain must be outside ${sitesHost}`,
+        'DOMAIN_RESERVED',
+      );
+  });
 }

@@ -9,7 +9,7 @@ import {
   userOf,
 } from '../../access/rules.ts';
 import type { WharfApp } from '../../wharfApp.ts';
-import { checkManualCertificates, keepSavedPrivateKeys } from './certificates.ts';
+import { checkManualCertificates, keepSavedPrivateKeys, mustNotBeWharfHosts } from './certificates.ts';
 import { getSite, isSiteNameTaken, listTeamSites, searchOrgSites, storedDomains } from './queries.ts';
 import { createSite, deleteSite, updateSite } from './service.ts';
 
@@ -49,6 +49,7 @@ export function siteRoutes(app: WharfApp) {
 
   app.handle(api.updateSite, async ({ actor, params, body }) => {
     await mustManageSite(db, actor, params.siteId);
+    mustNotBeWharfHosts(config, body.domains);
     const domains = keepSavedPrivateKeys(await storedDomains(db, params.siteId), body.domains);
     checkManualCertificates(domains);
     return updateSite(db, config, userOf(actor), params.siteId, { ...body, domains });

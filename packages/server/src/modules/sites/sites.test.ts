@@ -199,6 +199,27 @@ describe.each(databases)('teams and sites on $name', ({ postgres }) => {
     );
   });
 
+  it("refuses Wharf's own names as custom domains, and changes nothing", async () => {
+    const site = expectStatus(await owner.post(`/api/v1/teams/${teamId}/sites`, { name: 'claims' }), 200);
+    // The test server's sites host is localhost: every name under it is a site's or a branch's.
+    for (const name of ['claims.localhost', 'main.other.localhost']) {
+      const settings = {
+        name: 'claims',
+        color: '#000000',
+        mainBranch: site.mainBranch,
+        spa: false,
+        domains: [
+          { name: 'ok.example.com', exposeBranches: false },
+          { name, exposeBranches: false },
+        ],
+      };
+      const answer = await owner.put(`/api/v1/sites/${site._id}`, settings);
+      expect([answer.status, answer.body.code]).toEqual([400, 'DOMAIN_RESERVED']);
+      expect(answer.body.details).toEqual([{ field: 'domains.1.name', message: expect.stringContaining(name) }]);
+    }
+    expect(expectStatus(await owner.get(`/api/v1/sites/${site._id}`), 200).domains).toEqual([]);
+  });
+
   it('saves a domain whose TLS is terminated elsewhere without certificates, beside acme and manual ones', async () => {
     const site = expectStatus(await owner.post(`/api/v1/teams/${teamId}/sites`, { name: 'proxied' }), 200);
     await uploadRelease(owner, site._id, 'v1', ['main'], [{ name: 'index.html', content: 'behind a proxy' }]);
