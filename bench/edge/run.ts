@@ -10,7 +10,8 @@ import { BRANCHES } from './manySites.ts';
 import { fileCases, GZIP, measureFiles, measureMemory, measurePasswords, type Plan } from './measure.ts';
 import { processTreeMemory } from './memory.ts';
 import { NGINX, startNginx } from './nginx.ts';
-import { filesTable, memoryTable, passwordTable, targetsTable } from './report.ts';
+import { topSelfTime } from './profile.ts';
+import { filesTable, memoryTable, passwordTable, profileTable, targetsTable } from './report.ts';
 import { type BenchFile, benchFiles, writeSiteFiles } from './siteFiles.ts';
 import { type BenchSite, createBenchSite, startWharf, type WharfServer } from './wharf.ts';
 import { WRK } from './wrk.ts';
@@ -35,7 +36,8 @@ if (options.help) {
   --rounds 3        runs of each case, alternating the servers; the tables show the medians
   --workers N       WHARF_WORKERS of the Wharf under test (default: Wharf's own, one per CPU)
   --sites 10000     sites (× ${BRANCHES.length} branches) added for the memory measure; 0 skips it
-  --profile DIR     write CPU profiles of the Wharf processes (node --cpu-prof) into DIR`);
+  --profile DIR     write CPU profiles of the Wharf processes (node --cpu-prof) into DIR and print
+                    the functions of most self time in the workers`);
   process.exit(0);
 }
 const load = {
@@ -137,6 +139,12 @@ async function main() {
     if (wharf) await stop(wharf.child);
     await stop(nginx, 'SIGQUIT');
     await rm(dir, { recursive: true, force: true });
+  }
+  // The profiles are written as the processes exit.
+  if (options.profile) {
+    const profile = await topSelfTime(path.resolve(options.profile), wharf?.child.pid);
+    console.log(`\nWhere the workers' time went (${profile.profiles} profiles, whole run)\n`);
+    console.log(profileTable(profile));
   }
 }
 
