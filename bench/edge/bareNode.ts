@@ -34,6 +34,7 @@ export async function startBareNode(
   wharfPort: number,
   host: string,
   requests: BenchRequest[],
+  nodeArgs: string[] = [],
 ): Promise<{ child: ChildProcess; port: number }> {
   const answers = [];
   for (const r of requests) {
@@ -48,7 +49,7 @@ export async function startBareNode(
   const file = path.join(dir, 'bare-node-answers.json');
   await writeFile(file, JSON.stringify(answers));
   const port = await freePort();
-  const child = spawn(process.execPath, [SERVER, file, String(port), String(workers)], {
+  const child = spawn(process.execPath, [...nodeArgs, SERVER, file, String(port), String(workers)], {
     stdio: ['ignore', 'pipe', 'inherit'],
   });
   // It prints 'ready' once every worker listens.

@@ -13,12 +13,15 @@ if (cluster.isPrimary && Number(workers) > 0) {
   cluster.on('listening', () => {
     if (++listening === Number(workers)) console.log('ready');
   });
-  cluster.on('exit', (_worker, code, signal) => {
-    if (signal !== 'SIGTERM') process.exit(code ?? 1);
+  let stopping = false;
+  cluster.on('exit', (_worker, code) => {
+    if (!stopping) process.exit(code ?? 1);
+    // Each worker has written its profile (node --cpu-prof) when the last one is gone.
+    if (Object.keys(cluster.workers ?? {}).length === 0) process.exit(0);
   });
   process.on('SIGTERM', () => {
+    stopping = true;
     for (const worker of Object.values(cluster.workers ?? {})) worker?.process.kill('SIGTERM');
-    process.exit(0);
   });
 } else {
   /** `${path}\n${accept-encoding}` → the answer Wharf gave to that request, read once at start. */

@@ -10,14 +10,14 @@ interface CpuProfile {
 }
 
 /**
- * The functions taking the most self time in the profiles `node --cpu-prof` wrote into `dir`,
- * leaving out the process `leaveOut` (Wharf's primary, which serves no site): the workers together.
+ * The functions taking the most self time (share of the time not idle) in the profiles `node --cpu-prof` wrote into `dir`,
+ * leaving out the process `leaveOut` (the primary, which serves no site): the workers together.
  */
 export async function topSelfTime(dir: string, leaveOut: number | undefined, count = 15) {
   const selfUs = new Map<string, number>();
   let totalUs = 0;
   let profiles = 0;
-  for (const name of await readdir(dir)) {
+  for (const name of await readdir(dir).catch(() => [])) {
     // CPU.<date>.<time>.<pid>.<thread>.<sequence>.cpuprofile
     if (!name.endsWith('.cpuprofile') || Number(name.split('.')[3]) === leaveOut) continue;
     profiles++;
@@ -32,6 +32,8 @@ export async function topSelfTime(dir: string, leaveOut: number | undefined, cou
     for (let i = 0; i < profile.samples.length - 1; i++) {
       const us = profile.timeDeltas[i + 1]!;
       const label = labels.get(profile.samples[i]!)!;
+      // Waiting for the load on the other servers: not where a request's time goes.
+      if (label === '(idle)') continue;
       selfUs.set(label, (selfUs.get(label) ?? 0) + us);
       totalUs += us;
     }

@@ -133,9 +133,9 @@ export function targetsTable(
   return table(['target', 'measured', ''], rows);
 }
 
-export function profileTable(profile: { profiles: number; top: { label: string; share: number; ms: number }[] }) {
+export function profileTable(title: string, profile: { top: { label: string; share: number; ms: number }[] }) {
   return table(
-    ['function (self time, the workers together)', 'share', 'ms'],
+    [title, 'share', 'ms'],
     profile.top.map((entry) => [entry.label, `${(entry.share * 100).toFixed(1)}%`, entry.ms.toFixed(0)]),
   );
 }

@@ -36,8 +36,8 @@ if (options.help) {
   --rounds 3        runs of each case, alternating the servers; the tables show the medians
   --workers N       WHARF_WORKERS of the Wharf under test (default: Wharf's own, one per CPU)
   --sites 10000     sites (× ${BRANCHES.length} branches) added for the memory measure; 0 skips it
-  --profile DIR     write CPU profiles of the Wharf processes (node --cpu-prof) into DIR and print
-                    the functions of most self time in the workers`);
+  --profile DIR     write CPU profiles of the Wharf processes (node --cpu-prof) and of the bare Node
+                    cluster into DIR; print the functions of most self time in their workers`);
   process.exit(0);
 }
 const load = {
@@ -107,12 +107,13 @@ async function main() {
   let wharf: WharfServer | undefined;
   let bare: Awaited<ReturnType<typeof startBareNode>> | undefined;
   try {
-    const nodeArgs = options.profile ? ['--cpu-prof', `--cpu-prof-dir=${path.resolve(options.profile)}`] : [];
-    wharf = await startWharf(path.join(dir, 'wharf'), options.workers, nodeArgs);
+    const nodeArgs = (server: string) =>
+      options.profile ? ['--cpu-prof', `--cpu-prof-dir=${path.resolve(options.profile, server)}`] : [];
+    wharf = await startWharf(path.join(dir, 'wharf'), options.workers, nodeArgs('wharf'));
     const site = await createBenchSite(wharf, archive);
     await checkSameContent(nginxPort, wharf, site, files);
     const workers = processTreeMemory(wharf.child.pid!).length - 1;
-    bare = await startBareNode(dir, workers, wharf.port, site.host, fileCases(files));
+    bare = await startBareNode(dir, workers, wharf.port, site.host, fileCases(files), nodeArgs('bare'));
     await checkBareNode(bare.port, wharf, site, files);
     const fileRows = await measureFiles(plan, { nginx: nginxPort, bare: bare.port }, wharf, site, files);
     const passwords = await measurePasswords(plan, wharf, site);
@@ -142,9 +143,20 @@ async function main() {
   }
   // The profiles are written as the processes exit.
   if (options.profile) {
-    const profile = await topSelfTime(path.resolve(options.profile), wharf?.child.pid);
-    console.log(`\nWhere the workers' time went (${profile.profiles} profiles, whole run)\n`);
-    console.log(profileTable(profile));
+    const title = 'function (self time, workers together)';
+    for (const [name, server] of [
+      ['Wharf', wharf],
+      ['bare Node', bare],
+    ] as const) {
+      const profile = await topSelfTime(
+        path.resolve(options.profile, name === 'Wharf' ? 'wharf' : 'bare'),
+        server?.child.pid,
+      );
+      console.log(
+        `\nWhere ${name}'s time went: ${profile.profiles} profiles, the whole run, share of the time not idle\n`,
+      );
+      console.log(profileTable(title, profile));
+    }
   }
 }
 
