@@ -53,25 +53,30 @@ export async function compare(plan: Plan, targets: Target[]): Promise<WrkResult[
   }));
 }
 
+/** The rows of the files table: each file as is, and the script gzip-encoded. */
+export function fileCases(files: BenchFile[]) {
+  return [
+    ...files.map((file) => ({ label: file.label, path: `/${file.name}`, headers: {} as Record<string, string> })),
+    { label: `${files[1]!.label}, gzip`, path: `/${files[1]!.name}`, headers: GZIP as Record<string, string> },
+  ];
+}
+
 export async function measureFiles(
   plan: Plan,
-  nginxPort: number,
+  ports: { nginx: number; bare: number },
   wharf: WharfServer,
   site: BenchSite,
   files: BenchFile[],
 ) {
-  const cases = [
-    ...files.map((file) => ({ label: file.label, path: `/${file.name}`, headers: {} })),
-    { label: `${files[1]!.label}, gzip`, path: `/${files[1]!.name}`, headers: GZIP },
-  ];
   const rows: FileRow[] = [];
-  for (const c of cases) {
+  for (const c of fileCases(files)) {
     process.stderr.write(`measuring ${c.label}…\n`);
-    const [nginx, wharfResult] = await compare(plan, [
-      { port: nginxPort, path: c.path, headers: { Host: 'localhost', ...c.headers } },
+    const [nginx, wharfResult, bare] = await compare(plan, [
+      { port: ports.nginx, path: c.path, headers: { Host: 'localhost', ...c.headers } },
       { port: wharf.port, path: c.path, headers: { Host: site.host, ...c.headers } },
+      { port: ports.bare, path: c.path, headers: { Host: site.host, ...c.headers } },
     ]);
-    rows.push({ label: c.label, nginx: nginx!, wharf: wharfResult! });
+    rows.push({ label: c.label, nginx: nginx!, wharf: wharfResult!, bare: bare! });
   }
   return rows;
 }

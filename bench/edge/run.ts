@@ -4,12 +4,14 @@ import os from 'node:os';
 import path from 'node:path';
 import { parseArgs } from 'node:util';
 import { gunzipSync } from 'node:zlib';
+import { answerKey, fileHeaders, startBareNode } from './bareNode.ts';
 import { freePort, request, stop } from './http.ts';
 import { BRANCHES } from './manySites.ts';
-import { GZIP, measureFiles, measureMemory, measurePasswords, type Plan } from './measure.ts';
+import { fileCases, GZIP, measureFiles, measureMemory, measurePasswords, type Plan } from './measure.ts';
 import { processTreeMemory } from './memory.ts';
 import { NGINX, startNginx } from './nginx.ts';
-import { filesTable, memoryTable, passwordTable, targetsTable } from './report.ts';
+import { topSelfTime } from './profile.ts';
+import { filesTable, memoryTable, passwordTable, profileTable, targetsTable } from './report.ts';
 import { type BenchFile, benchFiles, writeSiteFiles } from './siteFiles.ts';
 import { type BenchSite, createBenchSite, startWharf, type WharfServer } from './wharf.ts';
 import { WRK } from './wrk.ts';
@@ -34,7 +36,8 @@ if (options.help) {
   --rounds 3        runs of each case, alternating the servers; the tables show the medians
   --workers N       WHARF_WORKERS of the Wharf under test (default: Wharf's own, one per CPU)
   --sites 10000     sites (× ${BRANCHES.length} branches) added for the memory measure; 0 skips it
-  --profile DIR     write CPU profiles of the Wharf processes (node --cpu-prof) into DIR`);
+  --profile DIR     write CPU profiles of the Wharf processes (node --cpu-prof) and of the bare Node
+                    cluster into DIR; print the functions of most self time in their workers`);
   process.exit(0);
 }
 const load = {
@@ -69,6 +72,19 @@ async function checkSameContent(nginxPort: number, wharf: WharfServer, site: Ben
   }
 }
 
+/** The bare Node cluster answers what Wharf answers: the same status, headers and bytes. */
+async function checkBareNode(barePort: number, wharf: WharfServer, site: BenchSite, files: BenchFile[]) {
+  for (const c of fileCases(files)) {
+    const bare = await request(barePort, site.host, c.path, c.headers);
+    const ours = await request(wharf.port, site.host, c.path, c.headers);
+    const same =
+      bare.status === ours.status &&
+      bare.body.equals(ours.body) &&
+      JSON.stringify(fileHeaders(bare)) === JSON.stringify(fileHeaders(ours));
+    if (!same) throw new Error(`bare Node did not answer ${answerKey(c.path, c.headers)} as Wharf did`);
+  }
+}
+
 /** The baseline and the load come from Debian's packages; say so instead of failing on a spawn. */
 async function checkTools() {
   for (const tool of [NGINX, WRK]) {
@@ -89,21 +105,26 @@ async function main() {
   const nginxPort = await freePort();
   const nginx = await startNginx(dir, root, nginxPort);
   let wharf: WharfServer | undefined;
+  let bare: Awaited<ReturnType<typeof startBareNode>> | undefined;
   try {
-    const nodeArgs = options.profile ? ['--cpu-prof', `--cpu-prof-dir=${path.resolve(options.profile)}`] : [];
-    wharf = await startWharf(path.join(dir, 'wharf'), options.workers, nodeArgs);
+    const nodeArgs = (server: string) =>
+      options.profile ? ['--cpu-prof', `--cpu-prof-dir=${path.resolve(options.profile, server)}`] : [];
+    wharf = await startWharf(path.join(dir, 'wharf'), options.workers, nodeArgs('wharf'));
     const site = await createBenchSite(wharf, archive);
     await checkSameContent(nginxPort, wharf, site, files);
     const workers = processTreeMemory(wharf.child.pid!).length - 1;
-    const fileRows = await measureFiles(plan, nginxPort, wharf, site, files);
+    bare = await startBareNode(dir, workers, wharf.port, site.host, fileCases(files), nodeArgs('bare'));
+    await checkBareNode(bare.port, wharf, site, files);
+    const fileRows = await measureFiles(plan, { nginx: nginxPort, bare: bare.port }, wharf, site, files);
     const passwords = await measurePasswords(plan, wharf, site);
     const sites = Number(options.sites);
     const memory = sites > 0 ? await measureMemory(plan, wharf, site, sites) : null;
 
     const runs = `wrk -t${load.threads} -c${load.connections} -d${load.seconds}s --latency, median of ${plan.rounds} runs`;
-    console.log(`\nWharf edge vs nginx on loopback, ${os.cpus().length} CPUs — ${runs}`);
+    console.log(`\nWharf edge vs nginx and bare Node on loopback, ${os.cpus().length} CPUs — ${runs}`);
     console.log(
-      `Wharf: ${workers > 0 ? `${workers} workers + primary` : 'one process'}, SQLite; nginx: 2 workers, sendfile, gzip_static\n`,
+      `Wharf: ${workers > 0 ? `${workers} workers + primary` : 'one process'}, SQLite; nginx: 2 workers, sendfile, gzip_static; ` +
+        `bare Node: ${workers > 0 ? `cluster of ${workers}` : 'one process'}, node:http, Wharf's answers from memory\n`,
     );
     console.log(filesTable(fileRows));
     console.log('\nPassword-protected branch (Wharf, index.html)\n');
@@ -112,12 +133,30 @@ async function main() {
       console.log('\nRouting table\n');
       console.log(memoryTable(memory));
     }
-    console.log('\nTargets (issue 5)\n');
+    console.log('\nTargets (issues 5 and 14)\n');
     console.log(targetsTable(fileRows, passwords, memory));
   } finally {
+    if (bare) await stop(bare.child);
     if (wharf) await stop(wharf.child);
     await stop(nginx, 'SIGQUIT');
     await rm(dir, { recursive: true, force: true });
+  }
+  // The profiles are written as the processes exit.
+  if (options.profile) {
+    const title = 'function (self time, workers together)';
+    for (const [name, server] of [
+      ['Wharf', wharf],
+      ['bare Node', bare],
+    ] as const) {
+      const profile = await topSelfTime(
+        path.resolve(options.profile, name === 'Wharf' ? 'wharf' : 'bare'),
+        server?.child.pid,
+      );
+      console.log(
+        `\nWhere ${name}'s time went: ${profile.profiles} profiles, the whole run, share of the time not idle\n`,
+      );
+      console.log(profileTable(title, profile));
+    }
   }
 }
 
