@@ -102,7 +102,8 @@ export async function buildApp(config: Config, options: BuildOptions = {}): Prom
     serverFactory: (handler) => {
       const server = createServer(
         lifecycle.requestListener(
-          httpsListener(config.https, (req, res) => {
+          // Behind workers the requests come over a local socket: the workers redirect and add HSTS.
+          httpsListener(options.behindWorkers ? null : config.https, (req, res) => {
             if (edge?.handles(req)) edge.handle(req, res);
             else if (!answerHealth(req, res, lifecycle)) handler(req, res);
           }),
