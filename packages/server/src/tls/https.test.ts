@@ -93,6 +93,12 @@ describe('HTTPS with the operator certificate (WHARF_HTTPS_PORT, WHARF_TLS_CERT,
     expect((await httpsGet(httpsPort, `${siteName}.sites.localhost`, authority.ca)).text).toContain('Hello from Wharf');
   });
 
+  it('reaches the real-time socket server over HTTPS (engine.io answers its opening poll)', async () => {
+    const open = await httpsGet(httpsPort, 'localhost', authority.ca, '/socket.io/?EIO=4&transport=polling');
+    expect(open.status).toBe(200);
+    expect(open.text).toMatch(/^0\{"sid":/);
+  });
+
   it('refuses the handshake for a name no certificate covers, and without a name', async () => {
     const unknown = await handshake(httpsPort, { servername: 'example.com', ca: authority.ca });
     expect(unknown.ok).toBe(false);
