@@ -138,6 +138,7 @@ export async function buildApp(config: Config, options: BuildOptions = {}): Prom
   if (tls) {
     lifecycle.adopt(tls.server);
     fastify.addHook('onClose', async () => {
+      tls.certificates.close();
       tls.server.close();
       tls.server.closeAllConnections();
     });

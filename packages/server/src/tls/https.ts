@@ -57,13 +57,18 @@ function redirectToHttps(req: IncomingMessage, res: ServerResponse, port: number
  * now; HTTP/2 with ALPN comes with a later step.
  */
 export function createTlsFront(
-  https_: HttpsConfig,
+  settings: HttpsConfig,
   secret: string,
   plain: HttpServer,
   log: CertificateStoreOptions['log'],
 ) {
   const ticketKeys = ticketKeysFrom(secret);
-  const certificates = new CertificateStore({ certFile: https_.certFile, keyFile: https_.keyFile, ticketKeys, log });
+  const certificates = new CertificateStore({
+    certFile: settings.certFile,
+    keyFile: settings.keyFile,
+    ticketKeys,
+    log,
+  });
   certificates.watch();
   // No default certificate: a client that names no host (or an unknown one) gets no handshake.
   const server = https.createServer({ ...TLS_OPTIONS, ticketKeys, SNICallback: certificates.sniCallback });
