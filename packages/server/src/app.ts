@@ -47,6 +47,7 @@ import { teamRoutes } from './modules/teams/routes.ts';
 import { OutboundGuard } from './outbound/guard.ts';
 import { attachRealtime } from './realtime/realtime.ts';
 import { openBlobStore } from './storage/openBlobStore.ts';
+import { createTlsFront, httpsListener } from './tls/https.ts';
 import type { WharfApp } from './wharfApp.ts';
 
 export interface BuildOptions {
@@ -100,10 +101,13 @@ export async function buildApp(config: Config, options: BuildOptions = {}): Prom
     // One port for everything: requests for a site's host go to the edge, the rest to the API.
     serverFactory: (handler) => {
       const server = createServer(
-        lifecycle.requestListener((req, res) => {
-          if (edge?.handles(req)) edge.handle(req, res);
-          else if (!answerHealth(req, res, lifecycle)) handler(req, res);
-        }),
+        lifecycle.requestListener(
+          // Behind workers the requests come over a local socket: the workers redirect and add HSTS.
+          httpsListener(options.behindWorkers ? null : config.https, (req, res) => {
+            if (edge?.handles(req)) edge.handle(req, res);
+            else if (!answerHealth(req, res, lifecycle)) handler(req, res);
+          }),
+        ),
       );
       lifecycle.adopt(server);
       return server;
@@ -126,7 +130,19 @@ export async function buildApp(config: Config, options: BuildOptions = {}): Prom
   await fastify.register(multipart, { limits: { fields: 20, fieldSize: 64 * 1024 } });
   refuseCrossOriginMutations(fastify, config.url.origin);
 
-  const sealer = new Sealer(resolveSecret(config.secret, config.dataDir));
+  const secret = resolveSecret(config.secret, config.dataDir);
+  const sealer = new Sealer(secret);
+  // HTTPS beside HTTP in a single process; in a cluster the workers serve it (the primary takes no connection).
+  const tls =
+    config.https && !options.behindWorkers ? createTlsFront(config.https, secret, fastify.server, fastify.log) : null;
+  if (tls) {
+    lifecycle.adopt(tls.server);
+    fastify.addHook('onClose', async () => {
+      tls.certificates.close();
+      tls.server.close();
+      tls.server.closeAllConnections();
+    });
+  }
   const db = openDb({ dataDir: config.dataDir, databaseUrl: config.databaseUrl, schema: options.dbSchema });
   await migrate(db, () => sealer);
   fastify.addHook('onClose', () => db.destroy());
@@ -176,6 +192,7 @@ export async function buildApp(config: Config, options: BuildOptions = {}): Prom
     mailer,
     outbound,
     lifecycle,
+    tls,
     log: fastify.log,
     fastify,
     implemented,

@@ -19,7 +19,31 @@ describe('configuration', () => {
     expect(loadConfig({ PORT: '9000' }).url.origin).toBe('http://localhost:9000');
   });
 
+  it('serves plain HTTP only unless WHARF_HTTPS_PORT is set; HSTS on by default with HTTPS, off when asked', () => {
+    expect(loadConfig({}).https).toBeNull();
+    const tls = { WHARF_HTTPS_PORT: '8443', WHARF_TLS_CERT: '/etc/wharf/tls.crt', WHARF_TLS_KEY: '/etc/wharf/tls.key' };
+    expect(loadConfig(tls).https).toEqual({
+      port: 8443,
+      certFile: '/etc/wharf/tls.crt',
+      keyFile: '/etc/wharf/tls.key',
+      hsts: 'max-age=31536000',
+    });
+    expect(loadConfig({ ...tls, WHARF_HSTS: 'max-age=63072000; includeSubDomains; preload' }).https?.hsts).toBe(
+      'max-age=63072000; includeSubDomains; preload',
+    );
+    expect(loadConfig({ ...tls, WHARF_HSTS: 'off' }).https?.hsts).toBeNull();
+  });
+
   it.each([
+    [{ WHARF_HTTPS_PORT: '443' }, 'WHARF_TLS_CERT must name the certificate file (PEM) to serve over HTTPS'],
+    [
+      { WHARF_HTTPS_PORT: '443', WHARF_TLS_CERT: 'c.pem' },
+      'WHARF_TLS_KEY must name the key file (PEM) of WHARF_TLS_CERT',
+    ],
+    [{ WHARF_TLS_CERT: 'c.pem', WHARF_TLS_KEY: 'k.pem' }, 'WHARF_HTTPS_PORT must be set to serve WHARF_TLS_CERT'],
+    [{ WHARF_HTTPS_PORT: '8080', WHARF_TLS_CERT: 'c', WHARF_TLS_KEY: 'k' }, 'WHARF_HTTPS_PORT must differ from PORT'],
+    [{ WHARF_HTTPS_PORT: 'https' }, 'WHARF_HTTPS_PORT must be a port number'],
+    [{ WHARF_HSTS: 'forever' }, 'WHARF_HSTS must be off or a Strict-Transport-Security value'],
     [{ PORT: 'eighty' }, 'PORT must be a port number'],
     [{ WHARF_URL: 'not a url' }, 'WHARF_URL must be a URL such as http://localhost:8080'],
     [{ DATABASE_URL: 'mysql://x' }, 'DATABASE_URL must be a postgres:// URL (leave it unset for the embedded SQLite)'],

@@ -12,6 +12,16 @@ const environment = z.object({
   WHARF_ALLOW_PRIVATE_UPSTREAMS: z.enum(['on', 'off'], { error: 'must be on or off' }).default('off'),
   PORT: z.coerce.number({ error: 'must be a port number' }).int().min(0).max(65535).default(8080),
   HOST: z.string().default('0.0.0.0'),
+  WHARF_HTTPS_PORT: z.coerce.number({ error: 'must be a port number' }).int().min(0).max(65535).optional(),
+  WHARF_TLS_CERT: z.string().optional(),
+  WHARF_TLS_KEY: z.string().optional(),
+  WHARF_HSTS: z
+    .string()
+    .regex(
+      /^(?:off|max-age=\d+(?:\s*;\s*(?:includeSubDomains|preload))*)$/i,
+      'must be off or a Strict-Transport-Security value such as max-age=31536000; includeSubDomains',
+    )
+    .optional(),
   WHARF_TRUST_PROXY: z
     .string()
     .transform((value, ctx) => {
@@ -64,6 +74,16 @@ const environment = z.object({
 
 export type Environment = z.infer<typeof environment>;
 
+/** Wharf's own TLS listener, when `WHARF_HTTPS_PORT` is set. */
+export interface HttpsConfig {
+  port: number;
+  /** The operator's certificate (PEM chain) and key files, for the console host and the sites host. */
+  certFile: string;
+  keyFile: string;
+  /** `Strict-Transport-Security` of the answers over HTTPS; null sends none. */
+  hsts: string | null;
+}
+
 export interface Config {
   url: URL;
   sitesUrl: URL;
@@ -75,6 +95,8 @@ export interface Config {
   /** Whether reverse-proxy rules (and later hooks) may reach loopback, private and other non-public addresses. */
   allowPrivateUpstreams: boolean;
   host: string;
+  /** HTTPS beside HTTP (which then redirects to it); null serves plain HTTP only. */
+  https: HttpsConfig | null;
   /** Which proxies in front may name the client (`X-Forwarded-For`); nobody unless the operator says. */
   trustProxy: TrustProxy;
   dataDir: string;
@@ -126,6 +148,7 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
     metricsToken: e.WHARF_METRICS_TOKEN ?? null,
     allowPrivateUpstreams: e.WHARF_ALLOW_PRIVATE_UPSTREAMS === 'on',
     host: e.HOST,
+    https: httpsConfig(e),
     trustProxy: e.WHARF_TRUST_PROXY ?? trustNobody,
     dataDir: path.resolve(e.WHARF_DATA_DIR),
     databaseUrl: e.DATABASE_URL ?? null,
@@ -146,6 +169,26 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
     },
     deployTtlMs: e.WHARF_DEPLOY_TTL_MINUTES * 60_000,
     shutdownGraceMs: e.WHARF_SHUTDOWN_GRACE_SECONDS * 1000,
+  };
+}
+
+function httpsConfig(e: Environment): HttpsConfig | null {
+  const problems: string[] = [];
+  if (e.WHARF_HTTPS_PORT === undefined) {
+    if (e.WHARF_TLS_CERT || e.WHARF_TLS_KEY) problems.push('WHARF_HTTPS_PORT must be set to serve WHARF_TLS_CERT');
+  } else {
+    if (!e.WHARF_TLS_CERT) problems.push('WHARF_TLS_CERT must name the certificate file (PEM) to serve over HTTPS');
+    if (!e.WHARF_TLS_KEY) problems.push('WHARF_TLS_KEY must name the key file (PEM) of WHARF_TLS_CERT');
+    if (e.WHARF_HTTPS_PORT === e.PORT) problems.push('WHARF_HTTPS_PORT must differ from PORT');
+  }
+  if (problems.length > 0) throw new ConfigError(`Invalid configuration:\n  ${problems.join('\n  ')}`);
+  if (e.WHARF_HTTPS_PORT === undefined || !e.WHARF_TLS_CERT || !e.WHARF_TLS_KEY) return null;
+  const hsts = e.WHARF_HSTS ?? 'max-age=31536000';
+  return {
+    port: e.WHARF_HTTPS_PORT,
+    certFile: path.resolve(e.WHARF_TLS_CERT),
+    keyFile: path.resolve(e.WHARF_TLS_KEY),
+    hsts: hsts.toLowerCase() === 'off' ? null : hsts,
   };
 }
 

@@ -4,6 +4,7 @@ import { buildApp } from './app.ts';
 import { type Running, runPrimary, runWorker, workerCount } from './cluster.ts';
 import { type Config, ConfigError, loadConfig, loadDotEnv } from './config.ts';
 import { sitesPortListener } from './lifecycle/health.ts';
+import { listenTls } from './tls/https.ts';
 
 /** How long closing may take after the shutdown grace (the database, the last metrics) before the exit is forced. */
 const CLOSE_MARGIN_MS = 10_000;
@@ -12,6 +13,7 @@ const CLOSE_MARGIN_MS = 10_000;
 async function runAlone(config: Config): Promise<Running> {
   const app = await buildApp(config);
   await app.fastify.listen({ port: config.port, host: config.host });
+  if (app.tls && config.https) await listenTls(app.tls, config.https.port, config.host);
   if (config.sitesPort !== null) {
     // A port of its own for the sites, e.g. behind a load balancer that splits by host.
     const sites = createServer(sitesPortListener(app.edge, app.lifecycle));
@@ -59,6 +61,7 @@ async function main() {
   const running = workers > 1 ? await runPrimary(config, workers) : await runAlone(config);
   stopRunning = (signal) => void shutDown(running, config, signal);
   if (config.sitesPort !== null) running.app.log.info(`Sites are also served on port ${config.sitesPort}`);
+  if (config.https) running.app.log.info(`HTTPS on port ${config.https.port}; plain HTTP redirects to it`);
   const processes = workers > 1 ? ` (${workers} worker processes)` : '';
   running.app.log.info(
     `Wharf is running${processes}: console at ${config.url.origin}, sites at *.${config.sitesUrl.host}`,

@@ -7,6 +7,7 @@ import { buildApp } from '../src/app.ts';
 import { loadConfig } from '../src/config.ts';
 import { randomString } from '../src/lib/ids.ts';
 import { hashPassword } from '../src/lib/passwords.ts';
+import { listenTls } from '../src/tls/https.ts';
 import type { WharfApp } from '../src/wharfApp.ts';
 
 /** The PostgreSQL the suite also runs against when set (CI sets it). */
@@ -101,6 +102,7 @@ export async function startTestServer(options: TestServerOptions = {}): Promise<
     consoleDir: options.consoleDir,
   });
   await app.fastify.listen({ port, host: '127.0.0.1' });
+  if (app.tls && config.https) await listenTls(app.tls, config.https.port, '127.0.0.1');
   return {
     url,
     app,

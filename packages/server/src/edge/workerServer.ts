@@ -8,6 +8,7 @@ import { answerHealth, sitesPortListener } from '../lifecycle/health.ts';
 import { Lifecycle } from '../lifecycle/lifecycle.ts';
 import { OutboundGuard } from '../outbound/guard.ts';
 import { openBlobStore } from '../storage/openBlobStore.ts';
+import { createTlsFront, httpsListener, listenTls } from '../tls/https.ts';
 import { Edge } from './edge.ts';
 import { PrimaryForwarder } from './forwardToPrimary.ts';
 
@@ -31,20 +32,29 @@ export async function startEdgeWorker(config: Config, primarySocket: string, log
   const blobs = openBlobStore(config);
   const outbound = new OutboundGuard({ allowPrivate: config.allowPrivateUpstreams, log });
   // Email forms queue sealed mail jobs; the primary's job runner finds them within its poll.
-  const sealer = new Sealer(resolveSecret(config.secret, config.dataDir));
+  const secret = resolveSecret(config.secret, config.dataDir);
+  const sealer = new Sealer(secret);
   const edge = new Edge(db, config, { pathOfBlob: (key) => blobs.pathOf(key), outbound, log, sealer });
   const lifecycle = new Lifecycle();
   await edge.load();
   const forwarder = new PrimaryForwarder(primarySocket, config.trustProxy);
   const shared = createServer(
-    lifecycle.requestListener((req, res) => {
-      if (edge.handles(req)) edge.handle(req, res);
-      else if (!answerHealth(req, res, lifecycle)) forwarder.request(req, res);
-    }),
+    lifecycle.requestListener(
+      httpsListener(config.https, (req, res) => {
+        if (edge.handles(req)) edge.handle(req, res);
+        else if (!answerHealth(req, res, lifecycle)) forwarder.request(req, res);
+      }),
+    ),
   );
   shared.on('upgrade', (req, socket, head) => forwarder.upgrade(req, socket as Socket, head));
   lifecycle.adopt(shared);
   await listen(shared, config.port, config.host);
+  // Every worker also takes TLS connections; the ticket keys come from the secret, so any worker resumes a session.
+  if (config.https) {
+    const tls = createTlsFront(config.https, secret, shared, log);
+    lifecycle.adopt(tls.server);
+    await listenTls(tls, config.https.port, config.host);
+  }
   if (config.sitesPort !== null) {
     const sites = createServer(sitesPortListener(edge, lifecycle));
     lifecycle.adopt(sites);

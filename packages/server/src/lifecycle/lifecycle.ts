@@ -9,7 +9,7 @@ export type Phase = 'starting' | 'serving' | 'draining';
  */
 export class Lifecycle {
   phase: Phase = 'starting';
-  private readonly servers = new Set<Server>();
+  private readonly servers = new Set<Pick<Server, 'close' | 'closeAllConnections'>>();
   private readonly drainHooks: (() => void)[] = [];
   private inFlight = 0;
   /** Requests under way per connection (more than one when a client pipelines). */
@@ -35,7 +35,7 @@ export class Lifecycle {
   }
 
   /** A server whose connections a drain closes; its listener comes from `requestListener`. */
-  adopt(server: Server) {
+  adopt(server: Pick<Server, 'close' | 'closeAllConnections'>) {
     this.servers.add(server);
   }
 

@@ -1,0 +1,69 @@
+import { writeFileSync } from 'node:fs';
+import { mkdtemp, rm } from 'node:fs/promises';
+import os from 'node:os';
+import path from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { testAuthority } from '../../test/certificates.ts';
+import { freePort, startTestServer } from '../../test/harness.ts';
+import { eventually, httpsGet } from '../../test/httpsClient.ts';
+import { siteGet, startWharf, type WharfProcess } from '../../test/processes.ts';
+import { buildWorld } from '../../test/world.ts';
+
+describe('HTTPS in a cluster (WHARF_WORKERS=2)', () => {
+  const authority = testAuthority();
+  let dataDir: string;
+  let wharf: WharfProcess;
+  let port: number;
+  let httpsPort: number;
+  let siteName: string;
+
+  beforeAll(async () => {
+    // The world is built over plain HTTP first: with HTTPS on, plain HTTP only redirects.
+    dataDir = await mkdtemp(path.join(os.tmpdir(), 'wharf-cluster-https-'));
+    const plain = await startTestServer({ dataDir });
+    siteName = (await buildWorld(plain.url)).site.name;
+    await plain.close();
+    const { cert, key } = authority.issue(['localhost', '*.sites.localhost', `*.${siteName}.sites.localhost`]);
+    writeFileSync(path.join(dataDir, 'tls.crt'), cert);
+    writeFileSync(path.join(dataDir, 'tls.key'), key);
+    port = await freePort();
+    httpsPort = await freePort();
+    wharf = await startWharf(dataDir, port, {
+      WHARF_WORKERS: '2',
+      WHARF_HTTPS_PORT: String(httpsPort),
+      WHARF_TLS_CERT: path.join(dataDir, 'tls.crt'),
+      WHARF_TLS_KEY: path.join(dataDir, 'tls.key'),
+      WHARF_URL: `https://localhost:${httpsPort}`,
+      WHARF_SITES_URL: `https://sites.localhost:${httpsPort}`,
+    });
+    // The health checks stay on plain HTTP: 200 once the workers serve.
+    await eventually(
+      () => siteGet(port, 'localhost', '/readyz'),
+      (answer) => answer.status === 200,
+      30_000,
+    );
+  }, 60_000);
+  afterAll(async () => {
+    if (wharf?.child.exitCode === null) wharf.child.kill('SIGKILL');
+    await rm(dataDir, { recursive: true, force: true });
+    authority.remove();
+  });
+
+  it("serves a site's branch and the console over HTTPS from every worker", async () => {
+    const host = `main.${siteName}.sites.localhost`;
+    // Each request on a connection of its own: the cluster hands connections to the workers in turn.
+    const answers = await Promise.all(Array.from({ length: 6 }, () => httpsGet(httpsPort, host, authority.ca)));
+    expect(answers.map((answer) => answer.status)).toEqual(Array(6).fill(200));
+    for (const answer of answers) {
+      expect(answer.text).toContain('Hello from Wharf');
+      expect(answer.headers['strict-transport-security']).toBe('max-age=31536000');
+    }
+    // The console's API goes on from a worker to the primary.
+    const api = await httpsGet(httpsPort, 'localhost', authority.ca, '/api/v1/system/info');
+    expect(api.status).toBe(200);
+    expect(api.headers['strict-transport-security']).toBe('max-age=31536000');
+    const redirect = await siteGet(port, `${host}:${port}`, '/app.js');
+    expect(redirect.status).toBe(308);
+    expect(wharf.stderr()).toBe('');
+  });
+});
