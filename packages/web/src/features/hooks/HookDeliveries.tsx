@@ -6,11 +6,10 @@ import { useEffect, useState } from 'react';
 import { EmptyState } from '../../components/EmptyState.tsx';
 import { ErrorPanel } from '../../components/ErrorPanel.tsx';
 import listClasses from '../../components/ListRow.module.css';
-import { LoadMore } from '../../components/LoadMore.tsx';
+import { PageFooter } from '../../components/LoadMore.tsx';
 import { call, keyOf } from '../../lib/api.ts';
 import { notifyFailure, notifySuccess } from '../../lib/notify.ts';
 import { nextPage } from '../../lib/paging.ts';
-import { countOf } from '../../lib/plural.ts';
 import { DeliveryRow } from './DeliveryRow.tsx';
 import { type HookScreens, hookApi } from './hookApi.ts';
 
@@ -127,12 +126,7 @@ export function HookDeliveries({ context, ownerId, hookId }: Omit<HookScreens, '
           />
         ))}
       </Paper>
-      <Group justify="space-between">
-        <Text size="sm" c="dimmed">
-          {items.length} of {countOf(count, 'delivery', 'deliveries')}
-        </Text>
-        <LoadMore list={deliveries} />
-      </Group>
+      <PageFooter list={deliveries} shown={items.length} total={count} noun="delivery" plural="deliveries" />
     </Stack>
   );
 }

@@ -8,12 +8,11 @@ import { EmptyState } from '../../components/EmptyState.tsx';
 import { ErrorPanel } from '../../components/ErrorPanel.tsx';
 import classes from '../../components/ListRow.module.css';
 import { RowList } from '../../components/ListRow.tsx';
-import { LoadMore } from '../../components/LoadMore.tsx';
+import { PageFooter } from '../../components/LoadMore.tsx';
 import { call, keyOf } from '../../lib/api.ts';
 import { useCurrentOrg } from '../../lib/currentOrg.tsx';
 import { notifyFailure } from '../../lib/notify.ts';
 import { nextPage } from '../../lib/paging.ts';
-import { countOf } from '../../lib/plural.ts';
 import { exactTime, relativeTime } from '../../lib/time.ts';
 import { usePhone } from '../../lib/usePhone.ts';
 import { describeEvent } from '../hooks/eventLabels.ts';
@@ -158,14 +157,7 @@ export function AuditLogTab() {
           ))}
         </RowList>
       )}
-      {total > 0 && (
-        <Group justify="space-between">
-          <Text size="sm" c="dimmed">
-            {items.length} of {countOf(total, 'event')}
-          </Text>
-          <LoadMore list={log} />
-        </Group>
-      )}
+      {total > 0 && <PageFooter list={log} shown={items.length} total={total} noun="event" />}
     </Stack>
   );
 }

@@ -8,10 +8,9 @@ import { ConfirmModal } from '../../components/ConfirmModal.tsx';
 import { EmptyState } from '../../components/EmptyState.tsx';
 import { ErrorPanel } from '../../components/ErrorPanel.tsx';
 import classes from '../../components/ListRow.module.css';
-import { LoadMore } from '../../components/LoadMore.tsx';
+import { PageFooter } from '../../components/LoadMore.tsx';
 import { call } from '../../lib/api.ts';
 import { notifyFailure } from '../../lib/notify.ts';
-import { countOf } from '../../lib/plural.ts';
 import { useSearchTerm } from '../../lib/useSearchTerm.ts';
 import { HowToUploadModal } from './HowToUploadModal.tsx';
 import { ReleaseRow } from './ReleaseRow.tsx';
@@ -105,12 +104,7 @@ export function ReleasesTab({ site, canManage }: { site: Site; canManage: boolea
         </Paper>
       )}
       {(releases.hasNextPage || total > 0) && (
-        <Group justify="space-between">
-          <Text size="sm" c="dimmed">
-            {items.length} of {countOf(total, 'release')}
-          </Text>
-          <LoadMore list={releases} />
-        </Group>
+        <PageFooter list={releases} shown={items.length} total={total} noun="release" />
       )}
       <HowToUploadModal siteId={site._id} opened={howTo} onClose={close} canManage={canManage} />
       {renaming && <RenameReleaseModal release={renaming} onClose={() => setRenaming(null)} />}

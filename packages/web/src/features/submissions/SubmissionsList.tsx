@@ -1,4 +1,4 @@
-import { Button, Code, Group, SegmentedControl, Select, Skeleton, Stack, Text } from '@mantine/core';
+import { Button, Code, Group, SegmentedControl, Select, Skeleton, Stack } from '@mantine/core';
 import { IconDownload, IconInbox } from '@tabler/icons-react';
 import { keepPreviousData, useInfiniteQuery, useMutation, useQueryClient } from '@tanstack/react-query';
 import { api, type Submission } from '@wharf/contract';
@@ -7,11 +7,10 @@ import { ConfirmModal } from '../../components/ConfirmModal.tsx';
 import { EmptyState } from '../../components/EmptyState.tsx';
 import { ErrorPanel } from '../../components/ErrorPanel.tsx';
 import { RowList } from '../../components/ListRow.tsx';
-import { LoadMore } from '../../components/LoadMore.tsx';
+import { PageFooter } from '../../components/LoadMore.tsx';
 import { call } from '../../lib/api.ts';
 import { downloadFile } from '../../lib/download.ts';
 import { notifyFailure } from '../../lib/notify.ts';
-import { countOf } from '../../lib/plural.ts';
 import { SubmissionRow } from './SubmissionRow.tsx';
 import { submissionsQuery } from './submissionsQuery.ts';
 
@@ -122,14 +121,7 @@ export function SubmissionsList({
           ))}
         </RowList>
       )}
-      {total > 0 && (
-        <Group justify="space-between">
-          <Text size="sm" c="dimmed">
-            {items.length} of {countOf(total, 'submission')}
-          </Text>
-          <LoadMore list={submissions} />
-        </Group>
-      )}
+      {total > 0 && <PageFooter list={submissions} shown={items.length} total={total} noun="submission" />}
       <ConfirmModal
         opened={deleting !== null}
         onClose={() => setDeleting(null)}

@@ -10,10 +10,11 @@ import { buildWorld, type World } from '../../../../test/world.ts';
 type Receiver = Awaited<ReturnType<typeof startReceiver>>;
 
 /** Waits until `heard()` holds every name, or fails naming those that never came. */
-async function hearsAll(names: readonly string[], heard: () => Set<string>, timeoutMs = 60_000) {
+async function hearsAll(names: readonly string[], heard: () => Promise<Set<string>>, timeoutMs = 60_000) {
   const deadline = Date.now() + timeoutMs;
   for (;;) {
-    const missing = names.filter((name) => !heard().has(name));
+    const got = await heard();
+    const missing = names.filter((name) => !got.has(name));
     if (missing.length === 0) return;
     if (Date.now() > deadline) throw new Error(`never delivered: ${missing.join(', ')}`);
     await new Promise((resolve) => setTimeout(resolve, 100));
@@ -66,7 +67,10 @@ describe('every event, to every kind of hook', () => {
   it(
     'posts every event to a web hook',
     async () => {
-      await hearsAll(events, () => new Set(receivers.web.requests.map((r) => r.headers['x-wharf-event'] as string)));
+      await hearsAll(
+        events,
+        async () => new Set(receivers.web.requests.map((r) => r.headers['x-wharf-event'] as string)),
+      );
     },
     SWEEP_TIMEOUT,
   );
@@ -107,19 +111,14 @@ describe('every event, to every kind of hook', () => {
     return (lists.flat() as Hook[]).filter((hook) => hook.name === `all by ${type}`).map((hook) => hook._id);
   }
 
-  /** The events delivered to these hooks so far (read in the background; the wait polls). */
-  const delivered = new Map<string, Set<string>>();
-  function deliveredEvents(hookIds: string[]): Set<string> {
-    const key = hookIds.join();
-    void server.app.db
+  /** The events delivered to these hooks so far. */
+  async function deliveredEvents(hookIds: string[]): Promise<Set<string>> {
+    const rows = await server.app.db
       .selectFrom('hook_deliveries')
       .select('type')
       .where('hook_id', 'in', hookIds)
       .where('success', '=', 1)
-      .execute()
-      .then((rows) => {
-        delivered.set(key, new Set(rows.map((row) => row.type)));
-      });
-    return delivered.get(key) ?? new Set();
+      .execute();
+    return new Set(rows.map((row) => row.type));
   }
 });

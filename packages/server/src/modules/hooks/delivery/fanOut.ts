@@ -37,11 +37,10 @@ export const hookFanOut: DurableConsumer = {
     const hooks = await hooksOf(trx, events);
     if (hooks.length === 0) return;
     const byOwner = new Map<string, HookRow[]>();
-    for (const hook of hooks)
-      byOwner.set(`${hook.context}:${hook.owner_id}`, [
-        ...(byOwner.get(`${hook.context}:${hook.owner_id}`) ?? []),
-        hook,
-      ]);
+    for (const hook of hooks) {
+      const owner = `${hook.context}:${hook.owner_id}`;
+      byOwner.set(owner, [...(byOwner.get(owner) ?? []), hook]);
+    }
     for (const event of events) {
       for (const [context, ownerId] of ownersOf(event)) {
         for (const hook of byOwner.get(`${context}:${ownerId}`) ?? []) {
