@@ -25,16 +25,19 @@ export function verifySignature(secret: string, header: string | undefined, body
   return given.length === expected.length && timingSafeEqual(given, expected);
 }
 
-/** An HTTP receiver on loopback that records every request and answers as `answer` says. */
-export async function startReceiver(answer: (received: Omit<Received, 'status'>, index: number) => Answer) {
+/** An HTTP receiver on loopback that records every request it answers, as `answer` says. */
+export async function startReceiver(
+  answer: (received: Omit<Received, 'status'>, index: number) => Answer | Promise<Answer>,
+) {
   const requests: Received[] = [];
   const waiters = new Set<() => void>();
   const server = http.createServer((req, res) => {
     const chunks: Buffer[] = [];
     req.on('data', (chunk: Buffer) => chunks.push(chunk));
-    req.on('end', () => {
+    req.on('end', async () => {
       const got = { headers: req.headers, body: Buffer.concat(chunks).toString() };
-      const reply = answer(got, requests.length);
+      // A request left unanswered (an answer that never comes) is not recorded.
+      const reply = await answer(got, requests.length);
       requests.push({ ...got, status: reply.status });
       res.writeHead(reply.status, reply.headers ?? {}).end(reply.body ?? '');
       for (const wake of waiters) wake();
