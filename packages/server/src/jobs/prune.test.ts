@@ -47,7 +47,8 @@ describe.each(databases)('pruning the job queue on $name', ({ postgres }) => {
       .values([attempt(31), attempt(1)])
       .execute();
 
-    expect(await pruneFinishedJobs(db)).toEqual({ jobs: 2, attempts: 1 });
+    // The server's own housekeeping may prune at start, concurrently: what is left is what counts.
+    await pruneFinishedJobs(db);
     const left = await db
       .selectFrom('jobs')
       .select('id')
@@ -58,5 +59,7 @@ describe.each(databases)('pruning the job queue on $name', ({ postgres }) => {
       )
       .execute();
     expect(left.map((row) => row.id).sort()).toEqual([jobs[2]!.id, jobs[3]!.id].sort());
+    const attemptsLeft = await db.selectFrom('hook_deliveries').select('date').where('hook_id', '=', 'h').execute();
+    expect(attemptsLeft).toHaveLength(1);
   });
 });
