@@ -47,7 +47,9 @@ import { teamRoutes } from './modules/teams/routes.ts';
 import { OutboundGuard } from './outbound/guard.ts';
 import { attachRealtime } from './realtime/realtime.ts';
 import { openBlobStore } from './storage/openBlobStore.ts';
+import { scheduleRenewals } from './tls/acme/start.ts';
 import { createTlsFront, httpsListener } from './tls/https.ts';
+import { httpChallengesFor, startTlsSources, withAcmeChallenges } from './tls/sources.ts';
 import type { WharfApp } from './wharfApp.ts';
 
 export interface BuildOptions {
@@ -96,6 +98,8 @@ const modules = [
 export async function buildApp(config: Config, options: BuildOptions = {}): Promise<WharfApp> {
   let edge: Edge | undefined;
   const lifecycle = new Lifecycle();
+  const db = openDb({ dataDir: config.dataDir, databaseUrl: config.databaseUrl, schema: options.dbSchema });
+  const challenges = httpChallengesFor(config, db);
   const logStream = options.logger === false ? undefined : (options.logStream ?? logDestination());
   const fastify = Fastify({
     // One port for everything: requests for a site's host go to the edge, the rest to the API.
@@ -103,10 +107,14 @@ export async function buildApp(config: Config, options: BuildOptions = {}): Prom
       const server = createServer(
         lifecycle.requestListener(
           // Behind workers the requests come over a local socket: the workers redirect and add HSTS.
-          httpsListener(options.behindWorkers ? null : config.https, (req, res) => {
-            if (edge?.handles(req)) edge.handle(req, res);
-            else if (!answerHealth(req, res, lifecycle)) handler(req, res);
-          }),
+          httpsListener(
+            options.behindWorkers ? null : config.https,
+            // ACME's HTTP-01 requests come to plain HTTP; in a cluster the workers take them.
+            withAcmeChallenges(options.behindWorkers ? null : challenges, (req, res) => {
+              if (edge?.handles(req)) edge.handle(req, res);
+              else if (!answerHealth(req, res, lifecycle)) handler(req, res);
+            }),
+          ),
         ),
       );
       lifecycle.adopt(server);
@@ -143,7 +151,6 @@ export async function buildApp(config: Config, options: BuildOptions = {}): Prom
       tls.server.closeAllConnections();
     });
   }
-  const db = openDb({ dataDir: config.dataDir, databaseUrl: config.databaseUrl, schema: options.dbSchema });
   await migrate(db, () => sealer);
   fastify.addHook('onClose', () => db.destroy());
 
@@ -163,6 +170,12 @@ export async function buildApp(config: Config, options: BuildOptions = {}): Prom
       void jobs.wake();
     },
   });
+  const acme = startTlsSources(config, { db, sealer, secret, tls, edge, challenges, log: fastify.log });
+  // Renewals run here, in a single process or a cluster's primary; the workers order only on demand.
+  if (acme) {
+    const stopRenewals = scheduleRenewals(acme, fastify.log);
+    fastify.addHook('onClose', async () => stopRenewals());
+  }
   // The outbox's end is read before the routing table loads, so no change falls in between.
   await dispatcher.markStart();
   await edge.load();
@@ -193,6 +206,7 @@ export async function buildApp(config: Config, options: BuildOptions = {}): Prom
     outbound,
     lifecycle,
     tls,
+    acme,
     log: fastify.log,
     fastify,
     implemented,

@@ -27,6 +27,7 @@ describe('configuration', () => {
       certFile: '/etc/wharf/tls.crt',
       keyFile: '/etc/wharf/tls.key',
       hsts: 'max-age=31536000',
+      acme: null,
     });
     expect(loadConfig({ ...tls, WHARF_HSTS: 'max-age=63072000; includeSubDomains; preload' }).https?.hsts).toBe(
       'max-age=63072000; includeSubDomains; preload',
@@ -34,8 +35,34 @@ describe('configuration', () => {
     expect(loadConfig({ ...tls, WHARF_HSTS: 'off' }).https?.hsts).toBeNull();
   });
 
+  it("obtains certificates over ACME when HTTPS has no certificate of the operator's, or a directory is named", () => {
+    expect(loadConfig({ WHARF_HTTPS_PORT: '443' }).https?.acme).toEqual({
+      directoryUrl: 'https://acme-v02.api.letsencrypt.org/directory',
+      email: null,
+      caFile: null,
+    });
+    const both = loadConfig({
+      WHARF_HTTPS_PORT: '443',
+      WHARF_TLS_CERT: 'c.pem',
+      WHARF_TLS_KEY: 'k.pem',
+      WHARF_ACME_DIRECTORY: 'https://127.0.0.1:14000/dir',
+      WHARF_ACME_EMAIL: 'ops@example.com',
+    });
+    expect(both.https?.acme).toEqual({
+      directoryUrl: 'https://127.0.0.1:14000/dir',
+      email: 'ops@example.com',
+      caFile: null,
+    });
+    expect(both.https?.certFile).toMatch(/c\.pem$/);
+  });
+
   it.each([
-    [{ WHARF_HTTPS_PORT: '443' }, 'WHARF_TLS_CERT must name the certificate file (PEM) to serve over HTTPS'],
+    [
+      { WHARF_HTTPS_PORT: '443', WHARF_TLS_KEY: 'k.pem' },
+      'WHARF_TLS_CERT must name the certificate file (PEM) of WHARF_TLS_KEY',
+    ],
+    [{ WHARF_ACME_DIRECTORY: 'https://acme.example/dir' }, 'WHARF_HTTPS_PORT must be set for WHARF_ACME_DIRECTORY'],
+    [{ WHARF_HTTPS_PORT: '443', WHARF_ACME_CA_FILE: '/no/such/roots.pem' }, 'WHARF_ACME_CA_FILE names no file'],
     [
       { WHARF_HTTPS_PORT: '443', WHARF_TLS_CERT: 'c.pem' },
       'WHARF_TLS_KEY must name the key file (PEM) of WHARF_TLS_CERT',

@@ -45,6 +45,8 @@ const environment = z.object({
   WHARF_CRASH_REPORT_DSN: z.url({ error: 'must be a URL' }).optional(),
   WHARF_ANALYTICS: z.enum(['on', 'off'], { error: 'must be on or off' }).default('on'),
   WHARF_ACME_DIRECTORY: z.url({ error: 'must be the URL of an ACME directory' }).optional(),
+  WHARF_ACME_EMAIL: z.email({ error: 'must be an email address' }).optional(),
+  WHARF_ACME_CA_FILE: z.string().optional(),
   SMTP_URL: z
     .string()
     .regex(/^smtps?:\/\//, 'must be an smtp:// or smtps:// URL')
@@ -74,14 +76,28 @@ const environment = z.object({
 
 export type Environment = z.infer<typeof environment>;
 
+/** Certificates obtained over ACME (RFC 8555). */
+export interface AcmeConfig {
+  directoryUrl: string;
+  /** The account's contact, told about expiring certificates by some CAs. */
+  email: string | null;
+  /** A PEM file of roots to trust for the directory's own TLS (a private ACME server); null trusts Node's. */
+  caFile: string | null;
+}
+
+/** Let's Encrypt's production directory: HTTPS without a certificate of the operator's obtains them here. */
+export const LETS_ENCRYPT_DIRECTORY = 'https://acme-v02.api.letsencrypt.org/directory';
+
 /** Wharf's own TLS listener, when `WHARF_HTTPS_PORT` is set. */
 export interface HttpsConfig {
   port: number;
-  /** The operator's certificate (PEM chain) and key files, for the console host and the sites host. */
-  certFile: string;
-  keyFile: string;
+  /** The operator's certificate (PEM chain) and key files, for the console host and the sites host; null without. */
+  certFile: string | null;
+  keyFile: string | null;
   /** `Strict-Transport-Security` of the answers over HTTPS; null sends none. */
   hsts: string | null;
+  /** ACME for the hosts no other certificate covers; null when Wharf serves only the certificates it is given. */
+  acme: AcmeConfig | null;
 }
 
 export interface Config {
@@ -107,7 +123,6 @@ export interface Config {
   sessionTtlMs: number;
   crashReportDsn: string | null;
   analytics: boolean;
-  acmeDirectory: string | null;
   smtpUrl: string | null;
   /** The sender of Wharf's mail; defaults to `wharf@{console host}`. */
   smtpFrom: string;
@@ -158,7 +173,6 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
     sessionTtlMs: e.WHARF_SESSION_TTL_DAYS * DAY_MS,
     crashReportDsn: e.WHARF_CRASH_REPORT_DSN ?? null,
     analytics: e.WHARF_ANALYTICS === 'on',
-    acmeDirectory: e.WHARF_ACME_DIRECTORY ?? null,
     smtpUrl: e.SMTP_URL ?? null,
     smtpFrom: e.SMTP_FROM ?? `Wharf <wharf@${url.hostname}>`,
     logLevel: e.LOG_LEVEL,
@@ -173,23 +187,44 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
 }
 
 function httpsConfig(e: Environment): HttpsConfig | null {
+  const problems = httpsProblems(e);
+  if (problems.length > 0) throw new ConfigError(`Invalid configuration:\n  ${problems.join('\n  ')}`);
+  if (e.WHARF_HTTPS_PORT === undefined) return null;
+  const hsts = e.WHARF_HSTS ?? 'max-age=31536000';
+  const operatorCertificate = Boolean(e.WHARF_TLS_CERT && e.WHARF_TLS_KEY);
+  // Without a certificate of the operator's, HTTPS means certificates Wharf obtains itself.
+  const acmeOn = e.WHARF_ACME_DIRECTORY !== undefined || !operatorCertificate;
+  return {
+    port: e.WHARF_HTTPS_PORT,
+    certFile: e.WHARF_TLS_CERT ? path.resolve(e.WHARF_TLS_CERT) : null,
+    keyFile: e.WHARF_TLS_KEY ? path.resolve(e.WHARF_TLS_KEY) : null,
+    hsts: hsts.toLowerCase() === 'off' ? null : hsts,
+    acme: acmeOn
+      ? {
+          directoryUrl: e.WHARF_ACME_DIRECTORY ?? LETS_ENCRYPT_DIRECTORY,
+          email: e.WHARF_ACME_EMAIL ?? null,
+          caFile: e.WHARF_ACME_CA_FILE ? path.resolve(e.WHARF_ACME_CA_FILE) : null,
+        }
+      : null,
+  };
+}
+
+function httpsProblems(e: Environment): string[] {
   const problems: string[] = [];
   if (e.WHARF_HTTPS_PORT === undefined) {
     if (e.WHARF_TLS_CERT || e.WHARF_TLS_KEY) problems.push('WHARF_HTTPS_PORT must be set to serve WHARF_TLS_CERT');
-  } else {
-    if (!e.WHARF_TLS_CERT) problems.push('WHARF_TLS_CERT must name the certificate file (PEM) to serve over HTTPS');
-    if (!e.WHARF_TLS_KEY) problems.push('WHARF_TLS_KEY must name the key file (PEM) of WHARF_TLS_CERT');
-    if (e.WHARF_HTTPS_PORT === e.PORT) problems.push('WHARF_HTTPS_PORT must differ from PORT');
+    if (e.WHARF_ACME_DIRECTORY)
+      problems.push('WHARF_HTTPS_PORT must be set for WHARF_ACME_DIRECTORY: Wharf serves the certificates it obtains');
+    return problems;
   }
-  if (problems.length > 0) throw new ConfigError(`Invalid configuration:\n  ${problems.join('\n  ')}`);
-  if (e.WHARF_HTTPS_PORT === undefined || !e.WHARF_TLS_CERT || !e.WHARF_TLS_KEY) return null;
-  const hsts = e.WHARF_HSTS ?? 'max-age=31536000';
-  return {
-    port: e.WHARF_HTTPS_PORT,
-    certFile: path.resolve(e.WHARF_TLS_CERT),
-    keyFile: path.resolve(e.WHARF_TLS_KEY),
-    hsts: hsts.toLowerCase() === 'off' ? null : hsts,
-  };
+  if (e.WHARF_TLS_CERT && !e.WHARF_TLS_KEY)
+    problems.push('WHARF_TLS_KEY must name the key file (PEM) of WHARF_TLS_CERT');
+  if (e.WHARF_TLS_KEY && !e.WHARF_TLS_CERT)
+    problems.push('WHARF_TLS_CERT must name the certificate file (PEM) of WHARF_TLS_KEY');
+  if (e.WHARF_HTTPS_PORT === e.PORT) problems.push('WHARF_HTTPS_PORT must differ from PORT');
+  if (e.WHARF_ACME_CA_FILE && !existsSync(e.WHARF_ACME_CA_FILE))
+    problems.push(`WHARF_ACME_CA_FILE names no file: ${e.WHARF_ACME_CA_FILE}`);
+  return problems;
 }
 
 /** `WHARF_USERS` is `name:hash` pairs separated by commas or new lines; hashes come from `npm run hash-password`. */

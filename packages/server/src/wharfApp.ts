@@ -11,6 +11,7 @@ import type { Lifecycle } from './lifecycle/lifecycle.ts';
 import type { Mailer } from './mail/mailer.ts';
 import type { OutboundGuard } from './outbound/guard.ts';
 import type { BlobStore } from './storage/blobStore.ts';
+import type { Acme } from './tls/acme/start.ts';
 import type { TlsFront } from './tls/https.ts';
 
 /** What every module receives: the configuration, the shared parts, and `handle` to bind routes. */
@@ -32,6 +33,8 @@ export interface WharfApp {
   lifecycle: Lifecycle;
   /** The HTTPS server of a single process (`WHARF_HTTPS_PORT`), listened on beside Fastify's; null otherwise. */
   tls: TlsFront | null;
+  /** Certificates obtained over ACME, when HTTPS obtains them. */
+  acme: Acme | null;
   log: FastifyBaseLogger;
   fastify: FastifyInstance;
   /** The contract routes this server implements. */

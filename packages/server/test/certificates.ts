@@ -46,10 +46,11 @@ export function testAuthority() {
   return {
     /** The root a client trusts. */
     ca: readFileSync(path.join(dir, 'ca.pem'), 'utf8'),
-    /** A leaf certificate for `names` (wildcards allowed), with a serial number of its own. */
+    /** A leaf certificate for `names` (wildcards and IPv4 addresses allowed), with a serial number of its own. */
     issue(names: string[]) {
       serial++;
-      writeFileSync(path.join(dir, 'ext.cnf'), `subjectAltName=${names.map((name) => `DNS:${name}`).join(',')}\n`);
+      const alt = names.map((name) => (/^\d+\.\d+\.\d+\.\d+$/.test(name) ? `IP:${name}` : `DNS:${name}`));
+      writeFileSync(path.join(dir, 'ext.cnf'), `subjectAltName=${alt.join(',')}\n`);
       openssl(['req', ...ec, '-keyout', 'leaf.key', '-out', 'leaf.csr', '-subj', `/CN=${names[0]}`]);
       openssl([
         'x509',

@@ -168,6 +168,29 @@ export interface Database {
     job_id: string | null;
     attempt: number | null;
   };
+  /** An ACME account per directory, its key sealed. */
+  acme_accounts: { directory_url: string; key_sealed: string; account_url: string | null; created_at: Iso };
+  /**
+   * Certificates Wharf obtains, by the name they are for (a host or `*.{parent}`). `pending` while
+   * a process (holding the lease) orders it; `valid` once served; `failed` waits for `retry_at`.
+   * A renewal keeps the served chain until the new one arrives.
+   */
+  tls_certificates: {
+    name: string;
+    site_id: string | null;
+    state: 'pending' | 'valid' | 'failed';
+    chain: string | null;
+    key_sealed: string | null;
+    not_after: Iso | null;
+    last_error: string | null;
+    attempts: number;
+    retry_at: Iso | null;
+    lease_until: Iso | null;
+    created_at: Iso;
+    updated_at: Iso;
+  };
+  /** HTTP-01 answers under way: any process answering port 80 finds them here. */
+  acme_challenges: { token: string; key_authorization: string; expires_at: Iso };
   /** The counter that numbers events in commit order (one row, `events`). */
   event_sequence: { name: string; value: number };
   /** What leaves Wharf (hook deliveries, mails), sent by the job runner and retried with backoff. */

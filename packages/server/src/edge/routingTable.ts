@@ -151,6 +151,15 @@ export class RoutingTable {
     return { site: parent.site, branch: parent.site.branches.get(target.branchSlug) ?? null };
   }
 
+  /** The custom domain a host is served under: the domain itself, or its parent when it exposes branches. */
+  domainOf(host: string): Domain | null {
+    const direct = this.byDomain.get(host);
+    if (direct) return direct.domain;
+    const dot = host.indexOf('.');
+    const parent = dot > 0 ? this.byDomain.get(host.slice(dot + 1)) : undefined;
+    return parent?.domain.exposeBranches ? parent.domain : null;
+  }
+
   /** Whether a host is served by the edge rather than the console. */
   isDomain(host: string) {
     if (this.byDomain.has(host)) return true;

@@ -9,6 +9,7 @@ import { Lifecycle } from '../lifecycle/lifecycle.ts';
 import { OutboundGuard } from '../outbound/guard.ts';
 import { openBlobStore } from '../storage/openBlobStore.ts';
 import { createTlsFront, httpsListener, listenTls } from '../tls/https.ts';
+import { httpChallengesFor, startTlsSources, withAcmeChallenges } from '../tls/sources.ts';
 import { Edge } from './edge.ts';
 import { PrimaryForwarder } from './forwardToPrimary.ts';
 
@@ -38,12 +39,16 @@ export async function startEdgeWorker(config: Config, primarySocket: string, log
   const lifecycle = new Lifecycle();
   await edge.load();
   const forwarder = new PrimaryForwarder(primarySocket, config.trustProxy);
+  const challenges = httpChallengesFor(config, db);
   const shared = createServer(
     lifecycle.requestListener(
-      httpsListener(config.https, (req, res) => {
-        if (edge.handles(req)) edge.handle(req, res);
-        else if (!answerHealth(req, res, lifecycle)) forwarder.request(req, res);
-      }),
+      httpsListener(
+        config.https,
+        withAcmeChallenges(challenges, (req, res) => {
+          if (edge.handles(req)) edge.handle(req, res);
+          else if (!answerHealth(req, res, lifecycle)) forwarder.request(req, res);
+        }),
+      ),
     ),
   );
   shared.on('upgrade', (req, socket, head) => forwarder.upgrade(req, socket as Socket, head));
@@ -52,6 +57,8 @@ export async function startEdgeWorker(config: Config, primarySocket: string, log
   // Every worker also takes TLS connections; the ticket keys come from the secret, so any worker resumes a session.
   if (config.https) {
     const tls = createTlsFront(config.https, secret, shared, log);
+    // Each worker orders a certificate it lacks at a host's first handshake; the primary renews.
+    startTlsSources(config, { db, sealer, secret, tls, edge, challenges, log });
     lifecycle.adopt(tls.server);
     await listenTls(tls, config.https.port, config.host);
   }

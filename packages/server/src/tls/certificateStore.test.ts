@@ -1,6 +1,7 @@
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
+import tls from 'node:tls';
 import { afterAll, describe, expect, it } from 'vitest';
 import { testAuthority } from '../../test/certificates.ts';
 import { CertificateStore } from './certificateStore.ts';
@@ -23,16 +24,16 @@ describe('CertificateStore', () => {
   };
   const store = () => new CertificateStore({ certFile, keyFile, ticketKeys: Buffer.alloc(48, 7), log: log as never });
 
-  it('answers the operator certificate for its exact names and one level under its wildcards, nothing else', () => {
+  it('answers the operator certificate for its exact names and one level under its wildcards, nothing else', async () => {
     write(authority.issue(['console.example.com', '*.sites.example.com']));
     const certificates = store();
-    expect(certificates.contextFor('console.example.com')).not.toBeNull();
-    expect(certificates.contextFor('CONSOLE.example.com.')).not.toBeNull();
-    expect(certificates.contextFor('blog.sites.example.com')).not.toBeNull();
-    expect(certificates.contextFor('sites.example.com')).toBeNull();
-    expect(certificates.contextFor('main.blog.sites.example.com')).toBeNull();
-    expect(certificates.contextFor('example.com')).toBeNull();
-    expect(certificates.contextFor('')).toBeNull();
+    expect(await certificates.contextFor('console.example.com')).not.toBeNull();
+    expect(await certificates.contextFor('CONSOLE.example.com.')).not.toBeNull();
+    expect(await certificates.contextFor('blog.sites.example.com')).not.toBeNull();
+    expect(await certificates.contextFor('sites.example.com')).toBeNull();
+    expect(await certificates.contextFor('main.blog.sites.example.com')).toBeNull();
+    expect(await certificates.contextFor('example.com')).toBeNull();
+    expect(await certificates.contextFor('')).toBeNull();
   });
 
   it('refuses to start with a key that is not the certificate’s', () => {
@@ -42,18 +43,47 @@ describe('CertificateStore', () => {
     expect(store).toThrow('is not the key of the certificate');
   });
 
-  it('keeps the pair it serves when the new files are bad, and takes a good new pair', () => {
+  it('keeps the pair it serves when the new files are bad, and takes a good new pair', async () => {
     const first = authority.issue(['a.example.com']);
     write(first);
     const certificates = store();
     writeFileSync(certFile, 'garbage');
-    certificates.reload();
+    certificates.reload(certFile, keyFile);
     expect(errors.length).toBeGreaterThan(0);
-    expect(certificates.operatorCertificate.serialNumber).toBe(first.serial);
+    expect(certificates.operatorCertificate?.serialNumber).toBe(first.serial);
     const next = authority.issue(['a.example.com', 'b.example.com']);
     write(next);
-    certificates.reload();
-    expect(certificates.operatorCertificate.serialNumber).toBe(next.serial);
-    expect(certificates.contextFor('b.example.com')).not.toBeNull();
+    certificates.reload(certFile, keyFile);
+    expect(certificates.operatorCertificate?.serialNumber).toBe(next.serial);
+    expect(await certificates.contextFor('b.example.com')).not.toBeNull();
+  });
+
+  it('asks its sources, in order, for the names the operator certificate does not cover', async () => {
+    write(authority.issue(['console.example.com']));
+    const certificates = store();
+    const custom = authority.issue(['www.example.org']);
+    const context = tls.createSecureContext({ cert: custom.cert, key: custom.key });
+    const asked: string[] = [];
+    certificates.addSource({
+      contextFor: (name) => {
+        asked.push(`first ${name}`);
+        return null;
+      },
+    });
+    certificates.addSource({
+      contextFor: async (name) => {
+        asked.push(`second ${name}`);
+        return name === 'www.example.org' ? context : null;
+      },
+    });
+    expect(await certificates.contextFor('console.example.com')).not.toBeNull();
+    expect(await certificates.contextFor('WWW.example.org')).toBe(context);
+    expect(await certificates.contextFor('other.example.org')).toBeNull();
+    expect(asked).toEqual([
+      'first www.example.org',
+      'second www.example.org',
+      'first other.example.org',
+      'second other.example.org',
+    ]);
   });
 });

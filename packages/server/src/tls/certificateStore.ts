@@ -14,64 +14,98 @@ interface Loaded {
   context: tls.SecureContext;
 }
 
+/**
+ * Where certificates other than the operator's come from (manual certificates of custom domains,
+ * those obtained over ACME): a context for a name, null when the source has none for it. A promise
+ * when the source must look (the database) or obtain one first; the handshake waits for it.
+ */
+export interface CertificateSource {
+  contextFor(serverName: string): tls.SecureContext | null | Promise<tls.SecureContext | null>;
+}
+
+/** A secure context of a PEM chain and key, with what every context of Wharf shares. */
+export function secureContextOf(cert: string, key: string, ticketKeys: Buffer): tls.SecureContext {
+  return tls.createSecureContext({ ...TLS_OPTIONS, cert, key, ticketKeys });
+}
+
 export interface CertificateStoreOptions {
-  /** The operator's PEM chain (leaf first) and key, for the console host and the sites host. */
-  certFile: string;
-  keyFile: string;
+  /** The operator's PEM chain (leaf first) and key, for the console host and the sites host; null without. */
+  certFile: string | null;
+  keyFile: string | null;
   /** Session ticket keys (48 bytes) every context shares, so a ticket works whichever certificate served it. */
   ticketKeys: Buffer;
   log: Pick<Logger, 'info' | 'error'>;
 }
 
 /**
- * The certificates Wharf serves, chosen by the name a client asks for (SNI). For now the
- * operator's pair (`WHARF_TLS_CERT`/`WHARF_TLS_KEY`), reloaded when its files change; later also
- * the manual certificates of custom domains and those ACME obtains. A name no certificate covers
- * gets none: the handshake fails rather than showing a certificate for another name.
+ * The certificates Wharf serves, chosen by the name a client asks for (SNI): first the operator's
+ * pair (`WHARF_TLS_CERT`/`WHARF_TLS_KEY`, reloaded when its files change), then the sources added
+ * (manual certificates of custom domains, then those obtained over ACME). A name no certificate
+ * covers gets none: the handshake fails rather than showing a certificate for another name.
  */
 export class CertificateStore {
-  private operator: Loaded;
+  private operator: Loaded | null;
+  private readonly sources: CertificateSource[] = [];
   private watching = false;
 
   constructor(private readonly options: CertificateStoreOptions) {
     // A bad pair at start stops Wharf with the reason; a bad pair later is logged and the old one kept.
-    this.operator = this.loadOperator();
+    this.operator = options.certFile && options.keyFile ? this.loadOperator(options.certFile, options.keyFile) : null;
+  }
+
+  /** Asked, in the order added, for the names the operator's certificate does not cover. */
+  addSource(source: CertificateSource) {
+    this.sources.push(source);
   }
 
   /** The context for a server name, or null when no certificate covers it. */
-  contextFor(serverName: string): tls.SecureContext | null {
-    const name = serverName.toLowerCase().replace(/\.$/, '');
+  async contextFor(serverName: string): Promise<tls.SecureContext | null> {
+    const name = normalName(serverName);
     if (!name) return null;
     // checkHost matches exact names and one-level wildcards (`*.example.com`) of the subjectAltNames.
-    if (this.operator.certificate.checkHost(name) !== undefined) return this.operator.context;
+    if (this.operator && this.operator.certificate.checkHost(name) !== undefined) return this.operator.context;
+    for (const source of this.sources) {
+      const context = await source.contextFor(name);
+      if (context) return context;
+    }
     return null;
   }
 
   /** For `tls.createServer`: answers the context of the name the client asked for, or refuses. */
   readonly sniCallback = (serverName: string, done: (error: Error | null, context?: tls.SecureContext) => void) => {
-    const context = this.contextFor(serverName);
-    if (context) done(null, context);
-    else done(new Error(`no certificate for ${serverName}`));
+    this.contextFor(serverName).then(
+      (context) => (context ? done(null, context) : done(new Error(`no certificate for ${serverName}`))),
+      (error: Error) => {
+        this.options.log.error({ err: error, serverName }, 'could not choose a certificate');
+        done(error);
+      },
+    );
   };
 
-  /** The operator's certificate now served (tests and logs read its serial number). */
-  get operatorCertificate(): X509Certificate {
-    return this.operator.certificate;
+  /** The operator's certificate now served (tests and logs read its serial number); null without. */
+  get operatorCertificate(): X509Certificate | null {
+    return this.operator?.certificate ?? null;
+  }
+
+  /** The shared ticket keys, for the contexts the sources make. */
+  get ticketKeys(): Buffer {
+    return this.options.ticketKeys;
   }
 
   /** Checks the operator's files every few seconds; a replaced pair is served to new connections. */
   watch() {
-    if (this.watching) return;
+    const { certFile, keyFile } = this.options;
+    if (this.watching || !certFile || !keyFile) return;
     this.watching = true;
-    for (const file of [this.options.certFile, this.options.keyFile])
-      watchFile(file, { interval: WATCH_INTERVAL_MS, persistent: false }, () => this.reload());
+    for (const file of [certFile, keyFile])
+      watchFile(file, { interval: WATCH_INTERVAL_MS, persistent: false }, () => this.reload(certFile, keyFile));
   }
 
   /** Loads the operator's files again; keeps the pair served when the new one is not valid. */
-  reload() {
+  reload(certFile: string, keyFile: string) {
     try {
-      const loaded = this.loadOperator();
-      if (loaded.certificate.fingerprint256 === this.operator.certificate.fingerprint256) return;
+      const loaded = this.loadOperator(certFile, keyFile);
+      if (loaded.certificate.fingerprint256 === this.operator?.certificate.fingerprint256) return;
       this.operator = loaded;
       this.options.log.info(
         { serial: loaded.certificate.serialNumber, validTo: loaded.certificate.validTo },
@@ -88,18 +122,22 @@ export class CertificateStore {
   close() {
     if (!this.watching) return;
     this.watching = false;
-    unwatchFile(this.options.certFile);
-    unwatchFile(this.options.keyFile);
+    if (this.options.certFile) unwatchFile(this.options.certFile);
+    if (this.options.keyFile) unwatchFile(this.options.keyFile);
   }
 
-  private loadOperator(): Loaded {
-    const cert = readFileSync(this.options.certFile, 'utf8');
-    const key = readFileSync(this.options.keyFile, 'utf8');
+  private loadOperator(certFile: string, keyFile: string): Loaded {
+    const cert = readFileSync(certFile, 'utf8');
+    const key = readFileSync(keyFile, 'utf8');
     const certificate = new X509Certificate(cert);
     if (!certificate.checkPrivateKey(createPrivateKey(key)))
-      throw new Error(`${this.options.keyFile} is not the key of the certificate in ${this.options.certFile}`);
+      throw new Error(`${keyFile} is not the key of the certificate in ${certFile}`);
     // Also refuses what OpenSSL would refuse at the handshake (a key it cannot use, a broken chain).
-    const context = tls.createSecureContext({ ...TLS_OPTIONS, cert, key, ticketKeys: this.options.ticketKeys });
-    return { certificate, context };
+    return { certificate, context: secureContextOf(cert, key, this.options.ticketKeys) };
   }
+}
+
+/** A server name as certificates are matched: lower case, without a final dot; empty when none. */
+function normalName(serverName: string): string {
+  return serverName.toLowerCase().replace(/\.$/, '');
 }

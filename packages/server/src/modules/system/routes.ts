@@ -11,7 +11,7 @@ export function systemRoutes(app: WharfApp) {
     url: config.url.origin,
     sitesUrl: config.sitesUrl.origin,
     version: API_VERSION,
-    features: { httpsAuto: config.acmeDirectory !== null, email: config.smtpUrl !== null },
+    features: { httpsAuto: config.https?.acme != null, email: config.smtpUrl !== null },
     crashReports: { dsn: config.crashReportDsn },
     analytics: { enabled: config.analytics },
   }));

@@ -1,0 +1,249 @@
+import { execFile } from 'node:child_process';
+import { X509Certificate } from 'node:crypto';
+import { mkdtemp, rm, writeFile } from 'node:fs/promises';
+import os from 'node:os';
+import path from 'node:path';
+import tls from 'node:tls';
+import { promisify } from 'node:util';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { selfSignedCertificate } from '../../../test/certificates.ts';
+import { expectStatus } from '../../../test/client.ts';
+import { databases, freePort, startTestServer, type TestServer, withPg } from '../../../test/harness.ts';
+import { httpsGet } from '../../../test/httpsClient.ts';
+import { type Pebble, startPebble } from '../../../test/pebble.ts';
+import { buildWorld } from '../../../test/world.ts';
+import { randomString } from '../../lib/ids.ts';
+import { ORDERS_PER_SITE_PER_HOUR } from './acmeCertificates.ts';
+
+const run = promisify(execFile);
+const CONSOLE = 'console.wharf.test';
+const SITES = 'sites.wharf.test';
+
+/** Whether a TLS handshake for a name completes (pebble's root trusted). */
+function handshake(port: number, servername: string, ca: string) {
+  return new Promise<boolean>((resolve) => {
+    const socket = tls.connect({ host: '127.0.0.1', port, servername, ca }, () => {
+      resolve(true);
+      socket.end();
+    });
+    socket.on('error', () => resolve(false));
+  });
+}
+
+for (const database of databases) {
+  describe(`HTTPS with certificates obtained over ACME from pebble (${database.name})`, () => {
+    let dataDir: string;
+    let pebble: Pebble;
+    let server: TestServer;
+    let httpsPort: number;
+    let root: string;
+    let siteName: string;
+    let siteId: string;
+    let schema: string | undefined;
+
+    beforeAll(async () => {
+      // The world is built over plain HTTP first: with HTTPS on, plain HTTP only redirects.
+      dataDir = await mkdtemp(path.join(os.tmpdir(), 'wharf-acme-'));
+      if (database.postgres) {
+        schema = `test_acme_${randomString(10)}`;
+        await withPg((client) => client.query(`create schema ${schema}`));
+      }
+      const plain = await startTestServer({ dataDir, postgres: database.postgres, ...(schema ? { schema } : {}) });
+      const world = await buildWorld(plain.url);
+      siteName = world.site.name;
+      siteId = world.site._id;
+      const manual = selfSignedCertificate('manual.shop.test');
+      const domains = [
+        { name: 'www.shop.test', exposeBranches: true, sslConfiguration: { type: 'acme' } },
+        { name: 'plain.shop.test', exposeBranches: false, sslConfiguration: { type: 'external' } },
+        { name: 'manual.shop.test', exposeBranches: false, sslConfiguration: { type: 'manual', ...manual } },
+      ];
+      const { site } = world;
+      const settings = { name: site.name, color: site.color, mainBranch: site.mainBranch, spa: false, domains };
+      expectStatus(await world.clients.owner.put(`/api/v1/sites/${siteId}`, settings), 200);
+      await plain.close();
+
+      const port = await freePort();
+      pebble = await startPebble({ httpPort: port });
+      root = await pebble.issuedRoot();
+      httpsPort = await freePort();
+      server = await startTestServer({
+        dataDir,
+        port,
+        postgres: database.postgres,
+        ...(schema ? { schema } : {}),
+        env: {
+          WHARF_URL: `https://${CONSOLE}:${httpsPort}`,
+          WHARF_SITES_URL: `https://${SITES}:${httpsPort}`,
+          WHARF_HTTPS_PORT: String(httpsPort),
+          WHARF_ACME_DIRECTORY: pebble.directoryUrl,
+          WHARF_ACME_CA_FILE: pebble.directoryCaFile,
+          WHARF_ACME_EMAIL: 'ops@wharf.test',
+        },
+      });
+    }, 60_000);
+    afterAll(async () => {
+      await server?.close();
+      await pebble?.stop();
+      await rm(dataDir, { recursive: true, force: true });
+      if (schema) await withPg((client) => client.query(`drop schema if exists ${schema} cascade`));
+    });
+
+    const certificateRow = (name: string) =>
+      server.app.db.selectFrom('tls_certificates').selectAll().where('name', '=', name).executeTakeFirst();
+
+    it('obtains a certificate for the console host at its first TLS request, verified against the CA', async () => {
+      const answer = await httpsGet(httpsPort, CONSOLE, root, '/api/v1/system/info');
+      expect(answer.status).toBe(200);
+      expect(answer.certificate.subjectaltname).toBe(`DNS:${CONSOLE}`);
+      const row = await certificateRow(CONSOLE);
+      expect(row).toMatchObject({ state: 'valid', site_id: null, last_error: null });
+      // Keys at rest are sealed with the installation's secret, the account's as well.
+      expect(row?.key_sealed).not.toContain('PRIVATE KEY');
+      const account = await server.app.db.selectFrom('acme_accounts').selectAll().executeTakeFirstOrThrow();
+      expect(account.directory_url).toBe(pebble.directoryUrl);
+      expect(account.key_sealed).not.toContain('PRIVATE KEY');
+      const env = await httpsGet(httpsPort, CONSOLE, root, '/api/v1/system/env');
+      expect(JSON.parse(env.text).features.httpsAuto).toBe(true);
+    });
+
+    it("obtains one for a site's host and one for its branch host, each serving the branch", async () => {
+      const site = await httpsGet(httpsPort, `${siteName}.${SITES}`, root);
+      expect(site.text).toContain('Hello from Wharf');
+      expect(site.certificate.subjectaltname).toBe(`DNS:${siteName}.${SITES}`);
+      const branch = await httpsGet(httpsPort, `main.${siteName}.${SITES}`, root);
+      expect(branch.text).toContain('Hello from Wharf');
+      expect(branch.certificate.subjectaltname).toBe(`DNS:main.${siteName}.${SITES}`);
+      expect((await certificateRow(`main.${siteName}.${SITES}`))?.site_id).toBe(siteId);
+    });
+
+    it('curl verifies the chain against the CA with --resolve', async () => {
+      const rootFile = path.join(dataDir, 'pebble-root.pem');
+      await writeFile(rootFile, root);
+      const host = `${siteName}.${SITES}`;
+      // Asynchronously: the server answering curl runs in this process.
+      const { stdout: body } = await run('curl', [
+        '--silent',
+        '--show-error',
+        '--fail',
+        '--cacert',
+        rootFile,
+        '--resolve',
+        `${host}:${httpsPort}:127.0.0.1`,
+        `https://${host}:${httpsPort}/`,
+      ]);
+      expect(body).toContain('Hello from Wharf');
+    });
+
+    it('obtains one for a custom domain set to acme and its branch hosts, none for external', async () => {
+      const domain = await httpsGet(httpsPort, 'www.shop.test', root);
+      expect(domain.text).toContain('Hello from Wharf');
+      expect(domain.certificate.subjectaltname).toBe('DNS:www.shop.test');
+      expect((await httpsGet(httpsPort, 'main.www.shop.test', root)).text).toContain('Hello from Wharf');
+      expect(await handshake(httpsPort, 'plain.shop.test', root)).toBe(false);
+      expect(await certificateRow('plain.shop.test')).toBeUndefined();
+    });
+
+    it('serves the manual certificate saved on a domain', async () => {
+      const answer = await new Promise<X509Certificate>((resolve, reject) => {
+        const socket = tls.connect(
+          { host: '127.0.0.1', port: httpsPort, servername: 'manual.shop.test', rejectUnauthorized: false },
+          () => {
+            resolve(new X509Certificate(socket.getPeerCertificate().raw));
+            socket.end();
+          },
+        );
+        socket.on('error', reject);
+      });
+      expect(answer.subject).toContain('CN=manual.shop.test');
+      expect(await certificateRow('manual.shop.test')).toBeUndefined();
+    });
+
+    it('refuses names Wharf does not serve, and orders nothing for them', async () => {
+      for (const name of [`nosuch.${SITES}`, `nobranch.${siteName}.${SITES}`, 'example.org', 'a.b.c.d.shop.test'])
+        expect(await handshake(httpsPort, name, root)).toBe(false);
+      const rows = await server.app.db.selectFrom('tls_certificates').select('name').execute();
+      expect(rows.map((row) => row.name).sort()).toEqual(
+        [CONSOLE, `${siteName}.${SITES}`, `main.${siteName}.${SITES}`, 'main.www.shop.test', 'www.shop.test'].sort(),
+      );
+    });
+
+    it('renews a certificate 30 days before it expires, and serves the new one without a restart', async () => {
+      const before = await httpsGet(httpsPort, CONSOLE, root, '/healthz');
+      const soon = new Date(Date.now() + 20 * 24 * 60 * 60_000).toISOString();
+      await server.app.db
+        .updateTable('tls_certificates')
+        .set({ not_after: soon })
+        .where('name', '=', CONSOLE)
+        .execute();
+      await server.app.acme?.certificates.renewDue();
+      const after = await httpsGet(httpsPort, CONSOLE, root, '/healthz');
+      expect(after.certificate.serialNumber).not.toBe(before.certificate.serialNumber);
+      expect((await certificateRow(CONSOLE))?.not_after).not.toBe(soon);
+    });
+
+    it('records a failed order with its reason and waits before trying again', async () => {
+      const name = `broken.${siteName}.${SITES}`;
+      const time = new Date().toISOString();
+      await server.app.db
+        .insertInto('branches')
+        .values({
+          id: `br-broken-${database.name}`,
+          site_id: siteId,
+          name: 'broken',
+          slug: 'broken',
+          release_id: null,
+          password_hash: null,
+          password_version: null,
+          headers: '[]',
+          redirects: '[]',
+          created_at: time,
+        })
+        .execute();
+      // Its name points at an address where nothing answers pebble's check: the order fails.
+      await pebble.setAddress(name, '127.0.0.2');
+      expect(await handshake(httpsPort, name, root)).toBe(false);
+      const row = await certificateRow(name);
+      expect(row).toMatchObject({ state: 'failed', attempts: 1, chain: null });
+      expect(row?.last_error).toBeTruthy();
+      expect(new Date(row!.retry_at!).getTime()).toBeGreaterThan(Date.now() + 60_000);
+      // Asked again at once, it does not order again.
+      expect(await handshake(httpsPort, name, root)).toBe(false);
+      expect((await certificateRow(name))?.attempts).toBe(1);
+    });
+
+    it('holds back new names of a site past its hourly limit', async () => {
+      const time = new Date().toISOString();
+      await server.app.db
+        .insertInto('tls_certificates')
+        .values(
+          Array.from({ length: ORDERS_PER_SITE_PER_HOUR }, (_, i) => ({
+            name: `filler-${i}.${siteName}.${SITES}`,
+            site_id: siteId,
+            state: 'failed' as const,
+            attempts: 1,
+            created_at: time,
+            updated_at: time,
+          })),
+        )
+        .execute();
+      await server.app.db
+        .insertInto('branches')
+        .values({
+          id: `br-late-${database.name}`,
+          site_id: siteId,
+          name: 'late',
+          slug: 'late',
+          release_id: null,
+          password_hash: null,
+          password_version: null,
+          headers: '[]',
+          redirects: '[]',
+          created_at: time,
+        })
+        .execute();
+      expect(await handshake(httpsPort, `late.${siteName}.${SITES}`, root)).toBe(false);
+      expect(await certificateRow(`late.${siteName}.${SITES}`)).toBeUndefined();
+    });
+  });
+}

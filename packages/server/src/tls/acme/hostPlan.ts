@@ -1,0 +1,102 @@
+import type { Domain } from '@wharf/contract';
+import type { Db } from '../../db/schema.ts';
+import { parseHost } from '../../edge/hosts.ts';
+import { readJson } from '../../lib/json.ts';
+
+/** What to order for a host: the certificate's name (the host, or a wildcard over it) and how to prove it. */
+export interface CertificatePlan {
+  name: string;
+  siteId: string | null;
+  challenge: 'http-01' | 'dns-01';
+}
+
+export interface HostPlanSettings {
+  consoleHost: string;
+  sitesHost: string;
+  /** Whether wildcards can be proven over DNS-01 (`WHARF_ACME_DNS`). */
+  wildcards: boolean;
+}
+
+/**
+ * Which certificate a host may get, or null: only hosts Wharf serves do (the console host, a
+ * site's host, an existing branch's host, a custom domain set to `acme` and its branch hosts when
+ * it exposes them), so a client naming arbitrary hosts cannot make Wharf order certificates.
+ * Read from the database, so the primary's renewals and any worker's first handshake agree.
+ */
+export async function certificatePlanFor(
+  db: Db,
+  settings: HostPlanSettings,
+  host: string,
+): Promise<CertificatePlan | null> {
+  if (host === settings.consoleHost) return { name: host, siteId: null, challenge: 'http-01' };
+  if (host.endsWith(`.${settings.sitesHost}`)) return siteHostPlan(db, settings, host);
+  return customDomainPlan(db, host);
+}
+
+async function siteHostPlan(db: Db, settings: HostPlanSettings, host: string): Promise<CertificatePlan | null> {
+  const target = parseHost(host, settings.sitesHost);
+  if (target.kind !== 'site') return null;
+  const site = await db.selectFrom('sites').select('id').where('name', '=', target.siteName).executeTakeFirst();
+  if (!site) return null;
+  if (target.branchSlug !== null) {
+    const branch = await db
+      .selectFrom('branches')
+      .select('id')
+      .where('site_id', '=', site.id)
+      .where('slug', '=', target.branchSlug)
+      .executeTakeFirst();
+    if (!branch) return null;
+  }
+  // One wildcard over the host's parent serves every host beside it: `*.{sites host}` every site,
+  // `*.{site}.{sites host}` every branch of that site.
+  if (settings.wildcards)
+    return { name: `*.${host.slice(host.indexOf('.') + 1)}`, siteId: site.id, challenge: 'dns-01' };
+  return { name: host, siteId: site.id, challenge: 'http-01' };
+}
+
+async function customDomainPlan(db: Db, host: string): Promise<CertificatePlan | null> {
+  const direct = await domainNamed(db, host);
+  if (direct) return direct.domain.sslConfiguration.type === 'acme' ? plan(host, direct.siteId) : null;
+  const dot = host.indexOf('.');
+  if (dot <= 0) return null;
+  const parent = await domainNamed(db, host.slice(dot + 1));
+  if (!parent?.domain.exposeBranches || parent.domain.sslConfiguration.type !== 'acme') return null;
+  const branch = await db
+    .selectFrom('branches')
+    .select('id')
+    .where('site_id', '=', parent.siteId)
+    .where('slug', '=', host.slice(0, dot))
+    .executeTakeFirst();
+  return branch ? plan(host, parent.siteId) : null;
+}
+
+function plan(host: string, siteId: string): CertificatePlan {
+  return { name: host, siteId, challenge: 'http-01' };
+}
+
+async function domainNamed(db: Db, name: string): Promise<{ siteId: string; domain: Domain } | null> {
+  const row = await db
+    .selectFrom('site_domains')
+    .innerJoin('sites', 'sites.id', 'site_domains.site_id')
+    .select(['sites.id', 'sites.domains'])
+    .where('site_domains.name', '=', name)
+    .executeTakeFirst();
+  const domain = row ? readJson<Domain[]>(row.domains).find((entry) => entry.name === name) : undefined;
+  return row && domain ? { siteId: row.id, domain } : null;
+}
+
+/**
+ * The plan of a certificate already held, for its renewal: a host still served keeps its own, a
+ * wildcard stays while wildcards can be proven and the site under it exists. Null: let it lapse.
+ */
+export async function planForName(db: Db, settings: HostPlanSettings, name: string): Promise<CertificatePlan | null> {
+  if (!name.startsWith('*.')) {
+    const plan = await certificatePlanFor(db, settings, name);
+    return plan?.name === name ? plan : null;
+  }
+  const parent = name.slice(2);
+  if (!settings.wildcards) return null;
+  if (parent === settings.sitesHost) return { name, siteId: null, challenge: 'dns-01' };
+  const plan = parent.endsWith(`.${settings.sitesHost}`) ? await siteHostPlan(db, settings, parent) : null;
+  return plan ? { ...plan, name } : null;
+}

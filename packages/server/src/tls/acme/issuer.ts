@@ -1,0 +1,140 @@
+import { readFileSync } from 'node:fs';
+import https from 'node:https';
+import tls from 'node:tls';
+import * as acme from 'acme-client';
+import type { Logger } from 'pino';
+import type { AcmeConfig } from '../../config.ts';
+import type { Db } from '../../db/schema.ts';
+import type { Sealer } from '../../lib/secrets.ts';
+import type { HttpChallenges } from './httpChallenges.ts';
+
+/** Publishes DNS-01 answers (`_acme-challenge.{name}` TXT records) on the operator's DNS server. */
+export interface TxtPublisher {
+  setTxt(fqdn: string, value: string): Promise<void>;
+  removeTxt(fqdn: string, value: string): Promise<void>;
+  /** Resolves once the server answers the record, so the ACME server finds it when it looks. */
+  waitForTxt(fqdn: string, value: string, timeoutMs: number): Promise<void>;
+}
+
+export interface Issued {
+  chain: string;
+  key: string;
+  notAfter: Date;
+}
+
+const TXT_VISIBLE_TIMEOUT_MS = 30_000;
+
+/**
+ * Orders certificates from the ACME directory with `acme-client`: one account per directory,
+ * its key made once and kept sealed in the database; a new ECDSA P-256 key for each certificate.
+ */
+export class AcmeIssuer {
+  private client: Promise<acme.Client> | null = null;
+
+  constructor(
+    private readonly db: Db,
+    private readonly sealer: Sealer,
+    private readonly settings: AcmeConfig,
+    private readonly challenges: { http: HttpChallenges; dns: TxtPublisher | null },
+    private readonly log: Pick<Logger, 'info' | 'warn'>,
+  ) {
+    if (settings.caFile) trustDirectoryRoots(readFileSync(settings.caFile, 'utf8'));
+  }
+
+  async order(name: string, challenge: 'http-01' | 'dns-01'): Promise<Issued> {
+    const client = await this.account();
+    const key = await acme.crypto.createPrivateEcdsaKey('P-256');
+    const [, csr] = await acme.crypto.createCsr({ altNames: [name] }, key);
+    const chain = await client.auto({
+      csr,
+      email: this.settings.email ?? undefined,
+      termsOfServiceAgreed: true,
+      challengePriority: [challenge],
+      // The ACME server checks; a pre-check from here would go through DNS this host may not share.
+      skipChallengeVerification: true,
+      challengeCreateFn: (authz, ch, keyAuthorization) => this.publish(authz, ch, keyAuthorization),
+      challengeRemoveFn: (authz, ch, keyAuthorization) => this.withdraw(authz, ch, keyAuthorization),
+    });
+    const notAfter = acme.crypto.readCertificateInfo(chain).notAfter;
+    this.log.info({ name, notAfter }, 'obtained a certificate over ACME');
+    return { chain, key: key.toString(), notAfter };
+  }
+
+  private async publish(authz: acme.Authorization, challenge: { type: string; token: string }, answer: string) {
+    if (challenge.type === 'http-01') return this.challenges.http.add(challenge.token, answer);
+    const dns = this.dnsPublisher();
+    const fqdn = `_acme-challenge.${authz.identifier.value}`;
+    await dns.setTxt(fqdn, answer);
+    await dns.waitForTxt(fqdn, answer, TXT_VISIBLE_TIMEOUT_MS);
+  }
+
+  private async withdraw(authz: acme.Authorization, challenge: { type: string; token: string }, answer: string) {
+    try {
+      if (challenge.type === 'http-01') await this.challenges.http.remove(challenge.token);
+      else await this.dnsPublisher().removeTxt(`_acme-challenge.${authz.identifier.value}`, answer);
+    } catch (error) {
+      // A leftover answer does no harm; the certificate is what matters.
+      this.log.warn({ err: error, name: authz.identifier.value }, 'could not withdraw an ACME challenge answer');
+    }
+  }
+
+  private dnsPublisher(): TxtPublisher {
+    if (!this.challenges.dns) throw new Error('DNS-01 needs WHARF_ACME_DNS');
+    return this.challenges.dns;
+  }
+
+  /** The account client, made once per process; the account key is shared by every process through the database. */
+  private account(): Promise<acme.Client> {
+    this.client ??= this.openAccount().catch((error) => {
+      this.client = null;
+      throw error;
+    });
+    return this.client;
+  }
+
+  private async openAccount(): Promise<acme.Client> {
+    const directoryUrl = this.settings.directoryUrl;
+    const key = await this.accountKey(directoryUrl);
+    const client = new acme.Client({ directoryUrl, accountKey: key });
+    await client.createAccount({
+      termsOfServiceAgreed: true,
+      ...(this.settings.email ? { contact: [`mailto:${this.settings.email}`] } : {}),
+    });
+    return client;
+  }
+
+  private async accountKey(directoryUrl: string): Promise<string> {
+    const saved = await this.savedKey(directoryUrl);
+    if (saved) return saved;
+    const key = (await acme.crypto.createPrivateEcdsaKey('P-256')).toString();
+    await this.db
+      .insertInto('acme_accounts')
+      .values({
+        directory_url: directoryUrl,
+        key_sealed: this.sealer.seal(key),
+        account_url: null,
+        created_at: new Date().toISOString(),
+      })
+      .onConflict((c) => c.column('directory_url').doNothing())
+      .execute();
+    // Another process may have made the account key first: everyone uses the one saved.
+    return (await this.savedKey(directoryUrl)) ?? key;
+  }
+
+  private async savedKey(directoryUrl: string): Promise<string | null> {
+    const row = await this.db
+      .selectFrom('acme_accounts')
+      .select('key_sealed')
+      .where('directory_url', '=', directoryUrl)
+      .executeTakeFirst();
+    return row ? this.sealer.open(row.key_sealed) : null;
+  }
+}
+
+/**
+ * A private ACME server (`WHARF_ACME_CA_FILE`) answers over TLS with a certificate of its own root.
+ * acme-client talks through its one axios instance, so that instance trusts Node's roots and these.
+ */
+function trustDirectoryRoots(pem: string) {
+  acme.axios.defaults.httpsAgent = new https.Agent({ ca: [...tls.rootCertificates, pem], keepAlive: true });
+}

@@ -1,0 +1,158 @@
+import { type ChildProcess, spawn } from 'node:child_process';
+import { existsSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import https from 'node:https';
+import os from 'node:os';
+import path from 'node:path';
+import { setTimeout as sleep } from 'node:timers/promises';
+import { testAuthority } from './certificates.ts';
+import { freePort } from './harness.ts';
+
+const PEBBLE = '/usr/bin/pebble';
+const CHALLTESTSRV = '/usr/bin/pebble-challtestsrv';
+
+export interface Pebble {
+  /** The ACME directory URL (over TLS, with `directoryCa`'s certificate). */
+  directoryUrl: string;
+  /** A PEM file of the root of pebble's own TLS certificate (`WHARF_ACME_CA_FILE`). */
+  directoryCaFile: string;
+  /** The root of the certificates pebble issues: clients verify Wharf's chains against it. */
+  issuedRoot(): Promise<string>;
+  /** The DNS server pebble resolves names with (every name is 127.0.0.1 unless set otherwise). */
+  dnsPort: number;
+  /** Points a name at another address in pebble-challtestsrv's DNS (not with a DNS server of the test's own). */
+  setAddress(host: string, ipv4: string): Promise<void>;
+  stop(): Promise<void>;
+}
+
+export interface PebbleOptions {
+  /** The port pebble sends HTTP-01 checks to: Wharf's plain HTTP port. */
+  httpPort: number;
+  /** A DNS server of the test's own (bind9 for DNS-01); pebble-challtestsrv otherwise. */
+  dnsServer?: string;
+}
+
+function requireBinary(file: string) {
+  if (!existsSync(file))
+    throw new Error(`${file} is missing: install Debian's pebble package (.ci/run does) to run the ACME tests`);
+}
+
+/**
+ * Debian's pebble (an ACME server for tests) and pebble-challtestsrv (its DNS server, answering
+ * 127.0.0.1 for every name), on loopback ports of their own. Pebble checks HTTP-01 answers on
+ * `httpPort` of whatever address a name resolves to.
+ */
+export async function startPebble(options: PebbleOptions): Promise<Pebble> {
+  requireBinary(PEBBLE);
+  requireBinary(CHALLTESTSRV);
+  const dir = mkdtempSync(path.join(os.tmpdir(), 'wharf-pebble-'));
+  const authority = testAuthority();
+  const own = authority.issue(['localhost', '127.0.0.1']);
+  writeFileSync(path.join(dir, 'cert.pem'), own.cert);
+  writeFileSync(path.join(dir, 'key.pem'), own.key);
+  const directoryCaFile = path.join(dir, 'ca.pem');
+  writeFileSync(directoryCaFile, authority.ca);
+  authority.remove();
+
+  const children: ChildProcess[] = [];
+  let dnsServer = options.dnsServer;
+  let dnsPort = 0;
+  let management = 0;
+  if (!dnsServer) {
+    dnsPort = await freePort();
+    management = await freePort();
+    children.push(
+      spawn(
+        CHALLTESTSRV,
+        [
+          ...['-dns01', `127.0.0.1:${dnsPort}`, '-http01', '', '-https01', '', '-tlsalpn01', ''],
+          ...['-management', `127.0.0.1:${management}`, '-defaultIPv4', '127.0.0.1', '-defaultIPv6', ''],
+        ],
+        { stdio: 'ignore' },
+      ),
+    );
+    dnsServer = `127.0.0.1:${dnsPort}`;
+  }
+  const listen = await freePort();
+  const managementPort = await freePort();
+  writeFileSync(
+    path.join(dir, 'pebble.json'),
+    JSON.stringify({
+      pebble: {
+        listenAddress: `127.0.0.1:${listen}`,
+        managementListenAddress: `127.0.0.1:${managementPort}`,
+        certificate: path.join(dir, 'cert.pem'),
+        privateKey: path.join(dir, 'key.pem'),
+        httpPort: options.httpPort,
+        tlsPort: await freePort(),
+        ocspResponderURL: '',
+        externalAccountBindingRequired: false,
+      },
+    }),
+  );
+  const pebble = spawn(PEBBLE, ['-config', path.join(dir, 'pebble.json'), '-dnsserver', dnsServer], {
+    // No random sleeps before validations, no refused nonces: the same run every time.
+    env: { ...process.env, PEBBLE_VA_NOSLEEP: '1', PEBBLE_WFE_NONCEREJECT: '0', PEBBLE_AUTHZREUSE: '0' },
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
+  let output = '';
+  pebble.stdout?.on('data', (chunk: Buffer) => {
+    output += chunk.toString();
+  });
+  pebble.stderr?.on('data', (chunk: Buffer) => {
+    output += chunk.toString();
+  });
+  children.push(pebble);
+  const ca = authority.ca;
+  const get = (port: number, urlPath: string) => fetchText(port, urlPath, ca);
+  await waitUntil(
+    () => get(listen, '/dir'),
+    () => `pebble did not start:\n${output}`,
+  );
+  return {
+    directoryUrl: `https://127.0.0.1:${listen}/dir`,
+    directoryCaFile,
+    issuedRoot: () => get(managementPort, '/roots/0'),
+    dnsPort,
+    async setAddress(host: string, ipv4: string) {
+      if (!management) throw new Error('setAddress needs pebble-challtestsrv as the DNS server');
+      const answer = await fetch(`http://127.0.0.1:${management}/add-a`, {
+        method: 'POST',
+        body: JSON.stringify({ host: `${host}.`, addresses: [ipv4] }),
+      });
+      if (!answer.ok) throw new Error(`pebble-challtestsrv refused add-a: ${answer.status}`);
+    },
+    async stop() {
+      for (const child of children) child.kill('SIGTERM');
+      await sleep(50);
+      rmSync(dir, { recursive: true, force: true });
+    },
+  };
+}
+
+function fetchText(port: number, urlPath: string, ca: string): Promise<string> {
+  return new Promise((resolve, reject) => {
+    const request = https.get({ host: '127.0.0.1', port, path: urlPath, ca, agent: false }, (response) => {
+      let text = '';
+      response.on('data', (chunk: Buffer) => {
+        text += chunk.toString();
+      });
+      response.on('end', () =>
+        response.statusCode === 200 ? resolve(text) : reject(new Error(`${urlPath}: ${response.statusCode}`)),
+      );
+    });
+    request.on('error', reject);
+  });
+}
+
+async function waitUntil(work: () => Promise<unknown>, failure: () => string, timeoutMs = 10_000) {
+  const deadline = Date.now() + timeoutMs;
+  for (;;) {
+    try {
+      await work();
+      return;
+    } catch {
+      if (Date.now() > deadline) throw new Error(failure());
+      await sleep(100);
+    }
+  }
+}
