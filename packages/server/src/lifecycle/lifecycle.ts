@@ -3,6 +3,8 @@ import type { Socket } from 'node:net';
 
 export type Phase = 'starting' | 'serving' | 'draining';
 
+const KEEP_ALIVE_MS = 72_000;
+
 /**
  * A process's phase (what `/readyz` tells a load balancer) and the requests it has in flight on
  * all its HTTP servers (what a drain waits for).
@@ -34,8 +36,14 @@ export class Lifecycle {
     };
   }
 
-  /** A server whose connections a drain closes; its listener comes from `requestListener`. */
-  adopt(server: Pick<Server, 'close' | 'closeAllConnections'>) {
+  /**
+   * A server whose connections a drain closes; its listener comes from `requestListener`. Its idle
+   * keep-alive connections last as Fastify's do by default (72 s), longer than the idle timeouts
+   * of common balancers: with Node's 5 s, a client or balancer reusing a connection just as the
+   * server closes it gets a reset instead of an answer, and that happens as often as 5 s pauses do.
+   */
+  adopt(server: Pick<Server, 'close' | 'closeAllConnections'> & { keepAliveTimeout?: number }) {
+    if (server.keepAliveTimeout !== undefined) server.keepAliveTimeout = KEEP_ALIVE_MS;
     this.servers.add(server);
   }
 
