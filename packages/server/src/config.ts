@@ -2,6 +2,7 @@ import { existsSync } from 'node:fs';
 import path from 'node:path';
 import { z } from 'zod';
 import { parseTrustProxy, type TrustProxy, trustNobody } from './http/trustProxy.ts';
+import { type DnsUpdateSettings, parseDnsUpdateUrl } from './tls/acme/dnsUpdateSettings.ts';
 
 /** Every environment variable Wharf reads, with its default; README.md documents the same list. */
 const environment = z.object({
@@ -45,6 +46,17 @@ const environment = z.object({
   WHARF_CRASH_REPORT_DSN: z.url({ error: 'must be a URL' }).optional(),
   WHARF_ANALYTICS: z.enum(['on', 'off'], { error: 'must be on or off' }).default('on'),
   WHARF_ACME_DIRECTORY: z.url({ error: 'must be the URL of an ACME directory' }).optional(),
+  WHARF_ACME_DNS: z
+    .string()
+    .transform((value, ctx) => {
+      try {
+        return parseDnsUpdateUrl(value);
+      } catch (error) {
+        ctx.addIssue({ code: 'custom', message: (error as Error).message });
+        return z.NEVER;
+      }
+    })
+    .optional(),
   SMTP_URL: z
     .string()
     .regex(/^smtps?:\/\//, 'must be an smtp:// or smtps:// URL')
@@ -108,6 +120,8 @@ export interface Config {
   crashReportDsn: string | null;
   analytics: boolean;
   acmeDirectory: string | null;
+  /** The DNS server and TSIG key for ACME DNS-01 challenges (wildcard certificates); null: none. */
+  acmeDns: DnsUpdateSettings | null;
   smtpUrl: string | null;
   /** The sender of Wharf's mail; defaults to `wharf@{console host}`. */
   smtpFrom: string;
@@ -159,6 +173,7 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
     crashReportDsn: e.WHARF_CRASH_REPORT_DSN ?? null,
     analytics: e.WHARF_ANALYTICS === 'on',
     acmeDirectory: e.WHARF_ACME_DIRECTORY ?? null,
+    acmeDns: e.WHARF_ACME_DNS ?? null,
     smtpUrl: e.SMTP_URL ?? null,
     smtpFrom: e.SMTP_FROM ?? `Wharf <wharf@${url.hostname}>`,
     logLevel: e.LOG_LEVEL,

@@ -1,13 +1,15 @@
-import { type ChildProcess, spawn } from 'node:child_process';
+import { type ChildProcess, execFile, spawn } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
 import { Resolver } from 'node:dns/promises';
 import { access, mkdtemp, rm, writeFile } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
+import { promisify } from 'node:util';
 import { freePort } from './harness.ts';
 
 export const NAMED = '/usr/sbin/named';
+const DIG = '/usr/bin/dig';
 
 export interface TsigKey {
   name: string;
@@ -24,6 +26,8 @@ export interface Bind9 {
   keys: { sha256: TsigKey; sha512: TsigKey };
   /** A resolver that asks this server only. */
   resolver: Resolver;
+  /** `dig +short` against this server: a second, independent client. */
+  dig(name: string, type: string): Promise<string>;
   /** `WHARF_ACME_DNS` for this server and a key (the zone left out: Wharf finds it). */
   setting(key?: TsigKey, zone?: string): string;
   /** What named printed (it logs to stderr in the foreground). */
@@ -76,11 +80,14 @@ async function stop(child: ChildProcess) {
  * not installed.
  */
 export async function startBind9(zone = 'wharf.test'): Promise<Bind9> {
-  await access(NAMED).catch(() => {
-    throw new Error(
-      `named is missing (${NAMED}): this test updates a real DNS server. Install it: apt-get install bind9`,
-    );
-  });
+  const programs = { [NAMED]: 'bind9', [DIG]: 'bind9-dnsutils' };
+  for (const [program, debianPackage] of Object.entries(programs)) {
+    await access(program).catch(() => {
+      throw new Error(
+        `${program} is missing: this test updates a real DNS server. Install it: apt-get install ${debianPackage}`,
+      );
+    });
+  }
   const dir = await mkdtemp(path.join(os.tmpdir(), 'wharf-bind9-'));
   const port = await freePort();
   const keys = { sha256: newKey('wharf-sha256', 'hmac-sha256'), sha512: newKey('wharf-sha512', 'hmac-sha512') };
@@ -104,6 +111,8 @@ export async function startBind9(zone = 'wharf.test'): Promise<Bind9> {
     zone,
     keys,
     resolver,
+    dig: async (name, type) =>
+      (await promisify(execFile)(DIG, ['@127.0.0.1', '-p', String(port), '+short', name, type])).stdout.trim(),
     setting: (key = keys.sha256, inZone) =>
       `rfc2136://${key.name}:${encodeURIComponent(key.secret)}@127.0.0.1:${port}/${inZone ?? ''}?algorithm=${key.algorithm}`,
     log: () => log,

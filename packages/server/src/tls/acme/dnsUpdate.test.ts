@@ -1,6 +1,4 @@
-import { execFile } from 'node:child_process';
 import dgram from 'node:dgram';
-import { promisify } from 'node:util';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type Bind9, startBind9 } from '../../../test/bind9.ts';
 import { DnsUpdater, parseDnsUpdateUrl } from './dnsUpdate.ts';
@@ -23,16 +21,13 @@ const txtValues = (name: string) =>
     },
   );
 
-const dig = async (name: string) =>
-  (await promisify(execFile)('dig', ['@127.0.0.1', '-p', String(bind9.port), '+short', name, 'TXT'])).stdout.trim();
-
 describe('DnsUpdater against BIND', () => {
   it('publishes a TXT record that the server answers at once, and withdraws it', async () => {
     const dns = updater();
     await dns.setTxt('_acme-challenge.blog.wharf.test', 'token-one');
     await dns.waitForTxt('_acme-challenge.blog.wharf.test', 'token-one', 2000);
     expect(await txtValues('_acme-challenge.blog.wharf.test')).toEqual(['token-one']);
-    expect(await dig('_acme-challenge.blog.wharf.test')).toBe('"token-one"');
+    expect(await bind9.dig('_acme-challenge.blog.wharf.test', 'TXT')).toBe('"token-one"');
     await dns.removeTxt('_acme-challenge.blog.wharf.test', 'token-one');
     expect(await txtValues('_acme-challenge.blog.wharf.test')).toEqual([]);
   });

@@ -57,7 +57,8 @@ function algorithm(params: URLSearchParams): TsigAlgorithm {
 /** A name without its trailing dot; names compare case-insensitively, so lower case. */
 function dnsName(text: string) {
   const name = text.replace(/\.$/, '').toLowerCase();
-  if (name && name.split('.').some((label) => label.length === 0 || label.length > 63)) {
+  if (!name) return name;
+  if (name.split('.').some((label) => label.length === 0 || label.length > 63)) {
     throw new Error(`holds "${text}", which is not a DNS name`);
   }
   return name;
