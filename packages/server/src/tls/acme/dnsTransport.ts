@@ -73,7 +73,10 @@ function overTcp(server: DnsServer, message: Buffer, timeoutMs: number) {
       if (received.length < 2 || received.length < 2 + received.readUInt16BE(0)) return;
       socket.removeAllListeners('end');
       socket.end();
-      resolve(received.subarray(2, 2 + received.readUInt16BE(0)));
+      const answer = received.subarray(2, 2 + received.readUInt16BE(0));
+      if (answer.length < 12 || answer.readUInt16BE(0) !== message.readUInt16BE(0))
+        fail('the answer is not to this message');
+      else resolve(answer);
     });
     socket.write(Buffer.concat([Buffer.of(message.length >> 8, message.length & 0xff), message]));
   });

@@ -32,12 +32,19 @@ const TTL_SECONDS = 60;
 const OPCODE_UPDATE = 5 << 11;
 const POLL_MS = 250;
 
+/** What the ACME client needs of DNS for a DNS-01 challenge; DnsUpdater does it over RFC 2136. */
+export interface DnsChallengeRecords {
+  setTxt(fqdn: string, value: string): Promise<void>;
+  removeTxt(fqdn: string, value: string): Promise<void>;
+  waitForTxt(fqdn: string, value: string, timeoutMs: number): Promise<void>;
+}
+
 /**
  * Publishes and withdraws the TXT records of ACME DNS-01 challenges on the operator's DNS server
  * with RFC 2136 updates signed by TSIG, one record at a time: a wildcard and its bare name share
  * `_acme-challenge.{name}` with two values at once.
  */
-export class DnsUpdater {
+export class DnsUpdater implements DnsChallengeRecords {
   constructor(
     private readonly settings: DnsUpdateSettings,
     private readonly timeoutMs = 10_000,
@@ -48,7 +55,7 @@ export class DnsUpdater {
     await this.update(fqdn, recordClass.IN, TTL_SECONDS, value);
   }
 
-  /** Deletes that one TXT record (RFC 2136 §2.5.4: class NONE), leaving others of that name. */
+  /** Deletes that one TXT record (RFC 2136 §2.5.4: class NONE), leaving others of that name; none there is no error. */
   async removeTxt(fqdn: string, value: string) {
     await this.update(fqdn, recordClass.NONE, 0, value);
   }
@@ -105,7 +112,7 @@ export class DnsUpdater {
       throw new DnsUpdateError(`The DNS server ${server} answered ${what} without a TSIG signature`, 'UNSIGNED');
     const distrust = verifyResponse(response, tsig, requestMac, this.settings.key);
     if (distrust)
-      throw new DnsUpdateError(`The DNS server ${server}'s answer to ${what} is not trusted: ${distrust}`, 'BADSIG');
+      throw new DnsUpdateError(`The DNS server ${server}'s answer to ${what} is not trusted: ${distrust}`, 'UNTRUSTED');
     if (rcode !== 'NOERROR') throw refusal();
   }
 
