@@ -40,6 +40,7 @@ describe('configuration', () => {
       directoryUrl: 'https://acme-v02.api.letsencrypt.org/directory',
       email: null,
       caFile: null,
+      dns: null,
     });
     const both = loadConfig({
       WHARF_HTTPS_PORT: '443',

@@ -2,6 +2,7 @@ import { existsSync } from 'node:fs';
 import path from 'node:path';
 import { z } from 'zod';
 import { parseTrustProxy, type TrustProxy, trustNobody } from './http/trustProxy.ts';
+import { type DnsUpdateSettings, parseDnsUpdateUrl } from './tls/acme/dnsUpdateSettings.ts';
 
 /** Every environment variable Wharf reads, with its default; README.md documents the same list. */
 const environment = z.object({
@@ -47,6 +48,17 @@ const environment = z.object({
   WHARF_ACME_DIRECTORY: z.url({ error: 'must be the URL of an ACME directory' }).optional(),
   WHARF_ACME_EMAIL: z.email({ error: 'must be an email address' }).optional(),
   WHARF_ACME_CA_FILE: z.string().optional(),
+  WHARF_ACME_DNS: z
+    .string()
+    .transform((value, ctx) => {
+      try {
+        return parseDnsUpdateUrl(value);
+      } catch (error) {
+        ctx.addIssue({ code: 'custom', message: (error as Error).message });
+        return z.NEVER;
+      }
+    })
+    .optional(),
   SMTP_URL: z
     .string()
     .regex(/^smtps?:\/\//, 'must be an smtp:// or smtps:// URL')
@@ -83,6 +95,8 @@ export interface AcmeConfig {
   email: string | null;
   /** A PEM file of roots to trust for the directory's own TLS (a private ACME server); null trusts Node's. */
   caFile: string | null;
+  /** The DNS server and TSIG key for DNS-01 (wildcards for the sites' hosts); null: HTTP-01 per host. */
+  dns: DnsUpdateSettings | null;
 }
 
 /** Let's Encrypt's production directory: HTTPS without a certificate of the operator's obtains them here. */
@@ -204,6 +218,7 @@ function httpsConfig(e: Environment): HttpsConfig | null {
           directoryUrl: e.WHARF_ACME_DIRECTORY ?? LETS_ENCRYPT_DIRECTORY,
           email: e.WHARF_ACME_EMAIL ?? null,
           caFile: e.WHARF_ACME_CA_FILE ? path.resolve(e.WHARF_ACME_CA_FILE) : null,
+          dns: e.WHARF_ACME_DNS ?? null,
         }
       : null,
   };
@@ -213,8 +228,8 @@ function httpsProblems(e: Environment): string[] {
   const problems: string[] = [];
   if (e.WHARF_HTTPS_PORT === undefined) {
     if (e.WHARF_TLS_CERT || e.WHARF_TLS_KEY) problems.push('WHARF_HTTPS_PORT must be set to serve WHARF_TLS_CERT');
-    if (e.WHARF_ACME_DIRECTORY)
-      problems.push('WHARF_HTTPS_PORT must be set for WHARF_ACME_DIRECTORY: Wharf serves the certificates it obtains');
+    for (const name of ['WHARF_ACME_DIRECTORY', 'WHARF_ACME_DNS'] as const)
+      if (e[name]) problems.push(`WHARF_HTTPS_PORT must be set for ${name}: Wharf serves the certificates it obtains`);
     return problems;
   }
   if (e.WHARF_TLS_CERT && !e.WHARF_TLS_KEY)

@@ -4,12 +4,18 @@ import type { Config } from '../config.ts';
 import type { Db } from '../db/schema.ts';
 import type { Edge } from '../edge/edge.ts';
 import type { Sealer } from '../lib/secrets.ts';
+import { DnsUpdater } from './acme/dnsUpdate.ts';
 import { acmeChallengeListener, type HttpChallenges } from './acme/httpChallenges.ts';
 import { type Acme, createAcme } from './acme/start.ts';
 import { type TlsFront, ticketKeysFrom } from './https.ts';
 import { ManualCertificates } from './manualCertificates.ts';
 
 export { httpChallengesFor } from './acme/start.ts';
+
+function dnsUpdaterFor(config: Config): DnsUpdater | null {
+  const settings = config.https?.acme?.dns;
+  return settings ? new DnsUpdater(settings) : null;
+}
 
 /** The plain HTTP listener, answering ACME's HTTP-01 requests first when certificates are obtained. */
 export function withAcmeChallenges(challenges: HttpChallenges | null, next: RequestListener): RequestListener {
@@ -36,7 +42,7 @@ export function startTlsSources(config: Config, parts: TlsSourceParts): Acme | n
   const ticketKeys = ticketKeysFrom(parts.secret);
   if (parts.tls) parts.tls.certificates.addSource(new ManualCertificates(parts.edge.table, ticketKeys));
   const acme = parts.challenges
-    ? createAcme(config, { ...parts, challenges: parts.challenges, ticketKeys, dns: null })
+    ? createAcme(config, { ...parts, challenges: parts.challenges, ticketKeys, dns: dnsUpdaterFor(config) })
     : null;
   if (parts.tls && acme) parts.tls.certificates.addSource(acme.certificates);
   return acme;
