@@ -33,7 +33,19 @@ const pemRsaKey = /-----BEGIN (RSA )?PRIVATE KEY-----[\s\S]+?-----END (RSA )?PRI
 export const sslConfiguration = z.discriminatedUnion(
   'type',
   [
-    z.object({ type: z.literal('acme') }),
+    z.object({
+      type: z.literal('acme'),
+      // Answers only (ignored on a save): the certificate Wharf obtains for the domain; absent
+      // until it is first asked for (at the domain's first HTTPS request).
+      status: z
+        .object({
+          state: z.enum(['pending', 'valid', 'failed']),
+          validUntil: timestamp.nullable(),
+          lastError: z.string().nullable(),
+          nextAttemptAt: timestamp.nullable(),
+        })
+        .optional(),
+    }),
     // TLS is terminated elsewhere (a proxy or load balancer in front of Wharf), or not at all.
     z.object({ type: z.literal('external') }),
     z.object({

@@ -51,6 +51,8 @@ export function keepSavedPrivateKeys(saved: Domain[], given: Domain[]): Domain[]
     ),
   );
   return given.map((domain, index) => {
+    // The status answers show of an ACME certificate is read from its row, never stored.
+    if (domain.sslConfiguration.type === 'acme') return { ...domain, sslConfiguration: { type: 'acme' } };
     if (domain.sslConfiguration.type !== 'manual') return domain;
     // What answers read from the chain is never stored: it is read again for each answer.
     const { certificate: _read, ...ssl } = domain.sslConfiguration;

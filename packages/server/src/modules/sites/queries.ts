@@ -16,7 +16,11 @@ type BranchSummaryRow = Pick<Database['branches'], 'id' | 'site_id' | 'name' | '
  * A domain as answers show it: a manual certificate's private key never leaves the server, and
  * what the certificate covers and until when is read from its chain.
  */
-function shownDomain(domain: Domain): Domain {
+function shownDomain(domain: Domain, acme: Map<string, AcmeStatus>): Domain {
+  if (domain.sslConfiguration.type === 'acme') {
+    const status = acme.get(domain.name);
+    return status ? { ...domain, sslConfiguration: { type: 'acme', status } } : domain;
+  }
   if (domain.sslConfiguration.type !== 'manual') return domain;
   const { privateKey: _secret, ...shown } = domain.sslConfiguration;
   return { ...domain, sslConfiguration: { ...shown, certificate: certificateFacts(shown.fullchain) } };
@@ -28,7 +32,37 @@ export async function storedDomains(db: Executor, siteId: string): Promise<Domai
   return readJson<Domain[]>(row.domains);
 }
 
-function toSite(config: Config, row: SiteRow, branches: BranchSummaryRow[]): Site {
+type AcmeStatus = NonNullable<Extract<Domain['sslConfiguration'], { type: 'acme' }>['status']>;
+
+/** The state of the certificates obtained over ACME for these sites' domains, by domain name. */
+async function acmeStatuses(db: Executor, rows: SiteRow[]): Promise<Map<string, AcmeStatus>> {
+  const names = rows.flatMap((row) =>
+    readJson<Domain[]>(row.domains)
+      .filter((domain) => domain.sslConfiguration.type === 'acme')
+      .map((domain) => domain.name),
+  );
+  if (names.length === 0) return new Map();
+  const certificates = await db
+    .selectFrom('tls_certificates')
+    .select(['name', 'state', 'not_after', 'last_error', 'retry_at', 'lease_until'])
+    .where('name', 'in', names)
+    .execute();
+  const now = new Date().toISOString();
+  return new Map(
+    certificates.map((row) => [
+      row.name,
+      {
+        // An order under way shows as pending, even while the certificate it renews is served.
+        state: row.lease_until && row.lease_until > now ? 'pending' : row.state,
+        validUntil: row.not_after,
+        lastError: row.last_error,
+        nextAttemptAt: row.retry_at,
+      },
+    ]),
+  );
+}
+
+function toSite(config: Config, row: SiteRow, branches: BranchSummaryRow[], acme: Map<string, AcmeStatus>): Site {
   return {
     _id: row.id,
     name: row.name,
@@ -41,7 +75,7 @@ function toSite(config: Config, row: SiteRow, branches: BranchSummaryRow[]): Sit
     mainBranch: row.main_branch_id,
     spa: row.spa === 1,
     hasPassword: row.password_hash !== null,
-    domains: readJson<Domain[]>(row.domains).map(shownDomain),
+    domains: readJson<Domain[]>(row.domains).map((domain) => shownDomain(domain, acme)),
     headers: readJson<Header[]>(row.headers),
     createdAt: row.created_at,
   };
@@ -61,11 +95,13 @@ export async function toSites(db: Executor, config: Config, rows: SiteRow[]): Pr
     .orderBy('created_at', 'desc')
     .orderBy('id', 'desc')
     .execute();
+  const acme = await acmeStatuses(db, rows);
   return rows.map((row) =>
     toSite(
       config,
       row,
       branches.filter((b) => b.site_id === row.id),
+      acme,
     ),
   );
 }

@@ -13,6 +13,7 @@ import { httpsGet } from '../../../test/httpsClient.ts';
 import { type Pebble, startPebble } from '../../../test/pebble.ts';
 import { buildWorld } from '../../../test/world.ts';
 import { randomString } from '../../lib/ids.ts';
+import { getSite } from '../../modules/sites/queries.ts';
 import { ORDERS_PER_SITE_PER_HOUR } from './acmeCertificates.ts';
 
 const run = promisify(execFile);
@@ -142,6 +143,18 @@ for (const database of databases) {
       expect((await httpsGet(httpsPort, 'main.www.shop.test', root)).text).toContain('Hello from Wharf');
       expect(await handshake(httpsPort, 'plain.shop.test', root)).toBe(false);
       expect(await certificateRow('plain.shop.test')).toBeUndefined();
+      // The site's answer shows the domain's certificate: valid until when, no error.
+      const site = await getSite(server.app.db, server.app.config, siteId);
+      const www = site.domains.find((entry) => entry.name === 'www.shop.test');
+      expect(www?.sslConfiguration).toEqual({
+        type: 'acme',
+        status: {
+          state: 'valid',
+          validUntil: new Date(new X509Certificate(domain.certificate.raw).validTo).toISOString(),
+          lastError: null,
+          nextAttemptAt: null,
+        },
+      });
     });
 
     it('serves the manual certificate saved on a domain', async () => {
