@@ -2,6 +2,7 @@ import { Group, Stack, Switch, Text, Textarea, TextInput } from '@mantine/core';
 import type { UseFormReturnType } from '@mantine/form';
 import { RemoveRowButton, RowsEditor } from '../../components/RowsEditor.tsx';
 import { useSystemEnv } from '../../lib/systemEnv.ts';
+import { AcmeStatus } from './AcmeStatus.tsx';
 import { CertificateExpiry } from './CertificateExpiry.tsx';
 import { newDomain, type SiteValues } from './domainValues.ts';
 import { SslChoice } from './SslChoice.tsx';
@@ -47,6 +48,10 @@ export function DomainsEditor({ form }: { form: UseFormReturnType<SiteValues> })
               onChange={(type) => form.setFieldValue(`domains.${index}.sslType`, type)}
               httpsAuto={httpsAuto}
             />
+            {/* The status of the saved domain, while the form still names it. */}
+            {domain.sslType === 'acme' && httpsAuto && (
+              <AcmeStatus status={domain.name === domain.savedName ? domain.acmeStatus : undefined} />
+            )}
             {domain.sslType === 'manual' && (
               <>
                 <Textarea

@@ -1,0 +1,47 @@
+import { Alert, Text } from '@mantine/core';
+import { IconAlertTriangle } from '@tabler/icons-react';
+import { exactTime } from '../../lib/time.ts';
+import type { AcmeStatus as Status } from './domainValues.ts';
+
+/**
+ * Where the certificate Wharf obtains for a domain stands: not asked for yet (it is ordered at
+ * the domain's first HTTPS request), being ordered, valid until when, or failed with the reason
+ * and the time of the next attempt (a served certificate stays served while a renewal fails).
+ */
+export function AcmeStatus({ status }: { status: Status | undefined }) {
+  if (!status)
+    return (
+      <Text size="xs" c="dimmed">
+        No certificate yet: Wharf requests one at this domain's first HTTPS visit, once its DNS points here.
+      </Text>
+    );
+  if (status.state === 'pending')
+    return (
+      <Text size="xs" c="dimmed">
+        Requesting a certificate…
+      </Text>
+    );
+  const valid = status.validUntil ? `Certificate valid until ${exactTime(status.validUntil)}` : null;
+  if (!status.lastError)
+    return (
+      <Text size="xs" c="dimmed">
+        {valid ?? 'Certificate requested'} · renewed automatically 30 days before it ends
+      </Text>
+    );
+  return (
+    <Alert
+      color={status.state === 'failed' ? 'red' : 'orange'}
+      icon={<IconAlertTriangle size={16} />}
+      title={status.state === 'failed' ? 'No certificate could be obtained' : 'The last renewal failed'}
+    >
+      <Text size="sm" style={{ wordBreak: 'break-word' }}>
+        {status.lastError}
+      </Text>
+      <Text size="xs" c="dimmed" mt={4}>
+        {[valid, status.nextAttemptAt ? `Next attempt ${exactTime(status.nextAttemptAt)}` : null]
+          .filter(Boolean)
+          .join(' · ')}
+      </Text>
+    </Alert>
+  );
+}
