@@ -6,6 +6,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { testAuthority } from '../../test/certificates.ts';
 import { freePort, startTestServer } from '../../test/harness.ts';
 import { eventually, httpsGet } from '../../test/httpsClient.ts';
+import { type Pebble, startPebble } from '../../test/pebble.ts';
 import { siteGet, startWharf, type WharfProcess } from '../../test/processes.ts';
 import { buildWorld } from '../../test/world.ts';
 
@@ -64,6 +65,58 @@ describe('HTTPS in a cluster (WHARF_WORKERS=2)', () => {
     expect(api.headers['strict-transport-security']).toBe('max-age=31536000');
     const redirect = await siteGet(port, `${host}:${port}`, '/app.js');
     expect(redirect.status).toBe(308);
+    expect(wharf.stderr()).toBe('');
+  });
+});
+
+describe('certificates obtained over ACME in a cluster (WHARF_WORKERS=2, pebble)', () => {
+  let dataDir: string;
+  let pebble: Pebble;
+  let wharf: WharfProcess;
+  let httpsPort: number;
+  let siteName: string;
+  let root: string;
+
+  beforeAll(async () => {
+    dataDir = await mkdtemp(path.join(os.tmpdir(), 'wharf-cluster-acme-'));
+    const plain = await startTestServer({ dataDir });
+    siteName = (await buildWorld(plain.url)).site.name;
+    await plain.close();
+    const port = await freePort();
+    pebble = await startPebble({ httpPort: port });
+    root = await pebble.issuedRoot();
+    httpsPort = await freePort();
+    // As an operator would start it: no certificate of its own, only an ACME directory.
+    wharf = await startWharf(dataDir, port, {
+      WHARF_WORKERS: '2',
+      WHARF_HTTPS_PORT: String(httpsPort),
+      WHARF_ACME_DIRECTORY: pebble.directoryUrl,
+      WHARF_ACME_CA_FILE: pebble.directoryCaFile,
+      WHARF_URL: `https://console.wharf.test:${httpsPort}`,
+      WHARF_SITES_URL: `https://sites.wharf.test:${httpsPort}`,
+    });
+    await eventually(
+      () => siteGet(port, 'console.wharf.test', '/readyz'),
+      (answer) => answer.status === 200,
+      30_000,
+    );
+  }, 60_000);
+  afterAll(async () => {
+    if (wharf?.child.exitCode === null) wharf.child.kill('SIGKILL');
+    await pebble?.stop();
+    await rm(dataDir, { recursive: true, force: true });
+  });
+
+  it('orders one certificate for a branch host however many workers are asked at once, and serves it from each', async () => {
+    const host = `main.${siteName}.sites.wharf.test`;
+    // Connections of their own reach both workers: one orders, the other waits for its row.
+    const answers = await Promise.all(Array.from({ length: 6 }, () => httpsGet(httpsPort, host, root)));
+    expect(answers.map((answer) => answer.status)).toEqual(Array(6).fill(200));
+    expect(new Set(answers.map((answer) => answer.certificate.serialNumber)).size).toBe(1);
+    expect(answers[0]?.text).toContain('Hello from Wharf');
+    const api = await httpsGet(httpsPort, 'console.wharf.test', root, '/api/v1/system/info');
+    expect(api.status).toBe(200);
+    expect(api.certificate.subjectaltname).toBe('DNS:console.wharf.test');
     expect(wharf.stderr()).toBe('');
   });
 });
