@@ -10,6 +10,8 @@ export interface Target {
   port: number;
   path: string;
   headers: Record<string, string>;
+  /** Over TLS (wrk connects to `localhost`, see runWrk). */
+  tls?: boolean;
 }
 
 export interface Plan {
@@ -30,7 +32,7 @@ const SAMPLE_EVERY_MS = 5_000;
 const median = (values: number[]) => values.toSorted((a, b) => a - b)[Math.floor(values.length / 2)]!;
 
 async function checkedRun(load: Load, target: Target) {
-  const result = await runWrk(load, target.port, target.path, target.headers);
+  const result = await runWrk(load, target.port, target.path, target.headers, target.tls);
   if (result.failures > 0) {
     throw new Error(`${result.failures} failed requests for ${target.path} on port ${target.port}:\n${result.output}`);
   }
@@ -55,9 +57,12 @@ export async function compare(plan: Plan, targets: Target[]): Promise<WrkResult[
 
 /** The rows of the files table: each file as is, and the script gzip-encoded. */
 export function fileCases(files: BenchFile[]) {
+  const script = files.find((file) => file.name.endsWith('.js'));
   return [
     ...files.map((file) => ({ label: file.label, path: `/${file.name}`, headers: {} as Record<string, string> })),
-    { label: `${files[1]!.label}, gzip`, path: `/${files[1]!.name}`, headers: GZIP as Record<string, string> },
+    ...(script
+      ? [{ label: `${script.label}, gzip`, path: `/${script.name}`, headers: GZIP as Record<string, string> }]
+      : []),
   ];
 }
 
@@ -79,6 +84,41 @@ export async function measureFiles(
     rows.push({ label: c.label, nginx: nginx!, wharf: wharfResult!, bare: bare! });
   }
   return rows;
+}
+
+/** The HTTPS rows: the 2 KB page over kept-alive TLS connections, then over a new one per request. */
+export interface HttpsRows {
+  keepAlive: FileRow;
+  newConnections: FileRow;
+}
+
+/**
+ * Each request its own connection: the rate of new TLS connections. wrk offers the TLS session of a
+ * connection's previous socket, so some handshakes are resumptions (about half, against node:https).
+ */
+const CLOSE = { Connection: 'close' };
+
+export async function measureHttps(
+  plan: Plan,
+  ports: { nginx: number; bare: number; wharf: number },
+  siteHost: string,
+  file: BenchFile,
+): Promise<HttpsRows> {
+  const path = `/${file.name}`;
+  const run = async (label: string, extra: Record<string, string>) => {
+    process.stderr.write(`measuring ${label}…\n`);
+    const headers = { Host: siteHost, ...extra };
+    const [nginx, wharfResult, bare] = await compare(plan, [
+      { port: ports.nginx, path, headers: { ...headers, Host: 'localhost' }, tls: true },
+      { port: ports.wharf, path, headers, tls: true },
+      { port: ports.bare, path, headers, tls: true },
+    ]);
+    return { label, nginx: nginx!, wharf: wharfResult!, bare: bare! };
+  };
+  return {
+    keepAlive: await run(`${file.label}, HTTPS`, {}),
+    newConnections: await run(`${file.label}, HTTPS, new connections`, CLOSE),
+  };
 }
 
 export async function measurePasswords(plan: Plan, wharf: WharfServer, site: BenchSite) {
