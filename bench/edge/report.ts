@@ -28,10 +28,11 @@ export function filesTable(rows: FileRow[]) {
     rate(r.requestsPerSecond),
     ms(r.p50Ms),
     ms(r.p99Ms),
+    r.cpuUsPerRequest === undefined ? '' : r.cpuUsPerRequest.toFixed(1),
     ...ratios,
   ];
   return table(
-    ['file', 'server', 'requests/s', 'p50 ms', 'p99 ms', 'Wharf/nginx', 'Wharf/bare'],
+    ['file', 'server', 'requests/s', 'p50 ms', 'p99 ms', 'CPU µs/req', 'Wharf/nginx', 'Wharf/bare'],
     rows.flatMap((row) => [
       line(row.label, 'nginx', row.nginx, ['', '']),
       line('', 'bare Node', row.bare, ['', '']),

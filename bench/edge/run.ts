@@ -132,7 +132,7 @@ interface Run {
   dir: string;
   files: BenchFile[];
   certificate: BenchCertificate;
-  nginx: { port: number; tlsPort: number };
+  nginx: { port: number; tlsPort: number; pid: number | undefined };
   workers: number;
   /** Every process started, to stop at the end and to tell primaries from workers in the profiles. */
   started: { wharf: WharfServer[]; bare: Bare[] };
@@ -148,7 +148,11 @@ async function httpRows(run: Run, wharf: WharfServer, site: BenchSite) {
   run.started.bare.push(bare);
   try {
     await checkBareNode({ bare: bare.port, wharf: wharf.port }, site.host, files);
-    return await measureFiles(plan, { nginx: run.nginx.port, bare: bare.port }, wharf, site, files);
+    const servers = {
+      nginx: { port: run.nginx.port, pid: run.nginx.pid },
+      bare: { port: bare.port, pid: bare.child.pid },
+    };
+    return await measureFiles(plan, servers, wharf, site, files);
   } finally {
     await stop(bare.child);
   }
@@ -181,8 +185,12 @@ async function httpsRows(run: Run, before: WharfServer, site: BenchSite): Promis
     run.started.bare.push(bare);
     try {
       await checkBareNode({ bare: bare.port, wharf: wharf.httpsPort! }, host, [page], TLS);
-      const ports = { nginx: run.nginx.tlsPort, bare: bare.port, wharf: wharf.httpsPort! };
-      return await measureHttps(plan, ports, host, page);
+      const servers = {
+        nginx: { port: run.nginx.tlsPort, pid: run.nginx.pid },
+        bare: { port: bare.port, pid: bare.child.pid },
+        wharf: { port: wharf.httpsPort!, pid: wharf.child.pid },
+      };
+      return await measureHttps(plan, servers, host, page);
     } finally {
       await stop(bare.child);
     }
@@ -224,7 +232,7 @@ async function main() {
     const site = await createBenchSite(wharf, archive);
     await checkSameContent(nginxPorts.port, wharf, site, files);
     const workers = processTreeMemory(wharf.child.pid!).length - 1;
-    const run: Run = { dir, files, certificate, nginx: nginxPorts, workers, started };
+    const run: Run = { dir, files, certificate, nginx: { ...nginxPorts, pid: nginx.pid }, workers, started };
     const fileRows = parts.has('http') ? await httpRows(run, wharf, site) : [];
     const passwords = parts.has('passwords') ? await measurePasswords(plan, wharf, site) : null;
     let https: HttpsRows | null = null;

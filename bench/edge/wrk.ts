@@ -14,6 +14,10 @@ export interface WrkResult {
   requestsPerSecond: number;
   p50Ms: number;
   p99Ms: number;
+  /** Requests answered in the run. */
+  requests: number;
+  /** CPU time of the server's processes per request, when it was measured. */
+  cpuUsPerRequest?: number;
   /** Answers outside 2xx and 3xx, plus socket errors: a run with any is not a measurement. */
   failures: number;
   /** What wrk printed. */
@@ -31,11 +35,13 @@ function latencyMs(output: string, percentile: string) {
 function parse(output: string): WrkResult {
   const rate = /^Requests\/sec:\s+([\d.]+)/m.exec(output);
   if (!rate) throw new Error(`wrk printed no rate:\n${output}`);
+  const requests = /^\s*(\d+) requests in/m.exec(output);
   const non2xx = /Non-2xx or 3xx responses:\s+(\d+)/.exec(output);
   const socketErrors = /Socket errors: connect (\d+), read (\d+), write (\d+), timeout (\d+)/.exec(output);
   const errors = socketErrors ? socketErrors.slice(1).reduce((sum, n) => sum + Number(n), 0) : 0;
   return {
     requestsPerSecond: Number(rate[1]),
+    requests: Number(requests?.[1] ?? 0),
     p50Ms: latencyMs(output, '50'),
     p99Ms: latencyMs(output, '99'),
     failures: Number(non2xx?.[1] ?? 0) + errors,
