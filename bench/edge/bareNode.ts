@@ -1,7 +1,9 @@
 import { type ChildProcess, spawn } from 'node:child_process';
+import { randomBytes } from 'node:crypto';
 import { writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { type BenchCertificate, TLS_HOST } from './certificate.ts';
 import { type Answer, freePort, request } from './http.ts';
 
 /** A request of the bench: its path and the headers that choose the answer (Accept-Encoding). */
@@ -26,7 +28,8 @@ export function fileHeaders(answer: Answer) {
 /**
  * The upper bound of a Node edge on this machine: a node:http cluster of `workers` processes
  * (0: one process) answering each request of the bench with the status, headers and bytes the
- * running Wharf answered it once, from memory, by path and Accept-Encoding.
+ * running Wharf answered it once, from memory, by path and Accept-Encoding. With `tls`, it serves
+ * node:https with that certificate, and `wharfPort` is Wharf's HTTPS port (whose answers carry HSTS).
  */
 export async function startBareNode(
   dir: string,
@@ -35,10 +38,11 @@ export async function startBareNode(
   host: string,
   requests: BenchRequest[],
   nodeArgs: string[] = [],
+  tls?: BenchCertificate,
 ): Promise<{ child: ChildProcess; port: number }> {
   const answers = [];
   for (const r of requests) {
-    const answer = await request(wharfPort, host, r.path, r.headers);
+    const answer = await request(wharfPort, host, r.path, r.headers, tls ? { servername: TLS_HOST } : undefined);
     answers.push({
       key: answerKey(r.path, r.headers),
       status: answer.status,
@@ -46,10 +50,11 @@ export async function startBareNode(
       body: answer.body.toString('base64'),
     });
   }
-  const file = path.join(dir, 'bare-node-answers.json');
+  const file = path.join(dir, `bare-node-answers${tls ? '-tls' : ''}.json`);
   await writeFile(file, JSON.stringify(answers));
   const port = await freePort();
-  const child = spawn(process.execPath, [...nodeArgs, SERVER, file, String(port), String(workers)], {
+  const tlsArgs = tls ? [tls.certFile, tls.keyFile, randomBytes(48).toString('hex')] : [];
+  const child = spawn(process.execPath, [...nodeArgs, SERVER, file, String(port), String(workers), ...tlsArgs], {
     stdio: ['ignore', 'pipe', 'inherit'],
   });
   // It prints 'ready' once every worker listens.

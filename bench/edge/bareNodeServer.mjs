@@ -1,10 +1,12 @@
 // The limit of any Node edge: node:http in a cluster answering recorded bytes from memory.
-// Plain JavaScript on plain Node, as Wharf runs bundled. Usage: node bareNodeServer.mjs ANSWERS.json PORT WORKERS
+// Plain JavaScript on plain Node, as Wharf runs bundled.
+// Usage: node bareNodeServer.mjs ANSWERS.json PORT WORKERS [CERT.pem KEY.pem TICKET_KEYS_HEX] (the last three: node:https)
 import cluster from 'node:cluster';
 import { readFileSync } from 'node:fs';
 import http from 'node:http';
+import https from 'node:https';
 
-const [answersFile, port, workers] = process.argv.slice(2);
+const [answersFile, port, workers, certFile, keyFile, ticketKeys] = process.argv.slice(2);
 
 if (cluster.isPrimary && Number(workers) > 0) {
   // Same as Wharf's pool: node:cluster's default scheduling, the primary hands out connections.
@@ -33,7 +35,7 @@ if (cluster.isPrimary && Number(workers) > 0) {
       body: Buffer.from(answer.body, 'base64'),
     });
   }
-  const server = http.createServer((req, res) => {
+  const listener = (req, res) => {
     const answer = answers.get(`${req.url}\n${req.headers['accept-encoding'] ?? ''}`);
     if (!answer) {
       res.writeHead(404).end();
@@ -41,7 +43,19 @@ if (cluster.isPrimary && Number(workers) > 0) {
     }
     res.writeHead(answer.status, answer.headers);
     res.end(answer.body);
-  });
+  };
+  // Over TLS as Wharf's listener is set up: TLS 1.2 at least, ticket keys shared by the workers.
+  const server = certFile
+    ? https.createServer(
+        {
+          cert: readFileSync(certFile),
+          key: readFileSync(keyFile),
+          minVersion: 'TLSv1.2',
+          ticketKeys: Buffer.from(ticketKeys, 'hex'),
+        },
+        listener,
+      )
+    : http.createServer(listener);
   server.listen(Number(port), '127.0.0.1', () => {
     if (cluster.isPrimary) console.log('ready');
   });

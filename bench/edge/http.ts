@@ -1,5 +1,6 @@
 import type { ChildProcess } from 'node:child_process';
 import http from 'node:http';
+import https from 'node:https';
 import { createServer } from 'node:net';
 import { setTimeout as sleep } from 'node:timers/promises';
 
@@ -9,10 +10,20 @@ export interface Answer {
   body: Buffer;
 }
 
-/** One request to 127.0.0.1 with the Host header of a site. */
-export function request(port: number, host: string, path: string, headers: Record<string, string> = {}) {
+/** Over TLS: the name sent as SNI; the bench's certificate is self-signed, so it is not verified. */
+export interface Tls {
+  servername: string;
+}
+
+/** One request to 127.0.0.1 with the Host header of a site, over TLS when `tls` is given. */
+export function request(port: number, host: string, path: string, headers: Record<string, string> = {}, tls?: Tls) {
   return new Promise<Answer>((resolve, reject) => {
-    const req = http.request({ host: '127.0.0.1', port, path, headers: { host, ...headers } }, (res) => {
+    const options = { host: '127.0.0.1', port, path, headers: { host, ...headers }, agent: false };
+    const send = tls
+      ? (callback: (res: http.IncomingMessage) => void) =>
+          https.request({ ...options, servername: tls.servername, rejectUnauthorized: false }, callback)
+      : (callback: (res: http.IncomingMessage) => void) => http.request(options, callback);
+    const req = send((res) => {
       const chunks: Buffer[] = [];
       res.on('data', (chunk: Buffer) => chunks.push(chunk));
       res.on('end', () => resolve({ status: res.statusCode ?? 0, headers: res.headers, body: Buffer.concat(chunks) }));

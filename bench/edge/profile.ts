@@ -11,15 +11,15 @@ interface CpuProfile {
 
 /**
  * The functions taking the most self time (share of the time not idle) in the profiles `node --cpu-prof` wrote into `dir`,
- * leaving out the process `leaveOut` (the primary, which serves no site): the workers together.
+ * leaving out the processes `leaveOut` (the primaries, which serve no site): the workers together.
  */
-export async function topSelfTime(dir: string, leaveOut: number | undefined, count = 15) {
+export async function topSelfTime(dir: string, leaveOut: readonly (number | undefined)[], count = 15) {
   const selfUs = new Map<string, number>();
   let totalUs = 0;
   let profiles = 0;
   for (const name of await readdir(dir).catch(() => [])) {
     // CPU.<date>.<time>.<pid>.<thread>.<sequence>.cpuprofile
-    if (!name.endsWith('.cpuprofile') || Number(name.split('.')[3]) === leaveOut) continue;
+    if (!name.endsWith('.cpuprofile') || leaveOut.includes(Number(name.split('.')[3]))) continue;
     profiles++;
     const profile = JSON.parse(await readFile(path.join(dir, name), 'utf8')) as CpuProfile;
     const labels = new Map(

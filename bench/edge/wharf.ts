@@ -1,6 +1,7 @@
 import { type ChildProcess, spawn } from 'node:child_process';
 import { readFile } from 'node:fs/promises';
 import { buildServer } from '../../scripts/buildServer.mjs';
+import type { BenchCertificate } from './certificate.ts';
 import { freePort, request, waitForHttp } from './http.ts';
 
 export interface WharfServer {
@@ -8,6 +9,8 @@ export interface WharfServer {
   port: number;
   dataDir: string;
   adminPassword: string;
+  /** The TLS listener's port when it runs with HTTPS (then its plain HTTP redirects to it). */
+  httpsPort: number | null;
 }
 
 /** The password of the first admin, from the warning a fresh installation prints once. */
@@ -28,13 +31,33 @@ function watchForPassword(child: ChildProcess): Promise<string> {
   });
 }
 
-/** A real Wharf as a child process, on a loopback port, with a fresh SQLite database in `dataDir`. */
+/** Passes Wharf's output through, for a Wharf that prints no password: its data directory is not new. */
+function passOutput(child: ChildProcess) {
+  child.stdout!.on('data', (chunk: Buffer) => process.stdout.write(`wharf: ${chunk.toString('utf8')}`));
+}
+
+/** The environment of a Wharf serving HTTPS with the bench's certificate, for the console host and the sites host. */
+function httpsEnvironment(port: number, certificate: BenchCertificate) {
+  return {
+    WHARF_HTTPS_PORT: String(port),
+    WHARF_TLS_CERT: certificate.certFile,
+    WHARF_TLS_KEY: certificate.keyFile,
+  };
+}
+
+/**
+ * A real Wharf as a child process, on a loopback port, with a fresh SQLite database in `dataDir`;
+ * or, given `again`, the Wharf that ran before on the same database (with its sites and password),
+ * started anew. With `https`, it also listens over TLS with that certificate.
+ */
 export async function startWharf(
   dataDir: string,
   workers: string | undefined,
   nodeArgs: string[] = [],
+  { https, again }: { https?: BenchCertificate; again?: WharfServer } = {},
 ): Promise<WharfServer> {
   const port = await freePort();
+  const httpsPort = https ? await freePort() : null;
   // The server as `npm start` runs it: bundled, on plain Node.
   const child = spawn(process.execPath, [...nodeArgs, await buildServer()], {
     env: {
@@ -48,12 +71,18 @@ export async function startWharf(
       DATABASE_URL: '',
       LOG_LEVEL: 'warn',
       ...(workers === undefined ? {} : { WHARF_WORKERS: workers }),
+      ...(https && httpsPort ? httpsEnvironment(httpsPort, https) : {}),
     },
     stdio: ['ignore', 'pipe', 'inherit'],
   });
-  const adminPassword = await watchForPassword(child);
+  let adminPassword: string;
+  if (again) {
+    passOutput(child);
+    adminPassword = again.adminPassword;
+  } else adminPassword = await watchForPassword(child);
+  // With HTTPS, plain HTTP answers this with a redirect: enough to know the process serves.
   await waitForHttp(port, `127.0.0.1:${port}`, '/api/v1/system/info', child);
-  return { child, port, dataDir, adminPassword };
+  return { child, port, dataDir, adminPassword, httpsPort };
 }
 
 /** Talks to the API as the first admin, with the session cookie of its sign-in. */

@@ -7,7 +7,7 @@ import type { Sealer } from '../lib/secrets.ts';
 import type { OutboundGuard } from '../outbound/guard.ts';
 import type { EdgeLog } from './edgeLog.ts';
 import { FORMS_PREFIX, FormReceiver } from './forms.ts';
-import { hostName, parseHost } from './hosts.ts';
+import { HostParser } from './hosts.ts';
 import { type Manifest, ManifestCache } from './manifests.ts';
 import { SiteMetrics } from './metrics.ts';
 import { sendPage } from './pages.ts';
@@ -90,7 +90,9 @@ export class Edge {
   private readonly responder: FileResponder;
   private readonly gate = new PasswordGate();
   private readonly forms: FormReceiver;
-  private readonly sitesHost: string;
+  /** `.` and the sites host: a site's host name ends with it. */
+  private readonly sitesSuffix: string;
+  private readonly hosts: HostParser;
   private readonly consoleHost: string;
   private readonly trustProxy: TrustProxy;
   /** Other processes serving sites from the same database (cluster workers), told of changes too. */
@@ -106,7 +108,8 @@ export class Edge {
     this.manifests = new ManifestCache(db);
     this.responder = new FileResponder(pathOfBlob, log);
     this.forms = new FormReceiver(db, { sealer, afterCommit });
-    this.sitesHost = config.sitesUrl.hostname;
+    this.sitesSuffix = `.${config.sitesUrl.hostname}`;
+    this.hosts = new HostParser(config.sitesUrl.hostname);
     this.consoleHost = config.url.hostname;
     this.trustProxy = config.trustProxy;
     this.outbound = outbound;
@@ -144,14 +147,14 @@ export class Edge {
 
   /** Whether a request on the shared port is for a site rather than the console or the API. */
   handles(req: IncomingMessage): boolean {
-    const host = hostName(req.headers.host);
+    const host = this.hosts.parse(req.headers.host)?.name;
     if (!host || host === this.consoleHost) return false;
-    return host.endsWith(`.${this.sitesHost}`) || this.table.isDomain(host);
+    return host.endsWith(this.sitesSuffix) || this.table.isDomain(host);
   }
 
   handle(req: IncomingMessage, res: ServerResponse) {
-    const host = hostName(req.headers.host);
-    const resolved = host ? this.table.resolve(parseHost(host, this.sitesHost)) : null;
+    const host = this.hosts.parse(req.headers.host);
+    const resolved = host ? this.table.resolve(host.target) : null;
     if (!resolved?.branch) {
       if (resolved) applySiteHeaders(res, resolved.site.headers);
       sendPage(res, 404, 'notFound');

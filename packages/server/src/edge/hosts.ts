@@ -1,3 +1,5 @@
+import { LruCache } from './lru.ts';
+
 /** What a Host header asks for: a site by name (and maybe a branch), or a custom domain. */
 export type HostTarget =
   | { kind: 'site'; siteName: string; branchSlug: string | null }
@@ -7,7 +9,8 @@ export type HostTarget =
 export function hostName(header: string | undefined): string | null {
   if (!header) return null;
   const host = header.trim().toLowerCase();
-  const name = host.startsWith('[') ? host.slice(0, host.indexOf(']') + 1) : host.split(':')[0]!;
+  const end = host.startsWith('[') ? host.indexOf(']') + 1 : host.indexOf(':');
+  const name = end === -1 ? host : host.slice(0, end);
   return name.endsWith('.') ? name.slice(0, -1) : name;
 }
 
@@ -24,4 +27,35 @@ export function parseHost(host: string, sitesHost: string): HostTarget {
   }
   const dot = host.indexOf('.');
   return { kind: 'domain', domain: host, branchSlug: dot > 0 ? host.slice(0, dot) : null };
+}
+
+/** A Host header read once: its name, and what it asks for under the sites host. */
+export interface ParsedHost {
+  name: string;
+  target: HostTarget;
+}
+
+/** Longer headers are parsed every time rather than kept: the cache stays small whatever clients send. */
+const CACHED_HEADER_LENGTH = 256;
+
+/**
+ * Host headers parsed once each: an edge sees the same few values again and again, and reads
+ * each request's twice (whether it is for a site, then which). Only the parsing is kept, never
+ * what the routing table says about the name, which changes with every deploy.
+ */
+export class HostParser {
+  private readonly parsed = new LruCache<string, ParsedHost | null>(1000);
+
+  constructor(private readonly sitesHost: string) {}
+
+  parse(header: string | undefined): ParsedHost | null {
+    if (!header) return null;
+    let parsed = this.parsed.get(header);
+    if (parsed === undefined) {
+      const name = hostName(header);
+      parsed = name ? { name, target: parseHost(name, this.sitesHost) } : null;
+      if (header.length <= CACHED_HEADER_LENGTH) this.parsed.set(header, parsed);
+    }
+    return parsed;
+  }
 }

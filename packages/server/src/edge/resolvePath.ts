@@ -6,10 +6,27 @@ export type Resolution =
   | { kind: 'notFound' };
 
 /**
+ * A path that is already normal: segments of unreserved characters (no `%` to decode), none empty,
+ * none starting with a dot (so no `.` or `..`), and maybe a trailing slash. Most requests are.
+ */
+const PLAIN_PATH = /^(?:\/[\w~-][\w.~-]*)*\/?$/;
+
+/** What normalisePath makes of a plain path, without decoding or splitting it. */
+function plainPath(rawPath: string) {
+  const trailingSlash = rawPath.length > 1 && rawPath.endsWith('/');
+  return { path: rawPath.slice(1, trailingSlash ? -1 : undefined), trailingSlash };
+}
+
+/**
  * The request path as a release path: percent-decoded once, `.` and `..` resolved (never above
  * the root), duplicate slashes dropped. Null for paths that cannot be decoded or hold a NUL.
  */
 export function normalisePath(rawPath: string): { path: string; trailingSlash: boolean } | null {
+  return PLAIN_PATH.test(rawPath) ? plainPath(rawPath) : decodeAndNormalise(rawPath);
+}
+
+/** normalisePath for any path: what a plain path would give too (resolvePath.test.ts checks it). */
+export function decodeAndNormalise(rawPath: string): { path: string; trailingSlash: boolean } | null {
   let decoded: string;
   try {
     decoded = decodeURIComponent(rawPath);

@@ -26,10 +26,11 @@ export class Lifecycle {
       const socket = req.socket;
       const active = this.active.get(socket);
       if (active === undefined) socket.once('close', () => this.idle.delete(socket));
-      this.idle.delete(socket);
+      // Only a connection between two answers is idle (see finished).
+      else if (active === 0) this.idle.delete(socket);
       this.active.set(socket, (active ?? 0) + 1);
       this.inFlight++;
-      res.once('close', () => this.finished(socket));
+      res.on('close', () => this.finished(socket));
       // A balancer that has not noticed the 503 of /readyz yet is still served, one request a connection.
       if (this.phase === 'draining') res.setHeader('connection', 'close');
       listener(req, res);
