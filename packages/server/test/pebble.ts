@@ -156,3 +156,14 @@ async function waitUntil(work: () => Promise<unknown>, failure: () => string, ti
     }
   }
 }
+
+/** Wharf's settings for HTTPS on `httpsPort` with certificates from this pebble, the console and sites under `domain`. */
+export function acmeEnv(pebble: Pebble, httpsPort: number, domain = 'wharf.test'): Record<string, string> {
+  return {
+    WHARF_URL: `https://console.${domain}:${httpsPort}`,
+    WHARF_SITES_URL: `https://sites.${domain}:${httpsPort}`,
+    WHARF_HTTPS_PORT: String(httpsPort),
+    WHARF_ACME_DIRECTORY: pebble.directoryUrl,
+    WHARF_ACME_CA_FILE: pebble.directoryCaFile,
+  };
+}

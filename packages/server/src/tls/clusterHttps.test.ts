@@ -6,7 +6,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { testAuthority } from '../../test/certificates.ts';
 import { freePort, startTestServer } from '../../test/harness.ts';
 import { eventually, httpsGet } from '../../test/httpsClient.ts';
-import { type Pebble, startPebble } from '../../test/pebble.ts';
+import { acmeEnv, type Pebble, startPebble } from '../../test/pebble.ts';
 import { siteGet, startWharf, type WharfProcess } from '../../test/processes.ts';
 import { buildWorld } from '../../test/world.ts';
 
@@ -89,11 +89,7 @@ describe('certificates obtained over ACME in a cluster (WHARF_WORKERS=2, pebble)
     // As an operator would start it: no certificate of its own, only an ACME directory.
     wharf = await startWharf(dataDir, port, {
       WHARF_WORKERS: '2',
-      WHARF_HTTPS_PORT: String(httpsPort),
-      WHARF_ACME_DIRECTORY: pebble.directoryUrl,
-      WHARF_ACME_CA_FILE: pebble.directoryCaFile,
-      WHARF_URL: `https://console.wharf.test:${httpsPort}`,
-      WHARF_SITES_URL: `https://sites.wharf.test:${httpsPort}`,
+      ...acmeEnv(pebble, httpsPort),
     });
     await eventually(
       () => siteGet(port, 'console.wharf.test', '/readyz'),

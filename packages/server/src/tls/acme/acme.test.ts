@@ -10,7 +10,7 @@ import { selfSignedCertificate } from '../../../test/certificates.ts';
 import { expectStatus } from '../../../test/client.ts';
 import { databases, freePort, startTestServer, type TestServer, withPg } from '../../../test/harness.ts';
 import { httpsGet } from '../../../test/httpsClient.ts';
-import { type Pebble, startPebble } from '../../../test/pebble.ts';
+import { acmeEnv, type Pebble, startPebble } from '../../../test/pebble.ts';
 import { buildWorld } from '../../../test/world.ts';
 import { randomString } from '../../lib/ids.ts';
 import { getSite } from '../../modules/sites/queries.ts';
@@ -73,14 +73,7 @@ for (const database of databases) {
         port,
         postgres: database.postgres,
         ...(schema ? { schema } : {}),
-        env: {
-          WHARF_URL: `https://${CONSOLE}:${httpsPort}`,
-          WHARF_SITES_URL: `https://${SITES}:${httpsPort}`,
-          WHARF_HTTPS_PORT: String(httpsPort),
-          WHARF_ACME_DIRECTORY: pebble.directoryUrl,
-          WHARF_ACME_CA_FILE: pebble.directoryCaFile,
-          WHARF_ACME_EMAIL: 'ops@wharf.test',
-        },
+        env: { ...acmeEnv(pebble, httpsPort), WHARF_ACME_EMAIL: 'ops@wharf.test' },
       });
     }, 60_000);
     afterAll(async () => {
@@ -89,6 +82,24 @@ for (const database of databases) {
       await rm(dataDir, { recursive: true, force: true });
       if (schema) await withPg((client) => client.query(`drop schema if exists ${schema} cascade`));
     });
+
+    /** A branch without a release, straight in the database: a host the routing knows, no upload needed. */
+    const addBranch = (slug: string) =>
+      server.app.db
+        .insertInto('branches')
+        .values({
+          id: `br-${slug}-${database.name}`,
+          site_id: siteId,
+          name: slug,
+          slug,
+          release_id: null,
+          password_hash: null,
+          password_version: null,
+          headers: '[]',
+          redirects: '[]',
+          created_at: new Date().toISOString(),
+        })
+        .execute();
 
     const certificateRow = (name: string) =>
       server.app.db.selectFrom('tls_certificates').selectAll().where('name', '=', name).executeTakeFirst();
@@ -197,22 +208,7 @@ for (const database of databases) {
 
     it('records a failed order with its reason and waits before trying again', async () => {
       const name = `broken.${siteName}.${SITES}`;
-      const time = new Date().toISOString();
-      await server.app.db
-        .insertInto('branches')
-        .values({
-          id: `br-broken-${database.name}`,
-          site_id: siteId,
-          name: 'broken',
-          slug: 'broken',
-          release_id: null,
-          password_hash: null,
-          password_version: null,
-          headers: '[]',
-          redirects: '[]',
-          created_at: time,
-        })
-        .execute();
+      await addBranch('broken');
       // Its name points at an address where nothing answers pebble's check: the order fails.
       await pebble.setAddress(name, '127.0.0.2');
       expect(await handshake(httpsPort, name, root)).toBe(false);
@@ -240,21 +236,7 @@ for (const database of databases) {
           })),
         )
         .execute();
-      await server.app.db
-        .insertInto('branches')
-        .values({
-          id: `br-late-${database.name}`,
-          site_id: siteId,
-          name: 'late',
-          slug: 'late',
-          release_id: null,
-          password_hash: null,
-          password_version: null,
-          headers: '[]',
-          redirects: '[]',
-          created_at: time,
-        })
-        .execute();
+      await addBranch('late');
       expect(await handshake(httpsPort, `late.${siteName}.${SITES}`, root)).toBe(false);
       expect(await certificateRow(`late.${siteName}.${SITES}`)).toBeUndefined();
     });

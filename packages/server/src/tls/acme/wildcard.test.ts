@@ -5,7 +5,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type Bind9, startBind9 } from '../../../test/bind9.ts';
 import { freePort, startTestServer, type TestServer } from '../../../test/harness.ts';
 import { httpsGet } from '../../../test/httpsClient.ts';
-import { type Pebble, startPebble } from '../../../test/pebble.ts';
+import { acmeEnv, type Pebble, startPebble } from '../../../test/pebble.ts';
 import { buildWorld } from '../../../test/world.ts';
 
 const ZONE = 'wharf.test';
@@ -36,14 +36,7 @@ describe('wildcard certificates over DNS-01 (WHARF_ACME_DNS, RFC 2136 updates to
     server = await startTestServer({
       dataDir,
       port,
-      env: {
-        WHARF_URL: `https://${CONSOLE}:${httpsPort}`,
-        WHARF_SITES_URL: `https://${SITES}:${httpsPort}`,
-        WHARF_HTTPS_PORT: String(httpsPort),
-        WHARF_ACME_DIRECTORY: pebble.directoryUrl,
-        WHARF_ACME_CA_FILE: pebble.directoryCaFile,
-        WHARF_ACME_DNS: bind9.setting(),
-      },
+      env: { ...acmeEnv(pebble, httpsPort, ZONE), WHARF_ACME_DNS: bind9.setting() },
     });
   }, 60_000);
   afterAll(async () => {
