@@ -44,6 +44,14 @@ const environment = z.object({
   WHARF_SESSION_TTL_DAYS: z.coerce.number({ error: 'must be a number of days' }).positive().default(30),
   WHARF_CRASH_REPORT_DSN: z.url({ error: 'must be a URL' }).optional(),
   WHARF_ANALYTICS: z.enum(['on', 'off'], { error: 'must be on or off' }).default('on'),
+  WHARF_DNS_SERVER: z
+    .string()
+    .regex(
+      /^(?:\d{1,3}(?:\.\d{1,3}){3}|\[[0-9a-f:.]+\]):\d{1,5}$/i,
+      'must be an address and port, such as 10.0.0.2:53 or [fd00::2]:53',
+    )
+    .optional(),
+  WHARF_OWNERSHIP_HTTP_PORT: z.coerce.number({ error: 'must be a port number' }).int().min(1).max(65535).default(80),
   WHARF_ACME_DIRECTORY: z.url({ error: 'must be the URL of an ACME directory' }).optional(),
   SMTP_URL: z
     .string()
@@ -108,6 +116,10 @@ export interface Config {
   crashReportDsn: string | null;
   analytics: boolean;
   acmeDirectory: string | null;
+  /** The DNS server asked for custom domains' TXT and A records, as host:port; null asks the system's resolver. */
+  dnsServer: string | null;
+  /** The port the HTTP challenge of a custom domain is fetched from: 80, unless port 80 reaches Wharf translated. */
+  ownershipHttpPort: number;
   smtpUrl: string | null;
   /** The sender of Wharf's mail; defaults to `wharf@{console host}`. */
   smtpFrom: string;
@@ -159,6 +171,8 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
     crashReportDsn: e.WHARF_CRASH_REPORT_DSN ?? null,
     analytics: e.WHARF_ANALYTICS === 'on',
     acmeDirectory: e.WHARF_ACME_DIRECTORY ?? null,
+    dnsServer: e.WHARF_DNS_SERVER ?? null,
+    ownershipHttpPort: e.WHARF_OWNERSHIP_HTTP_PORT,
     smtpUrl: e.SMTP_URL ?? null,
     smtpFrom: e.SMTP_FROM ?? `Wharf <wharf@${url.hostname}>`,
     logLevel: e.LOG_LEVEL,

@@ -68,6 +68,8 @@ export interface TestServerOptions {
   dataDir?: string;
   /** A PostgreSQL schema the test provides (and removes), such as one a backup was restored into. */
   schema?: string;
+  /** The port to listen on, when the test must name it in `env` (from `freePort()`). */
+  port?: number;
 }
 
 /** A PostgreSQL URL that works in one schema, for processes that only read DATABASE_URL. */
@@ -78,7 +80,7 @@ export function schemaUrl(schema: string) {
 /** Starts a real Wharf on a free port, with a fresh data directory and database of its own. */
 export async function startTestServer(options: TestServerOptions = {}): Promise<TestServer> {
   const dataDir = options.dataDir ?? (await mkdtemp(path.join(os.tmpdir(), 'wharf-test-')));
-  const port = await freePort();
+  const port = options.port ?? (await freePort());
   const url = `http://127.0.0.1:${port}`;
   const schema = options.schema ?? (options.postgres && testDatabaseUrl ? `test_${randomString(12)}` : undefined);
   if (schema && !options.schema) await withPg((client) => client.query(`create schema ${schema}`));

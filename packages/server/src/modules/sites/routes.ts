@@ -10,6 +10,7 @@ import {
 } from '../../access/rules.ts';
 import type { WharfApp } from '../../wharfApp.ts';
 import { checkManualCertificates, keepSavedPrivateKeys, mustNotBeWharfHosts } from './certificates.ts';
+import { keepOwnership } from './ownership.ts';
 import { getSite, isSiteNameTaken, listTeamSites, searchOrgSites, storedDomains } from './queries.ts';
 import { createSite, deleteSite, updateSite } from './service.ts';
 
@@ -50,7 +51,8 @@ export function siteRoutes(app: WharfApp) {
   app.handle(api.updateSite, async ({ actor, params, body }) => {
     await mustManageSite(db, actor, params.siteId);
     mustNotBeWharfHosts(config, body.domains);
-    const domains = keepSavedPrivateKeys(await storedDomains(db, params.siteId), body.domains);
+    const saved = await storedDomains(db, params.siteId);
+    const domains = keepOwnership(saved, keepSavedPrivateKeys(saved, body.domains));
     checkManualCertificates(domains);
     return updateSite(db, config, userOf(actor), params.siteId, { ...body, domains });
   });
