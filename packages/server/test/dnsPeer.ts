@@ -27,8 +27,11 @@ export async function startDnsPeer(): Promise<DnsPeer> {
     { stdio: ['ignore', 'pipe', 'pipe'] },
   );
   let output = '';
-  child.stdout.on('data', (chunk: Buffer) => void (output += chunk));
-  child.stderr.on('data', (chunk: Buffer) => void (output += chunk));
+  const keep = (chunk: Buffer) => {
+    output += chunk.toString();
+  };
+  child.stdout.on('data', keep);
+  child.stderr.on('data', keep);
   const failedToStart = new Promise<never>((_, reject) =>
     child.once('error', (error) => reject(new Error(`${PROGRAM} did not start (apt-get install pebble): ${error}`))),
   );
