@@ -49,7 +49,8 @@ export function DomainOwnership({ siteId, name, ownership }: { siteId: string; n
         </Text>
       </Group>
     );
-  const reason = verify.isError ? errorText(verify.error) : ownership.lastError;
+  // The server keeps the reason of the last failed check; the answer's own message until it is read again.
+  const reason = ownership.lastError ?? (verify.isError ? errorText(verify.error) : undefined);
   return (
     <Paper withBorder p="sm" radius="md" aria-label={`Ownership of ${name}`}>
       <Stack gap="sm">
@@ -64,12 +65,17 @@ export function DomainOwnership({ siteId, name, ownership }: { siteId: string; n
         <Text size="sm">Create this TXT record at your DNS provider:</Text>
         <CopyableValue label="Name" value={`_wharf.${name}`} />
         <CopyableValue label="Value" value={ownership.token} />
-        <Text size="xs" c="dimmed">
+        <Text size="xs" c="dimmed" style={{ overflowWrap: 'anywhere' }}>
           Or, when Wharf cannot reach your DNS, point {name} at this Wharf: it then answers{' '}
           <Code fz="xs">{`http://${name}/.well-known/wharf-ownership/${ownership.token}`}</Code>, which proves it too.
         </Text>
         {reason && (
-          <Alert color="red" icon={<IconAlertTriangle size={16} />} title="Not verified yet">
+          <Alert
+            color="red"
+            icon={<IconAlertTriangle size={16} />}
+            title="The last check failed"
+            styles={{ message: { overflowWrap: 'anywhere' } }}
+          >
             {reason}
           </Alert>
         )}
