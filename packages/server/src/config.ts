@@ -44,6 +44,7 @@ const environment = z.object({
   WHARF_SESSION_TTL_DAYS: z.coerce.number({ error: 'must be a number of days' }).positive().default(30),
   WHARF_CRASH_REPORT_DSN: z.url({ error: 'must be a URL' }).optional(),
   WHARF_ANALYTICS: z.enum(['on', 'off'], { error: 'must be on or off' }).default('on'),
+  WHARF_BRANCH_HOSTS: z.enum(['nested', 'flat'], { error: 'must be nested or flat' }).default('nested'),
   WHARF_DNS_SERVER: z
     .string()
     .regex(
@@ -81,6 +82,7 @@ const environment = z.object({
 });
 
 export type Environment = z.infer<typeof environment>;
+export type BranchHosts = Environment['WHARF_BRANCH_HOSTS'];
 
 /** Wharf's own TLS listener, when `WHARF_HTTPS_PORT` is set. */
 export interface HttpsConfig {
@@ -95,6 +97,11 @@ export interface HttpsConfig {
 export interface Config {
   url: URL;
   sitesUrl: URL;
+  /**
+   * How a branch's host is made under the sites host: `nested`, `{branch}.{site}.{host}`, or `flat`,
+   * `{branch}--{site}.{host}`, which one wildcard certificate `*.{host}` covers for every site.
+   */
+  branchHosts: BranchHosts;
   port: number;
   /** A second port that serves only sites (the edge), when set. */
   sitesPort: number | null;
@@ -155,6 +162,7 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
   return {
     url,
     sitesUrl: new URL(e.WHARF_SITES_URL ?? url),
+    branchHosts: e.WHARF_BRANCH_HOSTS,
     port: e.PORT,
     sitesPort: e.WHARF_SITES_PORT ?? null,
     metricsToken: e.WHARF_METRICS_TOKEN ?? null,

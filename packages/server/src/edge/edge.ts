@@ -1,5 +1,5 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
-import type { Config } from '../config.ts';
+import type { BranchHosts, Config } from '../config.ts';
 import type { Db } from '../db/schema.ts';
 import type { OutboxEvent } from '../events/outbox.ts';
 import { clientAddressOf, clientOf, type TrustProxy } from '../http/trustProxy.ts';
@@ -92,6 +92,7 @@ export class Edge {
   private readonly gate = new PasswordGate();
   private readonly forms: FormReceiver;
   private readonly sitesHost: string;
+  private readonly branchHosts: BranchHosts;
   private readonly consoleHost: string;
   private readonly trustProxy: TrustProxy;
   /** Other processes serving sites from the same database (cluster workers), told of changes too. */
@@ -108,6 +109,7 @@ export class Edge {
     this.responder = new FileResponder(pathOfBlob, log);
     this.forms = new FormReceiver(db, { sealer, afterCommit });
     this.sitesHost = config.sitesUrl.hostname;
+    this.branchHosts = config.branchHosts;
     this.consoleHost = config.url.hostname;
     this.trustProxy = config.trustProxy;
     this.outbound = outbound;
@@ -167,7 +169,7 @@ export class Edge {
       res.end(req.method === 'HEAD' ? undefined : this.table.challengeToken(host));
       return;
     }
-    const resolved = host ? this.table.resolve(parseHost(host, this.sitesHost)) : null;
+    const resolved = host ? this.table.resolve(parseHost(host, this.sitesHost, this.branchHosts)) : null;
     if (!resolved?.branch) {
       if (resolved) applySiteHeaders(res, resolved.site.headers);
       sendPage(res, 404, 'notFound');

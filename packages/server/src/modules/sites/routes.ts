@@ -12,7 +12,7 @@ import type { WharfApp } from '../../wharfApp.ts';
 import { checkManualCertificates, keepSavedPrivateKeys, mustNotBeWharfHosts } from './certificates.ts';
 import { keepOwnership } from './ownership.ts';
 import { getSite, isSiteNameTaken, listTeamSites, searchOrgSites, storedDomains } from './queries.ts';
-import { createSite, deleteSite, updateSite } from './service.ts';
+import { createSite, deleteSite, siteNameProblem, updateSite } from './service.ts';
 
 export function siteRoutes(app: WharfApp) {
   const { db, config } = app;
@@ -40,6 +40,8 @@ export function siteRoutes(app: WharfApp) {
 
   app.handle(api.validateSiteName, async ({ actor, body }) => {
     userOf(actor);
+    const problem = siteNameProblem(config, body.name);
+    if (problem) return { valid: false, message: problem };
     return (await isSiteNameTaken(db, body.name)) ? { valid: false, message: 'Site name is taken' } : { valid: true };
   });
 
