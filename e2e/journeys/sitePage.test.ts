@@ -7,6 +7,7 @@ import { afterAll, beforeAll, expect, it } from 'vitest';
 import { tarGz, uploadForm } from '../../packages/server/test/archives.ts';
 import { selfSignedCertificate } from '../../packages/server/test/certificates.ts';
 import { expectStatus } from '../../packages/server/test/client.ts';
+import { type DnsPeer, startDnsPeer } from '../../packages/server/test/dnsPeer.ts';
 import { PNG, uploadRelease } from '../../packages/server/test/world.ts';
 import { describeInBrowser } from '../support/browser.ts';
 import {
@@ -27,10 +28,15 @@ const WHARF_BIN = path.resolve(import.meta.dirname, '../../packages/cli/bin/whar
 
 describeInBrowser('site page (/sites/{siteId}): releases, tokens, settings, traffic', () => {
   let stage: Stage;
+  let dns: DnsPeer;
   beforeAll(async () => {
-    stage = await openStage();
+    dns = await startDnsPeer();
+    stage = await openStage({ WHARF_DNS_SERVER: dns.server });
   });
-  afterAll(() => stage?.close());
+  afterAll(async () => {
+    await stage?.close();
+    await dns?.close();
+  });
 
   async function newSite(prefix: string) {
     const { owner } = stage.world.clients;
@@ -239,12 +245,49 @@ describeInBrowser('site page (/sites/{siteId}): releases, tokens, settings, traf
     const saved = expectStatus(await stage.world.clients.owner.get(`/api/v1/sites/${site._id}`), 200);
     expect(saved.spa).toBe(true);
     expect(saved.domains).toEqual([
-      { name: domainName, exposeBranches: false, sslConfiguration: { type: 'external' } },
+      {
+        name: domainName,
+        exposeBranches: false,
+        sslConfiguration: { type: 'external' },
+        ownership: { token: expect.stringMatching(/^wharf-/), verifiedAt: null },
+      },
     ]);
 
     await page.locator('input[type=file]').setInputFiles({ name: 'logo.png', mimeType: 'image/png', buffer: PNG });
     await expectVisible(page.getByRole('main').getByRole('img', { name: `Logo of ${site.name}` }));
     await expectVisible(page.getByRole('navigation').getByRole('img', { name: `Logo of ${site.name}` }));
+    await context.close();
+  });
+
+  it('shows how to verify a saved domain, why a check failed, and that it is verified', async () => {
+    const site = await newSite('owned');
+    const name = `${site.name}.example.com`;
+    const domains = [{ name, exposeBranches: true, sslConfiguration: { type: 'external' } }];
+    const settings = { name: site.name, color: '#228be6', mainBranch: site.mainBranch, spa: false, domains };
+    const saved = expectStatus(await stage.world.clients.owner.put(`/api/v1/sites/${site._id}`, settings), 200);
+    const { token } = saved.domains[0].ownership;
+    const { context, page } = await visit(stage, { user: 'teammate', orgId: stage.world.org._id });
+    await context.grantPermissions(['clipboard-read', 'clipboard-write']);
+    await page.goto(`/sites/${site._id}/settings`);
+    const panel = page.getByRole('group', { name: 'Domain 1' }).getByLabel(`Ownership of ${name}`);
+    await expectVisible(panel.getByText('Not verified', { exact: true }));
+    await expectVisible(panel.getByText(`_wharf.${name}`));
+    await panel.getByRole('button', { name: "Copy the record's value" }).click();
+    await expect.poll(() => page.evaluate(() => navigator.clipboard.readText())).toBe(token);
+    await expectVisible(panel.getByText(`http://${name}/.well-known/wharf-ownership/${token}`));
+
+    await panel.getByRole('button', { name: 'Verify now' }).click();
+    await expectVisible(panel.getByText(`there is no TXT record _wharf.${name}`));
+    await panel.scrollIntoViewIfNeeded();
+    await snap(page, 'site-settings-domain-not-verified');
+
+    await dns.setTxt(`_wharf.${name}`, token);
+    await panel.getByRole('button', { name: 'Verify now' }).click();
+    await expectVisible(toast(page, `${name} is verified`));
+    const domain = page.getByRole('group', { name: 'Domain 1' });
+    await expectVisible(domain.getByText('Verified', { exact: true }));
+    await expect.poll(() => page.getByRole('button', { name: 'Save' }).isDisabled()).toBe(true);
+    await snap(page, 'site-settings-domain-verified');
     await context.close();
   });
 

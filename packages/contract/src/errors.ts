@@ -48,6 +48,7 @@ export const errorCodes = {
   API_TOKEN_NOT_FOUND: 404,
   LOGO_NOT_FOUND: 404,
   SUBMISSION_NOT_FOUND: 404,
+  DOMAIN_NOT_FOUND: 404,
   // 409: the request conflicts with the current state.
   SITE_NAME_TAKEN: 409,
   BRANCH_NAME_TAKEN: 409,
@@ -69,6 +70,7 @@ export const errorCodes = {
   LOGO_TOO_LARGE: 413,
   MEDIA_TYPE_UNSUPPORTED: 415,
   IDEMPOTENCY_KEY_REUSED: 422,
+  DOMAIN_NOT_VERIFIED: 422,
   RATE_LIMITED: 429,
   // 5xx: the server's side.
   INTERNAL_ERROR: 500,

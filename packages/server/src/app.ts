@@ -38,6 +38,7 @@ import { logoRoutes } from './modules/logos/routes.ts';
 import { memberRoutes } from './modules/members/routes.ts';
 import { orgRoutes } from './modules/orgs/routes.ts';
 import { releaseRoutes } from './modules/releases/routes.ts';
+import { siteDomainRoutes } from './modules/sites/domainRoutes.ts';
 import { siteRoutes } from './modules/sites/routes.ts';
 import { siteSettingsRoutes } from './modules/sites/settingsRoutes.ts';
 import { siteTokenRoutes } from './modules/siteTokens/routes.ts';
@@ -82,6 +83,7 @@ const modules = [
   teamRoutes,
   siteRoutes,
   siteSettingsRoutes,
+  siteDomainRoutes,
   logoRoutes,
   branchRoutes,
   releaseRoutes,

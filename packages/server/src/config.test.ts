@@ -53,6 +53,7 @@ describe('configuration', () => {
       directoryUrl: 'https://127.0.0.1:14000/dir',
       email: 'ops@example.com',
       caFile: null,
+      dns: null,
     });
     expect(both.https?.certFile).toMatch(/c\.pem$/);
   });

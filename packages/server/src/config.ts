@@ -45,6 +45,15 @@ const environment = z.object({
   WHARF_SESSION_TTL_DAYS: z.coerce.number({ error: 'must be a number of days' }).positive().default(30),
   WHARF_CRASH_REPORT_DSN: z.url({ error: 'must be a URL' }).optional(),
   WHARF_ANALYTICS: z.enum(['on', 'off'], { error: 'must be on or off' }).default('on'),
+  WHARF_BRANCH_HOSTS: z.enum(['nested', 'flat'], { error: 'must be nested or flat' }).default('nested'),
+  WHARF_DNS_SERVER: z
+    .string()
+    .regex(
+      /^(?:\d{1,3}(?:\.\d{1,3}){3}|\[[0-9a-f:.]+\]):\d{1,5}$/i,
+      'must be an address and port, such as 10.0.0.2:53 or [fd00::2]:53',
+    )
+    .optional(),
+  WHARF_OWNERSHIP_HTTP_PORT: z.coerce.number({ error: 'must be a port number' }).int().min(1).max(65535).default(80),
   WHARF_ACME_DIRECTORY: z.url({ error: 'must be the URL of an ACME directory' }).optional(),
   WHARF_ACME_EMAIL: z.email({ error: 'must be an email address' }).optional(),
   WHARF_ACME_CA_FILE: z.string().optional(),
@@ -87,6 +96,7 @@ const environment = z.object({
 });
 
 export type Environment = z.infer<typeof environment>;
+export type BranchHosts = Environment['WHARF_BRANCH_HOSTS'];
 
 /** Certificates obtained over ACME (RFC 8555). */
 export interface AcmeConfig {
@@ -117,6 +127,11 @@ export interface HttpsConfig {
 export interface Config {
   url: URL;
   sitesUrl: URL;
+  /**
+   * How a branch's host is made under the sites host: `nested`, `{branch}.{site}.{host}`, or `flat`,
+   * `{branch}--{site}.{host}`, which one wildcard certificate `*.{host}` covers for every site.
+   */
+  branchHosts: BranchHosts;
   port: number;
   /** A second port that serves only sites (the edge), when set. */
   sitesPort: number | null;
@@ -137,6 +152,10 @@ export interface Config {
   sessionTtlMs: number;
   crashReportDsn: string | null;
   analytics: boolean;
+  /** The DNS server asked for custom domains' TXT and A records, as host:port; null asks the system's resolver. */
+  dnsServer: string | null;
+  /** The port the HTTP challenge of a custom domain is fetched from: 80, unless port 80 reaches Wharf translated. */
+  ownershipHttpPort: number;
   smtpUrl: string | null;
   /** The sender of Wharf's mail; defaults to `wharf@{console host}`. */
   smtpFrom: string;
@@ -172,6 +191,7 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
   return {
     url,
     sitesUrl: new URL(e.WHARF_SITES_URL ?? url),
+    branchHosts: e.WHARF_BRANCH_HOSTS,
     port: e.PORT,
     sitesPort: e.WHARF_SITES_PORT ?? null,
     metricsToken: e.WHARF_METRICS_TOKEN ?? null,
@@ -187,6 +207,8 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
     sessionTtlMs: e.WHARF_SESSION_TTL_DAYS * DAY_MS,
     crashReportDsn: e.WHARF_CRASH_REPORT_DSN ?? null,
     analytics: e.WHARF_ANALYTICS === 'on',
+    dnsServer: e.WHARF_DNS_SERVER ?? null,
+    ownershipHttpPort: e.WHARF_OWNERSHIP_HTTP_PORT,
     smtpUrl: e.SMTP_URL ?? null,
     smtpFrom: e.SMTP_FROM ?? `Wharf <wharf@${url.hostname}>`,
     logLevel: e.LOG_LEVEL,

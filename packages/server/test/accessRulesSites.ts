@@ -44,6 +44,19 @@ export function siteRules(): Partial<Record<RouteName, AccessRule>> {
       events: ['site_deleted'],
       call: async (w) => ({ params: { siteId: (await freshSite(w))._id } }),
     },
+    verifySiteDomain: {
+      allow: siteManagers,
+      // No DNS record nor HTTP challenge proves the domain here: those allowed hear why, after authorisation.
+      expect: { teammate: 422, admin: 422, owner: 422 },
+      call: async (w) => {
+        const site = await freshSite(w);
+        const name = `${w.unique('own')}.example.test`;
+        const domains = [{ name, exposeBranches: false, sslConfiguration: { type: 'external' } }];
+        const settings = { name: site.name, color: '#00ff00', mainBranch: site.mainBranch, spa: false, domains };
+        expectStatus(await w.clients.owner.put(`/api/v1/sites/${site._id}`, settings), 200);
+        return { params: { siteId: site._id, name } };
+      },
+    },
     setSiteHeaders: {
       allow: siteManagers,
       events: ['site_updated'],

@@ -1,14 +1,14 @@
-import { type ChildProcess, spawn } from 'node:child_process';
+import { spawn } from 'node:child_process';
 import { existsSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import https from 'node:https';
 import os from 'node:os';
 import path from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { testAuthority } from './certificates.ts';
+import { type DnsPeer, startDnsPeer } from './dnsPeer.ts';
 import { freePort } from './harness.ts';
 
 const PEBBLE = '/usr/bin/pebble';
-const CHALLTESTSRV = '/usr/bin/pebble-challtestsrv';
 
 export interface Pebble {
   /** The ACME directory URL (over TLS, with `directoryCa`'s certificate). */
@@ -17,17 +17,15 @@ export interface Pebble {
   directoryCaFile: string;
   /** The root of the certificates pebble issues: clients verify Wharf's chains against it. */
   issuedRoot(): Promise<string>;
-  /** The DNS server pebble resolves names with (every name is 127.0.0.1 unless set otherwise). */
-  dnsPort: number;
-  /** Points a name at another address in pebble-challtestsrv's DNS (not with a DNS server of the test's own). */
-  setAddress(host: string, ipv4: string): Promise<void>;
+  /** The DNS server pebble resolves names with, unless the test brought its own (`dnsServer`). */
+  dns: DnsPeer | null;
   stop(): Promise<void>;
 }
 
 export interface PebbleOptions {
   /** The port pebble sends HTTP-01 checks to: Wharf's plain HTTP port. */
   httpPort: number;
-  /** A DNS server of the test's own (bind9 for DNS-01); pebble-challtestsrv otherwise. */
+  /** A DNS server of the test's own (bind9 for DNS-01, a DnsPeer it shares with Wharf); else a DnsPeer of pebble's. */
   dnsServer?: string;
 }
 
@@ -37,13 +35,12 @@ function requireBinary(file: string) {
 }
 
 /**
- * Debian's pebble (an ACME server for tests) and pebble-challtestsrv (its DNS server, answering
- * 127.0.0.1 for every name), on loopback ports of their own. Pebble checks HTTP-01 answers on
+ * Debian's pebble (an ACME server for tests) on loopback ports of its own, resolving names with a
+ * DNS server of the test's or with pebble-challtestsrv (answering 127.0.0.1 for every name). Pebble checks HTTP-01 answers on
  * `httpPort` of whatever address a name resolves to.
  */
 export async function startPebble(options: PebbleOptions): Promise<Pebble> {
   requireBinary(PEBBLE);
-  requireBinary(CHALLTESTSRV);
   const dir = mkdtempSync(path.join(os.tmpdir(), 'wharf-pebble-'));
   const authority = testAuthority();
   const own = authority.issue(['localhost', '127.0.0.1']);
@@ -53,25 +50,9 @@ export async function startPebble(options: PebbleOptions): Promise<Pebble> {
   writeFileSync(directoryCaFile, authority.ca);
   authority.remove();
 
-  const children: ChildProcess[] = [];
-  let dnsServer = options.dnsServer;
-  let dnsPort = 0;
-  let management = 0;
-  if (!dnsServer) {
-    dnsPort = await freePort();
-    management = await freePort();
-    children.push(
-      spawn(
-        CHALLTESTSRV,
-        [
-          ...['-dns01', `127.0.0.1:${dnsPort}`, '-http01', '', '-https01', '', '-tlsalpn01', ''],
-          ...['-management', `127.0.0.1:${management}`, '-defaultIPv4', '127.0.0.1', '-defaultIPv6', ''],
-        ],
-        { stdio: 'ignore' },
-      ),
-    );
-    dnsServer = `127.0.0.1:${dnsPort}`;
-  }
+  // Without a DNS server of the test's own, pebble-challtestsrv answers 127.0.0.1 for every name.
+  const dns = options.dnsServer ? null : await startDnsPeer();
+  const dnsServer = options.dnsServer ?? (dns as DnsPeer).server;
   const listen = await freePort();
   const managementPort = await freePort();
   writeFileSync(
@@ -101,7 +82,6 @@ export async function startPebble(options: PebbleOptions): Promise<Pebble> {
   pebble.stderr?.on('data', (chunk: Buffer) => {
     output += chunk.toString();
   });
-  children.push(pebble);
   const ca = authority.ca;
   const get = (port: number, urlPath: string) => fetchText(port, urlPath, ca);
   await waitUntil(
@@ -112,17 +92,10 @@ export async function startPebble(options: PebbleOptions): Promise<Pebble> {
     directoryUrl: `https://127.0.0.1:${listen}/dir`,
     directoryCaFile,
     issuedRoot: () => get(managementPort, '/roots/0'),
-    dnsPort,
-    async setAddress(host: string, ipv4: string) {
-      if (!management) throw new Error('setAddress needs pebble-challtestsrv as the DNS server');
-      const answer = await fetch(`http://127.0.0.1:${management}/add-a`, {
-        method: 'POST',
-        body: JSON.stringify({ host: `${host}.`, addresses: [ipv4] }),
-      });
-      if (!answer.ok) throw new Error(`pebble-challtestsrv refused add-a: ${answer.status}`);
-    },
+    dns,
     async stop() {
-      for (const child of children) child.kill('SIGTERM');
+      pebble.kill('SIGTERM');
+      await dns?.close();
       await sleep(50);
       rmSync(dir, { recursive: true, force: true });
     },

@@ -61,10 +61,27 @@ export const sslConfiguration = z.discriminatedUnion(
 );
 export type SslConfiguration = z.infer<typeof sslConfiguration>;
 
+/**
+ * Whether the site's owners proved they hold a custom domain, which Wharf serves only then. Owned by
+ * the server: ignored on a save, kept across saves while the domain keeps its name.
+ */
+export const domainOwnership = z.object({
+  /** The value of the TXT record `_wharf.{domain}`, and the last segment of the HTTP challenge's path. */
+  token: z.string(),
+  verifiedAt: timestamp.nullable(),
+  /** Why the last check failed, until one succeeds. */
+  lastError: z.string().optional(),
+});
+export type DomainOwnership = z.infer<typeof domainOwnership>;
+
+export const domainName = requiredText().regex(patterns.hostName, 'Must be a host name such as www.example.com');
+
 export const domain = z.object({
-  name: requiredText().regex(patterns.hostName, 'Must be a host name such as www.example.com'),
+  name: domainName,
   exposeBranches: bool.default(false),
   sslConfiguration: sslConfiguration.default({ type: 'acme' }),
+  /** Answers only (ignored on a save). */
+  ownership: domainOwnership.optional(),
 });
 export type Domain = z.infer<typeof domain>;
 export const domains = z

@@ -2,6 +2,7 @@ import { z } from 'zod';
 import { nameCheck, paged } from '../entities/common.ts';
 import {
   createSiteTokenBody,
+  domainName,
   header,
   passwordBody,
   site,
@@ -59,6 +60,15 @@ export const deleteSite = route({
   summary: 'Delete a site with its branches and releases',
   params: ids('siteId'),
   response: noContent,
+});
+
+export const verifySiteDomain = route({
+  method: 'post',
+  path: '/api/v1/sites/:siteId/domains/:name/verify',
+  scope: 'site_update',
+  summary: 'Check now that the owners of a site hold one of its custom domains (TXT record, else HTTP challenge)',
+  params: ids('siteId').extend({ name: domainName }),
+  response: site,
 });
 
 export const setSiteHeaders = route({

@@ -12,6 +12,7 @@ import * as housekeepingHolds from './migrations/009_housekeeping_holds.ts';
 import * as dispatch from './migrations/010_dispatch.ts';
 import * as formSubmissions from './migrations/011_form_submissions.ts';
 import { mailJobs } from './migrations/012_mail_jobs.ts';
+import * as domainOwnership from './migrations/013_domain_ownership.ts';
 import * as tlsCertificates from './migrations/014_tls_certificates.ts';
 import type { Db } from './schema.ts';
 
@@ -32,6 +33,7 @@ const migrationsWith = (sealer: () => Sealer): Record<string, Migration> => ({
   '010_dispatch': dispatch,
   '011_form_submissions': formSubmissions,
   '012_mail_jobs': mailJobs(sealer),
+  '013_domain_ownership': domainOwnership,
   '014_tls_certificates': tlsCertificates,
 });
 

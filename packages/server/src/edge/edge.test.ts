@@ -1,6 +1,8 @@
 import { brotliDecompressSync, gunzipSync } from 'node:zlib';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { expectStatus, type TestClient } from '../../test/client.ts';
+import { type DnsPeer, startDnsPeer } from '../../test/dnsPeer.ts';
+import { verifyDomains } from '../../test/domains.ts';
 import { startTestServer, type TestServer } from '../../test/harness.ts';
 import { basic, siteRequest } from '../../test/siteClient.ts';
 import { buildWorld, uploadRelease, type World } from '../../test/world.ts';
@@ -19,6 +21,7 @@ const FILES = [
 
 describe('the edge', () => {
   let server: TestServer;
+  let dns: DnsPeer;
   let world: World;
   let owner: TestClient;
   let port: number;
@@ -26,7 +29,8 @@ describe('the edge', () => {
   let base: string;
 
   beforeAll(async () => {
-    server = await startTestServer({ env: { WHARF_METRICS_TOKEN: METRICS_TOKEN } });
+    dns = await startDnsPeer();
+    server = await startTestServer({ env: { WHARF_METRICS_TOKEN: METRICS_TOKEN, WHARF_DNS_SERVER: dns.server } });
     port = Number(new URL(server.url).port);
     world = await buildWorld(server.url);
     owner = world.clients.owner;
@@ -34,7 +38,10 @@ describe('the edge', () => {
     base = `/api/v1/sites/${world.site._id}`;
     await uploadRelease(owner, world.site._id, 'edge files', ['main'], FILES);
   });
-  afterAll(() => server.close());
+  afterAll(async () => {
+    await server?.close();
+    await dns?.close();
+  });
 
   const get = (path: string, headers: Record<string, string> = {}, on = host) =>
     siteRequest(port, on, path, { headers });
@@ -230,7 +237,9 @@ describe('the edge', () => {
       spa: false,
       domains,
     };
-    expectStatus(await owner.put(base, settings), 200);
+    const saved = expectStatus(await owner.put(base, settings), 200);
+    expect((await get('/about', {}, 'www.example.test')).status).toBe(404);
+    await verifyDomains(owner, dns, world.site._id, saved.domains);
     expect((await get('/about', {}, 'www.example.test')).text).toBe('<p>about</p>');
     expect((await get('/', {}, 'feature-login.www.example.test')).text).toBe('preview');
     expectStatus(await owner.put(base, { ...settings, domains: [{ ...domains[0], exposeBranches: false }] }), 200);

@@ -4,6 +4,7 @@ import type { Db } from '../db/schema.ts';
 import type { OutboxEvent } from '../events/outbox.ts';
 import { clientAddressOf, clientOf, type TrustProxy } from '../http/trustProxy.ts';
 import type { Sealer } from '../lib/secrets.ts';
+import { CHALLENGE_PREFIX } from '../modules/sites/ownership.ts';
 import type { OutboundGuard } from '../outbound/guard.ts';
 import type { EdgeLog } from './edgeLog.ts';
 import { FORMS_PREFIX, FormReceiver } from './forms.ts';
@@ -109,7 +110,7 @@ export class Edge {
     this.responder = new FileResponder(pathOfBlob, log);
     this.forms = new FormReceiver(db, { sealer, afterCommit });
     this.sitesSuffix = `.${config.sitesUrl.hostname}`;
-    this.hosts = new HostParser(config.sitesUrl.hostname);
+    this.hosts = new HostParser(config.sitesUrl.hostname, config.branchHosts);
     this.consoleHost = config.url.hostname;
     this.trustProxy = config.trustProxy;
     this.outbound = outbound;
@@ -149,11 +150,26 @@ export class Edge {
   handles(req: IncomingMessage): boolean {
     const host = this.hosts.parse(req.headers.host)?.name;
     if (!host || host === this.consoleHost) return false;
-    return host.endsWith(this.sitesSuffix) || this.table.isDomain(host);
+    return host.endsWith(this.sitesSuffix) || this.table.isDomain(host) || this.isOwnershipChallenge(req, host);
+  }
+
+  /**
+   * The HTTP challenge of a saved domain not verified yet (CHALLENGE_PREFIX + its token): answering
+   * it for any host pointed at Wharf is what lets Wharf see that the domain points here. Any other
+   * request for such a domain gets what an unknown host gets.
+   */
+  private isOwnershipChallenge(req: IncomingMessage, host: string) {
+    const token = this.table.challengeToken(host);
+    return token !== undefined && req.url === `${CHALLENGE_PREFIX}${token}`;
   }
 
   handle(req: IncomingMessage, res: ServerResponse) {
     const host = this.hosts.parse(req.headers.host);
+    if (host && this.isOwnershipChallenge(req, host.name)) {
+      res.writeHead(200, { 'content-type': 'text/plain; charset=utf-8', 'cache-control': 'no-store' });
+      res.end(req.method === 'HEAD' ? undefined : this.table.challengeToken(host.name));
+      return;
+    }
     const resolved = host ? this.table.resolve(host.target) : null;
     if (!resolved?.branch) {
       if (resolved) applySiteHeaders(res, resolved.site.headers);

@@ -1,3 +1,5 @@
+import type { BranchHosts } from '../config.ts';
+import { FLAT_BRANCH_SEPARATOR } from '../lib/urls.ts';
 import { LruCache } from './lru.ts';
 
 /** What a Host header asks for: a site by name (and maybe a branch), or a custom domain. */
@@ -15,15 +17,33 @@ export function hostName(header: string | undefined): string | null {
 }
 
 /**
- * `{site}.{sites host}` → main branch, `{branch}.{site}.{sites host}` → that branch. Any other host
- * is a candidate custom domain: the domain itself, or `{branch}.{domain}` when it exposes branches.
+ * With flat branch hosts, `{branch}--{site}` → that branch. Split at the first `--`: a slug never
+ * holds one (slugOf), while a site name saved before the switch may; site names with `--` are
+ * refused in this mode, so one label names one branch or one site, never both.
  */
-export function parseHost(host: string, sitesHost: string): HostTarget {
+function flatLabel(label: string): HostTarget {
+  const separator = label.indexOf(FLAT_BRANCH_SEPARATOR);
+  if (separator <= 0) return { kind: 'site', siteName: label, branchSlug: null };
+  return {
+    kind: 'site',
+    siteName: label.slice(separator + FLAT_BRANCH_SEPARATOR.length),
+    branchSlug: label.slice(0, separator),
+  };
+}
+
+/**
+ * `{site}.{sites host}` → main branch, `{branch}.{site}.{sites host}` → that branch (or
+ * `{branch}--{site}.{sites host}` with flat branch hosts). Any other host is a candidate custom
+ * domain: the domain itself, or `{branch}.{domain}` when it exposes branches.
+ */
+export function parseHost(host: string, sitesHost: string, branchHosts: BranchHosts = 'nested'): HostTarget {
   const suffix = `.${sitesHost}`;
   if (host.endsWith(suffix)) {
     const labels = host.slice(0, -suffix.length).split('.');
-    if (labels.length === 1) return { kind: 'site', siteName: labels[0]!, branchSlug: null };
-    if (labels.length === 2) return { kind: 'site', siteName: labels[1]!, branchSlug: labels[0]! };
+    if (labels.length === 1)
+      return branchHosts === 'flat' ? flatLabel(labels[0]!) : { kind: 'site', siteName: labels[0]!, branchSlug: null };
+    if (labels.length === 2 && branchHosts === 'nested')
+      return { kind: 'site', siteName: labels[1]!, branchSlug: labels[0]! };
   }
   const dot = host.indexOf('.');
   return { kind: 'domain', domain: host, branchSlug: dot > 0 ? host.slice(0, dot) : null };
@@ -46,14 +66,17 @@ const CACHED_HEADER_LENGTH = 256;
 export class HostParser {
   private readonly parsed = new LruCache<string, ParsedHost | null>(1000);
 
-  constructor(private readonly sitesHost: string) {}
+  constructor(
+    private readonly sitesHost: string,
+    private readonly branchHosts: BranchHosts = 'nested',
+  ) {}
 
   parse(header: string | undefined): ParsedHost | null {
     if (!header) return null;
     let parsed = this.parsed.get(header);
     if (parsed === undefined) {
       const name = hostName(header);
-      parsed = name ? { name, target: parseHost(name, this.sitesHost) } : null;
+      parsed = name ? { name, target: parseHost(name, this.sitesHost, this.branchHosts) } : null;
       if (header.length <= CACHED_HEADER_LENGTH) this.parsed.set(header, parsed);
     }
     return parsed;

@@ -28,7 +28,10 @@ export interface SiteEntry {
   branches: Map<string, BranchEntry>;
   /** The site's own headers, for its answers that concern no branch (an unknown branch's 404). */
   headers: [string, string][];
+  /** Verified domains only: the edge serves no other. */
   domains: Domain[];
+  /** Saved domains not verified yet, with the token their HTTP challenge answers. */
+  pendingDomains: { name: string; token: string }[];
 }
 
 type SiteRow = Database['sites'];
@@ -47,6 +50,17 @@ function mergeHeaders(site: Header[], branch: Header[]): [string, string][] {
   const merged = new Map<string, [string, string]>();
   for (const header of [...site, ...branch]) merged.set(header.name.toLowerCase(), [header.name, header.value]);
   return [...merged.values()];
+}
+
+/** Only a verified domain is served; one not verified yet answers only its ownership challenge. */
+function domainsByOwnership(saved: Domain[]): Pick<SiteEntry, 'domains' | 'pendingDomains'> {
+  const domains: Domain[] = [];
+  const pendingDomains: SiteEntry['pendingDomains'] = [];
+  for (const domain of saved) {
+    if (domain.ownership?.verifiedAt) domains.push(domain);
+    else if (domain.ownership) pendingDomains.push({ name: domain.name, token: domain.ownership.token });
+  }
+  return { domains, pendingDomains };
 }
 
 function toEntry(site: SiteRow, branches: BranchRow[]): SiteEntry {
@@ -69,7 +83,7 @@ function toEntry(site: SiteRow, branches: BranchRow[]): SiteEntry {
     mainBranch: entries.find((b) => b.id === site.main_branch_id) ?? null,
     branches: new Map(entries.map((b) => [b.slug, b])),
     headers: mergeHeaders(siteHeaders, []),
-    domains: readJson<Domain[]>(site.domains),
+    ...domainsByOwnership(readJson<Domain[]>(site.domains)),
   };
 }
 
@@ -78,6 +92,7 @@ export class RoutingTable {
   private readonly byName = new Map<string, SiteEntry>();
   private readonly byId = new Map<string, SiteEntry>();
   private readonly byDomain = new Map<string, { site: SiteEntry; domain: Domain }>();
+  private readonly challenges = new Map<string, { site: SiteEntry; token: string }>();
 
   get size() {
     return this.byId.size;
@@ -115,6 +130,7 @@ export class RoutingTable {
     this.byName.clear();
     this.byId.clear();
     this.byDomain.clear();
+    this.challenges.clear();
   }
 
   remove(siteId: string) {
@@ -124,6 +140,8 @@ export class RoutingTable {
     if (this.byName.get(old.name) === old) this.byName.delete(old.name);
     for (const domain of old.domains)
       if (this.byDomain.get(domain.name)?.site === old) this.byDomain.delete(domain.name);
+    for (const pending of old.pendingDomains)
+      if (this.challenges.get(pending.name)?.site === old) this.challenges.delete(pending.name);
   }
 
   private put(entry: SiteEntry) {
@@ -131,6 +149,12 @@ export class RoutingTable {
     this.byId.set(entry.id, entry);
     this.byName.set(entry.name, entry);
     for (const domain of entry.domains) this.byDomain.set(domain.name, { site: entry, domain });
+    for (const { name, token } of entry.pendingDomains) this.challenges.set(name, { site: entry, token });
+  }
+
+  /** The token a saved domain not verified yet answers at its challenge path, else undefined. */
+  challengeToken(host: string): string | undefined {
+    return this.challenges.get(host)?.token;
   }
 
   /** The site and branch a host asks for; undefined branch when the site has no such branch. */

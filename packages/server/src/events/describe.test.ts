@@ -66,6 +66,11 @@ describe('the sentence of an event', () => {
     ],
     ['site_branch_updated', { branchId: 'b-main', headers: ['x-a'] }, 'Ada saved the headers of branch main of blog'],
     ['site_updated', { name: 'blog2', spa: true }, 'Ada updated the settings of blog2'],
+    [
+      'site_updated',
+      { domainVerified: 'www.example.com', method: 'txt' },
+      'Ada verified the domain www.example.com of blog',
+    ],
     ['form_submitted', { form: 'contact' }, 'A visitor submitted the form contact on blog'],
     ['ping', {}, 'This is a test delivery from Wharf'],
   ])('%s reads as a person would say it', (name, data, sentence) => {

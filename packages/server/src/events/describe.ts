@@ -95,10 +95,12 @@ const sentences: Record<Exclude<EventName, 'form_submitted'>, Sentence> = {
   team_hook_deleted: teamHook.deleted,
 
   site_added: (p) => `${p.who} created the site ${text(p.data.name) ?? p.site}`,
-  site_updated: (p) =>
-    Array.isArray(p.data.headers)
-      ? `${p.who} saved the headers of ${p.site}`
-      : `${p.who} updated the settings of ${text(p.data.name) ?? p.site}`,
+  site_updated: (p) => {
+    if (Array.isArray(p.data.headers)) return `${p.who} saved the headers of ${p.site}`;
+    const verified = text(p.data.domainVerified);
+    if (verified) return `${p.who} verified the domain ${verified} of ${p.site}`;
+    return `${p.who} updated the settings of ${text(p.data.name) ?? p.site}`;
+  },
   site_logo_set: (p) => `${p.who} set the logo of ${p.site}`,
   site_logo_removed: (p) => `${p.who} removed the logo of ${p.site}`,
   site_deleted: (p) => `${p.who} deleted the site ${text(p.data.name) ?? p.site}`,

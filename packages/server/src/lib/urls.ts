@@ -1,16 +1,32 @@
 import type { Config } from '../config.ts';
 
+/** What joins a branch's slug to its site's name in a flat branch host: `{branch}--{site}`. */
+export const FLAT_BRANCH_SEPARATOR = '--';
+
 /**
- * The URL a branch is served at: `{branch slug}.{site}.{sites host}`, or `{site}.{sites host}`
- * for the main branch (design.md 'Running').
+ * The URL a branch is served at: `{branch slug}.{site}.{sites host}` (or `{branch slug}--{site}.{sites
+ * host}` with flat branch hosts), or `{site}.{sites host}` for the main branch (design.md 'Running').
  */
-export function branchUrl(config: Config, siteName: string, branchSlug: string | null): string {
+export function branchUrl(
+  config: Pick<Config, 'sitesUrl' | 'branchHosts'>,
+  siteName: string,
+  branchSlug: string | null,
+): string {
   const base = config.sitesUrl;
-  const host = [branchSlug, siteName, base.host].filter(Boolean).join('.');
-  return `${base.protocol}//${host}/`;
+  const siteLabel =
+    branchSlug === null
+      ? siteName
+      : config.branchHosts === 'flat'
+        ? `${branchSlug}${FLAT_BRANCH_SEPARATOR}${siteName}`
+        : `${branchSlug}.${siteName}`;
+  return `${base.protocol}//${siteLabel}.${base.host}/`;
 }
 
-/** A branch name made safe for a host name label: `feature/login` → `feature-login`. */
+/**
+ * A branch name made safe for a host name label: `feature/login` → `feature-login`. Runs of other
+ * characters (and of hyphens) become one hyphen, so a slug never holds `--`: flat branch hosts
+ * rely on it.
+ */
 export function slugOf(name: string): string {
   const slug = name
     .toLowerCase()

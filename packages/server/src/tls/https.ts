@@ -5,8 +5,11 @@ import type { TLSSocket } from 'node:tls';
 import type { HttpsConfig } from '../config.ts';
 import { CertificateStore, type CertificateStoreOptions, TLS_OPTIONS } from './certificateStore.ts';
 
-/** Paths plain HTTP keeps answering when HTTPS is on: ACME's challenges and the health checks. */
-const STAYS_PLAIN = /^\/(?:\.well-known\/acme-challenge\/|(?:healthz|readyz)(?:\?|$))/;
+/**
+ * Paths plain HTTP keeps answering when HTTPS is on: ACME's challenges, custom domains' ownership
+ * challenges (checked over plain HTTP, before the domain may have a certificate) and the health checks.
+ */
+const STAYS_PLAIN = /^\/(?:\.well-known\/(?:acme-challenge|wharf-ownership)\/|(?:healthz|readyz)(?:\?|$))/;
 
 /**
  * Session ticket keys derived from the server secret: every process of an installation (each

@@ -10,8 +10,9 @@ import {
 } from '../../access/rules.ts';
 import type { WharfApp } from '../../wharfApp.ts';
 import { checkManualCertificates, keepSavedPrivateKeys, mustNotBeWharfHosts } from './certificates.ts';
+import { keepOwnership } from './ownership.ts';
 import { getSite, isSiteNameTaken, listTeamSites, searchOrgSites, storedDomains } from './queries.ts';
-import { createSite, deleteSite, updateSite } from './service.ts';
+import { createSite, deleteSite, siteNameProblem, updateSite } from './service.ts';
 
 export function siteRoutes(app: WharfApp) {
   const { db, config } = app;
@@ -39,6 +40,8 @@ export function siteRoutes(app: WharfApp) {
 
   app.handle(api.validateSiteName, async ({ actor, body }) => {
     userOf(actor);
+    const problem = siteNameProblem(config, body.name);
+    if (problem) return { valid: false, message: problem };
     return (await isSiteNameTaken(db, body.name)) ? { valid: false, message: 'Site name is taken' } : { valid: true };
   });
 
@@ -50,7 +53,8 @@ export function siteRoutes(app: WharfApp) {
   app.handle(api.updateSite, async ({ actor, params, body }) => {
     await mustManageSite(db, actor, params.siteId);
     mustNotBeWharfHosts(config, body.domains);
-    const domains = keepSavedPrivateKeys(await storedDomains(db, params.siteId), body.domains);
+    const saved = await storedDomains(db, params.siteId);
+    const domains = keepOwnership(saved, keepSavedPrivateKeys(saved, body.domains));
     checkManualCertificates(domains);
     return updateSite(db, config, userOf(actor), params.siteId, { ...body, domains });
   });

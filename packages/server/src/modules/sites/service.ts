@@ -5,9 +5,26 @@ import { recordEvent } from '../../events/outbox.ts';
 import { httpError, invalidField } from '../../http/errors.ts';
 import { colorFromName } from '../../lib/colors.ts';
 import { newId, now } from '../../lib/ids.ts';
+import { FLAT_BRANCH_SEPARATOR } from '../../lib/urls.ts';
 import { getSite, isSiteNameTaken } from './queries.ts';
 
 export const MAIN_BRANCH_NAME = 'main';
+
+/**
+ * Why a site may not take this name on this installation, or null. With flat branch hosts,
+ * `{branch}--{site}` is a branch's address: a site named `preview--shop` would take the address of
+ * the branch `preview` of the site `shop`.
+ */
+export function siteNameProblem(config: Pick<Config, 'branchHosts'>, name: string): string | null {
+  if (config.branchHosts === 'flat' && name.includes(FLAT_BRANCH_SEPARATOR))
+    return `Must not contain "${FLAT_BRANCH_SEPARATOR}": it separates a branch from its site in branch addresses`;
+  return null;
+}
+
+function mustSuitBranchHosts(config: Pick<Config, 'branchHosts'>, name: string) {
+  const problem = siteNameProblem(config, name);
+  if (problem) throw invalidField('name', problem);
+}
 
 /** A site is born with its main branch, which serves nothing until the first upload. */
 export async function createSite(
@@ -15,6 +32,7 @@ export async function createSite(
   config: Config,
   input: { actorId: string; orgId: string; teamId: string; name: string; color?: string },
 ) {
+  mustSuitBranchHosts(config, input.name);
   const siteId = newId();
   const branchId = newId();
   const createdAt = now();
@@ -90,9 +108,11 @@ export async function updateSite(db: Db, config: Config, actorId: string, siteId
   await db.transaction().execute(async (trx) => {
     const site = await trx
       .selectFrom('sites')
-      .select(['org_id', 'team_id'])
+      .select(['org_id', 'team_id', 'name'])
       .where('id', '=', siteId)
       .executeTakeFirstOrThrow();
+    // Only a new name is checked: a site named before flat branch hosts were switched on keeps its settings editable.
+    if (settings.name !== site.name) mustSuitBranchHosts(config, settings.name);
     if (await isSiteNameTaken(trx, settings.name, siteId)) throw httpError('SITE_NAME_TAKEN', 'Site name is taken');
     const mainBranch = await trx
       .selectFrom('branches')

@@ -1,6 +1,8 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { selfSignedCertificate } from '../../../test/certificates.ts';
 import { expectStatus, signedIn, type TestClient } from '../../../test/client.ts';
+import { type DnsPeer, startDnsPeer } from '../../../test/dnsPeer.ts';
+import { verifyDomains } from '../../../test/domains.ts';
 import { databases, startTestServer, type TestServer } from '../../../test/harness.ts';
 import { siteRequest } from '../../../test/siteClient.ts';
 import { uploadRelease } from '../../../test/world.ts';
@@ -8,17 +10,22 @@ import { colorFromName } from '../../lib/colors.ts';
 
 describe.each(databases)('teams and sites on $name', ({ postgres }) => {
   let server: TestServer;
+  let dns: DnsPeer;
   let owner: TestClient;
   let orgId: string;
   let teamId: string;
 
   beforeAll(async () => {
-    server = await startTestServer({ postgres });
+    dns = await startDnsPeer();
+    server = await startTestServer({ postgres, env: { WHARF_DNS_SERVER: dns.server } });
     owner = await signedIn(server.url, 'owner');
     orgId = expectStatus(await owner.post('/api/v1/orgs', { name: 'Acme' }), 200)._id;
     teamId = expectStatus(await owner.post(`/api/v1/orgs/${orgId}/teams`, { name: 'Web' }), 200)._id;
   });
-  afterAll(() => server.close());
+  afterAll(async () => {
+    await server?.close();
+    await dns?.close();
+  });
 
   it('creates a site with a main branch served at its own host name', async () => {
     const site = expectStatus(await owner.post(`/api/v1/teams/${teamId}/sites`, { name: 'shop' }), 200);
@@ -232,6 +239,7 @@ describe.each(databases)('teams and sites on $name', ({ postgres }) => {
     ];
     const settings = { name: 'proxied', color: '#000000', mainBranch: site.mainBranch, spa: false, domains };
     // Answers show everything but the private key.
+    const ownership = { token: expect.stringMatching(/^wharf-/), verifiedAt: null };
     const shown = domains.map((d, i) =>
       i === 2
         ? {
@@ -241,11 +249,14 @@ describe.each(databases)('teams and sites on $name', ({ postgres }) => {
               fullchain: certificate.fullchain,
               certificate: { expiresAt: expect.any(String), names: ['own.example.com'] },
             },
+            ownership,
           }
-        : d,
+        : { ...d, ownership },
     );
-    expect(expectStatus(await owner.put(`/api/v1/sites/${site._id}`, settings), 200).domains).toEqual(shown);
+    const saved = expectStatus(await owner.put(`/api/v1/sites/${site._id}`, settings), 200).domains;
+    expect(saved).toEqual(shown);
     expect(expectStatus(await owner.get(`/api/v1/sites/${site._id}`), 200).domains).toEqual(shown);
+    await verifyDomains(owner, dns, site._id, saved);
     const served = await siteRequest(Number(new URL(server.url).port), 'proxied.example.com', '/');
     expect(served.text).toBe('behind a proxy');
 

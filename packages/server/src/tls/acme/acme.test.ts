@@ -8,6 +8,8 @@ import { promisify } from 'node:util';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { selfSignedCertificate } from '../../../test/certificates.ts';
 import { expectStatus } from '../../../test/client.ts';
+import { type DnsPeer, startDnsPeer } from '../../../test/dnsPeer.ts';
+import { verifyDomains } from '../../../test/domains.ts';
 import { databases, freePort, startTestServer, type TestServer, withPg } from '../../../test/harness.ts';
 import { httpsGet } from '../../../test/httpsClient.ts';
 import { acmeEnv, type Pebble, startPebble } from '../../../test/pebble.ts';
@@ -41,6 +43,7 @@ for (const database of databases) {
     let siteName: string;
     let siteId: string;
     let schema: string | undefined;
+    let dns: DnsPeer;
 
     beforeAll(async () => {
       // The world is built over plain HTTP first: with HTTPS on, plain HTTP only redirects.
@@ -49,7 +52,10 @@ for (const database of databases) {
         schema = `test_acme_${randomString(10)}`;
         await withPg((client) => client.query(`create schema ${schema}`));
       }
-      const plain = await startTestServer({ dataDir, postgres: database.postgres, ...(schema ? { schema } : {}) });
+      // The DNS server Wharf checks ownership with, and pebble resolves names with (127.0.0.1 for all).
+      dns = await startDnsPeer();
+      const dnsEnv = { WHARF_DNS_SERVER: dns.server };
+      const plain = await startTestServer({ dataDir, env: dnsEnv, ...(schema ? { schema } : {}) });
       const world = await buildWorld(plain.url);
       siteName = world.site.name;
       siteId = world.site._id;
@@ -58,14 +64,18 @@ for (const database of databases) {
         { name: 'www.shop.test', exposeBranches: true, sslConfiguration: { type: 'acme' } },
         { name: 'plain.shop.test', exposeBranches: false, sslConfiguration: { type: 'external' } },
         { name: 'manual.shop.test', exposeBranches: false, sslConfiguration: { type: 'manual', ...manual } },
+        // Saved, not verified: served by no one, so no certificate either.
+        { name: 'unproven.shop.test', exposeBranches: false, sslConfiguration: { type: 'acme' } },
       ];
       const { site } = world;
       const settings = { name: site.name, color: site.color, mainBranch: site.mainBranch, spa: false, domains };
-      expectStatus(await world.clients.owner.put(`/api/v1/sites/${siteId}`, settings), 200);
+      const saved = expectStatus(await world.clients.owner.put(`/api/v1/sites/${siteId}`, settings), 200);
+      const proven = saved.domains.filter((domain: { name: string }) => domain.name !== 'unproven.shop.test');
+      await verifyDomains(world.clients.owner, dns, siteId, proven);
       await plain.close();
 
       const port = await freePort();
-      pebble = await startPebble({ httpPort: port });
+      pebble = await startPebble({ httpPort: port, dnsServer: dns.server });
       root = await pebble.issuedRoot();
       httpsPort = await freePort();
       server = await startTestServer({
@@ -73,12 +83,13 @@ for (const database of databases) {
         port,
         postgres: database.postgres,
         ...(schema ? { schema } : {}),
-        env: { ...acmeEnv(pebble, httpsPort), WHARF_ACME_EMAIL: 'ops@wharf.test' },
+        env: { ...acmeEnv(pebble, httpsPort), ...dnsEnv, WHARF_ACME_EMAIL: 'ops@wharf.test' },
       });
     }, 60_000);
     afterAll(async () => {
       await server?.close();
       await pebble?.stop();
+      await dns?.close();
       await rm(dataDir, { recursive: true, force: true });
       if (schema) await withPg((client) => client.query(`drop schema if exists ${schema} cascade`));
     });
@@ -184,8 +195,8 @@ for (const database of databases) {
     });
 
     it('refuses names Wharf does not serve, and orders nothing for them', async () => {
-      for (const name of [`nosuch.${SITES}`, `nobranch.${siteName}.${SITES}`, 'example.org', 'a.b.c.d.shop.test'])
-        expect(await handshake(httpsPort, name, root)).toBe(false);
+      const refused = [`nosuch.${SITES}`, `nobranch.${siteName}.${SITES}`, 'example.org', 'unproven.shop.test'];
+      for (const name of [...refused, 'a.b.c.d.shop.test']) expect(await handshake(httpsPort, name, root)).toBe(false);
       const rows = await server.app.db.selectFrom('tls_certificates').select('name').execute();
       expect(rows.map((row) => row.name).sort()).toEqual(
         [CONSOLE, `${siteName}.${SITES}`, `main.${siteName}.${SITES}`, 'main.www.shop.test', 'www.shop.test'].sort(),
@@ -210,7 +221,7 @@ for (const database of databases) {
       const name = `broken.${siteName}.${SITES}`;
       await addBranch('broken');
       // Its name points at an address where nothing answers pebble's check: the order fails.
-      await pebble.setAddress(name, '127.0.0.2');
+      await dns.addA(name, ['127.0.0.2']);
       expect(await handshake(httpsPort, name, root)).toBe(false);
       const row = await certificateRow(name);
       expect(row).toMatchObject({ state: 'failed', attempts: 1, chain: null });

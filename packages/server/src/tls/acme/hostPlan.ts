@@ -1,7 +1,9 @@
 import type { Domain } from '@wharf/contract';
+import type { BranchHosts } from '../../config.ts';
 import type { Db } from '../../db/schema.ts';
 import { parseHost } from '../../edge/hosts.ts';
 import { readJson } from '../../lib/json.ts';
+import { isVerified } from '../../modules/sites/ownership.ts';
 
 /** What to order for a host: the certificate's name (the host, or a wildcard over it) and how to prove it. */
 export interface CertificatePlan {
@@ -15,12 +17,13 @@ export interface HostPlanSettings {
   sitesHost: string;
   /** Whether wildcards can be proven over DNS-01 (`WHARF_ACME_DNS`). */
   wildcards: boolean;
+  branchHosts: BranchHosts;
 }
 
 /**
  * Which certificate a host may get, or null: only hosts Wharf serves do (the console host, a
- * site's host, an existing branch's host, a custom domain set to `acme` and its branch hosts when
- * it exposes them), so a client naming arbitrary hosts cannot make Wharf order certificates.
+ * site's host, an existing branch's host, a verified custom domain set to `acme` and its branch
+ * hosts when it exposes them), so a client naming arbitrary hosts cannot make Wharf order certificates.
  * Read from the database, so the primary's renewals and any worker's first handshake agree.
  */
 export async function certificatePlanFor(
@@ -34,7 +37,7 @@ export async function certificatePlanFor(
 }
 
 async function siteHostPlan(db: Db, settings: HostPlanSettings, host: string): Promise<CertificatePlan | null> {
-  const target = parseHost(host, settings.sitesHost);
+  const target = parseHost(host, settings.sitesHost, settings.branchHosts);
   if (target.kind !== 'site') return null;
   const site = await db.selectFrom('sites').select('id').where('name', '=', target.siteName).executeTakeFirst();
   if (!site) return null;
@@ -56,11 +59,11 @@ async function siteHostPlan(db: Db, settings: HostPlanSettings, host: string): P
 
 async function customDomainPlan(db: Db, host: string): Promise<CertificatePlan | null> {
   const direct = await domainNamed(db, host);
-  if (direct) return direct.domain.sslConfiguration.type === 'acme' ? plan(host, direct.siteId) : null;
+  if (direct) return wantsAcme(direct.domain) ? plan(host, direct.siteId) : null;
   const dot = host.indexOf('.');
   if (dot <= 0) return null;
   const parent = await domainNamed(db, host.slice(dot + 1));
-  if (!parent?.domain.exposeBranches || parent.domain.sslConfiguration.type !== 'acme') return null;
+  if (!parent?.domain.exposeBranches || !wantsAcme(parent.domain)) return null;
   const branch = await db
     .selectFrom('branches')
     .select('id')
@@ -68,6 +71,11 @@ async function customDomainPlan(db: Db, host: string): Promise<CertificatePlan |
     .where('slug', '=', host.slice(0, dot))
     .executeTakeFirst();
   return branch ? plan(host, parent.siteId) : null;
+}
+
+/** A domain gets certificates from ACME once its owners proved they hold it, and only if they chose it. */
+function wantsAcme(domain: Domain) {
+  return isVerified(domain) && domain.sslConfiguration.type === 'acme';
 }
 
 function plan(host: string, siteId: string): CertificatePlan {

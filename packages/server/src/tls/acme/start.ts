@@ -44,7 +44,12 @@ export function createAcme(config: Config, parts: AcmeParts): Acme | null {
     issuer,
     ticketKeys: parts.ticketKeys,
     log: parts.log,
-    hosts: { consoleHost: config.url.hostname, sitesHost: config.sitesUrl.hostname, wildcards: parts.dns !== null },
+    hosts: {
+      consoleHost: config.url.hostname,
+      sitesHost: config.sitesUrl.hostname,
+      wildcards: parts.dns !== null,
+      branchHosts: config.branchHosts,
+    },
   });
   return { certificates, challenges };
 }

@@ -94,7 +94,7 @@ export function GeneralSettings({ site }: { site: Site }) {
             {...form.getInputProps('spa', { type: 'checkbox' })}
           />
           <Divider />
-          <DomainsEditor form={form} />
+          <DomainsEditor form={form} site={site} />
           <SaveButtons
             justify="flex-end"
             dirty={form.isDirty()}

@@ -21,10 +21,6 @@ export interface DomainValues {
   privateKeySaved: boolean;
   /** What the saved chain covers and until when (answers only), and the chain it was read from. */
   saved?: { chain: string; certificate: { expiresAt: string; names: string[] } };
-  /** The certificate Wharf obtains over ACME for the saved domain (answers only). */
-  acmeStatus?: AcmeStatus;
-  /** The name the domain was loaded with: what the server said about it holds while the name stays. */
-  savedName?: string;
 }
 
 export type AcmeStatus = NonNullable<Extract<SslConfiguration, { type: 'acme' }>['status']>;
@@ -51,10 +47,6 @@ export function siteValues(site: Site): SiteValues {
       privateKey: '',
       privateKeySaved: domain.sslConfiguration.type === 'manual',
       ...savedCertificateOf(domain),
-      savedName: domain.name,
-      ...(domain.sslConfiguration.type === 'acme' && domain.sslConfiguration.status
-        ? { acmeStatus: domain.sslConfiguration.status }
-        : {}),
     })),
   };
 }
