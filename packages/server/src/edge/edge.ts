@@ -2,6 +2,7 @@ import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { Config } from '../config.ts';
 import type { Db } from '../db/schema.ts';
 import type { OutboxEvent } from '../events/outbox.ts';
+import { requestHost } from '../http/requestHost.ts';
 import { clientAddressOf, clientOf, type TrustProxy } from '../http/trustProxy.ts';
 import type { Sealer } from '../lib/secrets.ts';
 import type { OutboundGuard } from '../outbound/guard.ts';
@@ -55,7 +56,7 @@ function applySiteHeaders(res: ServerResponse, headers: [string, string][]) {
  * sent yet, else a cut connection (the client must not take a half answer for a whole one).
  */
 function failed(log: EdgeLog, req: IncomingMessage, res: ServerResponse, error: unknown) {
-  log.error({ err: error, host: req.headers.host, path: req.url }, 'site request failed');
+  log.error({ err: error, host: requestHost(req), path: req.url }, 'site request failed');
   if (res.headersSent) {
     res.destroy();
     return 0;
@@ -144,13 +145,13 @@ export class Edge {
 
   /** Whether a request on the shared port is for a site rather than the console or the API. */
   handles(req: IncomingMessage): boolean {
-    const host = hostName(req.headers.host);
+    const host = hostName(requestHost(req));
     if (!host || host === this.consoleHost) return false;
     return host.endsWith(`.${this.sitesHost}`) || this.table.isDomain(host);
   }
 
   handle(req: IncomingMessage, res: ServerResponse) {
-    const host = hostName(req.headers.host);
+    const host = hostName(requestHost(req));
     const resolved = host ? this.table.resolve(parseHost(host, this.sitesHost)) : null;
     if (!resolved?.branch) {
       if (resolved) applySiteHeaders(res, resolved.site.headers);

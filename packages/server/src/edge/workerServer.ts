@@ -52,7 +52,7 @@ export async function startEdgeWorker(config: Config, primarySocket: string, log
   // Every worker also takes TLS connections; the ticket keys come from the secret, so any worker resumes a session.
   if (config.https) {
     const tls = createTlsFront(config.https, secret, shared, log);
-    lifecycle.adopt(tls.server);
+    lifecycle.adopt(tls);
     await listenTls(tls, config.https.port, config.host);
   }
   if (config.sitesPort !== null) {

@@ -1,7 +1,13 @@
-import type { RequestListener, Server } from 'node:http';
+import type { RequestListener } from 'node:http';
 import type { Socket } from 'node:net';
 
 export type Phase = 'starting' | 'serving' | 'draining';
+
+/** A server a drain closes: an HTTP server, or the TLS front (HTTP/2 and HTTP/1.1). */
+export interface Drainable {
+  close(): unknown;
+  closeAllConnections(): void;
+}
 
 /**
  * A process's phase (what `/readyz` tells a load balancer) and the requests it has in flight on
@@ -9,7 +15,7 @@ export type Phase = 'starting' | 'serving' | 'draining';
  */
 export class Lifecycle {
   phase: Phase = 'starting';
-  private readonly servers = new Set<Pick<Server, 'close' | 'closeAllConnections'>>();
+  private readonly servers = new Set<Drainable>();
   private readonly drainHooks: (() => void)[] = [];
   private inFlight = 0;
   /** Requests under way per connection (more than one when a client pipelines). */
@@ -35,7 +41,7 @@ export class Lifecycle {
   }
 
   /** A server whose connections a drain closes; its listener comes from `requestListener`. */
-  adopt(server: Pick<Server, 'close' | 'closeAllConnections'>) {
+  adopt(server: Drainable) {
     this.servers.add(server);
   }
 

@@ -5,7 +5,7 @@ import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { testAuthority } from '../../test/certificates.ts';
 import { freePort, startTestServer } from '../../test/harness.ts';
-import { eventually, httpsGet } from '../../test/httpsClient.ts';
+import { eventually, http2Request, http2Session, httpsGet } from '../../test/httpsClient.ts';
 import { siteGet, startWharf, type WharfProcess } from '../../test/processes.ts';
 import { buildWorld } from '../../test/world.ts';
 
@@ -64,6 +64,51 @@ describe('HTTPS in a cluster (WHARF_WORKERS=2)', () => {
     expect(api.headers['strict-transport-security']).toBe('max-age=31536000');
     const redirect = await siteGet(port, `${host}:${port}`, '/app.js');
     expect(redirect.status).toBe(308);
+    expect(wharf.stderr()).toBe('');
+  });
+
+  it('speaks HTTP/2 from the workers: a site by :authority, and the console API and real-time server (with a request body) through the primary', async () => {
+    const siteHost = `main.${siteName}.sites.localhost`;
+    const sessions = await Promise.all(
+      Array.from({ length: 4 }, () => http2Session(httpsPort, siteHost, authority.ca)),
+    );
+    try {
+      for (const session of sessions) {
+        expect(session.alpnProtocol).toBe('h2');
+        const page = await http2Request(session, `${siteHost}:${httpsPort}`, '/');
+        expect(page.status).toBe(200);
+        expect(page.text).toContain('Hello from Wharf');
+        const range = await http2Request(session, `${siteHost}:${httpsPort}`, '/app.js', {
+          headers: { range: 'bytes=0-6' },
+        });
+        expect([range.status, range.text]).toEqual([206, 'console']);
+      }
+    } finally {
+      for (const session of sessions) session.close();
+    }
+    const console = await http2Session(httpsPort, 'localhost', authority.ca);
+    try {
+      const info = await http2Request(console, `localhost:${httpsPort}`, '/api/v1/system/info');
+      expect(info.status).toBe(200);
+      expect(info.headers['strict-transport-security']).toBe('max-age=31536000');
+      const open = await http2Request(console, `localhost:${httpsPort}`, '/socket.io/?EIO=4&transport=polling');
+      expect(open.status).toBe(200);
+      const { sid } = JSON.parse(open.text.slice(1));
+      // A request body through the worker to the primary: engine.io's polling POST.
+      const sent = await http2Request(
+        console,
+        `localhost:${httpsPort}`,
+        `/socket.io/?EIO=4&transport=polling&sid=${sid}`,
+        {
+          method: 'POST',
+          headers: { 'content-type': 'text/plain;charset=UTF-8' },
+          body: '2probe',
+        },
+      );
+      expect([sent.status, sent.text]).toEqual([200, 'ok']);
+    } finally {
+      console.close();
+    }
     expect(wharf.stderr()).toBe('');
   });
 });
