@@ -2,10 +2,12 @@ import { hkdfSync } from 'node:crypto';
 import type { Server as HttpServer, IncomingMessage, RequestListener, ServerResponse } from 'node:http';
 import http2, { Http2ServerRequest, type Http2ServerResponse } from 'node:http2';
 import type { TLSSocket } from 'node:tls';
+import type { Logger } from 'pino';
 import type { HttpsConfig } from '../config.ts';
 import { requestHost } from '../http/requestHost.ts';
 import { CertificateStore, type CertificateStoreOptions, TLS_OPTIONS } from './certificateStore.ts';
 import { asHttp1, Http2Answer } from './http2.ts';
+import { OcspStapler } from './ocsp.ts';
 
 /** Paths plain HTTP keeps answering when HTTPS is on: ACME's challenges and the health checks. */
 const STAYS_PLAIN = /^\/(?:\.well-known\/acme-challenge\/|(?:healthz|readyz)(?:\?|$))/;
@@ -63,7 +65,7 @@ export function createTlsFront(
   settings: HttpsConfig,
   secret: string,
   plain: HttpServer,
-  log: CertificateStoreOptions['log'],
+  log: CertificateStoreOptions['log'] & Pick<Logger, 'warn'>,
 ) {
   const ticketKeys = ticketKeysFrom(secret);
   const certificates = new CertificateStore({
@@ -86,6 +88,8 @@ export function createTlsFront(
     if (req instanceof Http2ServerRequest) plain.emit('request', ...asHttp1(req, res as Http2ServerResponse));
     else plain.emit('request', req, res);
   });
+  // Clients that ask for the certificate's status get the responder's answer with the handshake.
+  server.on('OCSPRequest', new OcspStapler({ log }).onOcspRequest);
   server.on('upgrade', (req: IncomingMessage, socket, head) => plain.emit('upgrade', req, socket, head));
   const connections = new Set<TLSSocket>();
   server.on('secureConnection', (socket) => {
