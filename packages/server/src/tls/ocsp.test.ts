@@ -122,6 +122,38 @@ describe('OCSP stapling with a real responder (openssl ocsp)', () => {
     expect(() => checkResponse(answer, otherId, der(authority.ca))).toThrow('another certificate');
   });
 
+  it('keeps a response until its nextUpdate, asks again at half-life, and keeps the cached one when that fails', async () => {
+    let clock = Date.now();
+    const stapler = new OcspStapler({ log, now: () => clock });
+    const first = await stapler.stapleFor(der(leaf.cert), der(authority.ca));
+    expect(first && statusIn(first).status).toBe('good');
+    // openssl ocsp runs with a nextUpdate 10 minutes on: before the half-life, the cached one without asking.
+    clock += 4 * 60_000;
+    expect((await stapler.stapleFor(der(leaf.cert), der(authority.ca)))?.equals(first as Buffer)).toBe(true);
+    // Past the half-life a new one is asked for (a new thisUpdate, so other bytes).
+    clock += 2 * 60_000;
+    // openssl's thisUpdate has whole seconds: a second later, the new response differs from the first.
+    await new Promise((resolve) => setTimeout(resolve, 1_100));
+    const renewed = await eventually(
+      () => stapler.stapleFor(der(leaf.cert), der(authority.ca)),
+      (response) => response !== null && !response.equals(first as Buffer),
+    );
+    expect(statusIn(renewed as Buffer).status).toBe('good');
+    // The responder goes away (this is the last test that uses it): the cached response is still stapled while valid, never after.
+    responder.kill();
+    await new Promise((resolve) => responder.once('exit', resolve));
+    const failures = warnings.length;
+    // The clock is 6 minutes ahead of openssl's: the renewed response ends in 4 minutes, its half-life is in 2.
+    clock += 3 * 60_000;
+    expect((await stapler.stapleFor(der(leaf.cert), der(authority.ca)))?.equals(renewed as Buffer)).toBe(true);
+    await eventually(
+      async () => warnings.length,
+      (count) => count > failures,
+    );
+    clock += 2 * 60_000;
+    expect(await stapler.stapleFor(der(leaf.cert), der(authority.ca))).toBeNull();
+  });
+
   it('goes on without a staple, within a short bound, when the responder does not answer', async () => {
     const silent = authority.issue(['silent.localhost'], { ocspUrl: `http://127.0.0.1:${await freePort()}` });
     const stapler = new OcspStapler({ log, firstWaitMs: 300 });

@@ -187,6 +187,8 @@ export interface OcspStaplerOptions {
   log: { warn(fields: object, message: string): void };
   /** How long a handshake waits for a first answer (default 1 s). */
   firstWaitMs?: number;
+  /** The clock (tests move it on to the half-life and past the end of a response). */
+  now?: () => number;
 }
 
 /**
@@ -198,9 +200,11 @@ export interface OcspStaplerOptions {
 export class OcspStapler {
   private readonly entries = new Map<string, Entry>();
   private readonly firstWaitMs: number;
+  private readonly now: () => number;
 
   constructor(private readonly options: OcspStaplerOptions) {
     this.firstWaitMs = options.firstWaitMs ?? FIRST_WAIT_MS;
+    this.now = options.now ?? Date.now;
   }
 
   /** The `OCSPRequest` listener of a TLS server. */
@@ -225,10 +229,10 @@ export class OcspStapler {
       this.entries.set(key, entry);
     }
     if (!entry.responder) return null;
-    const now = Date.now();
+    const now = this.now();
     if (now >= entry.refreshAt && !entry.fetching) entry.fetching = this.refresh(entry, certificate, issuer);
     if (!this.current(entry, now) && entry.fetching) await Promise.race([entry.fetching, delay(this.firstWaitMs)]);
-    return this.current(entry, Date.now())?.der ?? null;
+    return this.current(entry, this.now())?.der ?? null;
   }
 
   private current(entry: Entry, now: number) {
@@ -247,14 +251,15 @@ export class OcspStapler {
     const responder = entry.responder as string;
     try {
       const certId = certIdOf(certificate, issuer);
-      const response = checkResponse(await fetchOcsp(responder, ocspRequestFor(certId)), certId, issuer);
-      const now = Date.now();
+      const answer = await fetchOcsp(responder, ocspRequestFor(certId));
+      const now = this.now();
+      const response = checkResponse(answer, certId, issuer, now);
       entry.response = response;
       entry.refreshAt = now + Math.max((response.validUntil - now) / 2, 0);
     } catch (error) {
-      entry.refreshAt = Date.now() + RETRY_AFTER_MS;
+      entry.refreshAt = this.now() + RETRY_AFTER_MS;
       this.options.log.warn(
-        { err: error, responder, stapling: this.current(entry, Date.now()) ? 'the previous response' : 'none' },
+        { err: error, responder, stapling: this.current(entry, this.now()) ? 'the previous response' : 'none' },
         'could not get an OCSP response to staple',
       );
     } finally {
