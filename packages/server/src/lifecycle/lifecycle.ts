@@ -7,6 +7,8 @@ export type Phase = 'starting' | 'serving' | 'draining';
 export interface Drainable {
   close(): unknown;
   closeAllConnections(): void;
+  /** When draining starts (the TLS front tells its HTTP/2 clients to go elsewhere). */
+  startDraining?(): void;
 }
 
 /**
@@ -59,6 +61,7 @@ export class Lifecycle {
     if (this.phase === 'draining') return;
     this.phase = 'draining';
     for (const hook of this.drainHooks) hook();
+    for (const server of this.servers) server.startDraining?.();
     for (const socket of this.idle) socket.end();
     this.idle.clear();
   }

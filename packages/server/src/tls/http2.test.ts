@@ -253,10 +253,17 @@ describe('HTTP/2 with HTTP/1.1 fallback (ALPN) on the HTTPS port', () => {
     expect(stdout).toBe('2 200');
   });
 
-  it('keeps answering h2 requests while draining, without the Connection header HTTP/2 forbids', async () => {
+  it('sends its HTTP/2 clients elsewhere when draining: a GOAWAY, and one request a new connection', async () => {
+    const goaway = new Promise<void>((resolve) => session.once('goaway', () => resolve()));
     server.app.lifecycle.startDraining();
-    const answer = await http2Request(session, siteHost, '/');
+    await goaway;
+    // A client that has not noticed yet is still served, without the Connection header HTTP/2 forbids.
+    const late = await http2Session(httpsPort, siteHost.split(':')[0]!, authority.ca);
+    const closed = new Promise<void>((resolve) => late.once('goaway', () => resolve()));
+    const answer = await http2Request(late, siteHost, '/');
     expect(answer.status).toBe(200);
     expect(answer.headers.connection).toBeUndefined();
+    await closed;
+    late.close();
   });
 });

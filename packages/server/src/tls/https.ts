@@ -96,6 +96,16 @@ export function createTlsFront(
     connections.add(socket);
     socket.once('close', () => connections.delete(socket));
   });
+  const sessions = new Set<http2.ServerHttp2Session>();
+  let draining = false;
+  server.on('session', (session) => {
+    sessions.add(session);
+    session.once('close', () => sessions.delete(session));
+  });
+  // While draining, an HTTP/2 connection is served like an HTTP/1.1 one: its request, then no more.
+  server.on('stream', (stream) => {
+    if (draining) stream.session?.close();
+  });
   return {
     server,
     certificates,
@@ -103,6 +113,14 @@ export function createTlsFront(
     close() {
       certificates.close();
       server.close();
+    },
+    /**
+     * Draining: HTTP/2 sessions get a GOAWAY (the Connection: close of HTTP/1.1, which HTTP/2 has
+     * not): their streams under way finish, the client opens a new connection for the next.
+     */
+    startDraining() {
+      draining = true;
+      for (const session of sessions) session.close();
     },
     /** Cuts every connection, HTTP/1.1 or HTTP/2 (what a drain does once its grace is over). */
     closeAllConnections() {
