@@ -3,6 +3,7 @@ import { writeFileSync } from 'node:fs';
 import { mkdtemp, rm } from 'node:fs/promises';
 import http from 'node:http';
 import type http2 from 'node:http2';
+import https from 'node:https';
 import type { AddressInfo } from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
@@ -233,6 +234,26 @@ describe('HTTP/2 with HTTP/1.1 fallback (ALPN) on the HTTPS port', () => {
     expect(seen.headers['x-forwarded-proto']).toBe('https');
     expect(seen.headers.host).toBe(`127.0.0.1:${(upstream.address() as AddressInfo).port}`);
   });
+
+  it('closes an idle HTTP/1.1 keep-alive connection as the plain port does', async () => {
+    const agent = new https.Agent({ keepAlive: true });
+    const started = Date.now();
+    const closedAfter = await new Promise<number>((resolve, reject) => {
+      https
+        .get(
+          { host: '127.0.0.1', port: httpsPort, servername: 'localhost', ca: authority.ca, agent, path: '/healthz' },
+          (res) => {
+            expect(res.headers.connection).toBe('keep-alive');
+            res.socket.once('close', () => resolve(Date.now() - started));
+            res.resume();
+          },
+        )
+        .on('error', reject);
+    });
+    agent.destroy();
+    // Node's default keep-alive timeout of the plain port: 5 s.
+    expect(closedAfter).toBeLessThan(8_000);
+  }, 15_000);
 
   it('is what curl --http2 negotiates', async () => {
     // curl is part of the test environment (.ci/run installs it): missing, this fails. Run

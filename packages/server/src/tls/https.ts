@@ -9,6 +9,9 @@ import { CertificateStore, type CertificateStoreOptions, TLS_OPTIONS } from './c
 import { asHttp1, Http2Answer } from './http2.ts';
 import { OcspStapler } from './ocsp.ts';
 
+/** How long an HTTP/2 connection without a stream stays open (nginx's keepalive_timeout). */
+const HTTP2_IDLE_TIMEOUT_MS = 75_000;
+
 /** Paths plain HTTP keeps answering when HTTPS is on: ACME's challenges and the health checks. */
 const STAYS_PLAIN = /^\/(?:\.well-known\/acme-challenge\/|(?:healthz|readyz)(?:\?|$))/;
 
@@ -83,6 +86,10 @@ export function createTlsFront(
     allowHTTP1: true,
     Http2ServerResponse: Http2Answer,
   });
+  // HTTP/1.1 connections wait for their next request as long as on the plain port (Node sets no
+  // keep-alive timeout on an HTTP/2 server's HTTP/1.1 side, nor do its types declare the property
+  // its HTTP/1.1 side reads: idle connections would stay open forever).
+  Object.assign(server, { keepAliveTimeout: plain.keepAliveTimeout });
   // With allowHTTP1, HTTP/1.1 requests come as IncomingMessage/ServerResponse, HTTP/2 streams as the compat pair.
   server.on('request', (req: Http2ServerRequest | IncomingMessage, res: Http2ServerResponse | ServerResponse) => {
     if (req instanceof Http2ServerRequest) plain.emit('request', ...asHttp1(req, res as Http2ServerResponse));
@@ -100,6 +107,8 @@ export function createTlsFront(
   let draining = false;
   server.on('session', (session) => {
     sessions.add(session);
+    // An idle HTTP/2 connection is closed (a GOAWAY) after a while, as browsers and nginx do.
+    session.setTimeout(HTTP2_IDLE_TIMEOUT_MS, () => session.close());
     session.once('close', () => sessions.delete(session));
   });
   // While draining, an HTTP/2 connection is served like an HTTP/1.1 one: its request, then no more.
