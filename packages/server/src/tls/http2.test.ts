@@ -99,6 +99,11 @@ describe('HTTP/2 with HTTP/1.1 fallback (ALPN) on the HTTPS port', () => {
     ];
     const redirectsPath = `/api/v1/sites/${world.site._id}/branches/${world.site.mainBranch}/redirects`;
     expectStatus(await owner.put(redirectsPath, { redirects }), 200);
+    // A branch behind a password: the gate remembers verified credentials per connection.
+    const secret = expectStatus(await owner.post(`/api/v1/sites/${world.site._id}/branches`, { name: 'secret' }), 200);
+    await uploadRelease(owner, world.site._id, 'secret', ['secret'], FILES);
+    const passwordPath = `/api/v1/sites/${world.site._id}/branches/${secret._id}/password`;
+    expectStatus(await owner.put(passwordPath, { password: 'letmein' }), 200);
     await plain.close();
 
     const siteName = world.site.name;
@@ -201,6 +206,24 @@ describe('HTTP/2 with HTTP/1.1 fallback (ALPN) on the HTTPS port', () => {
     expect(head.status).toBe(200);
     expect(head.headers['content-length']).toBe(String(DOWNLOAD.length));
     expect(head.body.length).toBe(0);
+  });
+
+  it('asks for the password of a protected branch over h2, and lets the right one in on every stream', async () => {
+    const secretHost = `secret.${siteHost}`;
+    const missing = await http2Request(session, secretHost, '/');
+    expect(missing.status).toBe(401);
+    expect(missing.headers['www-authenticate']).toContain('Basic realm=');
+    const basic = (password: string) => `Basic ${Buffer.from(`user:${password}`).toString('base64')}`;
+    expect((await http2Request(session, secretHost, '/', { headers: { authorization: basic('wrong') } })).status).toBe(
+      401,
+    );
+    const streams = await Promise.all(
+      Array.from({ length: 3 }, () =>
+        http2Request(session, secretHost, '/', { headers: { authorization: basic('letmein') } }),
+      ),
+    );
+    expect(streams.map((answer) => answer.status)).toEqual([200, 200, 200]);
+    expect(streams[0]!.text).toContain('Hello over HTTP/2');
   });
 
   it('takes a form post to a site over h2 and sends the visitor back', async () => {
