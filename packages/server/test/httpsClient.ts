@@ -2,7 +2,7 @@ import type { IncomingHttpHeaders } from 'node:http';
 import http2 from 'node:http2';
 import https from 'node:https';
 import { setTimeout as sleep } from 'node:timers/promises';
-import type { PeerCertificate, TLSSocket } from 'node:tls';
+import tls, { type PeerCertificate, type TLSSocket } from 'node:tls';
 
 export interface HttpsAnswer {
   status: number;
@@ -100,5 +100,24 @@ export function http2Request(
     stream.on('error', reject);
     stream.setTimeout(10_000, () => stream.destroy(new Error('no answer within 10 s')));
     stream.end(options.body);
+  });
+}
+
+/** The OCSP response a server staples in a handshake for `host` (null when none). */
+export function stapled(port: number, host: string, ca: string) {
+  return new Promise<Buffer | null>((resolve, reject) => {
+    let response: Buffer | null = null;
+    const socket = tls.connect(
+      { host: '127.0.0.1', port, servername: host, ca, requestOCSP: true } as tls.ConnectionOptions,
+      () => {
+        resolve(response);
+        socket.end();
+      },
+    );
+    // Emitted during the handshake, before secureConnect.
+    socket.on('OCSPResponse', (received: Buffer | null) => {
+      response = received ?? null;
+    });
+    socket.on('error', reject);
   });
 }

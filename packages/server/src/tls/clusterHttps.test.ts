@@ -1,3 +1,4 @@
+import type { ChildProcess } from 'node:child_process';
 import { writeFileSync } from 'node:fs';
 import { mkdtemp, rm } from 'node:fs/promises';
 import os from 'node:os';
@@ -5,7 +6,7 @@ import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { testAuthority } from '../../test/certificates.ts';
 import { freePort, startTestServer } from '../../test/harness.ts';
-import { eventually, http2Request, http2Session, httpsGet } from '../../test/httpsClient.ts';
+import { eventually, http2Request, http2Session, httpsGet, stapled } from '../../test/httpsClient.ts';
 import { siteGet, startWharf, type WharfProcess } from '../../test/processes.ts';
 import { buildWorld } from '../../test/world.ts';
 
@@ -16,6 +17,7 @@ describe('HTTPS in a cluster (WHARF_WORKERS=2)', () => {
   let port: number;
   let httpsPort: number;
   let siteName: string;
+  let responder: ChildProcess;
 
   beforeAll(async () => {
     // The world is built over plain HTTP first: with HTTPS on, plain HTTP only redirects.
@@ -23,8 +25,13 @@ describe('HTTPS in a cluster (WHARF_WORKERS=2)', () => {
     const plain = await startTestServer({ dataDir });
     siteName = (await buildWorld(plain.url)).site.name;
     await plain.close();
-    const { cert, key } = authority.issue(['localhost', '*.sites.localhost', `*.${siteName}.sites.localhost`]);
-    writeFileSync(path.join(dataDir, 'tls.crt'), cert);
+    // The certificate names an OCSP responder: every worker staples its answer.
+    const ocspPort = await freePort();
+    const { cert, key } = authority.issue(['localhost', '*.sites.localhost', `*.${siteName}.sites.localhost`], {
+      ocspUrl: `http://127.0.0.1:${ocspPort}`,
+    });
+    responder = await authority.startOcspResponder(ocspPort);
+    writeFileSync(path.join(dataDir, 'tls.crt'), cert + authority.ca);
     writeFileSync(path.join(dataDir, 'tls.key'), key);
     port = await freePort();
     httpsPort = await freePort();
@@ -44,6 +51,7 @@ describe('HTTPS in a cluster (WHARF_WORKERS=2)', () => {
     );
   }, 60_000);
   afterAll(async () => {
+    responder?.kill();
     if (wharf?.child.exitCode === null) wharf.child.kill('SIGKILL');
     await rm(dataDir, { recursive: true, force: true });
     authority.remove();
@@ -110,5 +118,14 @@ describe('HTTPS in a cluster (WHARF_WORKERS=2)', () => {
       console.close();
     }
     expect(wharf.stderr()).toBe('');
+  });
+
+  it("staples the responder's answer from every worker", async () => {
+    // Each connection of its own: the cluster hands them to the workers in turn, each fetches once.
+    const responses = await eventually(
+      () => Promise.all(Array.from({ length: 4 }, () => stapled(httpsPort, 'localhost', authority.ca))),
+      (all) => all.every((response) => response !== null),
+    );
+    expect(responses.every((response) => response && response.length > 0)).toBe(true);
   });
 });

@@ -4,33 +4,13 @@ import { writeFileSync } from 'node:fs';
 import { mkdtemp, rm } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
-import tls from 'node:tls';
 import { BasicOCSPResponse, OCSPResponse } from '@peculiar/asn1-ocsp';
 import { AsnConvert } from '@peculiar/asn1-schema';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { testAuthority } from '../../test/certificates.ts';
 import { freePort, startTestServer, type TestServer } from '../../test/harness.ts';
-import { eventually } from '../../test/httpsClient.ts';
+import { eventually, stapled } from '../../test/httpsClient.ts';
 import { certIdOf, checkResponse, fetchOcsp, OcspStapler, ocspRequestFor, ocspResponderOf } from './ocsp.ts';
-
-/** The OCSP response a server staples in a handshake for `host` (null when none). */
-function stapled(port: number, host: string, ca: string) {
-  return new Promise<Buffer | null>((resolve, reject) => {
-    let response: Buffer | null = null;
-    const socket = tls.connect(
-      { host: '127.0.0.1', port, servername: host, ca, requestOCSP: true } as tls.ConnectionOptions,
-      () => {
-        resolve(response);
-        socket.end();
-      },
-    );
-    // Emitted during the handshake, before secureConnect.
-    socket.on('OCSPResponse', (received: Buffer | null) => {
-      response = received ?? null;
-    });
-    socket.on('error', reject);
-  });
-}
 
 /** The certificate status an OCSP response tells, read with the ASN.1 library independently of ocsp.ts. */
 function statusIn(der: Buffer) {
