@@ -121,3 +121,24 @@ export function stapled(port: number, host: string, ca: string) {
     socket.on('error', reject);
   });
 }
+
+/** The first line of the answer to a WebSocket upgrade sent over TLS with HTTP/1.1. */
+export function upgradeStatusLine(port: number, host: string, ca: string, urlPath: string) {
+  return new Promise<string>((resolve, reject) => {
+    const socket = tls.connect({ host: '127.0.0.1', port, servername: host, ca, ALPNProtocols: ['http/1.1'] }, () => {
+      socket.write(
+        `GET ${urlPath} HTTP/1.1\r\nHost: ${host}\r\nConnection: Upgrade\r\nUpgrade: websocket\r\n` +
+          'Sec-WebSocket-Version: 13\r\nSec-WebSocket-Key: dGhlIHNhbXBsZSBub25jZQ==\r\n\r\n',
+      );
+    });
+    let received = '';
+    socket.on('data', (chunk: Buffer) => {
+      received += chunk.toString('latin1');
+      if (received.includes('\r\n')) {
+        resolve(received.slice(0, received.indexOf('\r\n')));
+        socket.destroy();
+      }
+    });
+    socket.on('error', reject);
+  });
+}

@@ -6,7 +6,14 @@ import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { testAuthority } from '../../test/certificates.ts';
 import { freePort, startTestServer } from '../../test/harness.ts';
-import { eventually, http2Request, http2Session, httpsGet, stapled } from '../../test/httpsClient.ts';
+import {
+  eventually,
+  http2Request,
+  http2Session,
+  httpsGet,
+  stapled,
+  upgradeStatusLine,
+} from '../../test/httpsClient.ts';
 import { siteGet, startWharf, type WharfProcess } from '../../test/processes.ts';
 import { buildWorld } from '../../test/world.ts';
 
@@ -117,6 +124,14 @@ describe('HTTPS in a cluster (WHARF_WORKERS=2)', () => {
     } finally {
       console.close();
     }
+    // WebSockets stay on HTTP/1.1: the upgrade goes from the worker to the primary's socket.io.
+    const upgrade = await upgradeStatusLine(
+      httpsPort,
+      'localhost',
+      authority.ca,
+      '/socket.io/?EIO=4&transport=websocket',
+    );
+    expect(upgrade).toBe('HTTP/1.1 101 Switching Protocols');
     expect(wharf.stderr()).toBe('');
   });
 

@@ -14,7 +14,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { testAuthority } from '../../test/certificates.ts';
 import { expectStatus } from '../../test/client.ts';
 import { freePort, startTestServer, type TestServer } from '../../test/harness.ts';
-import { http2Request, http2Session } from '../../test/httpsClient.ts';
+import { http2Request, http2Session, upgradeStatusLine } from '../../test/httpsClient.ts';
 import { buildWorld, uploadRelease } from '../../test/world.ts';
 
 const DOWNLOAD = 'compressible '.repeat(2000);
@@ -46,27 +46,6 @@ function negotiated(port: number, host: string, ca: string, protocols: string[])
     const socket = tls.connect({ host: '127.0.0.1', port, servername: host, ca, ALPNProtocols: protocols }, () => {
       resolve(socket.alpnProtocol ?? false);
       socket.end();
-    });
-    socket.on('error', reject);
-  });
-}
-
-/** The first line of the answer to a WebSocket upgrade sent over TLS with HTTP/1.1. */
-function upgradeStatusLine(port: number, host: string, ca: string, urlPath: string) {
-  return new Promise<string>((resolve, reject) => {
-    const socket = tls.connect({ host: '127.0.0.1', port, servername: host, ca, ALPNProtocols: ['http/1.1'] }, () => {
-      socket.write(
-        `GET ${urlPath} HTTP/1.1\r\nHost: ${host}\r\nConnection: Upgrade\r\nUpgrade: websocket\r\n` +
-          'Sec-WebSocket-Version: 13\r\nSec-WebSocket-Key: dGhlIHNhbXBsZSBub25jZQ==\r\n\r\n',
-      );
-    });
-    let received = '';
-    socket.on('data', (chunk: Buffer) => {
-      received += chunk.toString('latin1');
-      if (received.includes('\r\n')) {
-        resolve(received.slice(0, received.indexOf('\r\n')));
-        socket.destroy();
-      }
     });
     socket.on('error', reject);
   });
