@@ -112,10 +112,34 @@ export function testAuthority() {
       writeIndex();
     },
     /**
-     * Starts `openssl ocsp` on `port` answering for this authority's certificates (signed by the CA
-     * itself, next update in `nextUpdateMinutes`); resolves once it takes connections.
+     * Starts `openssl ocsp` on `port` answering for this authority's certificates, next update in
+     * `nextUpdateMinutes`; resolves once it takes connections. Its answers are signed by the CA
+     * itself, or with `signer: 'delegated'` by a responder certificate the CA issued for OCSP
+     * signing, or with `signer: 'stranger'` by a key the CA never certified.
      */
-    async startOcspResponder(port: number, nextUpdateMinutes = 10): Promise<ChildProcess> {
+    async startOcspResponder(
+      port: number,
+      options: { nextUpdateMinutes?: number; signer?: 'ca' | 'delegated' | 'stranger' } = {},
+    ): Promise<ChildProcess> {
+      const signer = options.signer ?? 'ca';
+      if (signer !== 'ca') {
+        openssl(['req', ...ec, '-keyout', `${signer}.key`, '-out', `${signer}.csr`, '-subj', `/CN=OCSP ${signer}`]);
+        writeFileSync(path.join(dir, 'responder.cnf'), 'extendedKeyUsage=OCSPSigning\n');
+        const [issuerCert, issuerKey] = signer === 'delegated' ? ['ca.pem', 'ca.key'] : [undefined, `${signer}.key`];
+        openssl([
+          'x509',
+          '-req',
+          '-in',
+          `${signer}.csr`,
+          ...(issuerCert ? ['-CA', issuerCert, '-CAkey', issuerKey, '-set_serial', '4242'] : ['-signkey', issuerKey]),
+          '-days',
+          '2',
+          '-extfile',
+          'responder.cnf',
+          '-out',
+          `${signer}.pem`,
+        ]);
+      }
       const responder = spawn(
         'openssl',
         [
@@ -125,13 +149,13 @@ export function testAuthority() {
           '-port',
           String(port),
           '-rsigner',
-          'ca.pem',
+          `${signer}.pem`,
           '-rkey',
-          'ca.key',
+          `${signer}.key`,
           '-CA',
           'ca.pem',
           '-nmin',
-          String(nextUpdateMinutes),
+          String(options.nextUpdateMinutes ?? 10),
         ],
         { cwd: dir, stdio: ['ignore', 'pipe', 'pipe'] },
       );

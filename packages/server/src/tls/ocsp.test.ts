@@ -35,9 +35,12 @@ describe('OCSP stapling with a real responder (openssl ocsp)', () => {
   let leaf: ReturnType<typeof authority.issue>;
   let revoked: ReturnType<typeof authority.issue>;
   const warnings: string[] = [];
+  /** The reasons of the failures logged. */
+  const reasons: string[] = [];
   const log = {
-    warn: (_fields: object, message: string) => {
+    warn: (fields: { err?: Error }, message: string) => {
       warnings.push(message);
+      reasons.push(fields.err?.message ?? '');
     },
   };
 
@@ -91,6 +94,7 @@ describe('OCSP stapling with a real responder (openssl ocsp)', () => {
     const stapler = new OcspStapler({ log });
     expect(await stapler.stapleFor(der(revoked.cert), der(authority.ca))).toBeNull();
     expect(warnings.at(-1)).toBe('could not get an OCSP response to staple');
+    expect(reasons.at(-1)).toBe('the certificate is revoked');
 
     const certId = certIdOf(der(leaf.cert), der(authority.ca));
     const answer = await fetchOcsp(ocspUrl, ocspRequestFor(certId));
@@ -132,6 +136,25 @@ describe('OCSP stapling with a real responder (openssl ocsp)', () => {
     );
     clock += 2 * 60_000;
     expect(await stapler.stapleFor(der(leaf.cert), der(authority.ca))).toBeNull();
+  });
+
+  it("staples a delegated responder's answer, never one signed by a key the CA did not certify", async () => {
+    for (const signer of ['delegated', 'stranger'] as const) {
+      const port = await freePort();
+      const certificate = authority.issue([`${signer}.localhost`], { ocspUrl: `http://127.0.0.1:${port}` });
+      const own = await authority.startOcspResponder(port, { signer });
+      try {
+        const response = await new OcspStapler({ log }).stapleFor(der(certificate.cert), der(authority.ca));
+        if (signer === 'delegated')
+          expect(response && statusIn(response)).toEqual({ status: 'good', serial: certificate.serial });
+        else {
+          expect(response).toBeNull();
+          expect(reasons.at(-1)).toBe('the response is not signed by the issuer or its responder');
+        }
+      } finally {
+        own.kill();
+      }
+    }
   });
 
   it('goes on without a staple, within a short bound, when the responder does not answer', async () => {
