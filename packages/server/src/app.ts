@@ -146,11 +146,10 @@ export async function buildApp(config: Config, options: BuildOptions = {}): Prom
   const tls =
     config.https && !options.behindWorkers ? createTlsFront(config.https, secret, fastify.server, fastify.log) : null;
   if (tls) {
-    lifecycle.adopt(tls.server);
+    lifecycle.adopt(tls);
     fastify.addHook('onClose', async () => {
-      tls.certificates.close();
-      tls.server.close();
-      tls.server.closeAllConnections();
+      tls.close();
+      tls.closeAllConnections();
     });
   }
   await migrate(db, () => sealer);

@@ -2,6 +2,7 @@ import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { Config } from '../config.ts';
 import type { Db } from '../db/schema.ts';
 import type { OutboxEvent } from '../events/outbox.ts';
+import { requestHost } from '../http/requestHost.ts';
 import { clientAddressOf, clientOf, type TrustProxy } from '../http/trustProxy.ts';
 import type { Sealer } from '../lib/secrets.ts';
 import { CHALLENGE_PREFIX } from '../modules/sites/ownership.ts';
@@ -56,7 +57,7 @@ function applySiteHeaders(res: ServerResponse, headers: [string, string][]) {
  * sent yet, else a cut connection (the client must not take a half answer for a whole one).
  */
 function failed(log: EdgeLog, req: IncomingMessage, res: ServerResponse, error: unknown) {
-  log.error({ err: error, host: req.headers.host, path: req.url }, 'site request failed');
+  log.error({ err: error, host: requestHost(req), path: req.url }, 'site request failed');
   if (res.headersSent) {
     res.destroy();
     return 0;
@@ -148,7 +149,7 @@ export class Edge {
 
   /** Whether a request on the shared port is for a site rather than the console or the API. */
   handles(req: IncomingMessage): boolean {
-    const host = this.hosts.parse(req.headers.host)?.name;
+    const host = this.hosts.parse(requestHost(req))?.name;
     if (!host || host === this.consoleHost) return false;
     return host.endsWith(this.sitesSuffix) || this.table.isDomain(host) || this.isOwnershipChallenge(req, host);
   }
@@ -164,7 +165,7 @@ export class Edge {
   }
 
   handle(req: IncomingMessage, res: ServerResponse) {
-    const host = this.hosts.parse(req.headers.host);
+    const host = this.hosts.parse(requestHost(req));
     if (host && this.isOwnershipChallenge(req, host.name)) {
       res.writeHead(200, { 'content-type': 'text/plain; charset=utf-8', 'cache-control': 'no-store' });
       res.end(req.method === 'HEAD' ? undefined : this.table.challengeToken(host.name));

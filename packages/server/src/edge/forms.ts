@@ -2,6 +2,7 @@ import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { TLSSocket } from 'node:tls';
 import type { Form } from '@wharf/contract';
 import type { Db, Transaction } from '../db/schema.ts';
+import { requestHost } from '../http/requestHost.ts';
 import { now } from '../lib/ids.ts';
 import { readJson } from '../lib/json.ts';
 import { FailureLimiter } from '../lib/rateLimit.ts';
@@ -45,7 +46,7 @@ function parseUrl(address: string, base?: URL) {
  * page's `https` reach the edge as `http`.
  */
 function returnAddress(req: IncomingMessage, next: string | undefined) {
-  const site = parseUrl(`${(req.socket as TLSSocket).encrypted ? 'https' : 'http'}://${req.headers.host}`);
+  const site = parseUrl(`${(req.socket as TLSSocket).encrypted ? 'https' : 'http'}://${requestHost(req)}`);
   if (!site) return '/';
   for (const candidate of [next, req.headers.referer]) {
     const url = candidate ? parseUrl(candidate, site) : null;

@@ -1,6 +1,7 @@
 import http, { type IncomingHttpHeaders, type IncomingMessage, type ServerResponse } from 'node:http';
 import { connect, type Socket } from 'node:net';
 import { errorJson } from '../http/errorHandler.ts';
+import { isPseudoHeader, requestHost } from '../http/requestHost.ts';
 import { clientOf, type TrustProxy } from '../http/trustProxy.ts';
 
 /**
@@ -25,7 +26,10 @@ const HOP_BY_HOP = new Set(['connection', 'keep-alive', 'proxy-connection', 'te'
  */
 function forwardedHeaders(req: IncomingMessage, trust: TrustProxy): IncomingHttpHeaders {
   const headers: IncomingHttpHeaders = {};
-  for (const [name, value] of Object.entries(req.headers)) if (!HOP_BY_HOP.has(name)) headers[name] = value;
+  for (const [name, value] of Object.entries(req.headers))
+    if (!HOP_BY_HOP.has(name) && !isPseudoHeader(name)) headers[name] = value;
+  // An HTTP/2 client names the host in `:authority` only; the primary speaks HTTP/1.1 and reads Host.
+  headers.host = requestHost(req);
   const client = clientOf(req, trust);
   headers['x-forwarded-for'] = client.address;
   headers['x-forwarded-proto'] = client.protocol;

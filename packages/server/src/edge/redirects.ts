@@ -6,6 +6,7 @@ import http, {
 } from 'node:http';
 import https from 'node:https';
 import type { Redirect } from '@wharf/contract';
+import { isPseudoHeader, requestHost } from '../http/requestHost.ts';
 import { contentTypeOf } from '../lib/contentType.ts';
 import type { OutboundGuard } from '../outbound/guard.ts';
 import { sendPage } from './pages.ts';
@@ -62,7 +63,8 @@ function endToEnd(headers: IncomingHttpHeaders): OutgoingHttpHeaders {
       .map((name) => name.trim().toLowerCase()),
   );
   const out: OutgoingHttpHeaders = {};
-  for (const [name, value] of Object.entries(headers)) if (!HOP_BY_HOP.has(name) && !named.has(name)) out[name] = value;
+  for (const [name, value] of Object.entries(headers))
+    if (!HOP_BY_HOP.has(name) && !named.has(name) && !isPseudoHeader(name)) out[name] = value;
   return out;
 }
 
@@ -96,7 +98,7 @@ export function proxy(
   if (input.dropAuthorization) delete headers.authorization;
   const forwardedFor = req.headers['x-forwarded-for'];
   headers['x-forwarded-for'] = forwardedFor ? `${forwardedFor}, ${input.clientAddress}` : input.clientAddress;
-  headers['x-forwarded-host'] = req.headers.host ?? '';
+  headers['x-forwarded-host'] = requestHost(req) ?? '';
   headers['x-forwarded-proto'] = input.proto;
   const client = input.url.protocol === 'https:' ? https : http;
   const upstream = client.request(

@@ -59,7 +59,7 @@ export async function startEdgeWorker(config: Config, primarySocket: string, log
     const tls = createTlsFront(config.https, secret, shared, log);
     // Each worker orders a certificate it lacks at a host's first handshake; the primary renews.
     startTlsSources(config, { db, sealer, secret, tls, edge, challenges, log });
-    lifecycle.adopt(tls.server);
+    lifecycle.adopt(tls);
     await listenTls(tls, config.https.port, config.host);
   }
   if (config.sitesPort !== null) {

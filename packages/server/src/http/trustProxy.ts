@@ -1,6 +1,7 @@
 import type { IncomingMessage } from 'node:http';
 import type { TLSSocket } from 'node:tls';
 import proxyAddr from '@fastify/proxy-addr';
+import { requestHost } from './requestHost.ts';
 
 /**
  * Whether a hop of a request's path is a proxy the operator runs: asked for the socket's address
@@ -73,6 +74,6 @@ export function clientOf(req: IncomingMessage, trust: TrustProxy): Client {
   return {
     address: clientAddressOf(req, trust),
     protocol: (proxied && lastEntry(req.headers['x-forwarded-proto'])) || ownProtocol,
-    host: (proxied && lastEntry(req.headers['x-forwarded-host'])) || req.headers.host,
+    host: (proxied && lastEntry(req.headers['x-forwarded-host'])) || requestHost(req),
   };
 }

@@ -1,9 +1,17 @@
-import type { RequestListener, Server } from 'node:http';
+import type { RequestListener } from 'node:http';
 import type { Socket } from 'node:net';
 
 export type Phase = 'starting' | 'serving' | 'draining';
 
 const KEEP_ALIVE_MS = 72_000;
+
+/** A server a drain closes: an HTTP server, or the TLS front (HTTP/2 and HTTP/1.1). */
+export interface Drainable {
+  close(): unknown;
+  closeAllConnections(): void;
+  /** When draining starts (the TLS front tells its HTTP/2 clients to go elsewhere). */
+  startDraining?(): void;
+}
 
 /**
  * A process's phase (what `/readyz` tells a load balancer) and the requests it has in flight on
@@ -11,7 +19,7 @@ const KEEP_ALIVE_MS = 72_000;
  */
 export class Lifecycle {
   phase: Phase = 'starting';
-  private readonly servers = new Set<Pick<Server, 'close' | 'closeAllConnections'>>();
+  private readonly servers = new Set<Drainable>();
   private readonly drainHooks: (() => void)[] = [];
   private inFlight = 0;
   /** Requests under way per connection (more than one when a client pipelines). */
@@ -43,7 +51,7 @@ export class Lifecycle {
    * of common balancers: with Node's 5 s, a client or balancer reusing a connection just as the
    * server closes it gets a reset instead of an answer, and that happens as often as 5 s pauses do.
    */
-  adopt(server: Pick<Server, 'close' | 'closeAllConnections'> & { keepAliveTimeout?: number }) {
+  adopt(server: Drainable & { keepAliveTimeout?: number }) {
     if (server.keepAliveTimeout !== undefined) server.keepAliveTimeout = KEEP_ALIVE_MS;
     this.servers.add(server);
   }
@@ -62,6 +70,7 @@ export class Lifecycle {
     if (this.phase === 'draining') return;
     this.phase = 'draining';
     for (const hook of this.drainHooks) hook();
+    for (const server of this.servers) server.startDraining?.();
     for (const socket of this.idle) socket.end();
     this.idle.clear();
   }

@@ -5,6 +5,7 @@ import { type Actor, SESSION_COOKIE } from '../access/actor.ts';
 import { mustBeOrgMember, mustSeeSite } from '../access/rules.ts';
 import type { OutboxEvent } from '../events/outbox.ts';
 import { HttpError } from '../http/errors.ts';
+import { requestHost } from '../http/requestHost.ts';
 import { readJson } from '../lib/json.ts';
 import { lookupHash } from '../lib/secrets.ts';
 import type { WharfApp } from '../wharfApp.ts';
@@ -37,7 +38,7 @@ async function mayJoin(app: WharfApp, actor: Actor, request: RoomRequest) {
 /** A failure that is not a refusal (a database down, a bug): logged with where it happened. */
 function logFailure(app: WharfApp, socket: Socket, event: string, error: unknown) {
   app.log.error(
-    { err: error, host: socket.handshake.headers.host, path: REALTIME_PATH, event },
+    { err: error, host: requestHost(socket.handshake), path: REALTIME_PATH, event },
     'real-time handler failed',
   );
 }

@@ -1,3 +1,4 @@
+import type { ChildProcess } from 'node:child_process';
 import { writeFileSync } from 'node:fs';
 import { mkdtemp, rm } from 'node:fs/promises';
 import os from 'node:os';
@@ -5,7 +6,14 @@ import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { testAuthority } from '../../test/certificates.ts';
 import { freePort, startTestServer } from '../../test/harness.ts';
-import { eventually, httpsGet } from '../../test/httpsClient.ts';
+import {
+  eventually,
+  http2Request,
+  http2Session,
+  httpsGet,
+  stapled,
+  upgradeStatusLine,
+} from '../../test/httpsClient.ts';
 import { acmeEnv, type Pebble, startPebble } from '../../test/pebble.ts';
 import { siteGet, startWharf, type WharfProcess } from '../../test/processes.ts';
 import { buildWorld } from '../../test/world.ts';
@@ -17,6 +25,7 @@ describe('HTTPS in a cluster (WHARF_WORKERS=2)', () => {
   let port: number;
   let httpsPort: number;
   let siteName: string;
+  let responder: ChildProcess;
 
   beforeAll(async () => {
     // The world is built over plain HTTP first: with HTTPS on, plain HTTP only redirects.
@@ -24,8 +33,13 @@ describe('HTTPS in a cluster (WHARF_WORKERS=2)', () => {
     const plain = await startTestServer({ dataDir });
     siteName = (await buildWorld(plain.url)).site.name;
     await plain.close();
-    const { cert, key } = authority.issue(['localhost', '*.sites.localhost', `*.${siteName}.sites.localhost`]);
-    writeFileSync(path.join(dataDir, 'tls.crt'), cert);
+    // The certificate names an OCSP responder: every worker staples its answer.
+    const ocspPort = await freePort();
+    const { cert, key } = authority.issue(['localhost', '*.sites.localhost', `*.${siteName}.sites.localhost`], {
+      ocspUrl: `http://127.0.0.1:${ocspPort}`,
+    });
+    responder = await authority.startOcspResponder(ocspPort);
+    writeFileSync(path.join(dataDir, 'tls.crt'), cert + authority.ca);
     writeFileSync(path.join(dataDir, 'tls.key'), key);
     port = await freePort();
     httpsPort = await freePort();
@@ -45,6 +59,7 @@ describe('HTTPS in a cluster (WHARF_WORKERS=2)', () => {
     );
   }, 60_000);
   afterAll(async () => {
+    responder?.kill();
     if (wharf?.child.exitCode === null) wharf.child.kill('SIGKILL');
     await rm(dataDir, { recursive: true, force: true });
     authority.remove();
@@ -66,6 +81,68 @@ describe('HTTPS in a cluster (WHARF_WORKERS=2)', () => {
     const redirect = await siteGet(port, `${host}:${port}`, '/app.js');
     expect(redirect.status).toBe(308);
     expect(wharf.stderr()).toBe('');
+  });
+
+  it('speaks HTTP/2 from the workers: a site by :authority, and the console API and real-time server (with a request body) through the primary', async () => {
+    const siteHost = `main.${siteName}.sites.localhost`;
+    const sessions = await Promise.all(
+      Array.from({ length: 4 }, () => http2Session(httpsPort, siteHost, authority.ca)),
+    );
+    try {
+      for (const session of sessions) {
+        expect(session.alpnProtocol).toBe('h2');
+        const page = await http2Request(session, `${siteHost}:${httpsPort}`, '/');
+        expect(page.status).toBe(200);
+        expect(page.text).toContain('Hello from Wharf');
+        const range = await http2Request(session, `${siteHost}:${httpsPort}`, '/app.js', {
+          headers: { range: 'bytes=0-6' },
+        });
+        expect([range.status, range.text]).toEqual([206, 'console']);
+      }
+    } finally {
+      for (const session of sessions) session.close();
+    }
+    const console = await http2Session(httpsPort, 'localhost', authority.ca);
+    try {
+      const info = await http2Request(console, `localhost:${httpsPort}`, '/api/v1/system/info');
+      expect(info.status).toBe(200);
+      expect(info.headers['strict-transport-security']).toBe('max-age=31536000');
+      const open = await http2Request(console, `localhost:${httpsPort}`, '/socket.io/?EIO=4&transport=polling');
+      expect(open.status).toBe(200);
+      const { sid } = JSON.parse(open.text.slice(1));
+      // A request body through the worker to the primary: engine.io's polling POST.
+      const sent = await http2Request(
+        console,
+        `localhost:${httpsPort}`,
+        `/socket.io/?EIO=4&transport=polling&sid=${sid}`,
+        {
+          method: 'POST',
+          headers: { 'content-type': 'text/plain;charset=UTF-8' },
+          body: '2probe',
+        },
+      );
+      expect([sent.status, sent.text]).toEqual([200, 'ok']);
+    } finally {
+      console.close();
+    }
+    // WebSockets stay on HTTP/1.1: the upgrade goes from the worker to the primary's socket.io.
+    const upgrade = await upgradeStatusLine(
+      httpsPort,
+      'localhost',
+      authority.ca,
+      '/socket.io/?EIO=4&transport=websocket',
+    );
+    expect(upgrade).toBe('HTTP/1.1 101 Switching Protocols');
+    expect(wharf.stderr()).toBe('');
+  });
+
+  it("staples the responder's answer from every worker", async () => {
+    // Each connection of its own: the cluster hands them to the workers in turn, each fetches once.
+    const responses = await eventually(
+      () => Promise.all(Array.from({ length: 4 }, () => stapled(httpsPort, 'localhost', authority.ca))),
+      (all) => all.every((response) => response !== null),
+    );
+    expect(responses.every((response) => response && response.length > 0)).toBe(true);
   });
 });
 
@@ -106,11 +183,14 @@ describe('certificates obtained over ACME in a cluster (WHARF_WORKERS=2, pebble)
   it('orders one certificate for a branch host however many workers are asked at once, and serves it from each', async () => {
     const host = `main.${siteName}.sites.wharf.test`;
     // Connections of their own reach both workers: one orders, the other waits for its row.
-    const answers = await Promise.all(Array.from({ length: 6 }, () => httpsGet(httpsPort, host, root)));
+    const withLog = (error: Error) => {
+      throw new Error(`${error.message}\nWharf's log:\n${wharf.stdout()}${wharf.stderr()}`);
+    };
+    const answers = await Promise.all(Array.from({ length: 6 }, () => httpsGet(httpsPort, host, root))).catch(withLog);
     expect(answers.map((answer) => answer.status)).toEqual(Array(6).fill(200));
     expect(new Set(answers.map((answer) => answer.certificate.serialNumber)).size).toBe(1);
     expect(answers[0]?.text).toContain('Hello from Wharf');
-    const api = await httpsGet(httpsPort, 'console.wharf.test', root, '/api/v1/system/info');
+    const api = await httpsGet(httpsPort, 'console.wharf.test', root, '/api/v1/system/info').catch(withLog);
     expect(api.status).toBe(200);
     expect(api.certificate.subjectaltname).toBe('DNS:console.wharf.test');
     expect(wharf.stderr()).toBe('');

@@ -1,9 +1,16 @@
 import { hkdfSync } from 'node:crypto';
 import type { Server as HttpServer, IncomingMessage, RequestListener, ServerResponse } from 'node:http';
-import https from 'node:https';
+import http2, { Http2ServerRequest, type Http2ServerResponse } from 'node:http2';
 import type { TLSSocket } from 'node:tls';
+import type { Logger } from 'pino';
 import type { HttpsConfig } from '../config.ts';
+import { requestHost } from '../http/requestHost.ts';
 import { CertificateStore, type CertificateStoreOptions, TLS_OPTIONS } from './certificateStore.ts';
+import { asHttp1, Http2Answer } from './http2.ts';
+import { OcspStapler } from './ocsp.ts';
+
+/** How long an HTTP/2 connection without a stream stays open (nginx's keepalive_timeout). */
+const HTTP2_IDLE_TIMEOUT_MS = 75_000;
 
 /**
  * Paths plain HTTP keeps answering when HTTPS is on: ACME's challenges, custom domains' ownership
@@ -39,8 +46,9 @@ export function httpsListener(https: HttpsConfig | null, listener: RequestListen
 
 function redirectToHttps(req: IncomingMessage, res: ServerResponse, port: number) {
   let hostname: string | null = null;
+  const host = requestHost(req);
   try {
-    hostname = req.headers.host ? new URL(`http://${req.headers.host}`).hostname : null;
+    hostname = host ? new URL(`http://${host}`).hostname : null;
   } catch {
     hostname = null;
   }
@@ -55,15 +63,15 @@ function redirectToHttps(req: IncomingMessage, res: ServerResponse, port: number
 }
 
 /**
- * The TLS side of a process: an HTTPS server that hands every request (and WebSocket upgrade)
- * to `plain`, the HTTP server, so both follow the same path (console, API, sites). HTTP/1.1 for
- * now; HTTP/2 with ALPN comes with a later step.
+ * The TLS side of a process: a server that speaks HTTP/2 to the clients that offer it by ALPN and
+ * HTTP/1.1 to the others, and hands every request (and HTTP/1.1 WebSocket upgrade) to `plain`,
+ * the HTTP server, so both follow the same path (console, API, sites).
  */
 export function createTlsFront(
   settings: HttpsConfig,
   secret: string,
   plain: HttpServer,
-  log: CertificateStoreOptions['log'],
+  log: CertificateStoreOptions['log'] & Pick<Logger, 'warn'>,
 ) {
   const ticketKeys = ticketKeysFrom(secret);
   const certificates = new CertificateStore({
@@ -74,11 +82,63 @@ export function createTlsFront(
   });
   certificates.watch();
   // No default certificate: a client that names no host (or an unknown one) gets no handshake.
-  const server = https.createServer({ ...TLS_OPTIONS, ticketKeys, SNICallback: certificates.sniCallback });
-  server.on('request', (req, res) => plain.emit('request', req, res));
-  server.on('upgrade', (req, socket, head) => plain.emit('upgrade', req, socket, head));
-  server.on('close', () => certificates.close());
-  return { server, certificates };
+  const server = http2.createSecureServer({
+    ...TLS_OPTIONS,
+    ticketKeys,
+    SNICallback: certificates.sniCallback,
+    allowHTTP1: true,
+    Http2ServerResponse: Http2Answer,
+  });
+  // HTTP/1.1 connections wait for their next request as long as on the plain port (Node sets no
+  // keep-alive timeout on an HTTP/2 server's HTTP/1.1 side, nor do its types declare the property
+  // its HTTP/1.1 side reads: idle connections would stay open forever).
+  Object.assign(server, { keepAliveTimeout: plain.keepAliveTimeout });
+  // With allowHTTP1, HTTP/1.1 requests come as IncomingMessage/ServerResponse, HTTP/2 streams as the compat pair.
+  server.on('request', (req: Http2ServerRequest | IncomingMessage, res: Http2ServerResponse | ServerResponse) => {
+    if (req instanceof Http2ServerRequest) plain.emit('request', ...asHttp1(req, res as Http2ServerResponse));
+    else plain.emit('request', req, res);
+  });
+  // Clients that ask for the certificate's status get the responder's answer with the handshake.
+  server.on('OCSPRequest', new OcspStapler({ log }).onOcspRequest);
+  server.on('upgrade', (req: IncomingMessage, socket, head) => plain.emit('upgrade', req, socket, head));
+  const connections = new Set<TLSSocket>();
+  server.on('secureConnection', (socket) => {
+    connections.add(socket);
+    socket.once('close', () => connections.delete(socket));
+  });
+  const sessions = new Set<http2.ServerHttp2Session>();
+  let draining = false;
+  server.on('session', (session) => {
+    sessions.add(session);
+    // An idle HTTP/2 connection is closed (a GOAWAY) after a while, as browsers and nginx do.
+    session.setTimeout(HTTP2_IDLE_TIMEOUT_MS, () => session.close());
+    session.once('close', () => sessions.delete(session));
+  });
+  // While draining, an HTTP/2 connection is served like an HTTP/1.1 one: its request, then no more.
+  server.on('stream', (stream) => {
+    if (draining) stream.session?.close();
+  });
+  return {
+    server,
+    certificates,
+    /** Stops taking connections and watching the certificate files. */
+    close() {
+      certificates.close();
+      server.close();
+    },
+    /**
+     * Draining: HTTP/2 sessions get a GOAWAY (the Connection: close of HTTP/1.1, which HTTP/2 has
+     * not): their streams under way finish, the client opens a new connection for the next.
+     */
+    startDraining() {
+      draining = true;
+      for (const session of sessions) session.close();
+    },
+    /** Cuts every connection, HTTP/1.1 or HTTP/2 (what a drain does once its grace is over). */
+    closeAllConnections() {
+      for (const socket of connections) socket.destroy();
+    },
+  };
 }
 
 export type TlsFront = ReturnType<typeof createTlsFront>;
