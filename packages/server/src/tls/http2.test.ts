@@ -239,13 +239,13 @@ describe('HTTP/2 with HTTP/1.1 fallback (ALPN) on the HTTPS port', () => {
 
   it('keeps an idle HTTP/1.1 keep-alive connection as long as the plain port does, and says so', async () => {
     const agent = new https.Agent({ keepAlive: true });
-    const keepAlive = await new Promise<string | undefined>((resolve, reject) => {
+    const keepAlive = await new Promise<string>((resolve, reject) => {
       https
         .get(
           { host: '127.0.0.1', port: httpsPort, servername: 'localhost', ca: authority.ca, agent, path: '/healthz' },
           (res) => {
             res.resume();
-            resolve(res.headers['keep-alive']);
+            resolve(String(res.headers['keep-alive']));
           },
         )
         .on('error', reject);
