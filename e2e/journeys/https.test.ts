@@ -1,0 +1,99 @@
+import { mkdtemp, rm } from 'node:fs/promises';
+import os from 'node:os';
+import path from 'node:path';
+import { type Browser, chromium } from 'playwright-core';
+import { afterAll, beforeAll, expect, it } from 'vitest';
+import { expectStatus } from '../../packages/server/test/client.ts';
+import { type DnsPeer, startDnsPeer } from '../../packages/server/test/dnsPeer.ts';
+import { verifyDomains } from '../../packages/server/test/domains.ts';
+import { freePort, startTestServer, TEST_PASSWORD, type TestServer } from '../../packages/server/test/harness.ts';
+import { httpsGet } from '../../packages/server/test/httpsClient.ts';
+import { acmeEnv, type Pebble, startPebble } from '../../packages/server/test/pebble.ts';
+import { buildWorld, type World } from '../../packages/server/test/world.ts';
+import { describeInBrowser } from '../support/browser.ts';
+import { CHROMIUM } from '../support/chromium.ts';
+import { DESKTOP, expectVisible, snap } from '../support/journey.ts';
+
+describeInBrowser('the console and a site over HTTPS, with certificates Wharf obtained from pebble', () => {
+  let dataDir: string;
+  let dns: DnsPeer;
+  let pebble: Pebble;
+  let server: TestServer;
+  let browser: Browser;
+  let world: World;
+  let httpsPort: number;
+  let root: string;
+  const consoleUrl = () => `https://console.wharf.test:${httpsPort}`;
+
+  beforeAll(async () => {
+    dataDir = await mkdtemp(path.join(os.tmpdir(), 'wharf-e2e-https-'));
+    dns = await startDnsPeer();
+    const dnsEnv = { WHARF_DNS_SERVER: dns.server };
+    // The world is built over plain HTTP first: with HTTPS on, plain HTTP only redirects.
+    const plain = await startTestServer({ dataDir, env: dnsEnv });
+    world = await buildWorld(plain.url);
+    const { site, clients } = world;
+    const domains = [
+      { name: 'www.shop.test', exposeBranches: false, sslConfiguration: { type: 'acme' } },
+      { name: 'soon.shop.test', exposeBranches: false, sslConfiguration: { type: 'acme' } },
+    ];
+    const settings = { name: site.name, color: site.color, mainBranch: site.mainBranch, spa: false, domains };
+    const saved = expectStatus(await clients.owner.put(`/api/v1/sites/${site._id}`, settings), 200);
+    await verifyDomains(clients.owner, dns, site._id, saved.domains);
+    await plain.close();
+
+    const port = await freePort();
+    pebble = await startPebble({ httpPort: port, dnsServer: dns.server });
+    root = await pebble.issuedRoot();
+    httpsPort = await freePort();
+    server = await startTestServer({
+      dataDir,
+      port,
+      serveConsole: true,
+      env: { ...acmeEnv(pebble, httpsPort), ...dnsEnv },
+    });
+    browser = await chromium.launch({
+      executablePath: CHROMIUM,
+      // Every test name is this machine; Chromium does not know pebble's root, Node's clients check it.
+      args: ['--no-sandbox', '--disable-gpu', '--host-resolver-rules=MAP *.test 127.0.0.1'],
+    });
+  }, 90_000);
+  afterAll(async () => {
+    await browser?.close();
+    await server?.close();
+    await pebble?.stop();
+    await dns?.close();
+    await rm(dataDir, { recursive: true, force: true });
+  });
+
+  it("signs in over HTTPS, serves a branch there, and shows each domain's certificate", async () => {
+    // A visit to the custom domain obtains its certificate; the other domain has none yet.
+    expect((await httpsGet(httpsPort, 'www.shop.test', root)).text).toContain('Hello from Wharf');
+    const context = await browser.newContext({ ignoreHTTPSErrors: true, viewport: DESKTOP, colorScheme: 'light' });
+    context.setDefaultTimeout(30_000);
+    // The organization to open, and no analytics notice over the screen, as visit() sets them.
+    await context.addInitScript((orgId: string) => {
+      localStorage.setItem('wharf.currentOrg', orgId);
+      localStorage.setItem('wharf.analyticsNotice', 'hidden');
+    }, world.org._id);
+    const page = await context.newPage();
+    // The console's first HTTPS visit: its certificate is obtained during this handshake.
+    await page.goto(`${consoleUrl()}/login`);
+    await page.getByLabel('User').fill('owner');
+    await page.getByLabel('Password').fill(TEST_PASSWORD);
+    await page.getByRole('button', { name: 'Sign in' }).click();
+    await page.waitForURL((url) => url.pathname !== '/login');
+    const visitor = await page.goto(`https://main.${world.site.name}.sites.wharf.test:${httpsPort}/`);
+    expect(visitor?.status()).toBe(200);
+    expect(await visitor?.headerValue('strict-transport-security')).toBe('max-age=31536000');
+    expect(await page.content()).toContain('Hello from Wharf');
+    await page.goto(`${consoleUrl()}/sites/${world.site._id}/settings`);
+    const www = page.getByRole('group', { name: 'Domain 1' });
+    await expectVisible(www.getByText(/^Certificate valid until/));
+    const soon = page.getByRole('group', { name: 'Domain 2' });
+    await expectVisible(soon.getByText(/^No certificate yet/));
+    await www.getByText(/^Certificate valid until/).scrollIntoViewIfNeeded();
+    await snap(page, 'site-settings-domain-acme');
+    await context.close();
+  });
+});
