@@ -128,6 +128,9 @@ export async function buildApp(config: Config, options: BuildOptions = {}): Prom
     bodyLimit: 2 * 1024 * 1024,
     routerOptions: { maxParamLength: 500 },
   });
+  // However the app is closed (a drain first, or only close() as tests do), connections whose
+  // answers end from then on close after them rather than stay open for their keep-alive time.
+  fastify.addHook('preClose', async () => lifecycle.startDraining());
   fastify.setValidatorCompiler(zodValidatorCompiler);
   fastify.setSerializerCompiler(zodSerializerCompiler);
   installErrorHandler(fastify);

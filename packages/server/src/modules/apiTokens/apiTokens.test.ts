@@ -132,7 +132,9 @@ describe('API reference', () => {
       expect(page.headers.get('content-type')).toContain('text/html');
       expect(await page.text()).toContain('/api/docs/start.js');
       expect(await (await fetch(`${server.url}/api/docs/start.js`)).text()).toContain('/api/v1/openapi.json');
-      expect((await fetch(`${server.url}/api/docs/swagger-ui-bundle.js`)).status).toBe(200);
+      const bundle = await fetch(`${server.url}/api/docs/swagger-ui-bundle.js`);
+      expect(bundle.status).toBe(200);
+      await bundle.arrayBuffer();
     } finally {
       await server.close();
     }
