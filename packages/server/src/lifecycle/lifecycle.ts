@@ -3,8 +3,6 @@ import type { Socket } from 'node:net';
 
 export type Phase = 'starting' | 'serving' | 'draining';
 
-const KEEP_ALIVE_MS = 72_000;
-
 /** A server a drain closes: an HTTP server, or the TLS front (HTTP/2 and HTTP/1.1). */
 export interface Drainable {
   close(): unknown;
@@ -45,14 +43,8 @@ export class Lifecycle {
     };
   }
 
-  /**
-   * A server whose connections a drain closes; its listener comes from `requestListener`. Its idle
-   * keep-alive connections last as Fastify's do by default (72 s), longer than the idle timeouts
-   * of common balancers: with Node's 5 s, a client or balancer reusing a connection just as the
-   * server closes it gets a reset instead of an answer, and that happens as often as 5 s pauses do.
-   */
-  adopt(server: Drainable & { keepAliveTimeout?: number }) {
-    if (server.keepAliveTimeout !== undefined) server.keepAliveTimeout = KEEP_ALIVE_MS;
+  /** A server whose connections a drain closes; its listener comes from `requestListener`. */
+  adopt(server: Drainable) {
     this.servers.add(server);
   }
 
