@@ -1,39 +1,16 @@
-import { mkdtemp, rm } from 'node:fs/promises';
-import os from 'node:os';
-import path from 'node:path';
 import { type Kysely, sql } from 'kysely';
-import { afterEach, describe, expect, it } from 'vitest';
-import { databases, testDatabaseUrl, withPg } from '../../../test/harness.ts';
-import { randomString } from '../../lib/ids.ts';
+import { describe, expect, it } from 'vitest';
+import { emptyDatabases } from '../../../test/emptyDb.ts';
+import { databases } from '../../../test/harness.ts';
 import { Sealer } from '../../lib/secrets.ts';
 import { openMail } from '../../mail/queue.ts';
-import { openDb } from '../connection.ts';
 import { migrate } from '../migrate.ts';
 
 const sealer = new Sealer('the installation secret');
 
 for (const database of databases) {
   describe(`migration 012 (${database.name})`, () => {
-    const cleanups: (() => Promise<unknown>)[] = [];
-    afterEach(async () => {
-      for (const cleanup of cleanups.splice(0).reverse()) await cleanup();
-    });
-
-    async function olderDb() {
-      if (database.postgres) {
-        const schema = `test_${randomString(12)}`;
-        await withPg((client) => client.query(`create schema ${schema}`));
-        cleanups.push(() => withPg((client) => client.query(`drop schema if exists ${schema} cascade`)));
-        const db = openDb({ dataDir: '', databaseUrl: testDatabaseUrl, schema });
-        cleanups.push(() => db.destroy());
-        return db;
-      }
-      const dataDir = await mkdtemp(path.join(os.tmpdir(), 'wharf-migrate-'));
-      cleanups.push(() => rm(dataDir, { recursive: true, force: true }));
-      const db = openDb({ dataDir, databaseUrl: null });
-      cleanups.push(() => db.destroy());
-      return db;
-    }
+    const olderDb = emptyDatabases(database);
 
     it("moves mail_queue's unsent mails into sealed mail jobs and drops the table", async () => {
       const db = await olderDb();
