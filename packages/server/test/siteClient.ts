@@ -11,6 +11,13 @@ export interface SiteAnswer {
  * A request to a site by host name on the server's port, as a browser resolving `*.localhost`
  * would send it; fetch cannot set the Host header, so this uses node:http.
  */
+/**
+ * Connections are reused, but dropped after 2 s idle: the server closes idle ones after 5 s, and a
+ * request sent on a connection just as the server closes it fails with a reset (seen on loaded
+ * machines). A browser retries such a request; a test would fail instead.
+ */
+const agent = new http.Agent({ keepAlive: true, timeout: 2_000 });
+
 export function siteRequest(
   port: number,
   host: string,
@@ -19,7 +26,7 @@ export function siteRequest(
 ): Promise<SiteAnswer> {
   return new Promise((resolve, reject) => {
     const request = http.request(
-      { host: '127.0.0.1', port, path, method: options.method ?? 'GET', headers: { host, ...options.headers } },
+      { host: '127.0.0.1', port, path, method: options.method ?? 'GET', headers: { host, ...options.headers }, agent },
       (response) => {
         const chunks: Buffer[] = [];
         response.on('data', (chunk: Buffer) => chunks.push(chunk));

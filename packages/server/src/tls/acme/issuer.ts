@@ -94,18 +94,47 @@ export class AcmeIssuer {
 
   private async openAccount(): Promise<acme.Client> {
     const directoryUrl = this.settings.directoryUrl;
-    const key = await this.accountKey(directoryUrl);
-    const client = new acme.Client({ directoryUrl, accountKey: key });
-    await client.createAccount({
-      termsOfServiceAgreed: true,
-      ...(this.settings.email ? { contact: [`mailto:${this.settings.email}`] } : {}),
-    });
+    const saved = await this.savedAccount(directoryUrl);
+    if (saved?.url) return new acme.Client({ directoryUrl, accountKey: saved.key, accountUrl: saved.url });
+    const accountKey = saved?.key ?? (await this.newAccountKey(directoryUrl));
+    const client = new acme.Client({ directoryUrl, accountKey });
+    await this.register(client);
+    await this.db
+      .updateTable('acme_accounts')
+      .set({ account_url: client.getAccountUrl() })
+      .where('directory_url', '=', directoryUrl)
+      .execute();
     return client;
   }
 
-  private async accountKey(directoryUrl: string): Promise<string> {
-    const saved = await this.savedKey(directoryUrl);
-    if (saved) return saved;
+  /**
+   * Finds the key's account at the CA, or creates it. Another process may have registered the
+   * key in between (a creation then answers the existing account, which acme-client would try
+   * to update with nothing to change, an error to some CAs): asking for the existing one first,
+   * and again after a failed creation, covers both orders.
+   */
+  private async register(client: acme.Client) {
+    const existing = () => client.createAccount({ onlyReturnExisting: true });
+    try {
+      await existing();
+      return;
+    } catch {
+      // Not registered yet.
+    }
+    try {
+      await client.createAccount({
+        termsOfServiceAgreed: true,
+        ...(this.settings.email ? { contact: [`mailto:${this.settings.email}`] } : {}),
+      });
+    } catch (error) {
+      await existing().catch(() => {
+        throw error;
+      });
+    }
+  }
+
+  /** A new account key, unless another process saved one first: everyone uses the one saved. */
+  private async newAccountKey(directoryUrl: string): Promise<string> {
     const key = (await acme.crypto.createPrivateEcdsaKey('P-256')).toString();
     await this.db
       .insertInto('acme_accounts')
@@ -117,17 +146,16 @@ export class AcmeIssuer {
       })
       .onConflict((c) => c.column('directory_url').doNothing())
       .execute();
-    // Another process may have made the account key first: everyone uses the one saved.
-    return (await this.savedKey(directoryUrl)) ?? key;
+    return (await this.savedAccount(directoryUrl))?.key ?? key;
   }
 
-  private async savedKey(directoryUrl: string): Promise<string | null> {
+  private async savedAccount(directoryUrl: string): Promise<{ key: string; url: string | null } | null> {
     const row = await this.db
       .selectFrom('acme_accounts')
-      .select('key_sealed')
+      .select(['key_sealed', 'account_url'])
       .where('directory_url', '=', directoryUrl)
       .executeTakeFirst();
-    return row ? this.sealer.open(row.key_sealed) : null;
+    return row ? { key: this.sealer.open(row.key_sealed), url: row.account_url } : null;
   }
 }
 
