@@ -1,7 +1,7 @@
 import { readFileSync } from 'node:fs';
 import https from 'node:https';
 import tls from 'node:tls';
-import * as acme from 'acme-client';
+import type * as AcmeClient from 'acme-client';
 import type { Logger } from 'pino';
 import type { AcmeConfig } from '../../config.ts';
 import type { Db } from '../../db/schema.ts';
@@ -24,12 +24,23 @@ export interface Issued {
 
 const TXT_VISIBLE_TIMEOUT_MS = 30_000;
 
+type Acme = typeof AcmeClient;
+let loaded: Promise<Acme> | null = null;
+/**
+ * acme-client (with axios) takes some 180 ms to load: only a process that orders a certificate
+ * pays it, not every worker start (a worker's respawn after a crash waits for it).
+ */
+const acmeClient = (): Promise<Acme> => {
+  loaded ??= import('acme-client');
+  return loaded;
+};
+
 /**
  * Orders certificates from the ACME directory with `acme-client`: one account per directory,
  * its key made once and kept sealed in the database; a new ECDSA P-256 key for each certificate.
  */
 export class AcmeIssuer {
-  private client: Promise<acme.Client> | null = null;
+  private client: Promise<AcmeClient.Client> | null = null;
 
   constructor(
     private readonly db: Db,
@@ -37,11 +48,10 @@ export class AcmeIssuer {
     private readonly settings: AcmeConfig,
     private readonly challenges: { http: HttpChallenges; dns: TxtPublisher | null },
     private readonly log: Pick<Logger, 'info' | 'warn'>,
-  ) {
-    if (settings.caFile) trustDirectoryRoots(readFileSync(settings.caFile, 'utf8'));
-  }
+  ) {}
 
   async order(name: string, challenge: 'http-01' | 'dns-01'): Promise<Issued> {
+    const acme = await acmeClient();
     const client = await this.account();
     const key = await acme.crypto.createPrivateEcdsaKey('P-256');
     const [, csr] = await acme.crypto.createCsr({ altNames: [name] }, key);
@@ -60,7 +70,7 @@ export class AcmeIssuer {
     return { chain, key: key.toString(), notAfter };
   }
 
-  private async publish(authz: acme.Authorization, challenge: { type: string; token: string }, answer: string) {
+  private async publish(authz: AcmeClient.Authorization, challenge: { type: string; token: string }, answer: string) {
     if (challenge.type === 'http-01') return this.challenges.http.add(challenge.token, answer);
     const dns = this.dnsPublisher();
     const fqdn = `_acme-challenge.${authz.identifier.value}`;
@@ -68,7 +78,7 @@ export class AcmeIssuer {
     await dns.waitForTxt(fqdn, answer, TXT_VISIBLE_TIMEOUT_MS);
   }
 
-  private async withdraw(authz: acme.Authorization, challenge: { type: string; token: string }, answer: string) {
+  private async withdraw(authz: AcmeClient.Authorization, challenge: { type: string; token: string }, answer: string) {
     try {
       if (challenge.type === 'http-01') await this.challenges.http.remove(challenge.token);
       else await this.dnsPublisher().removeTxt(`_acme-challenge.${authz.identifier.value}`, answer);
@@ -84,7 +94,7 @@ export class AcmeIssuer {
   }
 
   /** The account client, made once per process; the account key is shared by every process through the database. */
-  private account(): Promise<acme.Client> {
+  private account(): Promise<AcmeClient.Client> {
     this.client ??= this.openAccount().catch((error) => {
       this.client = null;
       throw error;
@@ -92,7 +102,9 @@ export class AcmeIssuer {
     return this.client;
   }
 
-  private async openAccount(): Promise<acme.Client> {
+  private async openAccount(): Promise<AcmeClient.Client> {
+    const acme = await acmeClient();
+    if (this.settings.caFile) trustDirectoryRoots(acme, readFileSync(this.settings.caFile, 'utf8'));
     const directoryUrl = this.settings.directoryUrl;
     const saved = await this.savedAccount(directoryUrl);
     if (saved?.url) return new acme.Client({ directoryUrl, accountKey: saved.key, accountUrl: saved.url });
@@ -113,7 +125,7 @@ export class AcmeIssuer {
    * to update with nothing to change, an error to some CAs): asking for the existing one first,
    * and again after a failed creation, covers both orders.
    */
-  private async register(client: acme.Client) {
+  private async register(client: AcmeClient.Client) {
     const existing = () => client.createAccount({ onlyReturnExisting: true });
     try {
       await existing();
@@ -135,6 +147,7 @@ export class AcmeIssuer {
 
   /** A new account key, unless another process saved one first: everyone uses the one saved. */
   private async newAccountKey(directoryUrl: string): Promise<string> {
+    const acme = await acmeClient();
     const key = (await acme.crypto.createPrivateEcdsaKey('P-256')).toString();
     await this.db
       .insertInto('acme_accounts')
@@ -163,6 +176,6 @@ export class AcmeIssuer {
  * A private ACME server (`WHARF_ACME_CA_FILE`) answers over TLS with a certificate of its own root.
  * acme-client talks through its one axios instance, so that instance trusts Node's roots and these.
  */
-function trustDirectoryRoots(pem: string) {
+function trustDirectoryRoots(acme: Acme, pem: string) {
   acme.axios.defaults.httpsAgent = new https.Agent({ ca: [...tls.rootCertificates, pem], keepAlive: true });
 }
