@@ -179,3 +179,21 @@ export function testAuthority() {
     remove: () => rmSync(dir, { recursive: true, force: true }),
   };
 }
+
+/**
+ * Wharf's settings for HTTPS on `httpsPort` with an operator certificate: the chain (leaf first)
+ * and key are written into `dir`; the console is `localhost` and the sites `*.sites.localhost`.
+ */
+export function operatorTlsEnv(dir: string, pair: { chain: string; key: string }, httpsPort: number) {
+  const certFile = path.join(dir, 'tls.crt');
+  const keyFile = path.join(dir, 'tls.key');
+  writeFileSync(certFile, pair.chain);
+  writeFileSync(keyFile, pair.key);
+  return {
+    WHARF_HTTPS_PORT: String(httpsPort),
+    WHARF_TLS_CERT: certFile,
+    WHARF_TLS_KEY: keyFile,
+    WHARF_URL: `https://localhost:${httpsPort}`,
+    WHARF_SITES_URL: `https://sites.localhost:${httpsPort}`,
+  };
+}

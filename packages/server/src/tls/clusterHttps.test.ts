@@ -1,10 +1,9 @@
 import type { ChildProcess } from 'node:child_process';
-import { writeFileSync } from 'node:fs';
 import { mkdtemp, rm } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { testAuthority } from '../../test/certificates.ts';
+import { operatorTlsEnv, testAuthority } from '../../test/certificates.ts';
 import { freePort, startTestServer } from '../../test/harness.ts';
 import {
   eventually,
@@ -39,17 +38,11 @@ describe('HTTPS in a cluster (WHARF_WORKERS=2)', () => {
       ocspUrl: `http://127.0.0.1:${ocspPort}`,
     });
     responder = await authority.startOcspResponder(ocspPort);
-    writeFileSync(path.join(dataDir, 'tls.crt'), cert + authority.ca);
-    writeFileSync(path.join(dataDir, 'tls.key'), key);
     port = await freePort();
     httpsPort = await freePort();
     wharf = await startWharf(dataDir, port, {
       WHARF_WORKERS: '2',
-      WHARF_HTTPS_PORT: String(httpsPort),
-      WHARF_TLS_CERT: path.join(dataDir, 'tls.crt'),
-      WHARF_TLS_KEY: path.join(dataDir, 'tls.key'),
-      WHARF_URL: `https://localhost:${httpsPort}`,
-      WHARF_SITES_URL: `https://sites.localhost:${httpsPort}`,
+      ...operatorTlsEnv(dataDir, { chain: cert + authority.ca, key }, httpsPort),
     });
     // The health checks stay on plain HTTP: 200 once the workers serve.
     await eventually(

@@ -11,7 +11,7 @@ import tls from 'node:tls';
 import { promisify } from 'node:util';
 import { gunzipSync } from 'node:zlib';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { testAuthority } from '../../test/certificates.ts';
+import { operatorTlsEnv, testAuthority } from '../../test/certificates.ts';
 import { expectStatus } from '../../test/client.ts';
 import { freePort, startTestServer, type TestServer } from '../../test/harness.ts';
 import { http2Request, http2Session, upgradeStatusLine } from '../../test/httpsClient.ts';
@@ -87,19 +87,13 @@ describe('HTTP/2 with HTTP/1.1 fallback (ALPN) on the HTTPS port', () => {
 
     const siteName = world.site.name;
     const { cert, key } = authority.issue(['localhost', '*.sites.localhost', `*.${siteName}.sites.localhost`]);
-    writeFileSync(path.join(dataDir, 'tls.crt'), cert);
-    writeFileSync(path.join(dataDir, 'tls.key'), key);
     writeFileSync(path.join(dataDir, 'ca.pem'), authority.ca);
     httpsPort = await freePort();
     siteHost = `${siteName}.sites.localhost:${httpsPort}`;
     server = await startTestServer({
       dataDir,
       env: {
-        WHARF_HTTPS_PORT: String(httpsPort),
-        WHARF_TLS_CERT: path.join(dataDir, 'tls.crt'),
-        WHARF_TLS_KEY: path.join(dataDir, 'tls.key'),
-        WHARF_URL: `https://localhost:${httpsPort}`,
-        WHARF_SITES_URL: `https://sites.localhost:${httpsPort}`,
+        ...operatorTlsEnv(dataDir, { chain: cert, key }, httpsPort),
         WHARF_ALLOW_PRIVATE_UPSTREAMS: 'on',
       },
     });

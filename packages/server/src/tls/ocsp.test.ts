@@ -1,13 +1,12 @@
 import type { ChildProcess } from 'node:child_process';
 import { X509Certificate } from 'node:crypto';
-import { writeFileSync } from 'node:fs';
 import { mkdtemp, rm } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
 import { BasicOCSPResponse, OCSPResponse } from '@peculiar/asn1-ocsp';
 import { AsnConvert } from '@peculiar/asn1-schema';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { testAuthority } from '../../test/certificates.ts';
+import { operatorTlsEnv, testAuthority } from '../../test/certificates.ts';
 import { freePort, startTestServer, type TestServer } from '../../test/harness.ts';
 import { eventually, stapled } from '../../test/httpsClient.ts';
 import { certIdOf, checkResponse, fetchOcsp, OcspStapler, ocspRequestFor, ocspResponderOf } from './ocsp.ts';
@@ -54,18 +53,10 @@ describe('OCSP stapling with a real responder (openssl ocsp)', () => {
 
     dataDir = await mkdtemp(path.join(os.tmpdir(), 'wharf-ocsp-'));
     // The chain carries the issuer: OCSP requests name the certificate by its issuer's name and key.
-    writeFileSync(path.join(dataDir, 'tls.crt'), leaf.cert + authority.ca);
-    writeFileSync(path.join(dataDir, 'tls.key'), leaf.key);
     httpsPort = await freePort();
     server = await startTestServer({
       dataDir,
-      env: {
-        WHARF_HTTPS_PORT: String(httpsPort),
-        WHARF_TLS_CERT: path.join(dataDir, 'tls.crt'),
-        WHARF_TLS_KEY: path.join(dataDir, 'tls.key'),
-        WHARF_URL: `https://localhost:${httpsPort}`,
-        WHARF_SITES_URL: `https://sites.localhost:${httpsPort}`,
-      },
+      env: operatorTlsEnv(dataDir, { chain: leaf.cert + authority.ca, key: leaf.key }, httpsPort),
     });
   });
   afterAll(async () => {
@@ -178,17 +169,10 @@ describe('no OCSP staple without a responder', () => {
   beforeAll(async () => {
     dataDir = await mkdtemp(path.join(os.tmpdir(), 'wharf-no-ocsp-'));
     const { cert, key } = authority.issue(['localhost']);
-    writeFileSync(path.join(dataDir, 'tls.crt'), cert + authority.ca);
-    writeFileSync(path.join(dataDir, 'tls.key'), key);
     httpsPort = await freePort();
     server = await startTestServer({
       dataDir,
-      env: {
-        WHARF_HTTPS_PORT: String(httpsPort),
-        WHARF_TLS_CERT: path.join(dataDir, 'tls.crt'),
-        WHARF_TLS_KEY: path.join(dataDir, 'tls.key'),
-        WHARF_URL: `https://localhost:${httpsPort}`,
-      },
+      env: operatorTlsEnv(dataDir, { chain: cert + authority.ca, key }, httpsPort),
     });
   });
   afterAll(async () => {

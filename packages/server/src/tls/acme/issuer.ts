@@ -24,6 +24,13 @@ export interface Issued {
 
 const TXT_VISIBLE_TIMEOUT_MS = 30_000;
 
+/**
+ * How often a pending challenge or order is asked about again: from 1 s, doubling up to 10 s.
+ * acme-client starts at 5 s, which a visitor's first handshake would wait for whenever the CA
+ * has not finished at the first look (CAs usually need a second or two).
+ */
+const POLLING = { backoffMin: 1_000, backoffMax: 10_000, backoffAttempts: 12 };
+
 type Acme = typeof AcmeClient;
 let loaded: Promise<Acme> | null = null;
 /**
@@ -107,9 +114,9 @@ export class AcmeIssuer {
     if (this.settings.caFile) trustDirectoryRoots(acme, readFileSync(this.settings.caFile, 'utf8'));
     const directoryUrl = this.settings.directoryUrl;
     const saved = await this.savedAccount(directoryUrl);
-    if (saved?.url) return new acme.Client({ directoryUrl, accountKey: saved.key, accountUrl: saved.url });
+    if (saved?.url) return new acme.Client({ directoryUrl, accountKey: saved.key, accountUrl: saved.url, ...POLLING });
     const accountKey = saved?.key ?? (await this.newAccountKey(directoryUrl));
-    const client = new acme.Client({ directoryUrl, accountKey });
+    const client = new acme.Client({ directoryUrl, accountKey, ...POLLING });
     await this.register(client);
     await this.db
       .updateTable('acme_accounts')
