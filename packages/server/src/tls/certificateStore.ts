@@ -87,11 +87,6 @@ export class CertificateStore {
     return this.operator?.certificate ?? null;
   }
 
-  /** The shared ticket keys, for the contexts the sources make. */
-  get ticketKeys(): Buffer {
-    return this.options.ticketKeys;
-  }
-
   /** Checks the operator's files every few seconds; a replaced pair is served to new connections. */
   watch() {
     const { certFile, keyFile } = this.options;

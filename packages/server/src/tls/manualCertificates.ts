@@ -1,4 +1,4 @@
-import { createHash, X509Certificate } from 'node:crypto';
+import { X509Certificate } from 'node:crypto';
 import type tls from 'node:tls';
 import type { RoutingTable } from '../edge/routingTable.ts';
 import { type CertificateSource, secureContextOf } from './certificateStore.ts';
@@ -12,10 +12,11 @@ interface Prepared {
  * The manual certificates saved on custom domains (spec.md `manual`), served for the domain and,
  * when it exposes branches, for `{branch}.{domain}` if the certificate covers that name. They come
  * from the routing table, so a saved certificate reaches every worker with the site's reload.
- * Contexts are made once per chain and key.
+ * A context is made once per saved configuration: the routing table keeps the same object until
+ * the site reloads, and a reload's new objects (and the old ones' contexts) go with the old entry.
  */
 export class ManualCertificates implements CertificateSource {
-  private readonly prepared = new Map<string, Prepared>();
+  private readonly prepared = new WeakMap<object, Prepared | null>();
 
   constructor(
     private readonly table: RoutingTable,
@@ -25,24 +26,18 @@ export class ManualCertificates implements CertificateSource {
   contextFor(serverName: string): tls.SecureContext | null {
     const ssl = this.table.domainOf(serverName)?.sslConfiguration;
     if (ssl?.type !== 'manual' || !ssl.privateKey) return null;
-    const prepared = this.prepare(ssl.fullchain, ssl.privateKey);
+    let prepared = this.prepared.get(ssl);
+    if (prepared === undefined) {
+      prepared = this.prepare(ssl.fullchain, ssl.privateKey);
+      this.prepared.set(ssl, prepared);
+    }
     if (!prepared || prepared.certificate.checkHost(serverName) === undefined) return null;
     return prepared.context;
   }
 
   private prepare(chain: string, key: string): Prepared | null {
-    const id = createHash('sha256').update(chain).update('\0').update(key).digest('base64url');
-    const known = this.prepared.get(id);
-    if (known) return known;
     try {
-      const prepared = {
-        certificate: new X509Certificate(chain),
-        context: secureContextOf(chain, key, this.ticketKeys),
-      };
-      // Certificates replaced on a domain leave their contexts behind: start over past a bound.
-      if (this.prepared.size >= 1_000) this.prepared.clear();
-      this.prepared.set(id, prepared);
-      return prepared;
+      return { certificate: new X509Certificate(chain), context: secureContextOf(chain, key, this.ticketKeys) };
     } catch {
       // Saved pairs were checked when saved; one OpenSSL still refuses is not served.
       return null;
