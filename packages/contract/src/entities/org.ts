@@ -26,6 +26,15 @@ export const orgMember = z.object({
   email: z.string().nullable(),
   admin: z.boolean(),
   owner: z.boolean(),
+  /** How the member joined by invitation: the invited address and the account that accepted it. */
+  invitation: z
+    .object({
+      email: z.string(),
+      provider: z.string(),
+      login: z.string(),
+      providerEmail: z.string().nullable(),
+    })
+    .nullable(),
   createdAt: timestamp,
 });
 export type OrgMember = z.infer<typeof orgMember>;

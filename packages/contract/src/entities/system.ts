@@ -18,6 +18,8 @@ export const systemEnv = z.object({
     /** Mail is on (SMTP_URL is set): invitations, email forms and email hooks send mail. */
     email: z.boolean(),
   }),
+  /** The display name of the OpenID Connect button (WHARF_OIDC_NAME), when that provider is on. */
+  signIn: z.object({ oidcName: z.string().nullable() }),
   crashReports: z.object({ dsn: z.string().nullable() }),
   analytics: z.object({ enabled: z.boolean() }),
 });

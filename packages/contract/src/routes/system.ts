@@ -1,7 +1,8 @@
 import { z } from 'zod';
 import { authMethods, pageViewsBody, signInBody, systemEnv, systemInfo } from '../entities/system.ts';
-import { user } from '../entities/user.ts';
+import { identity, user } from '../entities/user.ts';
 import { noContent, route } from '../route.ts';
+import { ids } from './params.ts';
 
 export const getSystemInfo = route({
   method: 'get',
@@ -80,5 +81,22 @@ export const disconnectUser = route({
   path: '/api/v1/user/disconnect',
   scope: null,
   summary: 'End every session of the signed-in user',
+  response: noContent,
+});
+
+export const listIdentities = route({
+  method: 'get',
+  path: '/api/v1/user/identities',
+  scope: null,
+  summary: 'The accounts the signed-in user signs in with (connected accounts)',
+  response: z.array(identity),
+});
+
+export const unlinkIdentity = route({
+  method: 'delete',
+  path: '/api/v1/user/identities/:identityId',
+  scope: null,
+  summary: 'Disconnect one sign-in account of the signed-in user; the last one cannot be',
+  params: ids('identityId'),
   response: noContent,
 });
