@@ -214,9 +214,9 @@ export async function buildApp(config: Config, options: BuildOptions = {}): Prom
     log: fastify.log,
     fastify,
     implemented,
-    handle(route, handler) {
+    handle(route, handler, checkCaller) {
       implemented.add(route);
-      bindRoute(fastify, db, route, handler, settle);
+      bindRoute(fastify, db, route, handler, settle, checkCaller);
     },
   };
   for (const register of modules) register(app);

@@ -2,98 +2,101 @@ import { existsSync } from 'node:fs';
 import path from 'node:path';
 import { z } from 'zod';
 import { parseTrustProxy, type TrustProxy, trustNobody } from './http/trustProxy.ts';
+import { type SignInSettings, signInEnvironment, signInSettings } from './modules/auth/signInSettings.ts';
 import { type DnsUpdateSettings, parseDnsUpdateUrl } from './tls/acme/dnsUpdateSettings.ts';
 
 /** Every environment variable Wharf reads, with its default; README.md documents the same list. */
-const environment = z.object({
-  WHARF_URL: z.url({ error: 'must be a URL such as http://localhost:8080' }).optional(),
-  WHARF_SITES_URL: z.url({ error: 'must be a URL such as http://localhost:8080' }).optional(),
-  WHARF_SITES_PORT: z.coerce.number({ error: 'must be a port number' }).int().min(0).max(65535).optional(),
-  WHARF_METRICS_TOKEN: z.string().min(16, 'must be at least 16 characters').optional(),
-  WHARF_ALLOW_PRIVATE_UPSTREAMS: z.enum(['on', 'off'], { error: 'must be on or off' }).default('off'),
-  PORT: z.coerce.number({ error: 'must be a port number' }).int().min(0).max(65535).default(8080),
-  HOST: z.string().default('0.0.0.0'),
-  WHARF_HTTPS_PORT: z.coerce.number({ error: 'must be a port number' }).int().min(0).max(65535).optional(),
-  WHARF_TLS_CERT: z.string().optional(),
-  WHARF_TLS_KEY: z.string().optional(),
-  WHARF_HSTS: z
-    .string()
-    .regex(
-      /^(?:off|max-age=\d+(?:\s*;\s*(?:includeSubDomains|preload))*)$/i,
-      'must be off or a Strict-Transport-Security value such as max-age=31536000; includeSubDomains',
-    )
-    .optional(),
-  WHARF_TRUST_PROXY: z
-    .string()
-    .transform((value, ctx) => {
-      try {
-        return parseTrustProxy(value);
-      } catch (error) {
-        ctx.addIssue({ code: 'custom', message: (error as Error).message });
-        return z.NEVER;
-      }
-    })
-    .optional(),
-  WHARF_DATA_DIR: z.string().min(1, 'must not be empty').default('./data'),
-  DATABASE_URL: z
-    .string()
-    .regex(/^postgres(ql)?:\/\//, 'must be a postgres:// URL (leave it unset for the embedded SQLite)')
-    .optional(),
-  WHARF_USERS: z.string().optional(),
-  WHARF_SECRET: z.string().min(32, 'must be at least 32 characters').optional(),
-  WHARF_INVITE_TTL_DAYS: z.coerce.number({ error: 'must be a number of days' }).positive().default(7),
-  WHARF_SESSION_TTL_DAYS: z.coerce.number({ error: 'must be a number of days' }).positive().default(30),
-  WHARF_CRASH_REPORT_DSN: z.url({ error: 'must be a URL' }).optional(),
-  WHARF_ANALYTICS: z.enum(['on', 'off'], { error: 'must be on or off' }).default('on'),
-  WHARF_BRANCH_HOSTS: z.enum(['nested', 'flat'], { error: 'must be nested or flat' }).default('nested'),
-  WHARF_DNS_SERVER: z
-    .string()
-    .regex(
-      /^(?:\d{1,3}(?:\.\d{1,3}){3}|\[[0-9a-f:.]+\]):\d{1,5}$/i,
-      'must be an address and port, such as 10.0.0.2:53 or [fd00::2]:53',
-    )
-    .optional(),
-  WHARF_OWNERSHIP_HTTP_PORT: z.coerce.number({ error: 'must be a port number' }).int().min(1).max(65535).default(80),
-  WHARF_ACME_DIRECTORY: z.url({ error: 'must be the URL of an ACME directory' }).optional(),
-  WHARF_ACME_EMAIL: z.email({ error: 'must be an email address' }).optional(),
-  WHARF_ACME_CA_FILE: z.string().optional(),
-  WHARF_ACME_DNS: z
-    .string()
-    .transform((value, ctx) => {
-      try {
-        return parseDnsUpdateUrl(value);
-      } catch (error) {
-        ctx.addIssue({ code: 'custom', message: (error as Error).message });
-        return z.NEVER;
-      }
-    })
-    .optional(),
-  SMTP_URL: z
-    .string()
-    .regex(/^smtps?:\/\//, 'must be an smtp:// or smtps:// URL')
-    .optional(),
-  SMTP_FROM: z
-    .string()
-    .regex(/^(?:[^<>@\s][^<>]*<[^<>@\s]+@[^<>@\s]+>|[^<>@\s]+@[^<>@\s]+)$/, 'must be an address, or "Name <address>"')
-    .optional(),
-  WHARF_MAX_ARCHIVE_BYTES: z.coerce
-    .number({ error: 'must be a number of bytes' })
-    .int()
-    .positive()
-    .default(1024 ** 3),
-  WHARF_MAX_RELEASE_BYTES: z.coerce
-    .number({ error: 'must be a number of bytes' })
-    .int()
-    .positive()
-    .default(4 * 1024 ** 3),
-  WHARF_MAX_RELEASE_FILES: z.coerce.number({ error: 'must be a number of files' }).int().positive().default(100_000),
-  WHARF_DEPLOY_TTL_MINUTES: z.coerce.number({ error: 'must be a number of minutes' }).positive().default(60),
-  WHARF_SHUTDOWN_GRACE_SECONDS: z.coerce
-    .number({ error: 'must be a number of seconds' })
-    .min(0, 'must be a number of seconds, 0 or more')
-    .default(30),
-  LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
-});
+const environment = z
+  .object({
+    WHARF_URL: z.url({ error: 'must be a URL such as http://localhost:8080' }).optional(),
+    WHARF_SITES_URL: z.url({ error: 'must be a URL such as http://localhost:8080' }).optional(),
+    WHARF_SITES_PORT: z.coerce.number({ error: 'must be a port number' }).int().min(0).max(65535).optional(),
+    WHARF_METRICS_TOKEN: z.string().min(16, 'must be at least 16 characters').optional(),
+    WHARF_ALLOW_PRIVATE_UPSTREAMS: z.enum(['on', 'off'], { error: 'must be on or off' }).default('off'),
+    PORT: z.coerce.number({ error: 'must be a port number' }).int().min(0).max(65535).default(8080),
+    HOST: z.string().default('0.0.0.0'),
+    WHARF_HTTPS_PORT: z.coerce.number({ error: 'must be a port number' }).int().min(0).max(65535).optional(),
+    WHARF_TLS_CERT: z.string().optional(),
+    WHARF_TLS_KEY: z.string().optional(),
+    WHARF_HSTS: z
+      .string()
+      .regex(
+        /^(?:off|max-age=\d+(?:\s*;\s*(?:includeSubDomains|preload))*)$/i,
+        'must be off or a Strict-Transport-Security value such as max-age=31536000; includeSubDomains',
+      )
+      .optional(),
+    WHARF_TRUST_PROXY: z
+      .string()
+      .transform((value, ctx) => {
+        try {
+          return parseTrustProxy(value);
+        } catch (error) {
+          ctx.addIssue({ code: 'custom', message: (error as Error).message });
+          return z.NEVER;
+        }
+      })
+      .optional(),
+    WHARF_DATA_DIR: z.string().min(1, 'must not be empty').default('./data'),
+    DATABASE_URL: z
+      .string()
+      .regex(/^postgres(ql)?:\/\//, 'must be a postgres:// URL (leave it unset for the embedded SQLite)')
+      .optional(),
+    WHARF_USERS: z.string().optional(),
+    WHARF_SECRET: z.string().min(32, 'must be at least 32 characters').optional(),
+    WHARF_INVITE_TTL_DAYS: z.coerce.number({ error: 'must be a number of days' }).positive().default(7),
+    WHARF_SESSION_TTL_DAYS: z.coerce.number({ error: 'must be a number of days' }).positive().default(30),
+    WHARF_CRASH_REPORT_DSN: z.url({ error: 'must be a URL' }).optional(),
+    WHARF_ANALYTICS: z.enum(['on', 'off'], { error: 'must be on or off' }).default('on'),
+    WHARF_BRANCH_HOSTS: z.enum(['nested', 'flat'], { error: 'must be nested or flat' }).default('nested'),
+    WHARF_DNS_SERVER: z
+      .string()
+      .regex(
+        /^(?:\d{1,3}(?:\.\d{1,3}){3}|\[[0-9a-f:.]+\]):\d{1,5}$/i,
+        'must be an address and port, such as 10.0.0.2:53 or [fd00::2]:53',
+      )
+      .optional(),
+    WHARF_OWNERSHIP_HTTP_PORT: z.coerce.number({ error: 'must be a port number' }).int().min(1).max(65535).default(80),
+    WHARF_ACME_DIRECTORY: z.url({ error: 'must be the URL of an ACME directory' }).optional(),
+    WHARF_ACME_EMAIL: z.email({ error: 'must be an email address' }).optional(),
+    WHARF_ACME_CA_FILE: z.string().optional(),
+    WHARF_ACME_DNS: z
+      .string()
+      .transform((value, ctx) => {
+        try {
+          return parseDnsUpdateUrl(value);
+        } catch (error) {
+          ctx.addIssue({ code: 'custom', message: (error as Error).message });
+          return z.NEVER;
+        }
+      })
+      .optional(),
+    SMTP_URL: z
+      .string()
+      .regex(/^smtps?:\/\//, 'must be an smtp:// or smtps:// URL')
+      .optional(),
+    SMTP_FROM: z
+      .string()
+      .regex(/^(?:[^<>@\s][^<>]*<[^<>@\s]+@[^<>@\s]+>|[^<>@\s]+@[^<>@\s]+)$/, 'must be an address, or "Name <address>"')
+      .optional(),
+    WHARF_MAX_ARCHIVE_BYTES: z.coerce
+      .number({ error: 'must be a number of bytes' })
+      .int()
+      .positive()
+      .default(1024 ** 3),
+    WHARF_MAX_RELEASE_BYTES: z.coerce
+      .number({ error: 'must be a number of bytes' })
+      .int()
+      .positive()
+      .default(4 * 1024 ** 3),
+    WHARF_MAX_RELEASE_FILES: z.coerce.number({ error: 'must be a number of files' }).int().positive().default(100_000),
+    WHARF_DEPLOY_TTL_MINUTES: z.coerce.number({ error: 'must be a number of minutes' }).positive().default(60),
+    WHARF_SHUTDOWN_GRACE_SECONDS: z.coerce
+      .number({ error: 'must be a number of seconds' })
+      .min(0, 'must be a number of seconds, 0 or more')
+      .default(30),
+    LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
+  })
+  .extend(signInEnvironment.shape);
 
 export type Environment = z.infer<typeof environment>;
 export type BranchHosts = Environment['WHARF_BRANCH_HOSTS'];
@@ -147,6 +150,8 @@ export interface Config {
   dataDir: string;
   databaseUrl: string | null;
   users: Map<string, string>;
+  /** How people sign in: the password form, code-hosting providers, OpenID Connect, and who may create organizations. */
+  signIn: SignInSettings;
   secret: string | null;
   inviteTtlMs: number;
   sessionTtlMs: number;
@@ -188,6 +193,8 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
   }
   const e = parsed.data;
   const url = new URL(e.WHARF_URL ?? `http://localhost:${e.PORT}`);
+  const signIn = signInSettings(e);
+  if (signIn.problems.length > 0) throw new ConfigError(`Invalid configuration:\n  ${signIn.problems.join('\n  ')}`);
   return {
     url,
     sitesUrl: new URL(e.WHARF_SITES_URL ?? url),
@@ -202,6 +209,7 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
     dataDir: path.resolve(e.WHARF_DATA_DIR),
     databaseUrl: e.DATABASE_URL ?? null,
     users: parseUsers(e.WHARF_USERS),
+    signIn: signIn.settings,
     secret: e.WHARF_SECRET ?? null,
     inviteTtlMs: e.WHARF_INVITE_TTL_DAYS * DAY_MS,
     sessionTtlMs: e.WHARF_SESSION_TTL_DAYS * DAY_MS,

@@ -4,7 +4,7 @@ import type { Config } from './config.ts';
 import type { Db } from './db/schema.ts';
 import type { Edge } from './edge/edge.ts';
 import type { Dispatcher } from './events/dispatcher.ts';
-import type { AnyRoute, RouteHandler } from './http/handle.ts';
+import type { AnyRoute, CallerCheck, RouteHandler } from './http/handle.ts';
 import type { JobRunner } from './jobs/runner.ts';
 import type { Sealer } from './lib/secrets.ts';
 import type { Lifecycle } from './lifecycle/lifecycle.ts';
@@ -39,5 +39,5 @@ export interface WharfApp {
   fastify: FastifyInstance;
   /** The contract routes this server implements. */
   implemented: Set<Route>;
-  handle<R extends AnyRoute>(route: R, handler: RouteHandler<R>): void;
+  handle<R extends AnyRoute>(route: R, handler: RouteHandler<R>, checkCaller?: CallerCheck): void;
 }

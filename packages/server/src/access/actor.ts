@@ -11,7 +11,7 @@ export const SITE_TOKEN_PREFIX = 'wharf_site_';
 /** Who is calling: nobody, a signed-in session, a user's API token, or a site's upload token. */
 export type Actor =
   | { kind: 'anonymous'; userId: null }
-  | { kind: 'session'; userId: string; sessionHash: string }
+  | { kind: 'session'; userId: string; sessionHash: string; identityId: string | null }
   | {
       kind: 'apiToken';
       userId: string;
@@ -36,15 +36,19 @@ export async function resolveActor(db: Db, request: FastifyRequest): Promise<Act
   const token = bearerToken(request);
   if (token) return resolveToken(db, token);
   const sessionId = request.cookies[SESSION_COOKIE];
-  if (!sessionId) return anonymous;
+  return sessionId ? ((await sessionActor(db, sessionId)) ?? anonymous) : anonymous;
+}
+
+/** The signed-in user of a session cookie's value, while the session lasts. */
+export async function sessionActor(db: Db, sessionId: string): Promise<Actor | null> {
   const sessionHash = lookupHash(sessionId);
   const session = await db
     .selectFrom('sessions')
-    .select(['user_id', 'expires_at'])
+    .select(['user_id', 'identity_id', 'expires_at'])
     .where('id_hash', '=', sessionHash)
     .executeTakeFirst();
-  if (!session || session.expires_at <= new Date().toISOString()) return anonymous;
-  return { kind: 'session', userId: session.user_id, sessionHash };
+  if (!session || session.expires_at <= new Date().toISOString()) return null;
+  return { kind: 'session', userId: session.user_id, sessionHash, identityId: session.identity_id };
 }
 
 async function resolveToken(db: Db, token: string): Promise<Actor> {

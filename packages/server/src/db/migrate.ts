@@ -14,6 +14,7 @@ import * as formSubmissions from './migrations/011_form_submissions.ts';
 import { mailJobs } from './migrations/012_mail_jobs.ts';
 import * as domainOwnership from './migrations/013_domain_ownership.ts';
 import * as tlsCertificates from './migrations/014_tls_certificates.ts';
+import * as identities from './migrations/015_identities.ts';
 import type { Db } from './schema.ts';
 
 /**
@@ -35,6 +36,7 @@ const migrationsWith = (sealer: () => Sealer): Record<string, Migration> => ({
   '012_mail_jobs': mailJobs(sealer),
   '013_domain_ownership': domainOwnership,
   '014_tls_certificates': tlsCertificates,
+  '015_identities': identities,
 });
 
 /** Brings the database to the latest migration (or up to `target`, which tests of a migration use). */

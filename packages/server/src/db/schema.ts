@@ -8,9 +8,42 @@ type Iso = string;
 type Json = string;
 
 export interface Database {
-  users: { id: string; name: string; email: string | null; provider: string; provider_id: string; created_at: Iso };
+  users: {
+    id: string;
+    name: string;
+    email: string | null;
+    /** The account the user first signed in with (kept on an account that remains when it is disconnected). */
+    provider: string;
+    provider_id: string;
+    avatar_url: string | null;
+    created_at: Iso;
+  };
+  /** The accounts a user signs in with, by provider and the provider's id of the person. */
+  identities: {
+    id: string;
+    user_id: string;
+    provider: string;
+    subject: string;
+    login: string;
+    name: string;
+    email: string | null;
+    avatar_url: string | null;
+    /** JSON array of the organizations, groups or claim values seen at the last sign-in. */
+    groups: string;
+    created_at: Iso;
+    last_sign_in_at: Iso | null;
+  };
+  /** A sign-in through a provider in progress, spent by its callback. */
+  sign_in_flows: {
+    state_hash: string;
+    provider: string;
+    code_verifier_sealed: string;
+    nonce: string;
+    link_user_id: string | null;
+    expires_at: Iso;
+  };
   password_logins: { name: string; password_hash: string; created_at: Iso };
-  sessions: { id_hash: string; user_id: string; created_at: Iso; expires_at: Iso };
+  sessions: { id_hash: string; user_id: string; identity_id: string | null; created_at: Iso; expires_at: Iso };
   orgs: {
     id: string;
     name: string;
@@ -19,7 +52,19 @@ export interface Database {
     logo_version: string | null;
     created_at: Iso;
   };
-  members: { id: string; org_id: string; user_id: string; admin: Flag; owner: Flag; created_at: Iso };
+  members: {
+    id: string;
+    org_id: string;
+    user_id: string;
+    admin: Flag;
+    owner: Flag;
+    /** Set when the member joined by invitation: the invited address and the account that accepted it. */
+    invite_email: string | null;
+    joined_provider: string | null;
+    joined_login: string | null;
+    joined_email: string | null;
+    created_at: Iso;
+  };
   invites: {
     id: string;
     org_id: string;

@@ -31,6 +31,9 @@ export type RouteHandler<R extends AnyRoute> = (
   context: HandlerContext<R>,
 ) => Promise<HandlerResult<R>> | HandlerResult<R>;
 
+/** A check of the caller that needs no input (a permission of the installation), run before the input is read. */
+export type CallerCheck = (actor: Actor) => Promise<void>;
+
 /** Refuses callers the route's `auth` and `scope` rule out, before any role check runs. */
 function admit(route: Route, actor: Actor): void {
   if (route.auth === 'public') return;
@@ -71,6 +74,7 @@ export function bindRoute<R extends AnyRoute>(
   handler: RouteHandler<R>,
   /** Runs after a handler that recorded events, before its answer: they reach the edges first. */
   afterEvents: (lastSeq: number) => Promise<void>,
+  checkCaller?: CallerCheck,
 ) {
   const hasResponseBody = (route.response as z.ZodType) !== noContent;
   fastify.route({
@@ -89,6 +93,7 @@ export function bindRoute<R extends AnyRoute>(
           ? await resolveActor(db, request).catch(() => anonymous)
           : await resolveActor(db, request);
       admit(route, actor);
+      await checkCaller?.(actor);
       actors.set(request, actor);
     },
     handler: async (request, reply) => {

@@ -1,27 +1,18 @@
 import { fastifyCookie } from '@fastify/cookie';
 import { REALTIME_PATH, type RealtimeMessage, type RoomRequest, realtimeRooms } from '@wharf/contract';
 import { Server, type Socket } from 'socket.io';
-import { type Actor, SESSION_COOKIE } from '../access/actor.ts';
+import { type Actor, SESSION_COOKIE, sessionActor } from '../access/actor.ts';
 import { mustBeOrgMember, mustSeeSite } from '../access/rules.ts';
 import type { OutboxEvent } from '../events/outbox.ts';
 import { HttpError } from '../http/errors.ts';
 import { requestHost } from '../http/requestHost.ts';
 import { readJson } from '../lib/json.ts';
-import { lookupHash } from '../lib/secrets.ts';
 import type { WharfApp } from '../wharfApp.ts';
 import { entityOf } from './entities.ts';
 
-async function sessionActor(app: WharfApp, cookieHeader: string | undefined): Promise<Actor | null> {
+async function cookieActor(app: WharfApp, cookieHeader: string | undefined): Promise<Actor | null> {
   const sessionId = cookieHeader ? fastifyCookie.parse(cookieHeader)[SESSION_COOKIE] : undefined;
-  if (!sessionId) return null;
-  const sessionHash = lookupHash(sessionId);
-  const session = await app.db
-    .selectFrom('sessions')
-    .select(['user_id', 'expires_at'])
-    .where('id_hash', '=', sessionHash)
-    .executeTakeFirst();
-  if (!session || session.expires_at <= new Date().toISOString()) return null;
-  return { kind: 'session', userId: session.user_id, sessionHash };
+  return sessionId ? sessionActor(app.db, sessionId) : null;
 }
 
 function isRoomRequest(value: unknown): value is RoomRequest {
@@ -97,7 +88,7 @@ export function attachRealtime(app: WharfApp) {
   // Sockets live as long as the page: a stopping server closes them, and the console reconnects elsewhere.
   app.lifecycle.onDrain(() => io.disconnectSockets(true));
   io.use(async (socket, next) => {
-    const actor = await sessionActor(app, socket.request.headers.cookie).catch((error) => {
+    const actor = await cookieActor(app, socket.request.headers.cookie).catch((error) => {
       logFailure(app, socket, 'connect', error);
       return null;
     });

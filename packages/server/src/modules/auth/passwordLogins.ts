@@ -30,10 +30,13 @@ async function passwordHashOf(app: WharfApp, name: string): Promise<string | und
 
 /**
  * With no sign-in method configured, a fresh installation gets an `admin` user whose random
- * password is printed once: the only way in, and never stored in clear.
+ * password is printed once: the only way in, and never stored in clear. An installation with a
+ * provider (or with passwords turned off) gets none: people come in through the provider.
  */
 export async function ensureFirstAdmin(app: WharfApp) {
-  if (await hasPasswordLogins(app)) return;
+  const { signIn } = app.config;
+  const providerConfigured = Object.keys(signIn.codeHosts).length > 0 || signIn.oidc !== null;
+  if (!signIn.passwords || providerConfigured || (await hasPasswordLogins(app))) return;
   const password = newSecret().slice(0, 20);
   const inserted = await app.db
     .insertInto('password_logins')

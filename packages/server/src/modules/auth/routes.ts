@@ -2,32 +2,42 @@ import { api } from '@wharf/contract';
 import { httpError } from '../../http/errors.ts';
 import { GuessThrottle } from '../../lib/guessThrottle.ts';
 import type { WharfApp } from '../../wharfApp.ts';
+import { listIdentities, signInWith, unlinkIdentity } from './identities.ts';
 import { checkPassword, hasPasswordLogins } from './passwordLogins.ts';
+import { providerRoutes } from './providerRoutes.ts';
+import { signInMethods } from './providers/registry.ts';
 import { clearSessionCookie, endAllSessions, endSession, startSession } from './sessions.ts';
-import { findOrCreateUser, getUser } from './users.ts';
+import { getUser } from './users.ts';
 
 export function authRoutes(app: WharfApp) {
+  const { signIn } = app.config;
   // Failures slow the next attempts of their address and of their name: neither one client nor
   // many can grind an account, and its owner still gets in.
   const guesses = new GuessThrottle();
+  const passwordsOn = async () => signIn.passwords && (await hasPasswordLogins(app));
 
-  app.handle(api.getAuthMethods, async () => ((await hasPasswordLogins(app)) ? ['in-memory'] : []));
+  app.handle(api.getAuthMethods, async () => signInMethods(signIn, await passwordsOn()));
 
   app.handle(api.signInInMemory, async ({ body, request, reply }) => {
+    if (!signIn.passwords)
+      throw httpError('SIGN_IN_METHOD_OFF', 'Signing in with a user name and password is turned off here');
     const outcome = await guesses.attempt(request.ip ?? 'unknown', body.user, () =>
       checkPassword(app, body.user, body.password),
     );
     if (outcome === 'busy')
       throw httpError('RATE_LIMITED', 'Too many sign-in attempts at once for this user or address; try again shortly');
     if (outcome === 'wrong') throw httpError('CREDENTIALS_WRONG', 'Wrong user name or password');
-    const user = await findOrCreateUser(app.db, {
+    const { userId, identityId } = await signInWith(app.db, {
       provider: 'in-memory',
-      providerId: body.user,
+      subject: body.user,
+      login: body.user,
       name: body.user,
       email: null,
+      avatarUrl: null,
+      groups: [],
     });
-    await startSession(app, reply, user._id);
-    return user;
+    await startSession(app, reply, userId, identityId);
+    return getUser(app.db, signIn.orgCreators, userId);
   });
 
   app.handle(api.signOut, async ({ actor, reply }) => {
@@ -35,10 +45,21 @@ export function authRoutes(app: WharfApp) {
     clearSessionCookie(reply);
   });
 
-  app.handle(api.getUser, ({ actor }) => getUser(app.db, actor.userId!));
+  app.handle(api.getUser, ({ actor }) => getUser(app.db, signIn.orgCreators, actor.userId!));
 
   app.handle(api.disconnectUser, async ({ actor, reply }) => {
     await endAllSessions(app.db, actor.userId!);
     clearSessionCookie(reply);
   });
+
+  app.handle(api.listIdentities, ({ actor }) =>
+    listIdentities(app.db, actor.userId!, actor.kind === 'session' ? actor.identityId : null),
+  );
+
+  app.handle(api.unlinkIdentity, async ({ actor, params }) => {
+    if (actor.kind !== 'session') throw httpError('TOKEN_KIND_REFUSED', 'Only a signed-in session may do this');
+    await unlinkIdentity(app.db, actor.userId, params.identityId, actor.sessionHash);
+  });
+
+  providerRoutes(app);
 }

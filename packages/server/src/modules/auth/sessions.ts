@@ -6,12 +6,18 @@ import { lookupHash } from '../../lib/secrets.ts';
 import type { WharfApp } from '../../wharfApp.ts';
 
 /** Opens a session for a user and hands its id to the browser in an httpOnly cookie. */
-export async function startSession(app: WharfApp, reply: FastifyReply, userId: string) {
+export async function startSession(app: WharfApp, reply: FastifyReply, userId: string, identityId: string) {
   const sessionId = newSecret();
   const expiresAt = new Date(Date.now() + app.config.sessionTtlMs);
   await app.db
     .insertInto('sessions')
-    .values({ id_hash: lookupHash(sessionId), user_id: userId, created_at: now(), expires_at: expiresAt.toISOString() })
+    .values({
+      id_hash: lookupHash(sessionId),
+      user_id: userId,
+      identity_id: identityId,
+      created_at: now(),
+      expires_at: expiresAt.toISOString(),
+    })
     .execute();
   reply.setCookie(SESSION_COOKIE, sessionId, {
     path: '/',

@@ -41,9 +41,7 @@ export function inviteRoutes(app: WharfApp) {
     return { ...toInvite(row), org: { _id: org._id, name: org.name, color: org.color, logo: org.logo } };
   });
 
-  app.handle(api.acceptInvite, ({ actor, params, body }) =>
-    acceptInvite(app.db, userOf(actor), params.inviteId, body.token),
-  );
+  app.handle(api.acceptInvite, ({ actor, params, body }) => acceptInvite(app.db, actor, params.inviteId, body.token));
 
   app.handle(api.declineInvite, ({ actor, params, body }) =>
     declineInvite(app.db, userOf(actor), params.inviteId, body.token),

@@ -1,4 +1,6 @@
-import type { Db } from '../../db/schema.ts';
+import type { Actor } from '../../access/actor.ts';
+import { userOf } from '../../access/rules.ts';
+import type { Db, Executor } from '../../db/schema.ts';
 import { recordEvent } from '../../events/outbox.ts';
 import { httpError } from '../../http/errors.ts';
 import { newId, newSecret, now } from '../../lib/ids.ts';
@@ -65,10 +67,16 @@ export async function deleteInvite(db: Db, actorId: string, orgId: string, invit
   });
 }
 
-/** Joins the invite's organization (as admin when the invite says so); the token is spent. */
-export async function acceptInvite(db: Db, userId: string, inviteId: string, token: string) {
+/**
+ * Joins the invite's organization (as admin when the invite says so); the token is spent. Anyone
+ * signed in who holds the link may accept it: the membership keeps the invited address and the
+ * account that accepted (the session's, or the user's first one for a token), for the admins to see.
+ */
+export async function acceptInvite(db: Db, actor: Actor, inviteId: string, token: string) {
+  const userId = userOf(actor);
   const orgId = await db.transaction().execute(async (trx) => {
     const invite = await usableInvite(trx, inviteId, token);
+    const account = await acceptingAccount(trx, userId, actor.kind === 'session' ? actor.identityId : null);
     const existing = await trx
       .selectFrom('members')
       .select('id')
@@ -86,6 +94,10 @@ export async function acceptInvite(db: Db, userId: string, inviteId: string, tok
         user_id: userId,
         admin: invite.admin,
         owner: 0,
+        invite_email: invite.email,
+        joined_provider: account?.provider ?? null,
+        joined_login: account?.login ?? null,
+        joined_email: account?.email ?? null,
         created_at: now(),
       })
       .execute();
@@ -93,7 +105,7 @@ export async function acceptInvite(db: Db, userId: string, inviteId: string, tok
     await recordEvent(trx, {
       ...event,
       name: 'org_invite_accepted',
-      data: { inviteId: invite.id, email: invite.email },
+      data: { inviteId: invite.id, email: invite.email, provider: account?.provider, login: account?.login },
     });
     await recordEvent(trx, {
       ...event,
@@ -103,6 +115,12 @@ export async function acceptInvite(db: Db, userId: string, inviteId: string, tok
     return invite.org_id;
   });
   return getOrg(db, orgId);
+}
+
+function acceptingAccount(trx: Executor, userId: string, identityId: string | null) {
+  let query = trx.selectFrom('identities').select(['provider', 'login', 'email']).where('user_id', '=', userId);
+  query = identityId ? query.where('id', '=', identityId) : query.orderBy('created_at').orderBy('id');
+  return query.executeTakeFirst();
 }
 
 export async function declineInvite(db: Db, userId: string, inviteId: string, token: string) {

@@ -10,6 +10,10 @@ const memberColumns = [
   'members.admin',
   'members.owner',
   'members.created_at',
+  'members.invite_email',
+  'members.joined_provider',
+  'members.joined_login',
+  'members.joined_email',
   'users.name',
   'users.email',
 ] as const;
@@ -20,6 +24,10 @@ interface MemberWithUser {
   admin: number;
   owner: number;
   created_at: string;
+  invite_email: string | null;
+  joined_provider: string | null;
+  joined_login: string | null;
+  joined_email: string | null;
   name: string;
   email: string | null;
 }
@@ -32,6 +40,15 @@ export function toOrgMember(row: MemberWithUser): OrgMember {
     email: row.email,
     admin: row.admin === 1,
     owner: row.owner === 1,
+    invitation:
+      row.invite_email === null
+        ? null
+        : {
+            email: row.invite_email,
+            provider: row.joined_provider ?? 'unknown',
+            login: row.joined_login ?? row.name,
+            providerEmail: row.joined_email,
+          },
     createdAt: row.created_at,
   };
 }

@@ -12,6 +12,7 @@ export function systemRoutes(app: WharfApp) {
     sitesUrl: config.sitesUrl.origin,
     version: API_VERSION,
     features: { httpsAuto: config.https?.acme != null, email: config.smtpUrl !== null },
+    signIn: { oidcName: config.signIn.oidc?.name ?? null },
     crashReports: { dsn: config.crashReportDsn },
     analytics: { enabled: config.analytics },
   }));

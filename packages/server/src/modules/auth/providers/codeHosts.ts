@@ -1,0 +1,179 @@
+import { ArcticFetchError, CodeChallengeMethod, OAuth2Client, OAuth2RequestError } from 'arctic';
+import type { ProviderProfile } from '../identities.ts';
+import type { CodeHostKind, CodeHostSettings } from '../signInSettings.ts';
+import {
+  type FlowSecrets,
+  fetchProviderJson,
+  type SignInProvider,
+  SignInRefusal,
+  withinProviderTimeout,
+} from './provider.ts';
+
+type ApiGet = <T>(path: string) => Promise<T>;
+type Person = Omit<ProviderProfile, 'provider' | 'groups'>;
+
+/** Where a code-hosting provider keeps its OAuth endpoints and its API, and how it names a person. */
+interface CodeHostApi {
+  label: string;
+  authorizePath: string;
+  tokenPath: string;
+  apiBase(baseUrl: URL): URL;
+  scopes(withGroups: boolean): string[];
+  person(get: ApiGet): Promise<Person>;
+  groups(get: ApiGet): Promise<string[]>;
+}
+
+const PAGE_LIMIT = 10;
+
+/** Every page of a list, `?{size param}&page=N`, until a short page (at most PAGE_LIMIT pages). */
+async function allPages<T>(get: ApiGet, pathOfPage: (page: number) => string, pageSize: number): Promise<T[]> {
+  const items: T[] = [];
+  for (let page = 1; page <= PAGE_LIMIT; page++) {
+    const batch = await get<T[]>(pathOfPage(page));
+    items.push(...batch);
+    if (batch.length < pageSize) break;
+  }
+  return items;
+}
+
+interface GithubUser {
+  id: number;
+  login: string;
+  name: string | null;
+  email: string | null;
+  avatar_url: string | null;
+}
+
+const github: CodeHostApi = {
+  label: 'GitHub',
+  authorizePath: 'login/oauth/authorize',
+  tokenPath: 'login/oauth/access_token',
+  // github.com's API has a host of its own; GitHub Enterprise Server serves it under /api/v3.
+  apiBase: (base) => (base.hostname === 'github.com' ? new URL('https://api.github.com/') : under(base, 'api/v3/')),
+  scopes: (withGroups) => ['read:user', 'user:email', ...(withGroups ? ['read:org'] : [])],
+  async person(get) {
+    const user = await get<GithubUser>('user');
+    // The profile's email is only the public one; the primary verified address needs user:email.
+    const email =
+      user.email ??
+      (await get<{ email: string; primary: boolean; verified: boolean }[]>('user/emails')).find(
+        (entry) => entry.primary && entry.verified,
+      )?.email ??
+      null;
+    return personOf(user.id, user.login, user.name, email, user.avatar_url);
+  },
+  groups: async (get) =>
+    (await allPages<{ login: string }>(get, (page) => `user/orgs?per_page=100&page=${page}`, 100)).map(
+      (org) => org.login,
+    ),
+};
+
+const gitlab: CodeHostApi = {
+  label: 'GitLab',
+  authorizePath: 'oauth/authorize',
+  tokenPath: 'oauth/token',
+  apiBase: (base) => under(base, 'api/v4/'),
+  // Listing groups needs read_api; it is asked for only when groups decide something.
+  scopes: (withGroups) => ['read_user', ...(withGroups ? ['read_api'] : [])],
+  async person(get) {
+    const user = await get<{ id: number; username: string; name: string; email: string | null; avatar_url: string }>(
+      'user',
+    );
+    return personOf(user.id, user.username, user.name, user.email, user.avatar_url);
+  },
+  groups: async (get) =>
+    (
+      await allPages<{ full_path: string }>(get, (page) => `groups?min_access_level=10&per_page=100&page=${page}`, 100)
+    ).map((group) => group.full_path),
+};
+
+const gitea: CodeHostApi = {
+  label: 'Gitea',
+  authorizePath: 'login/oauth/authorize',
+  tokenPath: 'login/oauth/access_token',
+  apiBase: (base) => under(base, 'api/v1/'),
+  scopes: (withGroups) => ['read:user', ...(withGroups ? ['read:organization'] : [])],
+  async person(get) {
+    const user = await get<{ id: number; login: string; full_name: string; email: string; avatar_url: string }>('user');
+    return personOf(user.id, user.login, user.full_name, user.email, user.avatar_url);
+  },
+  groups: async (get) =>
+    (await allPages<{ username: string }>(get, (page) => `user/orgs?limit=50&page=${page}`, 50)).map(
+      (org) => org.username,
+    ),
+};
+
+const CODE_HOSTS: Record<CodeHostKind, CodeHostApi> = { github, gitlab, gitea };
+
+function personOf(id: number, login: string, name: string | null, email: string | null, avatar: string | null): Person {
+  return { subject: String(id), login, name: name?.trim() || login, email: email || null, avatarUrl: avatar || null };
+}
+
+/** A path below a base URL that may itself have a path (a GitLab served under /gitlab). */
+function under(base: URL, path: string) {
+  return new URL(path, base.href.endsWith('/') ? base : `${base.href}/`);
+}
+
+/**
+ * GitHub, GitLab or Gitea/Forgejo: the authorization code flow with state and PKCE (arctic), then
+ * the person and, when groups decide who may sign in or create organizations, their organizations.
+ */
+export function codeHostProvider(settings: CodeHostSettings, groupsNeeded: boolean): SignInProvider {
+  const host = CODE_HOSTS[settings.kind];
+  const apiBase = host.apiBase(settings.baseUrl);
+  const withGroups = groupsNeeded || settings.allowedGroups.length > 0;
+  const clientFor = (flow: FlowSecrets) => new OAuth2Client(settings.clientId, settings.clientSecret, flow.redirectUri);
+
+  return {
+    id: settings.kind,
+    label: host.label,
+    allowedGroups: settings.allowedGroups,
+    async authorizationUrl(flow) {
+      const endpoint = under(settings.baseUrl, host.authorizePath).href;
+      const scopes = host.scopes(withGroups);
+      return clientFor(flow).createAuthorizationURLWithPKCE(
+        endpoint,
+        flow.state,
+        CodeChallengeMethod.S256,
+        flow.codeVerifier,
+        scopes,
+      );
+    },
+    async profileFrom(callbackUrl, flow) {
+      const code = callbackUrl.searchParams.get('code');
+      if (!code) throw new SignInRefusal('SIGN_IN_FAILED', 'the callback carries no code');
+      const accessToken = await exchangeCode(clientFor(flow), under(settings.baseUrl, host.tokenPath).href, code, flow);
+      const get: ApiGet = (path) =>
+        fetchProviderJson(new URL(path, apiBase), {
+          headers: { authorization: `Bearer ${accessToken}`, accept: 'application/json', 'user-agent': 'Wharf' },
+        });
+      const person = await host.person(get);
+      const groups = withGroups ? await host.groups(get) : [];
+      return { provider: settings.kind, ...person, groups: groups.map((group) => group.toLowerCase()) };
+    },
+  };
+}
+
+async function exchangeCode(client: OAuth2Client, tokenEndpoint: string, code: string, flow: FlowSecrets) {
+  try {
+    const tokens = await withinProviderTimeout(
+      client.validateAuthorizationCode(tokenEndpoint, code, flow.codeVerifier),
+      'the token request',
+    );
+    // GitHub answers a refused code with 200 and an `error` field.
+    const refused = (tokens.data as { error?: unknown }).error;
+    if (refused) throw new SignInRefusal('SIGN_IN_FAILED', `the token endpoint refused the code: ${String(refused)}`);
+    return tokens.accessToken();
+  } catch (error) {
+    if (error instanceof SignInRefusal) throw error;
+    if (error instanceof ArcticFetchError)
+      throw new SignInRefusal('SIGN_IN_PROVIDER_UNREACHABLE', `the token endpoint: ${error.message}`);
+    if (error instanceof OAuth2RequestError)
+      throw new SignInRefusal('SIGN_IN_FAILED', `the token endpoint refused the code: ${error.code}`);
+    throw new SignInRefusal('SIGN_IN_FAILED', `the token answer: ${(error as Error).message}`);
+  }
+}
+
+export const CODE_HOST_LABELS = Object.fromEntries(
+  Object.entries(CODE_HOSTS).map(([kind, host]) => [kind, host.label]),
+) as Record<CodeHostKind, string>;

@@ -1,0 +1,68 @@
+import type { ProviderProfile } from '../identities.ts';
+
+/** What a flow carries from its start to its callback (kept server-side, spent once). */
+export interface FlowSecrets {
+  state: string;
+  codeVerifier: string;
+  nonce: string;
+  redirectUri: string;
+}
+
+/**
+ * One way to sign in through another service. `authorizationUrl` is where the browser goes;
+ * `profileFrom` turns the callback into who the person is, or throws a SignInRefusal.
+ */
+export interface SignInProvider {
+  id: string;
+  /** The name people know it by, for logs and messages. */
+  label: string;
+  authorizationUrl(flow: FlowSecrets): Promise<URL>;
+  profileFrom(callbackUrl: URL, flow: FlowSecrets): Promise<ProviderProfile>;
+  /** Lowercase groups of which one is needed to sign in; empty lets every account in. */
+  allowedGroups: string[];
+}
+
+export type RefusalCode = 'SIGN_IN_FAILED' | 'SIGN_IN_PROVIDER_UNREACHABLE' | 'SIGN_IN_CANCELLED';
+
+/** A callback that does not prove who the person is; `detail` goes to the log, never to the page. */
+export class SignInRefusal extends Error {
+  constructor(
+    readonly code: RefusalCode,
+    readonly detail: string,
+  ) {
+    super(detail);
+  }
+}
+
+const PROVIDER_TIMEOUT_MS = 10_000;
+
+/** Reads JSON from a provider's API; an unreachable or failing provider becomes a refusal that says so. */
+export async function fetchProviderJson<T>(url: URL | string, init: RequestInit): Promise<T> {
+  let response: Response;
+  try {
+    response = await fetch(url, { ...init, signal: AbortSignal.timeout(PROVIDER_TIMEOUT_MS) });
+  } catch (error) {
+    throw new SignInRefusal('SIGN_IN_PROVIDER_UNREACHABLE', `${url}: ${(error as Error).message}`);
+  }
+  if (!response.ok) {
+    const text = await response.text().catch(() => '');
+    throw new SignInRefusal('SIGN_IN_FAILED', `${url} answered ${response.status}: ${text.slice(0, 200)}`);
+  }
+  return (await response.json()) as T;
+}
+
+/** Waits for a provider call at most PROVIDER_TIMEOUT_MS (the OAuth library's own fetch has no limit). */
+export async function withinProviderTimeout<T>(work: Promise<T>, what: string): Promise<T> {
+  let timer: NodeJS.Timeout | undefined;
+  const timeout = new Promise<never>((_, reject) => {
+    timer = setTimeout(
+      () => reject(new SignInRefusal('SIGN_IN_PROVIDER_UNREACHABLE', `${what} took over ${PROVIDER_TIMEOUT_MS} ms`)),
+      PROVIDER_TIMEOUT_MS,
+    );
+  });
+  try {
+    return await Promise.race([work, timeout]);
+  } finally {
+    clearTimeout(timer);
+  }
+}

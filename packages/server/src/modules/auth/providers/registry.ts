@@ -1,0 +1,23 @@
+import type { SignInSettings } from '../signInSettings.ts';
+import { codeHostProvider } from './codeHosts.ts';
+import { oidcProvider } from './oidc.ts';
+import type { SignInProvider } from './provider.ts';
+
+/** The providers this installation is configured for, by the name in their paths (/auth/{id}). */
+export function signInProviders(settings: SignInSettings): Map<string, SignInProvider> {
+  const groupsNeeded = (id: string) =>
+    !settings.orgCreators.everyone && settings.orgCreators.groups.some((group) => group.provider === id);
+  const providers = new Map<string, SignInProvider>();
+  for (const codeHost of Object.values(settings.codeHosts))
+    providers.set(codeHost.kind, codeHostProvider(codeHost, groupsNeeded(codeHost.kind)));
+  if (settings.oidc) providers.set('oidc', oidcProvider(settings.oidc, groupsNeeded('oidc')));
+  return providers;
+}
+
+/** What GET /auth/methods lists, in the order of the sign-in screen. */
+export function signInMethods(settings: SignInSettings, passwordLogins: boolean): string[] {
+  const methods: string[] = Object.keys(settings.codeHosts);
+  if (settings.oidc) methods.push('oidc');
+  if (passwordLogins) methods.push('in-memory');
+  return methods;
+}
