@@ -8,7 +8,7 @@ export interface Answer<T = any> {
 
 /** An HTTP client with a cookie jar, as a browser or curl would talk to Wharf. */
 export class TestClient {
-  private cookie = '';
+  private readonly cookies = new Map<string, string>();
 
   constructor(
     readonly baseUrl: string,
@@ -17,7 +17,7 @@ export class TestClient {
 
   /** The Cookie header this client sends, for other protocols such as the real-time socket. */
   get cookieHeader() {
-    return this.cookie;
+    return [...this.cookies].map(([name, value]) => `${name}=${value}`).join('; ');
   }
 
   withToken(token: string) {
@@ -30,8 +30,25 @@ export class TestClient {
     body?: unknown,
     headers: Record<string, string> = {},
   ): Promise<Answer<T>> {
-    const init: RequestInit & { headers: Record<string, string> } = { method, headers: { ...headers } };
-    if (this.cookie) init.headers.cookie = this.cookie;
+    return this.send<T>(method, path, body, headers, 'follow');
+  }
+
+  /** One request without following redirects, as a browser's step through a sign-in flow; `path` may be a whole URL. */
+  visit<T = any>(path: string, method = 'GET', body?: unknown): Promise<Answer<T>> {
+    return this.send<T>(method, path, body, {}, 'manual');
+  }
+
+  private async send<T>(
+    method: string,
+    path: string,
+    body: unknown,
+    headers: Record<string, string>,
+    redirect: 'follow' | 'manual',
+  ): Promise<Answer<T>> {
+    const init: RequestInit & { headers: Record<string, string> } = { method, headers: { ...headers }, redirect };
+    const url = /^https?:/.test(path) ? path : this.baseUrl + path;
+    // A browser sends Wharf's cookies to Wharf only.
+    if (this.cookies.size > 0 && url.startsWith(this.baseUrl)) init.headers.cookie = this.cookieHeader;
     if (this.bearer) init.headers.authorization = `Bearer ${this.bearer}`;
     if (body instanceof FormData || typeof body === 'string' || Buffer.isBuffer(body)) {
       init.body = body as FormData | string;
@@ -39,16 +56,24 @@ export class TestClient {
       init.headers['content-type'] = 'application/json';
       init.body = JSON.stringify(body);
     }
-    const response = await fetch(this.baseUrl + path, init);
-    const setCookie = response.headers
-      .getSetCookie()
-      .map((c) => c.split(';')[0])
-      .filter(Boolean);
-    if (setCookie.length > 0) this.cookie = setCookie.join('; ');
+    const response = await fetch(url, init);
+    if (url.startsWith(this.baseUrl)) this.keepCookies(response.headers.getSetCookie());
     const text = await response.text();
     let parsed: unknown = text;
     if (response.headers.get('content-type')?.includes('json') && text) parsed = JSON.parse(text);
     return { status: response.status, body: parsed as T, headers: response.headers };
+  }
+
+  /** Keeps each cookie by name; an emptied one (how a server clears it) is dropped. */
+  private keepCookies(setCookies: string[]) {
+    for (const setCookie of setCookies) {
+      const pair = setCookie.split(';')[0] ?? '';
+      const separator = pair.indexOf('=');
+      if (separator < 1) continue;
+      const [name, value] = [pair.slice(0, separator).trim(), pair.slice(separator + 1).trim()];
+      if (value === '') this.cookies.delete(name);
+      else this.cookies.set(name, value);
+    }
   }
 
   get<T = any>(path: string) {

@@ -73,15 +73,14 @@ export async function spendFlow(
 ): Promise<SpentFlow> {
   const browserState = request.cookies[FLOW_COOKIE];
   reply.clearCookie(FLOW_COOKIE, { path: '/auth/' });
-  if (!state) return { ok: false, code: 'SIGN_IN_STATE_MISMATCH' };
+  if (!state || !browserState || !sameText(browserState, state)) return { ok: false, code: 'SIGN_IN_STATE_MISMATCH' };
   const row = await app.db
     .deleteFrom('sign_in_flows')
     .where('state_hash', '=', lookupHash(state))
     .returningAll()
     .executeTakeFirst();
   if (!row || row.expires_at <= now()) return { ok: false, code: 'SIGN_IN_EXPIRED' };
-  if (!browserState || !sameText(browserState, state) || row.provider !== providerId)
-    return { ok: false, code: 'SIGN_IN_STATE_MISMATCH' };
+  if (row.provider !== providerId) return { ok: false, code: 'SIGN_IN_STATE_MISMATCH' };
   return {
     ok: true,
     linkUserId: row.link_user_id,

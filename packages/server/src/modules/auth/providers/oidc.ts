@@ -62,8 +62,13 @@ async function discover(settings: OidcSettings) {
     client.ClientSecretPost(settings.clientSecret),
     {
       timeout: TIMEOUT_SECONDS,
-      // An issuer the operator set on plain HTTP (an identity provider on the private network) is their choice.
-      execute: settings.issuer.protocol === 'http:' ? [client.allowInsecureRequests] : [],
+      execute: [
+        // The ID token's signature is checked against the provider's JWKS even though it comes
+        // straight from the token endpoint (where OpenID Connect would let a client trust TLS alone).
+        client.enableNonRepudiationChecks,
+        // An issuer the operator set on plain HTTP (an identity provider on the private network) is their choice.
+        ...(settings.issuer.protocol === 'http:' ? [client.allowInsecureRequests] : []),
+      ],
     },
   );
 }

@@ -1,0 +1,32 @@
+import { expect } from 'vitest';
+import type { TestClient } from './client.ts';
+
+/** Where a step of a flow sent the browser. */
+export function locationOf(answer: { status: number; headers: Headers }) {
+  expect([302, 303], `a redirect, not ${answer.status}`).toContain(answer.status);
+  return answer.headers.get('location')!;
+}
+
+/**
+ * A browser's walk from `/auth/{provider}` (or a link from the connected accounts) through a
+ * provider that approves at once, up to the callback URL it sends the browser back to.
+ */
+export async function walkToCallback(client: TestClient, provider: string, options: { link?: boolean } = {}) {
+  const start = options.link
+    ? await client.visit(`/auth/${provider}/link`, 'POST')
+    : await client.visit(`/auth/${provider}`);
+  const authorization = new URL(locationOf(start));
+  const approval = await client.visit(authorization.href);
+  return { authorization, callback: new URL(locationOf(approval), client.baseUrl) };
+}
+
+/** Follows the callback; answers where Wharf sent the browser (a page with its query). */
+export async function finishAt(client: TestClient, callback: URL) {
+  return new URL(locationOf(await client.visit(callback.href)), client.baseUrl);
+}
+
+/** The whole sign-in; answers the page Wharf lands the browser on. */
+export async function signInThrough(client: TestClient, provider: string, options: { link?: boolean } = {}) {
+  const { callback } = await walkToCallback(client, provider, options);
+  return finishAt(client, callback);
+}
