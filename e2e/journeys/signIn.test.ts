@@ -58,13 +58,13 @@ describeInBrowser('sign-in (/login)', () => {
   it('shows only the methods the server lists, providers as full-page links', async () => {
     const { context, page } = await visit(stage);
     await page.route('**/auth/methods', (route) =>
-      route.fulfill({ json: ['github', 'gitlab', 'bitbucket', 'oidc', 'in-memory'] }),
+      route.fulfill({ json: ['github', 'gitlab', 'gitea', 'oidc', 'in-memory'] }),
     );
     await page.goto('/login');
     for (const [name, provider] of [
       ['Sign in with GitHub', 'github'],
       ['Sign in with GitLab', 'gitlab'],
-      ['Sign in with Bitbucket', 'bitbucket'],
+      ['Sign in with Gitea', 'gitea'],
       ['Sign in with single sign-on', 'oidc'],
     ]) {
       await expect.poll(() => page.getByRole('link', { name }).getAttribute('href')).toBe(`/auth/${provider}`);

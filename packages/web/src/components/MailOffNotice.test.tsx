@@ -12,6 +12,7 @@ function env(email: boolean): SystemEnv {
     sitesUrl: 'https://sites.example.com',
     version: '1',
     features: { httpsAuto: false, email },
+    signIn: { oidcName: null },
     crashReports: { dsn: null },
     analytics: { enabled: false },
   };

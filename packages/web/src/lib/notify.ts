@@ -64,7 +64,8 @@ export type FailedAction =
   | 'list audit log'
   | 'redeliver'
   | 'send test'
-  | 'load backend env';
+  | 'load backend env'
+  | 'disconnect account';
 
 export function errorText(error: unknown): string {
   return error instanceof Error ? error.message : String(error);

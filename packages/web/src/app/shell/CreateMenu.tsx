@@ -4,6 +4,7 @@ import { IconBuilding, IconKey, IconPlus, IconUsersGroup, IconWorldWww } from '@
 import { Link } from 'react-router';
 import { lazyModal, ModalOnDemand } from '../../components/lazyModal.tsx';
 import { useCurrentOrg } from '../../lib/currentOrg.tsx';
+import { useSignedInUser } from '../../lib/session.ts';
 import { usePhone } from '../../lib/usePhone.ts';
 
 const CreateTeamModal = lazyModal(() =>
@@ -17,6 +18,7 @@ const CreateOrgModal = lazyModal(() => import('../../features/orgs/CreateOrgModa
 /** The header's create button: what the user may create in the current organization. */
 export function CreateMenu() {
   const { isAdminOrOwner } = useCurrentOrg();
+  const { canCreateOrgs } = useSignedInUser();
   const phone = usePhone();
   const [teamOpened, team] = useDisclosure(false);
   const [siteOpened, site] = useDisclosure(false);
@@ -49,14 +51,16 @@ export function CreateMenu() {
           <Menu.Item leftSection={<IconKey size={16} />} component={Link} to="/user/api-tokens/add">
             API token
           </Menu.Item>
-          <Menu.Item leftSection={<IconBuilding size={16} />} onClick={org.open}>
-            Organization
-          </Menu.Item>
+          {canCreateOrgs && (
+            <Menu.Item leftSection={<IconBuilding size={16} />} onClick={org.open}>
+              Organization
+            </Menu.Item>
+          )}
         </Menu.Dropdown>
       </Menu>
       <ModalOnDemand modal={CreateTeamModal} opened={teamOpened} onClose={team.close} />
       <ModalOnDemand modal={CreateSiteModal} opened={siteOpened} onClose={site.close} />
-      <ModalOnDemand modal={CreateOrgModal} opened={orgOpened} onClose={org.close} />
+      {canCreateOrgs && <ModalOnDemand modal={CreateOrgModal} opened={orgOpened} onClose={org.close} />}
     </>
   );
 }

@@ -12,7 +12,7 @@ export function UserMenu() {
     <Menu position="bottom-end" width={220} shadow="md" withArrow>
       <Menu.Target>
         <UnstyledButton aria-label={`User menu of ${user.name}`} style={{ borderRadius: '50%' }}>
-          <Avatar name={user.name} color="initials" radius="xl" size={34} />
+          <Avatar src={user.avatarUrl} name={user.name} color="initials" radius="xl" size={34} alt="" />
         </UnstyledButton>
       </Menu.Target>
       <Menu.Dropdown>

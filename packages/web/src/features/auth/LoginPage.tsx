@@ -15,6 +15,7 @@ import {
 import { IconAlertCircle } from '@tabler/icons-react';
 import { useQuery } from '@tanstack/react-query';
 import { api } from '@wharf/contract';
+import { useSearchParams } from 'react-router';
 import { ColorSchemeToggle } from '../../app/shell/ColorSchemeToggle.tsx';
 import { Footer } from '../../app/shell/Footer.tsx';
 import { Brand } from '../../components/Brand.tsx';
@@ -22,9 +23,12 @@ import { apiQuery } from '../../lib/api.ts';
 import { errorText } from '../../lib/notify.ts';
 import { InMemorySignIn } from './InMemorySignIn.tsx';
 import classes from './LoginPage.module.css';
-import { providerSignInUrl, providers } from './providers.ts';
+import { isSignInProvider, providerSignInUrl } from './providers.ts';
+import { SignInErrorAlert } from './SignInErrorAlert.tsx';
+import { useProviderLook } from './useProviderLook.ts';
 
 function SignInMethods() {
+  const look = useProviderLook();
   const methods = useQuery(apiQuery(api.getAuthMethods));
   if (methods.isPending) return <Loader mx="auto" aria-label="Loading the sign-in methods" />;
   if (methods.error)
@@ -50,7 +54,7 @@ function SignInMethods() {
         </Tooltip>
       </Center>
     );
-  const buttons = methods.data.filter((method) => method in providers);
+  const buttons = methods.data.filter(isSignInProvider);
   const inMemory = methods.data.includes('in-memory');
   if (!inMemory && buttons.length === 0)
     return (
@@ -61,7 +65,7 @@ function SignInMethods() {
   return (
     <Stack gap="md">
       {buttons.map((method) => {
-        const { label, icon: Icon } = providers[method]!;
+        const { label, icon: Icon } = look(method);
         return (
           <Button
             key={method}
@@ -80,6 +84,16 @@ function SignInMethods() {
       {inMemory && buttons.length > 0 && <Divider label="or" labelPosition="center" />}
       {inMemory && <InMemorySignIn />}
     </Stack>
+  );
+}
+
+/** Why the last sign-in through a provider was refused, when the server sent the browser back here. */
+function RefusedSignIn() {
+  const [search, setSearch] = useSearchParams();
+  const code = search.get('error');
+  if (!code) return null;
+  return (
+    <SignInErrorAlert code={code} provider={search.get('provider')} onClose={() => setSearch({}, { replace: true })} />
   );
 }
 
@@ -123,6 +137,7 @@ export function LoginPage() {
                 Sign in to continue
               </Text>
             </Stack>
+            <RefusedSignIn />
             <SignInMethods />
           </Stack>
         </Paper>

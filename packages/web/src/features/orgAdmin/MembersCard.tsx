@@ -26,6 +26,7 @@ import { useCurrentOrg } from '../../lib/currentOrg.tsx';
 import { notifyFailure } from '../../lib/notify.ts';
 import { nextPage } from '../../lib/paging.ts';
 import { useSearchTerm } from '../../lib/useSearchTerm.ts';
+import { MemberInvitation } from './MemberInvitation.tsx';
 
 function MemberRow({ member, onRemove }: { member: OrgMember; onRemove: (member: OrgMember) => void }) {
   const { member: me } = useCurrentOrg();
@@ -63,7 +64,12 @@ function MemberRow({ member, onRemove }: { member: OrgMember; onRemove: (member:
           )}
         </>
       }
-      details={member.email && <RowDetail>{member.email}</RowDetail>}
+      details={
+        <>
+          {member.email && <RowDetail>{member.email}</RowDetail>}
+          {member.invitation && <MemberInvitation invitation={member.invitation} />}
+        </>
+      }
       actions={
         manageable && (
           <Group gap="sm" wrap="nowrap">

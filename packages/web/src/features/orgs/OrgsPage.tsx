@@ -1,4 +1,4 @@
-import { Button, Container, Skeleton } from '@mantine/core';
+import { Button, Container, Skeleton, Text } from '@mantine/core';
 import { useDisclosure } from '@mantine/hooks';
 import { IconBuilding, IconPlus } from '@tabler/icons-react';
 import { useQuery } from '@tanstack/react-query';
@@ -12,6 +12,7 @@ import { lazyModal, ModalOnDemand } from '../../components/lazyModal.tsx';
 import { PageTitle } from '../../components/PageTitle.tsx';
 import { apiQuery } from '../../lib/api.ts';
 import { useCurrentOrgState } from '../../lib/currentOrg.tsx';
+import { useSignedInUser } from '../../lib/session.ts';
 import { relativeTime } from '../../lib/time.ts';
 
 const CreateOrgModal = lazyModal(() => import('./CreateOrgModal.tsx').then((m) => m.CreateOrgModal));
@@ -29,8 +30,13 @@ function OrgRow({ org, onSelect, busy }: { org: Org; onSelect: () => void; busy:
   );
 }
 
-/** /orgs: pick the organization to work in, or create one. */
+/** Why this user sees no way to create an organization (WHARF_ORG_CREATORS leaves them out). */
+const mayNotCreate =
+  "You may not create organizations on this installation. Ask an organization's admin to invite you.";
+
+/** /orgs: pick the organization to work in, or create one when this user may. */
 export function OrgsPage() {
+  const { canCreateOrgs } = useSignedInUser();
   const orgs = useQuery(apiQuery(api.listOrgs));
   const { select } = useCurrentOrgState();
   const [opened, { open, close }] = useDisclosure(false);
@@ -43,7 +49,7 @@ export function OrgsPage() {
     setSelecting(null);
   };
 
-  const addButton = (
+  const addButton = canCreateOrgs && (
     <Button leftSection={<IconPlus size={16} />} onClick={open}>
       Add org
     </Button>
@@ -58,7 +64,11 @@ export function OrgsPage() {
         <EmptyState
           icon={<IconBuilding size={26} stroke={1.5} />}
           title="No organizations"
-          description="An organization holds your teams, sites and the people who work on them. Create one to start, or ask to be invited to one."
+          description={
+            canCreateOrgs
+              ? 'An organization holds your teams, sites and the people who work on them. Create one to start, or ask to be invited to one.'
+              : `An organization holds your teams, sites and the people who work on them. ${mayNotCreate}`
+          }
           action={addButton}
         />
       )}
@@ -69,7 +79,12 @@ export function OrgsPage() {
           ))}
         </RowList>
       )}
-      <ModalOnDemand modal={CreateOrgModal} opened={opened} onClose={close} />
+      {!canCreateOrgs && sorted.length > 0 && (
+        <Text size="sm" c="dimmed" mt="md">
+          {mayNotCreate}
+        </Text>
+      )}
+      {canCreateOrgs && <ModalOnDemand modal={CreateOrgModal} opened={opened} onClose={close} />}
     </Container>
   );
 }

@@ -6,9 +6,10 @@ import { api } from '@wharf/contract';
 import { call } from '../../lib/api.ts';
 import { notifyFailure } from '../../lib/notify.ts';
 import { signOut } from '../../lib/session.ts';
+import { ConnectedAccountsCard } from './ConnectedAccountsCard.tsx';
 
-/** /user/security: 'Disconnect from all devices' ends every session, then signs out (spec.md §4). */
-export function SecurityPage() {
+/** 'Disconnect from all devices' ends every session, then signs out (spec.md §4). */
+function SessionsCard() {
   const [opened, { open, close }] = useDisclosure(false);
   const disconnect = useMutation({
     mutationFn: () => call(api.disconnectUser),
@@ -46,5 +47,15 @@ export function SecurityPage() {
         </Stack>
       </Modal>
     </Card>
+  );
+}
+
+/** /user/security: the accounts the user signs in with, and the sessions opened with them. */
+export function SecurityPage() {
+  return (
+    <Stack gap="lg">
+      <ConnectedAccountsCard />
+      <SessionsCard />
+    </Stack>
   );
 }
