@@ -1,5 +1,5 @@
 import { createHash, randomBytes } from 'node:crypto';
-import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { type CodeHostPeer, startGiteaPeer, startGithubPeer, startGitlabPeer } from './codeHostPeers.ts';
 
 const CLIENT = { clientId: 'wharf-client', clientSecret: 'wharf-secret', redirectUri: 'http://127.0.0.1:1/callback' };
@@ -22,6 +22,7 @@ const providers = [
     loginOf: (user: Record<string, unknown>) => user.login,
     refusals: {
       verifier: { status: 200, error: 'bad_verification_code' },
+      expired: { status: 200, error: 'bad_verification_code' },
       reused: { status: 200, error: 'bad_verification_code' },
       secret: { status: 200, error: 'incorrect_client_credentials' },
       redirect: { status: 200, error: 'redirect_uri_mismatch' },
@@ -38,6 +39,7 @@ const providers = [
     loginOf: (user: Record<string, unknown>) => user.username,
     refusals: {
       verifier: { status: 400, error: 'invalid_grant' },
+      expired: { status: 400, error: 'invalid_grant' },
       reused: { status: 400, error: 'invalid_grant' },
       secret: { status: 401, error: 'invalid_client' },
       redirect: { status: 400, error: 'invalid_grant' },
@@ -54,6 +56,7 @@ const providers = [
     loginOf: (user: Record<string, unknown>) => user.login,
     refusals: {
       verifier: { status: 400, error: 'unauthorized_client' },
+      expired: { status: 400, error: 'unauthorized_client' },
       reused: { status: 400, error: 'invalid_grant' },
       secret: { status: 400, error: 'unauthorized_client' },
       redirect: { status: 400, error: 'unauthorized_client' },
@@ -199,6 +202,18 @@ describe.each(providers)('the $name peer', (provider) => {
     const code = await codeFor(peer, provider, challenge);
     expect((await exchange(peer, provider, { code, verifier })).status).toBe(200);
     expectRefusal(await exchange(peer, provider, { code, verifier }), provider.refusals.reused);
+  });
+
+  it('refuses a code older than a minute', async () => {
+    const { verifier, challenge } = pkce();
+    const code = await codeFor(peer, provider, challenge);
+    vi.useFakeTimers({ toFake: ['Date'] });
+    try {
+      vi.setSystemTime(Date.now() + 61_000);
+      expectRefusal(await exchange(peer, provider, { code, verifier }), provider.refusals.expired);
+    } finally {
+      vi.useRealTimers();
+    }
   });
 
   it('refuses a wrong client secret', async () => {
