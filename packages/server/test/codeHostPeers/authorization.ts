@@ -56,15 +56,14 @@ export function authorizationServer(dialect: Dialect, client: ClientRegistration
     });
   }
 
-  function authorize(request: RecordedRequest): Answer {
-    const q = request.query;
+  /** Why a request may not proceed: a page for a foreign client or redirect URI, a redirect for the rest. */
+  function refusalOf(q: Record<string, string>): Answer | undefined {
     if (q.client_id !== client.clientId) return refusalPage(`Unknown client_id ${q.client_id ?? '(none)'}`);
     if (!client.redirectUri) return refusalPage('The test registered no redirect URI (setRedirectUri)');
     if (q.redirect_uri !== client.redirectUri)
       return refusalPage(`redirect_uri ${q.redirect_uri ?? '(none)'} is not the registered ${client.redirectUri}`);
-    const back = { redirectUri: client.redirectUri, state: q.state };
     const invalid = (description: string) =>
-      redirectTo(back.redirectUri, {
+      redirectTo(client.redirectUri!, {
         error: 'invalid_request',
         error_description: description,
         ...(q.state ? { state: q.state } : {}),
@@ -72,6 +71,14 @@ export function authorizationServer(dialect: Dialect, client: ClientRegistration
     if (q.response_type !== 'code') return invalid('response_type must be code');
     if (!q.code_challenge) return invalid('code_challenge is required');
     if (q.code_challenge_method !== 'S256') return invalid('code_challenge_method must be S256');
+    return undefined;
+  }
+
+  function authorize(request: RecordedRequest): Answer {
+    const q = request.query;
+    const refusal = refusalOf(q);
+    if (refusal) return refusal;
+    const back = { redirectUri: q.redirect_uri!, state: q.state };
     if (denyNext) {
       denyNext = false;
       return deny(back);
@@ -82,7 +89,7 @@ export function authorizationServer(dialect: Dialect, client: ClientRegistration
       ...back,
       clientId: client.clientId,
       scopes: (q.scope ?? '').split(/[\s,]+/).filter(Boolean),
-      challenge: q.code_challenge,
+      challenge: q.code_challenge!,
       user,
     };
     if (client.autoApprove) return approve(approval);
@@ -110,7 +117,9 @@ export function authorizationServer(dialect: Dialect, client: ClientRegistration
   function clientCredentials(request: RecordedRequest, form: URLSearchParams) {
     const basic = /^Basic\s+(.+)$/i.exec(String(request.headers.authorization ?? ''))?.[1];
     if (basic) {
-      const [id = '', secret = ''] = Buffer.from(basic, 'base64').toString('utf8').split(':');
+      const pair = Buffer.from(basic, 'base64').toString('utf8');
+      const colon = pair.indexOf(':');
+      const [id, secret] = colon < 0 ? [pair, ''] : [pair.slice(0, colon), pair.slice(colon + 1)];
       return { id: decodeURIComponent(id.replace(/\+/g, ' ')), secret: decodeURIComponent(secret.replace(/\+/g, ' ')) };
     }
     return { id: form.get('client_id') ?? '', secret: form.get('client_secret') ?? '' };
