@@ -1,0 +1,108 @@
+/** One address of a person at the provider, as GitHub's `/user/emails` lists them. */
+export interface PeerEmail {
+  email: string;
+  primary: boolean;
+  verified: boolean;
+  visibility?: 'public' | 'private' | null;
+}
+
+/** A person known to the provider. `orgs` are the names of the organizations (groups) they belong to. */
+export interface PeerUser {
+  id: number;
+  login: string;
+  name: string | null;
+  email: string | null;
+  avatarUrl?: string;
+  orgs: string[];
+  /** Defaults to the one primary, verified `email` (none when `email` is null). */
+  emails?: PeerEmail[];
+}
+
+export interface PeerOptions {
+  clientId: string;
+  clientSecret: string;
+  /** The one redirect URI registered for the client; may be set later with `setRedirectUri`. */
+  redirectUri?: string;
+  /** When true (the default) the authorize GET redirects at once, without the approval page. */
+  autoApprove?: boolean;
+}
+
+/** A request the peer received, as it came. */
+export interface RecordedRequest {
+  method: string;
+  /** The path without the query. */
+  path: string;
+  query: Record<string, string>;
+  headers: Record<string, string | string[] | undefined>;
+  /** The raw body ('' when none). */
+  body: string;
+}
+
+export interface CodeHostPeer {
+  /** The provider's base URL, `http://127.0.0.1:PORT`, without a trailing slash. */
+  url: string;
+  /** Where its REST API lives: `${url}/api/v3` (GitHub), `/api/v4` (GitLab), `/api/v1` (Gitea). */
+  apiUrl: string;
+  /** Every request received, oldest first. */
+  requests: RecordedRequest[];
+  addUser(user: PeerUser): void;
+  /** Who the authorize endpoint approves: the person signed in at the provider. */
+  signInAs(login: string): void;
+  /** The next authorization request is answered with `error=access_denied`. */
+  denyNext(): void;
+  setRedirectUri(uri: string): void;
+  setAutoApprove(on: boolean): void;
+  close(): Promise<void>;
+}
+
+/** What the peer answers: a JSON body, or a string body sent as is with the given headers. */
+export interface Answer {
+  status: number;
+  body: unknown;
+  headers?: Record<string, string>;
+}
+
+/** Why the token endpoint refuses a request; each provider words it its own way. */
+export type TokenRefusal =
+  | 'unsupported_grant_type'
+  | 'invalid_request'
+  | 'invalid_client'
+  | 'bad_code'
+  | 'reused_code'
+  | 'redirect_mismatch'
+  | 'bad_verifier';
+
+/** A token the peer issued. */
+export interface Grant {
+  accessToken: string;
+  refreshToken: string;
+  scopes: string[];
+  createdAt: Date;
+}
+
+/** What an API route handler gets: the token's owner and scopes, the query, and the peer's base URL. */
+export interface ApiCall {
+  user: PeerUser;
+  scopes: string[];
+  query: URLSearchParams;
+  base: string;
+  /** A stable id for an organization name (the same in every answer). */
+  orgId(name: string): number;
+}
+
+/** How one provider lays out the flow and words its answers; the flow itself is shared. */
+export interface Dialect {
+  /** Shown on the approval page. */
+  provider: string;
+  apiPrefix: string;
+  authorizePath: string;
+  tokenPath: string;
+  /** error_description of an `access_denied` redirect. */
+  deniedDescription: string;
+  tokenIssued(grant: Grant, accept: string): Answer;
+  tokenRefused(reason: TokenRefusal, accept: string): Answer;
+  /** The answer to an API call without a valid token. */
+  badCredentials: Answer;
+  /** API routes by `METHOD /path` below `apiPrefix`. */
+  api: Record<string, (call: ApiCall) => Answer>;
+}
