@@ -21,8 +21,12 @@ export interface Stage {
 /** What Chromium refused under the console's Content-Security-Policy, in any page of this file. */
 const cspViolations: string[] = [];
 
-export async function openStage(env: Record<string, string> = {}): Promise<Stage> {
-  const [server, browser] = await Promise.all([startTestServer({ serveConsole: true, env }), launchBrowser()]);
+/** `port`: when a peer must know Wharf's URL before it starts (an OAuth redirect URI). */
+export async function openStage(env: Record<string, string> = {}, options: { port?: number } = {}): Promise<Stage> {
+  const [server, browser] = await Promise.all([
+    startTestServer({ serveConsole: true, env, ...options }),
+    launchBrowser(),
+  ]);
   const world = await buildWorld(server.url);
   return {
     server,

@@ -41,6 +41,16 @@ export function orgRules(joiner: TestClient): Partial<Record<RouteName, AccessRu
       // Disconnecting ends every session of the user, the world's own included.
       after: async (w, role) => void (await w.clients[role].signIn(role)),
     },
+    listIdentities: { allow: signedIn, call: () => ({}) },
+    unlinkIdentity: {
+      allow: [],
+      call: async (w) => {
+        const [ownersOnly] = expectStatus(await w.clients.owner.get('/api/v1/user/identities'), 200);
+        return { params: { identityId: ownersOnly._id } };
+      },
+      // Nobody but its user knows of an account; its user cannot disconnect the only one.
+      expect: { outsider: 404, member: 404, teammate: 404, admin: 404, owner: 409 },
+    },
 
     listOrgs: { allow: signedIn, call: () => ({}) },
     createOrg: { allow: signedIn, events: ['org_created'], call: (w) => ({ body: { name: w.unique('org') } }) },

@@ -25,6 +25,16 @@ function connectSources(config: Config) {
 }
 
 /**
+ * Where the sign-in providers live: connecting an account is a form whose answer redirects there
+ * (form-action covers redirects), and avatars come from there or from anywhere over HTTPS.
+ */
+function providerOrigins(config: Config) {
+  const { codeHosts, oidc } = config.signIn;
+  const bases = [...Object.values(codeHosts).map((host) => host.baseUrl), ...(oidc ? [oidc.issuer] : [])];
+  return [...new Set(bases.map((base) => base.origin))];
+}
+
+/**
  * Headers on every answer of the console and the API (the sites' answers are their own): no
  * framing, no sniffing, no referrer outside the console, and a Content-Security-Policy that lets
  * only the console's own files run. Mantine writes its theme into style tags: those carry a nonce
@@ -43,12 +53,12 @@ export async function installSecurityHeaders(fastify: FastifyInstance, config: C
         scriptSrc: ["'self'"],
         // A refused style is reported with its first characters, so its source can be found.
         styleSrc: ["'self'", nonceSource, "'report-sample'"],
-        imgSrc: ["'self'", 'data:', 'blob:'],
+        imgSrc: ["'self'", 'data:', 'blob:', 'https:', ...providerOrigins(config)],
         fontSrc: ["'self'", 'data:'],
         connectSrc: connectSources(config),
         objectSrc: ["'none'"],
         baseUri: ["'none'"],
-        formAction: ["'self'"],
+        formAction: ["'self'", ...providerOrigins(config)],
         frameAncestors: ["'none'"],
       },
     },

@@ -45,10 +45,17 @@ export function providerRoutes(app: WharfApp) {
 
   app.fastify.get('/auth/:provider', (request, reply) => begin(request, reply, null));
 
-  app.fastify.post('/auth/:provider/link', async (request, reply) => {
-    const actor = await resolveActor(app.db, request);
-    if (actor.kind !== 'session') throw httpError('SIGN_IN_REQUIRED', 'Sign in first, then connect another account');
-    return begin(request, reply, actor.userId);
+  // The console's "Connect" buttons are plain HTML forms (a full-page flow): their empty
+  // urlencoded body is accepted here, and only here.
+  app.fastify.register(async (scope) => {
+    scope.addContentTypeParser('application/x-www-form-urlencoded', { bodyLimit: 1024 }, (_request, _body, done) =>
+      done(null, {}),
+    );
+    scope.post('/auth/:provider/link', async (request, reply) => {
+      const actor = await resolveActor(app.db, request);
+      if (actor.kind !== 'session') throw httpError('SIGN_IN_REQUIRED', 'Sign in first, then connect another account');
+      return begin(request, reply, actor.userId);
+    });
   });
 
   app.fastify.get('/auth/:provider/callback', async (request, reply) => {

@@ -18,7 +18,7 @@ export const providers: Record<SignInProvider, { label: string; icon: Icon }> = 
 };
 
 /** The in-memory method as an account: what a user signs in with on the form. */
-const inMemory = { label: 'User name and password', icon: IconPassword };
+const inMemory = { label: 'Password', icon: IconPassword };
 
 export function isSignInProvider(method: string): method is SignInProvider {
   return Object.hasOwn(providers, method);

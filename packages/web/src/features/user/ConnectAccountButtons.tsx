@@ -6,13 +6,14 @@ import { isSignInProvider, providerLinkUrl } from '../auth/providers.ts';
 import { useProviderLook } from '../auth/useProviderLook.ts';
 
 /**
- * One 'Connect {Provider}' per provider this installation offers. Each is a real form post: the
- * server answers with a redirect to the provider, which sends the browser back to this page.
+ * One 'Connect {Provider}' per provider this installation offers that the user has no account of
+ * yet. Each is a real form post: the server answers with a redirect to the provider, which sends
+ * the browser back to this page.
  */
-export function ConnectAccountButtons() {
+export function ConnectAccountButtons({ connected }: { connected: string[] }) {
   const look = useProviderLook();
   const methods = useQuery(apiQuery(api.getAuthMethods));
-  const offered = methods.data?.filter(isSignInProvider) ?? [];
+  const offered = methods.data?.filter((method) => isSignInProvider(method) && !connected.includes(method)) ?? [];
   if (offered.length === 0) return null;
   return (
     <Group gap="sm">

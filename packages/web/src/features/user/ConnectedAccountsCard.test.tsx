@@ -74,9 +74,9 @@ describe('Connected accounts', () => {
     expect(fetch).not.toHaveBeenCalled();
   });
 
-  it("connects another account through a form posted to each of the installation's providers", () => {
+  it("connects another account through a form posted to each of the installation's providers not yet connected", () => {
     renderCard([github]);
-    const names = ['Connect GitHub', 'Connect GitLab', 'Connect Keycloak'];
+    const names = ['Connect GitLab', 'Connect Keycloak'];
     expect(screen.getAllByRole('button', { name: /^Connect / }).map((button) => button.textContent)).toEqual(names);
     const form = screen.getByRole('button', { name: 'Connect GitLab' }).closest('form');
     expect(form).toHaveAttribute('method', 'post');
@@ -100,6 +100,6 @@ describe('Connected accounts', () => {
 
   it('names the account of the user name and password form', () => {
     renderCard([identity({ provider: 'in-memory', login: 'admin', name: 'admin', email: null })]);
-    expect(screen.getByLabelText('User name and password account admin')).toHaveTextContent('User name and password');
+    expect(screen.getByLabelText('Password account admin')).toHaveTextContent('Password');
   });
 });

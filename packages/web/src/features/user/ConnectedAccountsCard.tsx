@@ -47,7 +47,7 @@ export function ConnectedAccountsCard() {
             ))}
           </RowList>
         )}
-        <ConnectAccountButtons />
+        {identities.isSuccess && <ConnectAccountButtons connected={accounts.map((identity) => identity.provider)} />}
       </Stack>
     </Card>
   );
