@@ -99,6 +99,9 @@ const environment = z
   .extend(signInEnvironment.shape);
 
 export type Environment = z.infer<typeof environment>;
+
+/** The name of every variable Wharf reads. */
+export const ENVIRONMENT_VARIABLES = Object.keys(environment.shape);
 export type BranchHosts = Environment['WHARF_BRANCH_HOSTS'];
 
 /** Certificates obtained over ACME (RFC 8555). */
