@@ -1,6 +1,7 @@
 import { afterAll, beforeAll, beforeEach, expect, it } from 'vitest';
+import { startTestServer } from '../../packages/server/test/harness.ts';
 import { type OidcPeer, oidcEnv, startOidcPeer } from '../../packages/server/test/oidcPeer.ts';
-import { describeInBrowser } from '../support/browser.ts';
+import { describeInBrowser, launchBrowser } from '../support/browser.ts';
 import { expectPath, expectVisible, openStage, type Stage, snap, visit } from '../support/journey.ts';
 
 describeInBrowser('sign-in through an OpenID Connect provider (a real one on loopback)', () => {
@@ -63,6 +64,36 @@ describeInBrowser('sign-in through an OpenID Connect provider (a real one on loo
     );
     await page.goto('/orgs');
     await expectPath(page, '/login');
+    await context.close();
+  });
+});
+
+describeInBrowser('an installation that signs in only through its provider', () => {
+  let peer: OidcPeer;
+  let stage: Pick<Stage, 'browser' | 'server'>;
+  beforeAll(async () => {
+    peer = await startOidcPeer();
+    // No world of password users here: the password form is off.
+    const env = oidcEnv(peer, { WHARF_PASSWORD_SIGN_IN: 'off', WHARF_OIDC_NAME: 'Authentik' });
+    const [server, browser] = await Promise.all([
+      startTestServer({ serveConsole: true, withoutUsers: true, env }),
+      launchBrowser(),
+    ]);
+    stage = { server, browser };
+  });
+  afterAll(async () => {
+    await stage?.browser.close();
+    await stage?.server.close();
+    await peer?.close();
+  });
+
+  it('shows the provider’s button and no password form, and signs in through it', async () => {
+    const { context, page } = await visit(stage);
+    await page.goto('/login');
+    await expectVisible(page.getByRole('link', { name: 'Sign in with Authentik' }));
+    expect(await page.getByLabel('User').count()).toBe(0);
+    await page.getByRole('link', { name: 'Sign in with Authentik' }).click();
+    await expectPath(page, '/orgs');
     await context.close();
   });
 });

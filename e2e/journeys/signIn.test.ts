@@ -55,29 +55,6 @@ describeInBrowser('sign-in (/login)', () => {
     await context.close();
   });
 
-  it('shows only the methods the server lists, providers as full-page links', async () => {
-    const { context, page } = await visit(stage);
-    await page.route('**/auth/methods', (route) =>
-      route.fulfill({ json: ['github', 'gitlab', 'gitea', 'oidc', 'in-memory'] }),
-    );
-    await page.goto('/login');
-    for (const [name, provider] of [
-      ['Sign in with GitHub', 'github'],
-      ['Sign in with GitLab', 'gitlab'],
-      ['Sign in with Gitea', 'gitea'],
-      ['Sign in with single sign-on', 'oidc'],
-    ]) {
-      await expect.poll(() => page.getByRole('link', { name }).getAttribute('href')).toBe(`/auth/${provider}`);
-    }
-    await snap(page, 'login-providers');
-    await page.unroute('**/auth/methods');
-    await page.route('**/auth/methods', (route) => route.fulfill({ json: ['github'] }));
-    await page.reload();
-    await expectVisible(page.getByRole('link', { name: 'Sign in with GitHub' }));
-    expect(await page.getByLabel('User').count()).toBe(0);
-    await context.close();
-  });
-
   it('shows an error icon with a tooltip when the methods cannot be loaded', async () => {
     const { context, page } = await visit(stage);
     await page.route('**/auth/methods', (route) =>
