@@ -106,4 +106,30 @@ describeInBrowser('sign-in through GitHub, GitLab and Gitea (loopback peers), an
     );
     await context.close();
   });
+
+  it('shows the organization’s admins which account accepted an invitation', async () => {
+    const { owner } = stage.world.clients;
+    const { org } = stage.world;
+    const invite = await owner.post(`/api/v1/orgs/${org._id}/invites`, { email: 'octo.work@acme.test' });
+    expect(invite.status).toBe(200);
+    peers.gitlab.addUser({ id: 777, login: 'newcomer', name: 'New Comer', email: 'new@gitlab.test', orgs: [] });
+    peers.gitlab.signInAs('newcomer');
+    const invitee = await visit(stage);
+    await invitee.page.goto('/login');
+    await invitee.page.getByRole('link', { name: 'Sign in with GitLab' }).click();
+    await expectPath(invitee.page, '/orgs');
+    await invitee.page.goto(new URL(invite.body.url).pathname + new URL(invite.body.url).search);
+    await invitee.page.getByRole('button', { name: 'Accept' }).click();
+    await expectPath(invitee.page, '/');
+    await invitee.context.close();
+
+    const { context, page } = await visit(stage, { user: 'owner', orgId: org._id });
+    await page.goto('/org/staff');
+    const row = page.getByLabel('Member New Comer');
+    await expectVisible(
+      row.getByText('Invited as octo.work@acme.test · accepted with GitLab (newcomer, new@gitlab.test)'),
+    );
+    await snap(page, 'members-invitation');
+    await context.close();
+  });
 });

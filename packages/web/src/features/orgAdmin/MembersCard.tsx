@@ -42,6 +42,7 @@ function MemberRow({ member, onRemove }: { member: OrgMember; onRemove: (member:
   return (
     <ListRow
       label={`Member ${member.name}`}
+      wrapActions={manageable}
       leading={<Avatar name={member.name} color="initials" radius="xl" />}
       title={member.name}
       weight={500}
