@@ -106,7 +106,11 @@ describe('signing in through an OpenID Connect provider', () => {
   });
 
   it.each([
-    ['for another audience', '"aud" (audience)', (claims: Record<string, unknown>) => void (claims.aud = 'another')],
+    [
+      'for another audience',
+      '"aud" (audience)',
+      (claims: Record<string, unknown>) => Object.assign(claims, { aud: 'another' }),
+    ],
     [
       'that has expired',
       '"exp" (expiration time)',
@@ -115,11 +119,15 @@ describe('signing in through an OpenID Connect provider', () => {
         Object.assign(claims, { iat: past - 600, exp: past });
       },
     ],
-    ['with another nonce', 'ID Token "nonce"', (claims: Record<string, unknown>) => void (claims.nonce = 'other')],
+    [
+      'with another nonce',
+      'ID Token "nonce"',
+      (claims: Record<string, unknown>) => Object.assign(claims, { nonce: 'other' }),
+    ],
     [
       'from another issuer',
       '"iss" (issuer)',
-      (claims: Record<string, unknown>) => void (claims.iss = 'https://x.test'),
+      (claims: Record<string, unknown>) => Object.assign(claims, { iss: 'https://x.test' }),
     ],
   ])('refuses an ID token %s', async (_, reason, change) => {
     peer.tamperIdToken(change);
