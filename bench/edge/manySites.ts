@@ -38,6 +38,7 @@ export async function addSites(dataDir: string, bench: BenchSite, count: number)
       color: '#228be6',
       main_branch_id: branchIds[0]!,
       spa: 0,
+      pretty_urls: 1,
       domains: '[]',
       headers: '[]',
       logo_type: null,

@@ -8,7 +8,7 @@ export const messages = {
   invalidEmail: 'Invalid email',
   mustMatch: (pattern: RegExp) => `Must match ${pattern.source}`,
   redirectPathUnique: 'Branch name must be unique',
-  headerNameUnique: 'Header name must be unique',
+  headerNameUnique: 'Header name must be unique for its path',
   formNameUnique: 'Form name must be unique',
   duplicateDomain: 'Duplicate domain',
   searchMinLength: 'Search needs at least 3 characters',
@@ -22,6 +22,7 @@ export const patterns = {
   siteName: /^[a-z0-9](?:[a-z0-9-]{0,61}[a-z0-9])?$/,
   formName: /^[A-Za-z_]+$/,
   redirectPath: /^\//,
+  headerPath: /^(?:\/.*)?$/,
   hostName: /^(?=.{1,253}$)(?:[a-z0-9](?:[a-z0-9-]{0,61}[a-z0-9])?\.)+[a-z0-9](?:[a-z0-9-]{0,61}[a-z0-9])?$/,
   headerName: /^[!#$%&'*+.^_`|~0-9A-Za-z-]+$/,
 } as const;

@@ -1,3 +1,4 @@
+import type { RuleProblem } from '@wharf/contract';
 import { formatBytes, plural } from '../lib/bytes.ts';
 import type { UploadOutcome } from '../release/outcome.ts';
 
@@ -8,7 +9,22 @@ export function summaryText(outcome: UploadOutcome, durationMs: number): string 
   const head = `Release "${release.name}" is live: ${plural(release.fileCount, 'file')}, ${formatBytes(release.size)}; sent ${plural(uploaded.files, 'file')} (${formatBytes(uploaded.bytes)}) in ${seconds} s`;
   const width = Math.max(...release.deployedBranches.map((branch) => branch.name.length));
   const branches = release.deployedBranches.map((branch) => `  ${branch.name.padEnd(width)}  ${branch.url}`);
-  return `${[head, ...branches].join('\n')}\n`;
+  return `${[head, ...branches, ...ruleProblemLines(release.ruleProblems)].join('\n')}\n`;
+}
+
+/**
+ * What is wrong in the release's `_redirects` and `_headers`, one line each as compilers print
+ * them (`file:line: severity: reason`); the release is live without the refused lines.
+ */
+function ruleProblemLines(problems: RuleProblem[]): string[] {
+  if (problems.length === 0) return [];
+  const errors = problems.filter((problem) => problem.severity === 'error').length;
+  const warnings = problems.length - errors;
+  const counts = [errors && plural(errors, 'error'), warnings && plural(warnings, 'warning')].filter(Boolean);
+  return [
+    `Rules: ${counts.join(' and ')} in _redirects and _headers (lines with errors are left out):`,
+    ...problems.map((problem) => `  ${problem.file}:${problem.line}: ${problem.severity}: ${problem.message}`),
+  ];
 }
 
 /** The result for scripts: one JSON object, stable keys. */
@@ -17,6 +33,7 @@ export function summaryJson(outcome: UploadOutcome, durationMs: number): string 
   return `${JSON.stringify({
     ok: true,
     release: { _id: release._id, name: release.name, fileCount: release.fileCount, size: release.size },
+    ruleProblems: release.ruleProblems,
     branches: release.deployedBranches.map((branch) => ({ _id: branch._id, name: branch.name, url: branch.url })),
     method: outcome.method,
     uploaded: outcome.uploaded,

@@ -41,8 +41,22 @@ export const redirect = z.discriminatedUnion(
       path: redirectPath,
       config: z.object({ url: httpUrl, stripPathPrefix: text().optional() }),
     }),
+    z.object({
+      type: z.literal('redirect'),
+      path: redirectPath,
+      config: z.object({
+        /** A path of the site, or an absolute http(s) URL. */
+        target: requiredText(2000).refine(
+          (value) => value.startsWith('/') || httpUrl.safeParse(value).success,
+          "Must start with '/' or be an http(s) URL",
+        ),
+        status: z.union([z.literal(301), z.literal(302), z.literal(307), z.literal(308)], {
+          error: 'Must be 301, 302, 307 or 308',
+        }),
+      }),
+    }),
   ],
-  { error: 'Must be file or reverse_proxy' },
+  { error: 'Must be file, reverse_proxy or redirect' },
 );
 export type Redirect = z.infer<typeof redirect>;
 

@@ -21,6 +21,15 @@ export const forms = uniqueBy(
   'name',
 );
 
+/** A line of a release's `_redirects` or `_headers` that Wharf refused (error) or doubts (warning). */
+export const ruleProblem = z.object({
+  file: z.enum(['_redirects', '_headers']),
+  line: z.number().int(),
+  message: z.string(),
+  severity: z.enum(['error', 'warning']),
+});
+export type RuleProblem = z.infer<typeof ruleProblem>;
+
 export const release = z.object({
   _id: z.string(),
   siteId: z.string(),
@@ -31,6 +40,8 @@ export const release = z.object({
   branches: z.array(z.object({ _id: z.string(), name: z.string(), url: z.string() })),
   fileCount: z.number().int(),
   size: z.number().int(),
+  /** What is wrong in the release's `_redirects` and `_headers`: the release is stored and served without the refused lines. */
+  ruleProblems: z.array(ruleProblem),
 });
 export type Release = z.infer<typeof release>;
 

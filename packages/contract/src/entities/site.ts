@@ -18,11 +18,20 @@ import { logoUrl, timestamp } from './common.ts';
 export const header = z.object({
   name: matching(patterns.headerName),
   value: text(),
+  /**
+   * The paths the header is for, as in `_headers`: `/assets/*`, `/:lang/about`; empty or absent,
+   * every path.
+   */
+  path: z
+    .string()
+    .max(1000, 'Max length is 1000')
+    .regex(patterns.headerPath, "Must be empty or start with '/'")
+    .optional(),
 });
 export type Header = z.infer<typeof header>;
 export const headers = uniqueBy(
   z.array(header).max(100, 'At most 100 headers'),
-  (h) => h.name,
+  (h) => `${h.path ?? ''} ${h.name.toLowerCase()}`,
   messages.headerNameUnique,
   'name',
 );
@@ -110,6 +119,8 @@ export const site = z.object({
   branches: z.array(branchSummary),
   mainBranch: z.string(),
   spa: z.boolean(),
+  /** `/about.html` redirects to `/about` (308), as the platforms sites move from do. */
+  prettyUrls: z.boolean(),
   hasPassword: z.boolean(),
   domains: z.array(domain),
   headers: z.array(header),
@@ -125,6 +136,8 @@ export const updateSiteBody = z.object({
   color,
   mainBranch: id,
   spa: bool,
+  /** Absent: unchanged. */
+  prettyUrls: bool.optional(),
   domains,
 });
 export const siteHeadersBody = z.object({ headers });

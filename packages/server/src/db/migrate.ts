@@ -15,6 +15,7 @@ import { mailJobs } from './migrations/012_mail_jobs.ts';
 import * as domainOwnership from './migrations/013_domain_ownership.ts';
 import * as tlsCertificates from './migrations/014_tls_certificates.ts';
 import * as identities from './migrations/015_identities.ts';
+import * as releaseRules from './migrations/016_release_rules.ts';
 import type { Db } from './schema.ts';
 
 /**
@@ -37,6 +38,7 @@ const migrationsWith = (sealer: () => Sealer): Record<string, Migration> => ({
   '013_domain_ownership': domainOwnership,
   '014_tls_certificates': tlsCertificates,
   '015_identities': identities,
+  '016_release_rules': releaseRules,
 });
 
 /** Brings the database to the latest migration (or up to `target`, which tests of a migration use). */

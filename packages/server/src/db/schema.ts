@@ -94,6 +94,7 @@ export interface Database {
     logo_version: string | null;
     main_branch_id: string;
     spa: Flag;
+    pretty_urls: Flag;
     password_hash: string | null;
     password_version: string | null;
     domains: Json;
@@ -120,6 +121,10 @@ export interface Database {
     forms: Json;
     file_count: number;
     total_size: number;
+    /** The rules of its `_redirects` and `_headers`, parsed at upload (JSON: {redirects, headers}). */
+    rules: Json;
+    /** JSON array of the problems found in those files (RuleProblem). */
+    rule_problems: Json;
     created_at: Iso;
   };
   blobs: { hash: string; size: number; br_size: number | null; gz_size: number | null; created_at: Iso };

@@ -57,6 +57,8 @@ export async function createRelease(db: Db, config: Config, input: NewRelease) {
         forms: JSON.stringify(input.forms),
         file_count: input.files.length,
         total_size: input.files.reduce((sum, file) => sum + file.size, 0),
+        rules: JSON.stringify({ redirects: [], headers: [] }),
+        rule_problems: '[]',
         created_at: now(),
       })
       .execute();

@@ -254,9 +254,9 @@ export class Edge {
   }
 
   private sendFile({ req, res, site, branch, path, trailingSlash, query }: SiteRequest, manifest: Manifest): Answer {
-    const resolution = resolveFile(manifest, path, trailingSlash, site.spa, query);
+    const resolution = resolveFile(manifest, path, trailingSlash, site, query);
     if (resolution.kind === 'redirect') {
-      res.writeHead(301, { location: resolution.location, 'content-length': '0' });
+      res.writeHead(resolution.status, { location: resolution.location, 'content-length': '0' });
       res.end();
       return 0;
     }

@@ -24,6 +24,7 @@ export interface SiteEntry {
   id: string;
   name: string;
   spa: boolean;
+  prettyUrls: boolean;
   mainBranch: BranchEntry | null;
   branches: Map<string, BranchEntry>;
   /** The site's own headers, for its answers that concern no branch (an unknown branch's 404). */
@@ -80,6 +81,7 @@ function toEntry(site: SiteRow, branches: BranchRow[]): SiteEntry {
     id: site.id,
     name: site.name,
     spa: site.spa === 1,
+    prettyUrls: site.pretty_urls === 1,
     mainBranch: entries.find((b) => b.id === site.main_branch_id) ?? null,
     branches: new Map(entries.map((b) => [b.slug, b])),
     headers: mergeHeaders(siteHeaders, []),

@@ -36,7 +36,8 @@ for (const database of databases) {
       ];
       await db
         .insertInto('sites')
-        .values([site('served', old), site('bare', [])])
+        // Typed for today's schema; at 012 the table has no pretty_urls yet.
+        .values([site('served', old), site('bare', [])] as never)
         .execute();
 
       await migrate(db, sealer);

@@ -1,4 +1,4 @@
-import type { Form, Release } from '@wharf/contract';
+import type { Form, Release, RuleProblem } from '@wharf/contract';
 import { sql } from 'kysely';
 import type { Config } from '../../config.ts';
 import type { Database, Executor } from '../../db/schema.ts';
@@ -7,7 +7,18 @@ import { readJson } from '../../lib/json.ts';
 import { containing, type Page, pageOf } from '../../lib/paging.ts';
 import { branchUrl } from '../../lib/urls.ts';
 
-type ReleaseRow = Database['releases'];
+/** A release as lists read it: without its rules, which only the edge needs (and which may be large). */
+type ReleaseRow = Omit<Database['releases'], 'rules'>;
+const RELEASE_COLUMNS = [
+  'id',
+  'site_id',
+  'name',
+  'forms',
+  'file_count',
+  'total_size',
+  'rule_problems',
+  'created_at',
+] as const;
 
 /** Releases with the branches that point at them now, fetched in one query for the whole list. */
 export async function toReleases(
@@ -38,11 +49,12 @@ export async function toReleases(
       .map((branch) => ({ _id: branch.id, name: branch.name, url: branchUrl(config, siteName, branch.slug) })),
     fileCount: row.file_count,
     size: Number(row.total_size),
+    ruleProblems: readJson<RuleProblem[]>(row.rule_problems),
   }));
 }
 
 export async function findRelease(db: Executor, releaseId: string) {
-  const row = await db.selectFrom('releases').selectAll().where('id', '=', releaseId).executeTakeFirst();
+  const row = await db.selectFrom('releases').select(RELEASE_COLUMNS).where('id', '=', releaseId).executeTakeFirst();
   if (!row) throw httpError('RELEASE_NOT_FOUND', 'Release not found');
   return row;
 }
@@ -60,7 +72,7 @@ export async function listReleases(
   filter: { search?: string; branch?: string },
   page: Page,
 ) {
-  let query = db.selectFrom('releases').selectAll().where('site_id', '=', site.id);
+  let query = db.selectFrom('releases').select(RELEASE_COLUMNS).where('site_id', '=', site.id);
   if (filter.search)
     query = query.where(sql<string>`lower(name)`, 'like', sql<string>`${containing(filter.search)} escape '\\'`);
   if (filter.branch) {

@@ -74,6 +74,7 @@ function toSite(config: Config, row: SiteRow, branches: BranchSummaryRow[], acme
     branches: branches.map((b) => ({ _id: b.id, name: b.name, url: branchUrl(config, row.name, b.slug) })),
     mainBranch: row.main_branch_id,
     spa: row.spa === 1,
+    prettyUrls: row.pretty_urls === 1,
     hasPassword: row.password_hash !== null,
     domains: readJson<Domain[]>(row.domains).map((domain) => shownDomain(domain, acme)),
     headers: readJson<Header[]>(row.headers),

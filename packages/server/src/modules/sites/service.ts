@@ -48,6 +48,7 @@ export async function createSite(
         color: input.color ?? colorFromName(input.name),
         logo_type: null,
         logo_version: null,
+        pretty_urls: 1,
         main_branch_id: branchId,
         spa: 0,
         password_hash: null,
@@ -101,6 +102,8 @@ export interface SiteSettings {
   color: string;
   mainBranch: string;
   spa: boolean;
+  /** Undefined: unchanged. */
+  prettyUrls?: boolean;
   domains: Domain[];
 }
 
@@ -131,6 +134,7 @@ export async function updateSite(db: Db, config: Config, actorId: string, siteId
         color: settings.color,
         main_branch_id: settings.mainBranch,
         spa: settings.spa ? 1 : 0,
+        ...(settings.prettyUrls === undefined ? {} : { pretty_urls: settings.prettyUrls ? 1 : 0 }),
         domains: JSON.stringify(settings.domains),
       })
       .where('id', '=', siteId)
@@ -145,6 +149,7 @@ export async function updateSite(db: Db, config: Config, actorId: string, siteId
         name: settings.name,
         mainBranch: settings.mainBranch,
         spa: settings.spa,
+        ...(settings.prettyUrls === undefined ? {} : { prettyUrls: settings.prettyUrls }),
         domains: settings.domains.map((d) => d.name),
       },
     });
