@@ -67,8 +67,9 @@ function combine(index: PatternIndex<CompiledBlock>, host: string, path: string)
     }
     return false;
   });
-  return {
-    set: [...set.values()].map(({ name, values }) => [name, values.join(', ')]),
+  // Frozen: the cache hands the same answer to every request for this path.
+  return Object.freeze({
+    set: [...set.values()].map(({ name, values }) => [name, values.join(', ')] as [string, string]),
     remove: [...remove.values()],
-  };
+  });
 }

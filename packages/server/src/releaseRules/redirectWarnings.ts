@@ -47,7 +47,11 @@ function unreachableRules(rules: readonly RedirectRule[]): RuleProblem[] {
   return problems;
 }
 
-/** Static redirects (3xx, no placeholder, no query condition) whose to lands on another such rule. */
+/**
+ * Static redirects (3xx, no placeholder, no query condition) whose to lands on another such rule.
+ * A rule of any host and a host's own rule may chain, so loops are sought once for requests to
+ * hosts without rules of their own and once for each host the file names.
+ */
 function redirectLoops(rules: readonly RedirectRule[]): RuleProblem[] {
   const nodes = new Map<string, RedirectRule>();
   const key = (host: string | null, path: string) => `${host ?? '*'} ${normalisePath(path)}`;
@@ -57,22 +61,37 @@ function redirectLoops(rules: readonly RedirectRule[]): RuleProblem[] {
     const node = key(rule.host, rule.path);
     if (!nodes.has(node)) nodes.set(node, rule);
   }
-  const next = (rule: RedirectRule) => {
-    const toPath = rule.to.split(/[?#]/)[0]!;
-    return nodes.get(key(rule.host, toPath)) ?? nodes.get(key(null, toPath));
-  };
   const problems: RuleProblem[] = [];
-  const done = new Set<RedirectRule>();
-  for (const start of nodes.values()) {
-    const walk: RedirectRule[] = [];
-    let current: RedirectRule | undefined = start;
-    while (current && !done.has(current) && !walk.includes(current)) {
-      walk.push(current);
-      current = next(current);
+  const reported = new Set<string>();
+  const hosts = new Set([null, ...[...nodes.values()].map((rule) => rule.host)]);
+  for (const host of hosts) {
+    /** The rule a request for this path on this host meets first. */
+    const ruleFor = (path: string) => {
+      const own = host === null ? undefined : nodes.get(key(host, path));
+      const anyHost = nodes.get(key(null, path));
+      if (own && anyHost) return own.line < anyHost.line ? own : anyHost;
+      return own ?? anyHost;
+    };
+    const done = new Set<RedirectRule>();
+    for (const start of nodes.values()) {
+      if (start.host !== null && start.host !== host) continue;
+      const walk: RedirectRule[] = [];
+      let current: RedirectRule | undefined = start;
+      while (current && !done.has(current) && !walk.includes(current)) {
+        walk.push(current);
+        current = ruleFor(current.to.split(/[?#]/)[0]!);
+      }
+      const cycleStart = current ? walk.indexOf(current) : -1;
+      for (const rule of walk) done.add(rule);
+      if (cycleStart === -1) continue;
+      const cycle = walk.slice(cycleStart);
+      const signature = cycle
+        .map((rule) => rule.line)
+        .sort((a, b) => a - b)
+        .join();
+      if (!reported.has(signature)) problems.push(loopWarning(cycle));
+      reported.add(signature);
     }
-    const cycleStart = current ? walk.indexOf(current) : -1;
-    if (cycleStart !== -1) problems.push(loopWarning(walk.slice(cycleStart)));
-    for (const rule of walk) done.add(rule);
   }
   return problems;
 }
