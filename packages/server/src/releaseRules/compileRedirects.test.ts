@@ -1,0 +1,168 @@
+import { describe, expect, it } from 'vitest';
+import { compileRedirects } from './compileRedirects.ts';
+import { parseRedirects } from './parseRedirects.ts';
+
+function matcherOf(text: string) {
+  const { rules, problems } = parseRedirects(text);
+  expect(problems.filter((problem) => problem.severity === 'error')).toEqual([]);
+  return compileRedirects(rules);
+}
+
+/** [request as host/path?query, expected target, status] — or null when nothing matches. */
+type Case = [string, string | null, number?];
+
+function check(text: string, cases: Case[], options?: { onlyForced?: boolean }) {
+  const matcher = matcherOf(text);
+  for (const [request, target, status] of cases) {
+    const url = new URL(`http://${request}`);
+    const found = matcher.match(url.host, decodeURI(url.pathname), url.search, options);
+    expect(found?.target ?? null, request).toBe(target);
+    if (status !== undefined) expect(found?.status, request).toBe(status);
+  }
+}
+
+describe('compileRedirects', () => {
+  it('redirects static paths with their status, the trailing slash not mattering', () => {
+    check('/home /\n/my-redirect / 302\n/about/ /company 308', [
+      ['site.test/home', '/', 301],
+      ['site.test/home/', '/', 301],
+      ['site.test/my-redirect', '/', 302],
+      ['site.test/about', '/company', 308],
+      ['site.test/about/', '/company', 308],
+      ['site.test/Home', null],
+      ['site.test/homepage', null],
+    ]);
+  });
+
+  it('captures a splat and places it in the to', () => {
+    check('/news/* /blog/:splat\n/files* /store/:splat 302', [
+      ['site.test/news/2024/hello', '/blog/2024/hello'],
+      ['site.test/news/', '/blog/'],
+      ['site.test/news', '/blog/'],
+      ['site.test/newsletter', null],
+      ['site.test/files-2023.zip', '/store/-2023.zip', 302],
+    ]);
+  });
+
+  it('matches one segment for a placeholder and fills it anywhere in the to', () => {
+    check('/news/:year/:month/:day/:slug /blog/:year-:month-:day/:slug.html\n/:lang/about /about?lang=:lang 302', [
+      ['site.test/news/2024/02/29/leap', '/blog/2024-02-29/leap.html'],
+      ['site.test/news/2024/02/29', null],
+      ['site.test/news/2024/02/29/leap/more', null],
+      ['site.test/fr/about', '/about?lang=fr', 302],
+      ['site.test/fr/de/about', null],
+    ]);
+  });
+
+  it('matches query conditions, captures their values and passes no other query on', () => {
+    check('/store id=:id /blog/:id 301\n/list kind=new page=:page /fresh/:page 302\n/store /shop', [
+      ['site.test/store?id=my-post', '/blog/my-post', 301],
+      ['site.test/store?id=a%20b&x=1', '/blog/a%20b', 301],
+      ['site.test/list?page=3&kind=new', '/fresh/3', 302],
+      ['site.test/list?page=3&kind=old', null],
+      ['site.test/list?kind=new', null],
+      ['site.test/store?ref=mail', '/shop?ref=mail', 301],
+      ['site.test/store', '/shop', 301],
+    ]);
+  });
+
+  it("keeps the request's query on redirects and proxies without a query of their own, not on rewrites", () => {
+    check(
+      '/a /b\n/c /d?from=c 302\n/e /f#top 307\n/api/* https://api.example.net/:splat 200\n/g /index.html 200\n/h https://example.net/x 301',
+      [
+        ['site.test/a?x=1', '/b?x=1'],
+        ['site.test/c?x=1', '/d?from=c'],
+        ['site.test/e?x=1', '/f?x=1#top'],
+        ['site.test/api/users?page=2', 'https://api.example.net/users?page=2'],
+        ['site.test/g?x=1', '/index.html'],
+        ['site.test/h?x=1', 'https://example.net/x?x=1'],
+      ],
+    );
+  });
+
+  it('tells rewrites, proxies and custom not-found pages apart', () => {
+    const matcher = matcherOf(
+      '/app/* /app/index.html 200\n/blog/* https://blog.example.net/:splat 200\n/en/* /en/404.html 404',
+    );
+    expect(matcher.match('site.test', '/app/settings', '')).toMatchObject({
+      target: '/app/index.html',
+      status: 200,
+      proxy: false,
+    });
+    expect(matcher.match('site.test', '/blog/post', '')).toMatchObject({
+      target: 'https://blog.example.net/post',
+      proxy: true,
+    });
+    expect(matcher.match('site.test', '/en/missing', '')).toMatchObject({
+      target: '/en/404.html',
+      status: 404,
+      proxy: false,
+    });
+  });
+
+  it('applies host rules only on their host, whatever its case or port', () => {
+    check('https://www.example.com/* https://example.com/:splat 301!\nhttp://old.example.com/about /about-us', [
+      ['www.example.com/pricing', 'https://example.com/pricing'],
+      ['WWW.Example.com:8080/pricing', 'https://example.com/pricing'],
+      ['example.com/pricing', null],
+      ['old.example.com/about', '/about-us'],
+      ['www.example.com/', 'https://example.com/'],
+    ]);
+  });
+
+  it('lets the first rule in file order win, static and dynamic rules interleaved', () => {
+    const text = [
+      '/docs/:page /dynamic-first/:page 302',
+      '/docs/intro /static-second',
+      '/guide/intro /static-first',
+      '/guide/* /dynamic-second/:splat',
+      '/:section/intro /opening-placeholder/:section',
+      '/blog/intro /static-after-placeholder',
+      '/* /spa.html 200',
+    ].join('\n');
+    check(text, [
+      ['site.test/docs/intro', '/dynamic-first/intro'],
+      ['site.test/guide/intro', '/static-first'],
+      ['site.test/guide/other', '/dynamic-second/other'],
+      ['site.test/blog/intro', '/opening-placeholder/blog'],
+      ['site.test/anything/else', '/spa.html', 200],
+      ['site.test/', '/spa.html', 200],
+    ]);
+  });
+
+  it('gives host rules and any-host rules their place in file order', () => {
+    check('/shared /any-host\nhttps://a.example.com/shared /host-a\nhttps://b.example.com/first /host-b\n/first /any', [
+      ['a.example.com/shared', '/any-host'],
+      ['b.example.com/first', '/host-b'],
+      ['c.example.com/first', '/any'],
+    ]);
+  });
+
+  it('with onlyForced, skips unforced rules (a file at the path shadows them)', () => {
+    const text = '/page /unforced 302\n/page /forced 302!\n/* /index.html 200';
+    check(text, [['site.test/page', '/unforced']]);
+    check(
+      text,
+      [
+        ['site.test/page', '/forced'],
+        ['site.test/other', null],
+      ],
+      { onlyForced: true },
+    );
+  });
+
+  it('answers quickly from 2,000 static and 100 dynamic rules', () => {
+    const lines = [
+      ...Array.from({ length: 100 }, (_, i) => `/section-${i}/:page /moved-${i}/:page`),
+      ...Array.from({ length: 2_000 }, (_, i) => `/old/${i} /new/${i}`),
+    ];
+    const matcher = matcherOf(lines.join('\n'));
+    expect(matcher.size).toBe(2_100);
+    const started = performance.now();
+    for (let i = 0; i < 20_000; i++) matcher.match('site.test', '/old/1999', '');
+    expect(matcher.match('site.test', '/old/1999', '')?.target).toBe('/new/1999');
+    expect(matcher.match('site.test', '/section-99/x', '')?.target).toBe('/moved-99/x');
+    // Generous bound for a loaded machine: a scan of 2,100 regexes per request would take far longer.
+    expect(performance.now() - started).toBeLessThan(500);
+  });
+});
