@@ -8,6 +8,7 @@ import { findBranch, toBranch } from '../modules/branches/queries.ts';
 import { insertBranch, pointBranchAt } from '../modules/branches/service.ts';
 import { getRelease } from '../modules/releases/queries.ts';
 import { siteScope } from '../modules/sites/siteEvents.ts';
+import type { RulesOfRelease } from './rulesOfRelease.ts';
 
 export interface ReleaseFile {
   path: string;
@@ -22,6 +23,8 @@ export interface NewRelease {
   branches: string[];
   files: ReleaseFile[];
   forms: Form[];
+  /** Its `_redirects` and `_headers`, parsed, and what is wrong in them. */
+  rules: RulesOfRelease;
   actorId: string | null;
   /** The deploy whose files this release takes over (its rows go in the same transaction). */
   deployId: string;
@@ -57,8 +60,8 @@ export async function createRelease(db: Db, config: Config, input: NewRelease) {
         forms: JSON.stringify(input.forms),
         file_count: input.files.length,
         total_size: input.files.reduce((sum, file) => sum + file.size, 0),
-        rules: JSON.stringify({ redirects: [], headers: [] }),
-        rule_problems: '[]',
+        rules: JSON.stringify(input.rules.rules),
+        rule_problems: JSON.stringify(input.rules.problems),
         created_at: now(),
       })
       .execute();

@@ -12,6 +12,7 @@ import { dropDeploy, findOpenDeploy, openDeploy } from './deployRows.ts';
 import { formsOfRelease } from './formsOfRelease.ts';
 import { removeUnusedBlobs } from './gc.ts';
 import { ReleasePaths } from './releasePaths.ts';
+import { rulesOfRelease } from './rulesOfRelease.ts';
 
 const CHUNK = 500;
 
@@ -136,6 +137,7 @@ export async function finishDeploy(app: WharfApp, deployId: string, site: Databa
       branches: readJson<string[]>(deploy.branches),
       files,
       forms: await formsOfRelease(app, files),
+      rules: await rulesOfRelease(app, files),
       actorId: deploy.actor_id,
       deployId,
     });

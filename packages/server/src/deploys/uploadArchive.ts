@@ -13,6 +13,7 @@ import { byteLimit, receiveArchive } from './archive.ts';
 import { createRelease } from './createRelease.ts';
 import { dropDeploy, openDeploy } from './deployRows.ts';
 import { formsOfRelease } from './formsOfRelease.ts';
+import { rulesOfRelease } from './rulesOfRelease.ts';
 
 function field(value: string, field: string) {
   const result = releaseName.safeParse(value);
@@ -87,6 +88,7 @@ export async function uploadArchive(
       branches,
       files,
       forms: await formsOfRelease(app, files),
+      rules: await rulesOfRelease(app, files),
       actorId,
       deployId: deploy.id,
     });

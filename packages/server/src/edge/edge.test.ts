@@ -154,7 +154,7 @@ describe('the edge', () => {
     expect(answer.body.length).toBe(0);
   });
 
-  it('serves /index.html for unknown paths without an extension in SPA mode', async () => {
+  it('serves /index.html for every unknown path in SPA mode, dotted ones too, as the peers do', async () => {
     const settings = {
       name: world.site.name,
       color: '#000000',
@@ -164,7 +164,8 @@ describe('the edge', () => {
     };
     expectStatus(await owner.put(base, settings), 200);
     expect((await get('/some/client/route')).text).toBe('<!doctype html><title>home</title>');
-    expect((await get('/missing.png')).status).toBe(404);
+    expect((await get('/users/john.doe')).text).toBe('<!doctype html><title>home</title>');
+    expect((await get('/missing.png')).status).toBe(200);
     expectStatus(await owner.put(base, { ...settings, spa: false }), 200);
     expect((await get('/some/client/route')).status).toBe(404);
   });

@@ -7,6 +7,8 @@ import { clientAddressOf, clientOf, type TrustProxy } from '../http/trustProxy.t
 import type { Sealer } from '../lib/secrets.ts';
 import { CHALLENGE_PREFIX } from '../modules/sites/ownership.ts';
 import type { OutboundGuard } from '../outbound/guard.ts';
+import type { RedirectMatch } from '../releaseRules/index.ts';
+import { type AnswerHeader, AnswerHeaders, applyAnswerHeaders } from './answerHeaders.ts';
 import type { EdgeLog } from './edgeLog.ts';
 import { FORMS_PREFIX, FormReceiver } from './forms.ts';
 import { HostParser } from './hosts.ts';
@@ -15,7 +17,8 @@ import { SiteMetrics } from './metrics.ts';
 import { sendPage } from './pages.ts';
 import { PasswordGate } from './passwords.ts';
 import { matchRedirect, proxy, sendFileRule, upstreamUrl } from './redirects.ts';
-import { normalisePath, resolveFile } from './resolvePath.ts';
+import { actionOf } from './releaseRedirects.ts';
+import { namedFile, normalisePath, resolveFile } from './resolvePath.ts';
 import { FileResponder } from './respond.ts';
 import { type BranchEntry, RoutingTable, type SiteEntry } from './routingTable.ts';
 import { sitesTouchedBy } from './sync.ts';
@@ -34,6 +37,10 @@ interface SiteRequest {
   rawPath: string;
   trailingSlash: boolean;
   query: string;
+  /** The request's host name, lowercase and without its port: what host rules match. */
+  host: string;
+  /** The headers of this path's answers so far (before the release's rules are known). */
+  headers: readonly AnswerHeader[];
 }
 
 function refuse(res: ServerResponse, site: SiteEntry, verdict: 'denied' | 'limited') {
@@ -41,7 +48,6 @@ function refuse(res: ServerResponse, site: SiteEntry, verdict: 'denied' | 'limit
   return sendPage(res, 401, 'unauthorized', { 'www-authenticate': `Basic realm="${site.name}", charset="UTF-8"` });
 }
 
-/**
 /**
  * The site's headers, with the branch's overriding them, on every answer the edge gives for the
  * site: files, pages, redirects, refusals and proxied answers alike. An answer's own header of the
@@ -91,6 +97,7 @@ export class Edge {
   private readonly manifests: ManifestCache;
   private readonly responder: FileResponder;
   private readonly gate = new PasswordGate();
+  private readonly answerHeaders = new AnswerHeaders();
   private readonly forms: FormReceiver;
   /** `.` and the sites host: a site's host name ends with it. */
   private readonly sitesSuffix: string;
@@ -180,7 +187,7 @@ export class Edge {
     const { site, branch } = resolved;
     try {
       // Most answers are ready at once (a cached file); only the others pay for a promise.
-      const sent = this.serve(req, res, site, branch);
+      const sent = this.serve(req, res, site, branch, host!.name);
       if (typeof sent === 'number') this.metrics.record(site.id, res.statusCode, sent);
       else
         sent.then(
@@ -192,14 +199,18 @@ export class Edge {
     }
   }
 
-  private serve(req: IncomingMessage, res: ServerResponse, site: SiteEntry, branch: BranchEntry): Answer {
-    applySiteHeaders(res, branch.headers);
+  private serve(req: IncomingMessage, res: ServerResponse, site: SiteEntry, branch: BranchEntry, host: string): Answer {
     const url = req.url ?? '/';
     const queryStart = url.indexOf('?');
     const rawPath = queryStart === -1 ? url : url.slice(0, queryStart);
     const query = queryStart === -1 ? '' : url.slice(queryStart);
     const normalised = normalisePath(rawPath);
-    if (!normalised) return sendPage(res, 400, 'badRequest');
+    if (!normalised) {
+      applySiteHeaders(res, branch.headers);
+      return sendPage(res, 400, 'badRequest');
+    }
+    const headers = this.answerHeaders.headersFor(branch, undefined, host, `/${normalised.path}`);
+    applyAnswerHeaders(res, headers);
     const request: SiteRequest = {
       req,
       res,
@@ -209,6 +220,8 @@ export class Edge {
       rawPath,
       trailingSlash: normalised.trailingSlash,
       query,
+      host,
+      headers,
     };
     if (!branch.protection) return this.serveOpen(request);
     const verdict = this.gate.check(req, branch.protection, () => clientAddressOf(req, this.trustProxy));
@@ -217,7 +230,7 @@ export class Edge {
     return verdict.then((late) => (late === 'allowed' ? this.serveOpen(request) : refuse(res, site, late)));
   }
 
-  /** Past the password, if any: forms, redirects, then files. */
+  /** Past the password, if any: forms, the console's rules, then the release (its rules, its files). */
   private serveOpen(request: SiteRequest): Answer {
     const { req, res, site, branch, path, rawPath, trailingSlash, query } = request;
     if (req.method === 'POST' && path.startsWith(FORMS_PREFIX)) {
@@ -232,35 +245,83 @@ export class Edge {
     if (branch.redirects.length > 0) {
       const requestPath = `/${path}${trailingSlash ? '/' : ''}`;
       const rule = matchRedirect(branch.redirects, requestPath);
-      if (rule?.type === 'file') return sendFileRule(req, res, requestPath, rule.config.content, branch.headers);
-      if (rule?.type === 'reverse_proxy') {
-        const target = upstreamUrl(rule.config, rawPath, query);
-        const { protocol: proto } = clientOf(req, this.trustProxy);
-        // X-Forwarded-For gets this connection's peer appended, as every proxy's does.
-        const clientAddress = req.socket.remoteAddress ?? 'unknown';
-        const dropAuthorization = branch.protection !== null;
-        return proxy(req, res, { url: target, clientAddress, proto, dropAuthorization, outbound: this.outbound });
-      }
+      if (rule?.type === 'file') return sendFileRule(req, res, requestPath, rule.config.content, request.headers);
+      if (rule?.type === 'reverse_proxy') return this.proxyTo(request, upstreamUrl(rule.config, rawPath, query));
+      if (rule?.type === 'redirect') return redirectTo(res, rule.config.status, withQuery(rule.config.target, query));
     }
-    if (req.method !== 'GET' && req.method !== 'HEAD') {
-      res.writeHead(405, { allow: 'GET, HEAD', 'content-length': '0' });
-      res.end();
-      return 0;
-    }
-    if (!branch.releaseId) return sendPage(res, 404, 'nothingDeployed');
+    if (!branch.releaseId) return this.onlyGetOrHead(request) ?? sendPage(res, 404, 'nothingDeployed');
     const manifest = this.manifests.get(branch.releaseId);
-    if (manifest instanceof Promise) return manifest.then((loaded) => this.sendFile(request, loaded));
-    return this.sendFile(request, manifest);
+    if (manifest instanceof Promise) return manifest.then((loaded) => this.serveRelease(request, loaded));
+    return this.serveRelease(request, manifest);
   }
 
-  private sendFile({ req, res, site, branch, path, trailingSlash, query }: SiteRequest, manifest: Manifest): Answer {
-    const resolution = resolveFile(manifest, path, trailingSlash, site, query);
-    if (resolution.kind === 'redirect') {
-      res.writeHead(resolution.status, { location: resolution.location, 'content-length': '0' });
-      res.end();
-      return 0;
-    }
-    if (resolution.kind === 'notFound') return sendPage(res, 404, 'notFound');
-    return this.responder.send(req, res, resolution.file, resolution.status, branch.headers);
+  /** Streams the request to an upstream (a console rule or a `_redirects` proxy), through the outbound guard. */
+  private proxyTo({ req, res, branch }: SiteRequest, url: URL) {
+    const { protocol: proto } = clientOf(req, this.trustProxy);
+    // X-Forwarded-For gets this connection's peer appended, as every proxy's does.
+    const clientAddress = req.socket.remoteAddress ?? 'unknown';
+    const dropAuthorization = branch.protection !== null;
+    return proxy(req, res, { url, clientAddress, proto, dropAuthorization, outbound: this.outbound });
   }
+
+  /** A 405 for methods other than GET and HEAD, which are all files and pages answer; null for those. */
+  private onlyGetOrHead({ req, res }: SiteRequest): Answer | null {
+    if (req.method === 'GET' || req.method === 'HEAD') return null;
+    res.writeHead(405, { allow: 'GET, HEAD', 'content-length': '0' });
+    res.end();
+    return 0;
+  }
+
+  /**
+   * The release's `_redirects` (a file at the path shadows the rules not forced with `!`), then
+   * its files; `_headers` apply to every answer for the path.
+   */
+  private serveRelease(request: SiteRequest, manifest: Manifest): Answer {
+    const { res, branch, path, trailingSlash, query, host } = request;
+    const rules = manifest.rules;
+    if (rules?.headers) {
+      request.headers = this.answerHeaders.headersFor(branch, rules, host, `/${path}`);
+      applyAnswerHeaders(res, request.headers);
+    }
+    if (rules?.redirects) {
+      const exists = namedFile(manifest, path, trailingSlash) !== undefined;
+      const hit = rules.redirects.match(host, `/${path}${trailingSlash ? '/' : ''}`, query, { onlyForced: exists });
+      if (hit) return this.followRule(request, manifest, hit);
+    }
+    return this.onlyGetOrHead(request) ?? this.sendFile(request, manifest);
+  }
+
+  /** What a `_redirects` rule says: a redirect, a proxy, or another file of the release (200 or 404). */
+  private followRule(request: SiteRequest, manifest: Manifest, hit: RedirectMatch): Answer {
+    const action = actionOf(hit, request.query);
+    if (action.kind === 'redirect') return redirectTo(request.res, action.status, action.location);
+    if (action.kind === 'proxy') return this.proxyTo(request, action.url);
+    return this.onlyGetOrHead(request) ?? this.sendRewrite(request, manifest, action.path, action.status);
+  }
+
+  /** A rewrite serves the target's file under the request's address, with the rule's status. */
+  private sendRewrite(request: SiteRequest, manifest: Manifest, target: string, status: 200 | 404): Answer {
+    const normalised = normalisePath(target);
+    const file = normalised ? namedFile(manifest, normalised.path, normalised.trailingSlash) : undefined;
+    if (!file) return this.sendFile(request, manifest);
+    return this.responder.send(request.req, request.res, file, status, request.headers);
+  }
+
+  private sendFile({ req, res, site, path, trailingSlash, query, headers }: SiteRequest, manifest: Manifest): Answer {
+    const resolution = resolveFile(manifest, path, trailingSlash, site, query);
+    if (resolution.kind === 'redirect') return redirectTo(res, resolution.status, resolution.location);
+    if (resolution.kind === 'notFound') return sendPage(res, 404, 'notFound');
+    return this.responder.send(req, res, resolution.file, resolution.status, headers);
+  }
+}
+
+function redirectTo(res: ServerResponse, status: number, location: string) {
+  res.writeHead(status, { location, 'content-length': '0' });
+  res.end();
+  return 0;
+}
+
+/** A console redirect keeps the request's query unless its target has one of its own. */
+function withQuery(target: string, query: string) {
+  return target.includes('?') ? target : `${target}${query}`;
 }

@@ -1,5 +1,8 @@
 import type { Db } from '../db/schema.ts';
+import type { StoredRules } from '../deploys/rulesOfRelease.ts';
 import { contentTypeOf } from '../lib/contentType.ts';
+import { readJson } from '../lib/json.ts';
+import { compileHeaders, compileRedirects, type HeaderMatcher, type RedirectMatcher } from '../releaseRules/index.ts';
 import { LruCache } from './lru.ts';
 import { isPublicPath } from './publicFiles.ts';
 
@@ -16,7 +19,22 @@ export interface ServedFile {
   modifiedAt: number;
 }
 
-export type Manifest = Map<string, ServedFile>;
+/** A release's `_redirects` and `_headers`, compiled once when its manifest is loaded; null when it has none. */
+export interface CompiledRules {
+  redirects: RedirectMatcher | null;
+  headers: HeaderMatcher | null;
+}
+
+/** Path → file, and the release's own rules when it brings any. */
+export type Manifest = Map<string, ServedFile> & { rules?: CompiledRules };
+
+function compileRules(stored: StoredRules): CompiledRules | undefined {
+  if (stored.redirects.length === 0 && stored.headers.length === 0) return undefined;
+  return {
+    redirects: stored.redirects.length > 0 ? compileRedirects(stored.redirects) : null,
+    headers: stored.headers.length > 0 ? compileHeaders(stored.headers) : null,
+  };
+}
 
 /**
  * Release manifests (path → file) for the edge, loaded once per release and kept while used.
@@ -48,7 +66,7 @@ export class ManifestCache {
   private async load(releaseId: string) {
     const release = await this.db
       .selectFrom('releases')
-      .select('created_at')
+      .select(['created_at', 'rules'])
       .where('id', '=', releaseId)
       .executeTakeFirst();
     // A release deleted meanwhile has no files left for the query below: nothing is served from it.
@@ -78,6 +96,7 @@ export class ManifestCache {
           },
         ]),
     );
+    if (release) manifest.rules = compileRules(readJson<StoredRules>(release.rules));
     this.cache.set(releaseId, manifest);
     return manifest;
   }

@@ -9,6 +9,7 @@ import type { Redirect } from '@wharf/contract';
 import { isPseudoHeader, requestHost } from '../http/requestHost.ts';
 import { contentTypeOf } from '../lib/contentType.ts';
 import type { OutboundGuard } from '../outbound/guard.ts';
+import type { AnswerHeader } from './answerHeaders.ts';
 import { sendPage } from './pages.ts';
 import { forwardedPath } from './proxyPath.ts';
 
@@ -25,7 +26,7 @@ export function sendFileRule(
   res: ServerResponse,
   path: string,
   content: string,
-  headers: [string, string][],
+  headers: readonly AnswerHeader[],
 ) {
   const body = Buffer.from(content);
   const out: OutgoingHttpHeaders = {
@@ -33,7 +34,10 @@ export function sendFileRule(
     'content-length': String(body.length),
     'cache-control': 'public, max-age=0, must-revalidate',
   };
-  for (const [name, value] of headers) out[name.toLowerCase()] = value;
+  for (const [name, value] of headers) {
+    if (value === null) delete out[name.toLowerCase()];
+    else out[name.toLowerCase()] = value;
+  }
   res.writeHead(200, out);
   if (req.method === 'HEAD') {
     res.end();

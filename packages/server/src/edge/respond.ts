@@ -1,6 +1,7 @@
 import type { IncomingMessage, OutgoingHttpHeaders, ServerResponse } from 'node:http';
 import { blobKey, type Variant } from '../deploys/blobs.ts';
 import { negotiateVariant } from './acceptEncoding.ts';
+import type { AnswerHeader } from './answerHeaders.ts';
 import { preconditionStatus, rangeStillApplies } from './conditions.ts';
 import type { EdgeLog } from './edgeLog.ts';
 import { isFingerprinted } from './fingerprint.ts';
@@ -30,11 +31,11 @@ interface PreparedVariant {
 
 /** A file's answers under one set of branch headers, built on first use rather than per request. */
 interface PreparedFile {
-  extra: [string, string][];
+  extra: readonly AnswerHeader[];
   variants: Partial<Record<Variant, PreparedVariant>>;
 }
 
-function prepareVariant(file: ServedFile, variant: Variant, extra: [string, string][]): PreparedVariant {
+function prepareVariant(file: ServedFile, variant: Variant, extra: readonly AnswerHeader[]): PreparedVariant {
   const size = variant === 'br' ? file.brSize! : variant === 'gzip' ? file.gzSize! : file.size;
   const etag = variant === 'identity' ? `"${file.hash}"` : `"${file.hash}-${variant}"`;
   const headers: OutgoingHttpHeaders = {
@@ -46,7 +47,11 @@ function prepareVariant(file: ServedFile, variant: Variant, extra: [string, stri
   };
   if (file.brSize !== null || file.gzSize !== null) headers.vary = 'Accept-Encoding';
   if (variant !== 'identity') headers['content-encoding'] = variant;
-  for (const [name, value] of extra) headers[name.toLowerCase()] = value;
+  for (const [name, value] of extra) {
+    // `! Name` in `_headers` removes one of the defaults above.
+    if (value === null) delete headers[name.toLowerCase()];
+    else headers[name.toLowerCase()] = value;
+  }
   headers['content-length'] = String(size);
   return { key: blobKey(file.hash, variant), size, etag, modifiedAt: file.modifiedAt, headers };
 }
@@ -90,7 +95,7 @@ export class FileResponder {
     res: ServerResponse,
     file: ServedFile,
     status: number,
-    extra: [string, string][],
+    extra: readonly AnswerHeader[],
   ): number | Promise<number> {
     const variant = this.variantOf(file, acceptedVariant(req, file), extra);
     // Conditions and ranges concern the file found, not the release's 404 page (RFC 9110 §13.2.1).
@@ -124,7 +129,7 @@ export class FileResponder {
     return this.writeBody(req, res, variant, 0, variant.size - 1);
   }
 
-  private variantOf(file: ServedFile, variant: Variant, extra: [string, string][]) {
+  private variantOf(file: ServedFile, variant: Variant, extra: readonly AnswerHeader[]) {
     let prepared = this.prepared.get(file);
     // Branches share a release's files; the headers are rebuilt when another branch's differ.
     if (prepared?.extra !== extra) {

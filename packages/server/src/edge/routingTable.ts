@@ -1,6 +1,8 @@
 import type { Domain, Header, Redirect } from '@wharf/contract';
 import type { Database, Db } from '../db/schema.ts';
 import { readJson } from '../lib/json.ts';
+import { compilePathPattern, type PathPattern } from '../releaseRules/pathPattern.ts';
+import { PatternIndex } from '../releaseRules/patternIndex.ts';
 import type { HostTarget } from './hosts.ts';
 
 /** A password guarding a site or branch; the version changes with every new password. */
@@ -15,9 +17,20 @@ export interface BranchEntry {
   releaseId: string | null;
   /** The branch's own password, else the site's: a preview may be private while production is public. */
   protection: Protection | null;
-  /** Site headers with the branch's overriding those of the same name, as [name, value]. */
+  /** Site headers with the branch's overriding those of the same name, as [name, value]: those for every path. */
   headers: [string, string][];
+  /** Console headers for some paths only (site's, then branch's); null when there are none. */
+  scopedHeaders: PatternIndex<ScopedHeader> | null;
   redirects: Redirect[];
+}
+
+/** A console header with a path pattern (`/assets/*`): it applies where the pattern matches. */
+export interface ScopedHeader {
+  index: number;
+  host: null;
+  pattern: PathPattern;
+  name: string;
+  value: string;
 }
 
 export interface SiteEntry {
@@ -46,11 +59,27 @@ function protectionOf(row: { password_hash: string | null; password_version: str
 /** Shared by every branch without headers, so that answers prepared for one serve all of them. */
 const NO_HEADERS: [string, string][] = [];
 
+const forEveryPath = (header: Header) => !header.path;
+
 function mergeHeaders(site: Header[], branch: Header[]): [string, string][] {
-  if (site.length === 0 && branch.length === 0) return NO_HEADERS;
+  const everywhere = [...site, ...branch].filter(forEveryPath);
+  if (everywhere.length === 0) return NO_HEADERS;
   const merged = new Map<string, [string, string]>();
-  for (const header of [...site, ...branch]) merged.set(header.name.toLowerCase(), [header.name, header.value]);
+  for (const header of everywhere) merged.set(header.name.toLowerCase(), [header.name, header.value]);
   return [...merged.values()];
+}
+
+/** The console headers with a path, site's first: a later one of the same name wins where both match. */
+function scopedHeadersOf(site: Header[], branch: Header[]): PatternIndex<ScopedHeader> | null {
+  const scoped: ScopedHeader[] = [];
+  for (const header of [...site, ...branch]) {
+    if (forEveryPath(header)) continue;
+    const pattern = compilePathPattern(header.path!);
+    // The contract admits any path; one that is no pattern (two splats) matches nothing.
+    if (typeof pattern !== 'string')
+      scoped.push({ index: scoped.length, host: null, pattern, name: header.name, value: header.value });
+  }
+  return scoped.length > 0 ? new PatternIndex(scoped) : null;
 }
 
 /** Only a verified domain is served; one not verified yet answers only its ownership challenge. */
@@ -74,6 +103,7 @@ function toEntry(site: SiteRow, branches: BranchRow[]): SiteEntry {
       releaseId: row.release_id,
       protection: protectionOf(row) ?? siteProtection,
       headers: mergeHeaders(siteHeaders, readJson<Header[]>(row.headers)),
+      scopedHeaders: scopedHeadersOf(siteHeaders, readJson<Header[]>(row.headers)),
       redirects: readJson<Redirect[]>(row.redirects),
     }),
   );
