@@ -125,8 +125,15 @@ describe('parseRedirects warnings', () => {
     ['a repeated from', '/a /b\n/a/ /c', [[2, 'can never match: line 1 has the same from and comes first']]],
     [
       'a repeated from and query',
-      '/s id=:id /x/:id\n/s id=:n /y/:n\n/s id=:id /z/:id',
-      [[3, expect.stringMatching(/line 1/)]],
+      '/s id=:id /x/:id\n/s id=:n /y/:n\n/s v=1 /z',
+      [[2, expect.stringMatching(/line 1 has the same from/)]],
+    ],
+    ['a from without conditions before one with', '/s /x\n/s v=1 /z', [[2, expect.stringMatching(/line 1/)]]],
+    ['a placeholder renamed', '/p/:a /x/:a\n/p/:b/ /y/:b', [[2, expect.stringMatching(/line 1 has the same from/)]]],
+    [
+      'a dynamic from covering a later static one',
+      '/blog/* /news/:splat\n/blog/2024/hello /hello',
+      [[2, 'can never match: line 1 (/blog/*) covers it and comes first: write static rules before dynamic ones']],
     ],
     ['a forced catch-all', '/* /index.html 200!\n/a /b', [[2, expect.stringMatching(/line 1 has the catch-all \/\*/)]]],
     [
@@ -149,6 +156,10 @@ describe('parseRedirects warnings', () => {
     ['a catch-all of another host', 'https://a.example.com/* /x 301!\n/b /c'],
     ['a catch-all with a query condition', '/* v=1 /one\n/a /b'],
     ['a redirect chain that ends', '/a /b\n/b /c\n/c /d'],
+    ['a static rule before a dynamic one covering it', '/blog/2024/hello /hello\n/blog/* /news/:splat'],
+    ['a dynamic rule after a static one of its bucket', '/blog/x /y\n/blog/:slug /z/:slug'],
+    ['a static rule before a dynamic one covering it', '/blog/2024/hello /hello\n/blog/* /news/:splat'],
+    ['a dynamic rule after a static one of its bucket', '/blog/x /y\n/blog/:slug /z/:slug'],
   ])('does not warn about %s', (_, text) => {
     expect(warnings(text)).toEqual([]);
   });
