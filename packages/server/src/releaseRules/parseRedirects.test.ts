@@ -122,7 +122,7 @@ describe('parseRedirects warnings', () => {
     });
 
   it.each([
-    ['a repeated from', '/a /b\n/a/ /c', [[2, 'can never match: line 1 has the same from and comes first']]],
+    ['a repeated from', '/a /b\n/a/ /c', [[2, 'rule can never match: line 1 has the same from and comes first']]],
     [
       'a repeated from and query',
       '/s id=:id /x/:id\n/s id=:n /y/:n\n/s v=1 /z',
@@ -133,7 +133,7 @@ describe('parseRedirects warnings', () => {
     [
       'a dynamic from covering a later static one',
       '/blog/* /news/:splat\n/blog/2024/hello /hello',
-      [[2, 'can never match: line 1 (/blog/*) covers it and comes first: write static rules before dynamic ones']],
+      [[2, 'rule can never match: line 1 (/blog/*) covers it and comes first: write static rules before dynamic ones']],
     ],
     ['a forced catch-all', '/* /index.html 200!\n/a /b', [[2, expect.stringMatching(/line 1 has the catch-all \/\*/)]]],
     [

@@ -29,7 +29,7 @@ export function parseRedirects(text: string): { rules: RedirectRule[]; problems:
     const content = raw.trim();
     if (content === '' || content.startsWith('#')) continue;
     if (raw.length > redirectLimits.lineLength) {
-      error(line, `is longer than the limit of ${redirectLimits.lineLength.toLocaleString('en')} characters a rule`);
+      error(line, `rule is longer than the limit of ${redirectLimits.lineLength.toLocaleString('en')} characters`);
       continue;
     }
     const parsed = parseRedirectLine(content, line);
@@ -39,11 +39,14 @@ export function parseRedirects(text: string): { rules: RedirectRule[]; problems:
     }
     const dynamic = isDynamicPath(parsed.rule.path);
     if (dynamic && dynamicCount >= redirectLimits.dynamicRules) {
-      error(line, `goes beyond the limit of ${redirectLimits.dynamicRules} dynamic rules (with * or :placeholders)`);
+      error(
+        line,
+        `rule goes beyond the limit of ${redirectLimits.dynamicRules} dynamic rules (with * or :placeholders)`,
+      );
       continue;
     }
     if (!dynamic && staticCount >= redirectLimits.staticRules) {
-      error(line, `goes beyond the limit of ${redirectLimits.staticRules.toLocaleString('en')} static rules`);
+      error(line, `rule goes beyond the limit of ${redirectLimits.staticRules.toLocaleString('en')} static rules`);
       continue;
     }
     if (dynamic) dynamicCount++;
@@ -58,7 +61,7 @@ export function parseRedirects(text: string): { rules: RedirectRule[]; problems:
 function parseRedirectLine(content: string, line: number): ParsedLine {
   const commentAt = content.search(/\s#/);
   const fields = (commentAt === -1 ? content : content.slice(0, commentAt)).split(/\s+/);
-  if (fields.length < 2) return { error: 'has only a from: a rule needs a from and a to' };
+  if (fields.length < 2) return { error: 'rule has only a from: it needs a from and a to' };
   const [from = '', ...rest] = fields;
   const source = splitAbsolute(from);
   if (typeof source === 'string') return { error: `from ${from} ${source}` };
@@ -76,7 +79,7 @@ function parseRedirectLine(content: string, line: number): ParsedLine {
     query.push([field.slice(0, equals), field.slice(equals + 1)]);
   }
   const to = rest.shift();
-  if (to === undefined) return { error: 'has no to: a rule needs a /path or an http(s):// URL after its from' };
+  if (to === undefined) return { error: 'rule has no to: it needs a /path or an http(s):// URL after its from' };
 
   let status: RedirectStatus = 301;
   let force = false;

@@ -26,7 +26,7 @@ export function unreachableRules(rules: readonly RedirectRule[]): RuleProblem[] 
     const earlier = candidates
       .filter((candidate) => hides(candidate, seen))
       .sort((a, b) => a.rule.line - b.rule.line)[0];
-    if (earlier) problems.push(warning(rule.line, `can never match: ${reason(earlier, seen)}`));
+    if (earlier) problems.push(warning(rule.line, `rule can never match: ${reason(earlier, seen)}`));
     if (pattern.normal === '/*') catchAlls.push(seen);
     else byShape.set(seen.shape, [...(byShape.get(seen.shape) ?? []), seen]);
     if (pattern.regex) dynamic.push(seen);
