@@ -149,6 +149,13 @@ describe('compileRedirects', () => {
     ]);
   });
 
+  it('keeps a dynamic host rule to its host', () => {
+    check('https://docs.example.com/v1/* /v2/:splat 307\n/v1/* /legacy/:splat 303', [
+      ['docs.example.com/v1/install', '/v2/install', 307],
+      ['www.example.com/v1/install', '/legacy/install', 303],
+    ]);
+  });
+
   it('with onlyForced, skips unforced rules (a file at the path shadows them)', () => {
     const text = '/page /unforced 302\n/page /forced 302!\n/* /index.html 200';
     check(text, [['site.test/page', '/unforced']]);
@@ -160,6 +167,17 @@ describe('compileRedirects', () => {
       ],
       { onlyForced: true },
     );
+  });
+
+  it('reports force and proxy on a forced proxy, for a host rule too', () => {
+    const matcher = matcherOf('https://api.example.com/* https://backend.example.net/:splat 200!');
+    expect(matcher.match('api.example.com', '/v1/items', 'page=2', { onlyForced: true })).toMatchObject({
+      target: 'https://backend.example.net/v1/items?page=2',
+      status: 200,
+      force: true,
+      proxy: true,
+    });
+    expect(matcher.match('www.example.com', '/v1/items', '', { onlyForced: true })).toBeNull();
   });
 
   it('answers quickly from 2,000 static and 100 dynamic rules', () => {

@@ -63,6 +63,15 @@ describe('parseHeaders', () => {
     expect(problems).toEqual([{ file: '_headers', line, severity: 'error', message: expect.stringMatching(message) }]);
   });
 
+  it('reads a file with Windows line ends', () => {
+    const { blocks, problems } = parseHeaders('/a\r\n  X-A: 1\r\n/b\r\n  X-B: 2\r\n');
+    expect(problems).toEqual([]);
+    expect(blocks.map((block) => [block.line, block.set])).toEqual([
+      [1, [['X-A', '1']]],
+      [3, [['X-B', '2']]],
+    ]);
+  });
+
   it('reports a refused pattern once, not each header line under it', () => {
     const { blocks, problems } = parseHeaders('/a/*/b/*\n  X-A: 1\n  X-B: 2\n/ok\n  X-C: 3');
     expect(problems.map((problem) => problem.line)).toEqual([1]);
@@ -151,6 +160,16 @@ describe('compileHeaders', () => {
       ['X-Robots-Tag', 'noindex'],
       ['X-Frame-Options', 'DENY'],
     ]);
+  });
+
+  it('sets a header again in a block after the one that removed it', () => {
+    const matcher = matcherOf(
+      '/*\n  X-Robots-Tag: noindex\n/blog/*\n  ! X-Robots-Tag\n/blog/drafts/*\n  X-Robots-Tag: none',
+    );
+    expect(matcher.headersFor('site.test', '/blog/drafts/one')).toEqual({
+      set: [['X-Robots-Tag', 'none']],
+      remove: ['X-Robots-Tag'],
+    });
   });
 
   it('applies a block of an absolute URL only on its host', () => {
