@@ -15,7 +15,7 @@ function check(text: string, cases: Case[], options?: { onlyForced?: boolean }) 
   const matcher = matcherOf(text);
   for (const [request, target, status] of cases) {
     const url = new URL(`http://${request}`);
-    const found = matcher.match(url.host, decodeURI(url.pathname), url.search, options);
+    const found = matcher.match(url.host, url.pathname, url.search, options);
     expect(found?.target ?? null, request).toBe(target);
     if (status !== undefined) expect(found?.status, request).toBe(status);
   }
@@ -23,46 +23,57 @@ function check(text: string, cases: Case[], options?: { onlyForced?: boolean }) 
 
 describe('compileRedirects', () => {
   it('redirects static paths with their status, the trailing slash not mattering', () => {
-    check('/home /\n/my-redirect / 302\n/about/ /company 308', [
-      ['site.test/home', '/', 301],
-      ['site.test/home/', '/', 301],
-      ['site.test/my-redirect', '/', 302],
+    check('/start /\n/temporary / 302\n/about/ /company 308', [
+      ['site.test/start', '/', 301],
+      ['site.test/start/', '/', 301],
+      ['site.test/temporary', '/', 302],
       ['site.test/about', '/company', 308],
       ['site.test/about/', '/company', 308],
-      ['site.test/Home', null],
-      ['site.test/homepage', null],
+      ['site.test/Start', null],
+      ['site.test/starting', null],
+    ]);
+  });
+
+  it('compares paths as sent, percent-encoded, as the file must write them', () => {
+    check('/caf%C3%A9 /coffee\n/menu/:item /carte/:item 302', [
+      ['site.test/café', '/coffee'],
+      ['site.test/caf%C3%A9', '/coffee'],
+      ['site.test/menu/cr%C3%AApe', '/carte/cr%C3%AApe', 302],
     ]);
   });
 
   it('captures a splat and places it in the to', () => {
-    check('/news/* /blog/:splat\n/files* /store/:splat 302', [
-      ['site.test/news/2024/hello', '/blog/2024/hello'],
-      ['site.test/news/', '/blog/'],
-      ['site.test/news', '/blog/'],
-      ['site.test/newsletter', null],
+    check('/press/* /newsroom/:splat\n/files* /store/:splat 302', [
+      ['site.test/press/2024/hello', '/newsroom/2024/hello'],
+      ['site.test/press/', '/newsroom/'],
+      ['site.test/press', '/newsroom/'],
+      ['site.test/pressroom', null],
       ['site.test/files-2023.zip', '/store/-2023.zip', 302],
     ]);
   });
 
   it('matches one segment for a placeholder and fills it anywhere in the to', () => {
-    check('/news/:year/:month/:day/:slug /blog/:year-:month-:day/:slug.html\n/:lang/about /about?lang=:lang 302', [
-      ['site.test/news/2024/02/29/leap', '/blog/2024-02-29/leap.html'],
-      ['site.test/news/2024/02/29', null],
-      ['site.test/news/2024/02/29/leap/more', null],
-      ['site.test/fr/about', '/about?lang=fr', 302],
-      ['site.test/fr/de/about', null],
-    ]);
+    check(
+      '/articles/:year/:month/:day/:slug /archive/:year-:month-:day/:slug.html\n/:lang/about /about?lang=:lang 302',
+      [
+        ['site.test/articles/2024/02/29/leap', '/archive/2024-02-29/leap.html'],
+        ['site.test/articles/2024/02/29', null],
+        ['site.test/articles/2024/02/29/leap/more', null],
+        ['site.test/fr/about', '/about?lang=fr', 302],
+        ['site.test/fr/de/about', null],
+      ],
+    );
   });
 
   it('matches query conditions, captures their values and passes no other query on', () => {
-    check('/store id=:id /blog/:id 301\n/list kind=new page=:page /fresh/:page 302\n/store /shop', [
-      ['site.test/store?id=my-post', '/blog/my-post', 301],
-      ['site.test/store?id=a%20b&x=1', '/blog/a%20b', 301],
+    check('/shop item=:item /catalogue/:item 301\n/list kind=new page=:page /fresh/:page 302\n/shop /store', [
+      ['site.test/shop?item=blue-mug', '/catalogue/blue-mug', 301],
+      ['site.test/shop?item=a%20b&x=1', '/catalogue/a%20b', 301],
       ['site.test/list?page=3&kind=new', '/fresh/3', 302],
       ['site.test/list?page=3&kind=old', null],
       ['site.test/list?kind=new', null],
-      ['site.test/store?ref=mail', '/shop?ref=mail', 301],
-      ['site.test/store', '/shop', 301],
+      ['site.test/shop?ref=mail', '/store?ref=mail', 301],
+      ['site.test/shop', '/store', 301],
     ]);
   });
 
@@ -82,19 +93,19 @@ describe('compileRedirects', () => {
 
   it('tells rewrites, proxies and custom not-found pages apart', () => {
     const matcher = matcherOf(
-      '/app/* /app/index.html 200\n/blog/* https://blog.example.net/:splat 200\n/en/* /en/404.html 404',
+      '/dashboard/* /dashboard/index.html 200\n/journal/* https://journal.example.net/:splat 200\n/handbook/* /handbook/not-found.html 404',
     );
-    expect(matcher.match('site.test', '/app/settings', '')).toMatchObject({
-      target: '/app/index.html',
+    expect(matcher.match('site.test', '/dashboard/settings', '')).toMatchObject({
+      target: '/dashboard/index.html',
       status: 200,
       proxy: false,
     });
-    expect(matcher.match('site.test', '/blog/post', '')).toMatchObject({
-      target: 'https://blog.example.net/post',
+    expect(matcher.match('site.test', '/journal/post', '')).toMatchObject({
+      target: 'https://journal.example.net/post',
       proxy: true,
     });
-    expect(matcher.match('site.test', '/en/missing', '')).toMatchObject({
-      target: '/en/404.html',
+    expect(matcher.match('site.test', '/handbook/missing', '')).toMatchObject({
+      target: '/handbook/not-found.html',
       status: 404,
       proxy: false,
     });
@@ -138,6 +149,13 @@ describe('compileRedirects', () => {
     ]);
   });
 
+  it('keeps a dynamic host rule to its host', () => {
+    check('https://docs.example.com/v1/* /v2/:splat 307\n/v1/* /legacy/:splat 303', [
+      ['docs.example.com/v1/install', '/v2/install', 307],
+      ['www.example.com/v1/install', '/legacy/install', 303],
+    ]);
+  });
+
   it('with onlyForced, skips unforced rules (a file at the path shadows them)', () => {
     const text = '/page /unforced 302\n/page /forced 302!\n/* /index.html 200';
     check(text, [['site.test/page', '/unforced']]);
@@ -149,6 +167,17 @@ describe('compileRedirects', () => {
       ],
       { onlyForced: true },
     );
+  });
+
+  it('reports force and proxy on a forced proxy, for a host rule too', () => {
+    const matcher = matcherOf('https://api.example.com/* https://backend.example.net/:splat 200!');
+    expect(matcher.match('api.example.com', '/v1/items', 'page=2', { onlyForced: true })).toMatchObject({
+      target: 'https://backend.example.net/v1/items?page=2',
+      status: 200,
+      force: true,
+      proxy: true,
+    });
+    expect(matcher.match('www.example.com', '/v1/items', '', { onlyForced: true })).toBeNull();
   });
 
   it('answers quickly from 2,000 static and 100 dynamic rules', () => {

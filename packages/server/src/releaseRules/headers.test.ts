@@ -63,6 +63,15 @@ describe('parseHeaders', () => {
     expect(problems).toEqual([{ file: '_headers', line, severity: 'error', message: expect.stringMatching(message) }]);
   });
 
+  it('reads a file with Windows line ends', () => {
+    const { blocks, problems } = parseHeaders('/a\r\n  X-A: 1\r\n/b\r\n  X-B: 2\r\n');
+    expect(problems).toEqual([]);
+    expect(blocks.map((block) => [block.line, block.set])).toEqual([
+      [1, [['X-A', '1']]],
+      [3, [['X-B', '2']]],
+    ]);
+  });
+
   it('reports a refused pattern once, not each header line under it', () => {
     const { blocks, problems } = parseHeaders('/a/*/b/*\n  X-A: 1\n  X-B: 2\n/ok\n  X-C: 3');
     expect(problems.map((problem) => problem.line)).toEqual([1]);
@@ -84,23 +93,23 @@ describe('compileHeaders', () => {
     ['/assets/app.js', [['Cache-Control', 'public, max-age=31536000, immutable']]],
     ['/assets/img/logo.svg', [['Cache-Control', 'public, max-age=31536000, immutable']]],
     ['/assets', [['Cache-Control', 'public, max-age=31536000, immutable']]],
-    ['/secure/page', [['X-Frame-Options', 'DENY']]],
-    ['/secure/page/', [['X-Frame-Options', 'DENY']]],
-    ['/secure/page/other', []],
-    ['/Secure/page', []],
+    ['/account/settings', [['X-Frame-Options', 'DENY']]],
+    ['/account/settings/', [['X-Frame-Options', 'DENY']]],
+    ['/account/settings/other', []],
+    ['/Account/settings', []],
   ])('matches globs and exact paths: %s', (path, expected) => {
     const matcher = matcherOf(
-      '/assets/*\n  Cache-Control: public, max-age=31536000, immutable\n/secure/page\n  X-Frame-Options: DENY',
+      '/assets/*\n  Cache-Control: public, max-age=31536000, immutable\n/account/settings\n  X-Frame-Options: DENY',
     );
     expect(matcher.headersFor('site.test', path)).toEqual({ set: expected, remove: [] });
   });
 
   it('fills placeholders and the splat of the pattern in values', () => {
     const matcher = matcherOf(
-      '/movies/:title\n  X-Movie-Name: You are watching :title\n/docs/*\n  Link: <https://cdn.example.net/:splat>; rel=preload',
+      '/recipes/:dish\n  X-Dish: Cooking :dish\n/docs/*\n  Link: <https://cdn.example.net/:splat>; rel=preload',
     );
-    expect(matcher.headersFor('site.test', '/movies/dune')).toEqual({
-      set: [['X-Movie-Name', 'You are watching dune']],
+    expect(matcher.headersFor('site.test', '/recipes/ramen')).toEqual({
+      set: [['X-Dish', 'Cooking ramen']],
       remove: [],
     });
     expect(matcher.headersFor('site.test', '/docs/guide.css').set).toEqual([
@@ -151,6 +160,16 @@ describe('compileHeaders', () => {
       ['X-Robots-Tag', 'noindex'],
       ['X-Frame-Options', 'DENY'],
     ]);
+  });
+
+  it('sets a header again in a block after the one that removed it', () => {
+    const matcher = matcherOf(
+      '/*\n  X-Robots-Tag: noindex\n/blog/*\n  ! X-Robots-Tag\n/blog/drafts/*\n  X-Robots-Tag: none',
+    );
+    expect(matcher.headersFor('site.test', '/blog/drafts/one')).toEqual({
+      set: [['X-Robots-Tag', 'none']],
+      remove: ['X-Robots-Tag'],
+    });
   });
 
   it('applies a block of an absolute URL only on its host', () => {

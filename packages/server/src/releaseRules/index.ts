@@ -1,3 +1,12 @@
+/**
+ * `_redirects` and `_headers` from a release, in the grammar Netlify and Cloudflare Pages document.
+ * Parse once at upload (problems carry file, line and reason), compile once per release, then per
+ * request:
+ * - redirects: when a file exists at the path, `match(…, { onlyForced: true })` (a file shadows
+ *   unforced rules); otherwise `match(…)`. 3xx → redirect to `target`; 200 → serve `target` from
+ *   the release, or proxy it when `proxy`; 404 → serve `target` with status 404.
+ * - headers: `headersFor(host, path)`: drop the `remove` names, then set the `set` pairs.
+ */
 export { compileHeaders } from './compileHeaders.ts';
 export { compileRedirects } from './compileRedirects.ts';
 export { headerLimits, parseHeaders } from './parseHeaders.ts';

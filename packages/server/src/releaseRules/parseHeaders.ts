@@ -25,14 +25,14 @@ export function parseHeaders(text: string): { blocks: HeaderBlock[]; problems: R
     const content = raw.trim();
     if (content === '' || content.startsWith('#')) continue;
     if (raw.length > headerLimits.lineLength) {
-      error(line, `is longer than the limit of ${headerLimits.lineLength.toLocaleString('en')} characters a line`);
+      error(line, `line is longer than the limit of ${headerLimits.lineLength.toLocaleString('en')} characters`);
       continue;
     }
     if (patternStart.test(content)) {
       current = null;
       refused = true;
       if (blocks.length >= headerLimits.blocks) {
-        error(line, `goes beyond the limit of ${headerLimits.blocks} header blocks: block dropped`);
+        error(line, `block goes beyond the limit of ${headerLimits.blocks} header blocks: block dropped`);
         continue;
       }
       const opened = openBlock(content, line);
@@ -47,7 +47,7 @@ export function parseHeaders(text: string): { blocks: HeaderBlock[]; problems: R
     }
     if (!current) {
       // Lines under a refused pattern already have their error; a header before any pattern needs one.
-      if (!refused) error(line, 'is a header line before any path: start a block with a /path or https:// URL line');
+      if (!refused) error(line, 'header line before any path: start a block with a /path or https:// URL line');
       continue;
     }
     const problem = addHeaderLine(current, content);

@@ -3,18 +3,18 @@ import { parseRedirects } from './parseRedirects.ts';
 
 describe('parseRedirects', () => {
   it.each([
-    ['/home / ', { path: '/home', to: '/', status: 301, force: false, proxy: false, host: null, query: [] }],
-    ['/my-redirect /  302', { to: '/', status: 302 }],
+    ['/start / ', { path: '/start', to: '/', status: 301, force: false, proxy: false, host: null, query: [] }],
+    ['/temporary /  302', { to: '/', status: 302 }],
     ['/gone   /gone.html   404', { status: 404, to: '/gone.html' }],
-    ['/pass-through /index.html 200', { status: 200, proxy: false }],
-    ['/app/*  /app/index.html  200!', { path: '/app/*', status: 200, force: true }],
+    ['/through /index.html 200', { status: 200, proxy: false }],
+    ['/console/*  /console/index.html  200!', { path: '/console/*', status: 200, force: true }],
     ['/old /new 301!', { status: 301, force: true }],
     ['/t /u 303', { status: 303 }],
     ['/t /u 307', { status: 307 }],
     ['/t /u 308', { status: 308 }],
     ['/api/*  https://api.example.net/v1/:splat  200', { proxy: true, to: 'https://api.example.net/v1/:splat' }],
     ['/docs  https://docs.example.net/  301', { proxy: false, status: 301 }],
-    ['/store id=:id /blog/:id 301', { query: [['id', ':id']], to: '/blog/:id' }],
+    ['/shop item=:item /catalogue/:item 301', { query: [['item', ':item']], to: '/catalogue/:item' }],
     [
       '/list kind=new page=:p /fresh/:p 302',
       {
@@ -26,7 +26,7 @@ describe('parseRedirects', () => {
     ],
     ['https://WWW.Example.com/* https://example.com/:splat 301!', { host: 'www.example.com', path: '/*', force: true }],
     ['http://blog.example.com /blog', { host: 'blog.example.com', path: '/' }],
-    ['/news/:year/:month/:day/:slug /blog/:year-:month-:day/:slug', { path: '/news/:year/:month/:day/:slug' }],
+    ['/articles/:year/:month/:slug /archive/:year-:month/:slug.html', { path: '/articles/:year/:month/:slug' }],
     ['/a /b 301 # moved in 2024', { to: '/b', status: 301 }],
     ['\t/indented\t\t/tabs\t', { path: '/indented', to: '/tabs' }],
   ])('reads %j', (text, expected) => {
@@ -59,9 +59,9 @@ describe('parseRedirects', () => {
     ['/store?id=1 /blog', /holds a query/],
     ['/store id /blog', /id is neither a to/],
     ['/store id=:id', /has no to/],
-    ['/pricing /fr/pricing 302 Country=fr', /Country= conditions are not supported/],
+    ['/tarifs /fr/tarifs 302 Country=fr', /Country= conditions are not supported/],
     ['/ /en 302 Language=en', /Language= conditions are not supported/],
-    ['/admin/* /admin/:splat 200! Role=admin', /Role= conditions are not supported/],
+    ['/team/* /team/:splat 200! Role=staff', /Role= conditions are not supported/],
     ['/beta /beta-home 302 Cookie=beta', /Cookie= conditions are not supported/],
     ['https://example.com:8443/a /b', /no port, placeholder or splat/],
     ['https://:sub.example.com/a /b', /no port, placeholder or splat/],
@@ -122,11 +122,18 @@ describe('parseRedirects warnings', () => {
     });
 
   it.each([
-    ['a repeated from', '/a /b\n/a/ /c', [[2, 'can never match: line 1 has the same from and comes first']]],
+    ['a repeated from', '/a /b\n/a/ /c', [[2, 'rule can never match: line 1 has the same from and comes first']]],
     [
       'a repeated from and query',
-      '/s id=:id /x/:id\n/s id=:n /y/:n\n/s id=:id /z/:id',
-      [[3, expect.stringMatching(/line 1/)]],
+      '/s id=:id /x/:id\n/s id=:n /y/:n\n/s v=1 /z',
+      [[2, expect.stringMatching(/line 1 has the same from/)]],
+    ],
+    ['a from without conditions before one with', '/s /x\n/s v=1 /z', [[2, expect.stringMatching(/line 1/)]]],
+    ['a placeholder renamed', '/p/:a /x/:a\n/p/:b/ /y/:b', [[2, expect.stringMatching(/line 1 has the same from/)]]],
+    [
+      'a dynamic from covering a later static one',
+      '/blog/* /news/:splat\n/blog/2024/hello /hello',
+      [[2, 'rule can never match: line 1 (/blog/*) covers it and comes first: write static rules before dynamic ones']],
     ],
     ['a forced catch-all', '/* /index.html 200!\n/a /b', [[2, expect.stringMatching(/line 1 has the catch-all \/\*/)]]],
     [
@@ -149,6 +156,10 @@ describe('parseRedirects warnings', () => {
     ['a catch-all of another host', 'https://a.example.com/* /x 301!\n/b /c'],
     ['a catch-all with a query condition', '/* v=1 /one\n/a /b'],
     ['a redirect chain that ends', '/a /b\n/b /c\n/c /d'],
+    ['a static rule before a dynamic one covering it', '/blog/2024/hello /hello\n/blog/* /news/:splat'],
+    ['a dynamic rule after a static one of its bucket', '/blog/x /y\n/blog/:slug /z/:slug'],
+    ['a static rule before a dynamic one covering it', '/blog/2024/hello /hello\n/blog/* /news/:splat'],
+    ['a dynamic rule after a static one of its bucket', '/blog/x /y\n/blog/:slug /z/:slug'],
   ])('does not warn about %s', (_, text) => {
     expect(warnings(text)).toEqual([]);
   });

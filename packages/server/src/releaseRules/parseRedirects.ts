@@ -29,7 +29,7 @@ export function parseRedirects(text: string): { rules: RedirectRule[]; problems:
     const content = raw.trim();
     if (content === '' || content.startsWith('#')) continue;
     if (raw.length > redirectLimits.lineLength) {
-      error(line, `is longer than the limit of ${redirectLimits.lineLength.toLocaleString('en')} characters a rule`);
+      error(line, `rule is longer than the limit of ${redirectLimits.lineLength.toLocaleString('en')} characters`);
       continue;
     }
     const parsed = parseRedirectLine(content, line);
@@ -39,11 +39,14 @@ export function parseRedirects(text: string): { rules: RedirectRule[]; problems:
     }
     const dynamic = isDynamicPath(parsed.rule.path);
     if (dynamic && dynamicCount >= redirectLimits.dynamicRules) {
-      error(line, `goes beyond the limit of ${redirectLimits.dynamicRules} dynamic rules (with * or :placeholders)`);
+      error(
+        line,
+        `rule goes beyond the limit of ${redirectLimits.dynamicRules} dynamic rules (with * or :placeholders)`,
+      );
       continue;
     }
     if (!dynamic && staticCount >= redirectLimits.staticRules) {
-      error(line, `goes beyond the limit of ${redirectLimits.staticRules.toLocaleString('en')} static rules`);
+      error(line, `rule goes beyond the limit of ${redirectLimits.staticRules.toLocaleString('en')} static rules`);
       continue;
     }
     if (dynamic) dynamicCount++;
@@ -58,56 +61,65 @@ export function parseRedirects(text: string): { rules: RedirectRule[]; problems:
 function parseRedirectLine(content: string, line: number): ParsedLine {
   const commentAt = content.search(/\s#/);
   const fields = (commentAt === -1 ? content : content.slice(0, commentAt)).split(/\s+/);
-  if (fields.length < 2) return { error: 'has only a from: a rule needs a from and a to' };
+  if (fields.length < 2) return { error: 'rule has only a from: it needs a from and a to' };
   const [from = '', ...rest] = fields;
   const source = splitAbsolute(from);
   if (typeof source === 'string') return { error: `from ${from} ${source}` };
   if (source.path.includes('?')) return { error: `from ${from} holds a query: write conditions as key=value fields` };
   const pattern = compilePathPattern(source.path);
   if (typeof pattern === 'string') return { error: `from ${from} ${pattern}` };
+  const query = takeQueryConditions(rest);
+  if (typeof query === 'string') return { error: query };
+  const to = rest.shift();
+  if (to === undefined) return { error: 'rule has no to: it needs a /path or an http(s):// URL after its from' };
+  const status = takeStatus(rest);
+  if (typeof status === 'string') return { error: status };
+  const external = absoluteUrl.test(to);
+  const queryNames = query.filter(([, value]) => isPlaceholder(value)).map(([, value]) => value.slice(1));
+  const problem = targetProblem(to, status.code, [...pattern.names, ...queryNames]);
+  if (problem) return { error: problem };
+  const proxy = status.code === 200 && external;
+  return {
+    rule: { line, host: source.host, path: source.path, query, to, status: status.code, force: status.force, proxy },
+  };
+}
 
+/** Takes the `key=value` fields between the from and the to. */
+function takeQueryConditions(fields: string[]): [string, string][] | string {
   const query: [string, string][] = [];
-  while (rest.length > 0 && !isTarget(rest[0]!)) {
-    const field = rest.shift()!;
-    if (visitorConditions.test(field)) return { error: unsupportedCondition(field) };
+  while (fields.length > 0 && !isTarget(fields[0]!)) {
+    const field = fields.shift()!;
+    if (visitorConditions.test(field)) return unsupportedCondition(field);
     const equals = field.indexOf('=');
-    if (equals <= 0)
-      return { error: `${field} is neither a to (a /path or http(s):// URL) nor a key=value query condition` };
+    if (equals <= 0) return `${field} is neither a to (a /path or http(s):// URL) nor a key=value query condition`;
     query.push([field.slice(0, equals), field.slice(equals + 1)]);
   }
-  const to = rest.shift();
-  if (to === undefined) return { error: 'has no to: a rule needs a /path or an http(s):// URL after its from' };
+  return query;
+}
 
-  let status: RedirectStatus = 301;
-  let force = false;
-  const statusMatch = rest[0] === undefined ? null : statusField.exec(rest[0]);
-  if (statusMatch) {
-    rest.shift();
-    const code = Number(statusMatch[1]);
-    if (!statuses.includes(code)) return { error: `status ${code} is not one of ${statuses.join(', ')}` };
-    status = code as RedirectStatus;
-    force = statusMatch[2] === '!';
+/** Takes the optional status (301 unless written, as Netlify does) and its `!`; nothing may follow. */
+function takeStatus(fields: string[]): { code: RedirectStatus; force: boolean } | string {
+  let result: { code: RedirectStatus; force: boolean } = { code: 301, force: false };
+  const written = fields[0] === undefined ? null : statusField.exec(fields[0]);
+  if (written) {
+    fields.shift();
+    const code = Number(written[1]);
+    if (!statuses.includes(code)) return `status ${code} is not one of ${statuses.join(', ')}`;
+    result = { code: code as RedirectStatus, force: written[2] === '!' };
   }
-  const extra = rest[0];
-  if (extra !== undefined) {
-    if (visitorConditions.test(extra)) return { error: unsupportedCondition(extra) };
-    return { error: `${extra} is not a status: expected ${statuses.join(', ')}, with ! to force` };
-  }
+  const extra = fields[0];
+  if (extra === undefined) return result;
+  if (visitorConditions.test(extra)) return unsupportedCondition(extra);
+  return `${extra} is not a status: expected ${statuses.join(', ')}, with ! to force`;
+}
 
+function targetProblem(to: string, status: RedirectStatus, defined: string[]): string | null {
   const external = absoluteUrl.test(to);
-  if (!to.startsWith('/') && !external) return { error: `to ${to} must be a /path or an http(s):// URL` };
-  if (status === 404 && external)
-    return { error: `a 404 rule shows a page of the release: its to (${to}) must be a path` };
-  const queryNames = query.filter(([, value]) => isPlaceholder(value)).map(([, value]) => value.slice(1));
-  const defined = [...pattern.names, ...queryNames];
+  if (!to.startsWith('/') && !external) return `to ${to} must be a /path or an http(s):// URL`;
+  if (status === 404 && external) return `a 404 rule shows a page of the release: its to (${to}) must be a path`;
   const missing = placeholdersIn(to).find((name) => !defined.includes(name));
-  if (missing) {
-    const why = missing === 'splat' ? 'its from has no *' : 'its from defines no such placeholder';
-    return { error: `to uses :${missing} but ${why}` };
-  }
-  const rule: RedirectRule = { line, host: source.host, path: source.path, query, to, status, force, proxy: false };
-  rule.proxy = status === 200 && external;
-  return { rule };
+  if (!missing) return null;
+  return `to uses :${missing} but ${missing === 'splat' ? 'its from has no *' : 'its from defines no such placeholder'}`;
 }
 
 function isTarget(field: string): boolean {

@@ -1,5 +1,6 @@
 import { isDynamicPath, normalisePath } from './pathPattern.ts';
 import type { RedirectRule, RuleProblem } from './types.ts';
+import { unreachableRules } from './unreachableRules.ts';
 
 /** Rules that can never match, and loops between static redirects: worth a warning, not a refusal. */
 export function redirectWarnings(rules: readonly RedirectRule[]): RuleProblem[] {
@@ -8,43 +9,6 @@ export function redirectWarnings(rules: readonly RedirectRule[]): RuleProblem[] 
 
 function warning(line: number, message: string): RuleProblem {
   return { file: '_redirects', line, message, severity: 'warning' };
-}
-
-/**
- * An earlier rule hides a later one when it answers every request the later one would: same host
- * (or any host), a from covering the later from, no query condition the later lacks, and a forcing
- * at least as strong (an unforced earlier rule stands aside when a file exists; a forced later one
- * then still applies).
- */
-function hides(earlier: RedirectRule, later: RedirectRule): boolean {
-  if (earlier.host !== null && earlier.host !== later.host) return false;
-  if (!earlier.force && later.force) return false;
-  const earlierPath = normalisePath(earlier.path);
-  if (earlierPath === '/*') return earlier.query.length === 0;
-  return earlierPath === normalisePath(later.path) && sameConditions(earlier.query, later.query);
-}
-
-function sameConditions(a: [string, string][], b: [string, string][]): boolean {
-  const key = (query: [string, string][]) => JSON.stringify([...query].sort());
-  return a.length === b.length && key(a) === key(b);
-}
-
-function unreachableRules(rules: readonly RedirectRule[]): RuleProblem[] {
-  const problems: RuleProblem[] = [];
-  // Only catch-alls and rules sharing a from can hide another, so group by from before comparing.
-  const byPath = new Map<string, RedirectRule[]>();
-  const catchAlls: RedirectRule[] = [];
-  for (const rule of rules) {
-    const path = normalisePath(rule.path);
-    const earlier = [...catchAlls, ...(byPath.get(path) ?? [])].find((candidate) => hides(candidate, rule));
-    if (earlier) {
-      const what = normalisePath(earlier.path) === '/*' ? `the catch-all ${earlier.path}` : `the same from`;
-      problems.push(warning(rule.line, `can never match: line ${earlier.line} has ${what} and comes first`));
-    }
-    if (path === '/*') catchAlls.push(rule);
-    else byPath.set(path, [...(byPath.get(path) ?? []), rule]);
-  }
-  return problems;
 }
 
 /**
