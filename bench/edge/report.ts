@@ -1,4 +1,5 @@
 import type { HttpsRows } from './measure.ts';
+import type { RulesRows } from './rules.ts';
 import type { WrkResult } from './wrk.ts';
 
 const rate = (n: number) => Math.round(n).toLocaleString('en-US');
@@ -158,5 +159,29 @@ export function profileTable(title: string, profile: { top: { label: string; sha
   return table(
     [title, 'share', 'ms'],
     profile.top.map((entry) => [entry.label, `${(entry.share * 100).toFixed(1)}%`, entry.ms.toFixed(0)]),
+  );
+}
+
+/** A release with 2,000 redirect rules and 100 header blocks against the same files without them (issue 16: within 10%). */
+export function rulesTable(rows: RulesRows) {
+  const change = (a: WrkResult, b: WrkResult) =>
+    `${((a.requestsPerSecond / b.requestsPerSecond - 1) * 100).toFixed(1)}%`;
+  const line = (label: string, release: string, r: WrkResult, versus: string) => [
+    label,
+    release,
+    rate(r.requestsPerSecond),
+    ms(r.p50Ms),
+    ms(r.p99Ms),
+    versus,
+  ];
+  const { plainFile, lastRule } = rows;
+  return table(
+    ['request', 'release', 'requests/s', 'p50 ms', 'p99 ms', 'vs without'],
+    [
+      line('/ (index.html)', 'no rules', plainFile.without, ''),
+      line('', '2,100 rules + 100 blocks', plainFile.with, change(plainFile.with, plainFile.without)),
+      line('last rule (302)', 'that rule alone', lastRule.alone, ''),
+      line('', '2,100 rules + 100 blocks', lastRule.last, change(lastRule.last, lastRule.alone)),
+    ],
   );
 }

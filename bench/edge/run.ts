@@ -21,7 +21,8 @@ import {
 import { processTreeMemory } from './memory.ts';
 import { NGINX, startNginx } from './nginx.ts';
 import { topSelfTime } from './profile.ts';
-import { filesTable, memoryTable, passwordTable, profileTable, targetsTable } from './report.ts';
+import { filesTable, memoryTable, passwordTable, profileTable, rulesTable, targetsTable } from './report.ts';
+import { measureRules } from './rules.ts';
 import { type BenchFile, benchFiles, writeSiteFiles } from './siteFiles.ts';
 import { type BenchSite, createBenchSite, startWharf, type WharfServer } from './wharf.ts';
 import { WRK } from './wrk.ts';
@@ -35,7 +36,7 @@ const { values: options } = parseArgs({
     workers: { type: 'string' },
     sites: { type: 'string', default: '10000' },
     profile: { type: 'string' },
-    parts: { type: 'string', default: 'http,https,passwords' },
+    parts: { type: 'string', default: 'http,https,passwords,rules' },
     files: { type: 'string' },
     help: { type: 'boolean', default: false },
   },
@@ -48,7 +49,7 @@ if (options.help) {
   --rounds 3        runs of each case, alternating the servers; the tables show the medians
   --workers N       WHARF_WORKERS of the Wharf under test (default: Wharf's own, one per CPU)
   --sites 10000     sites (× ${BRANCHES.length} branches) added for the memory measure; 0 skips it
-  --parts LIST      what to measure besides memory, of http,https,passwords (default: all three)
+  --parts LIST      what to measure besides memory, of http,https,passwords,rules (default: all four)
   --files LIST      the files of the HTTP rows, e.g. index.html (default: all; app.js adds its gzip row)
   --profile DIR     write CPU profiles of the Wharf processes (node --cpu-prof) and of the bare Node
                     cluster into DIR; print the functions of most self time in their workers`);
@@ -235,6 +236,7 @@ async function main() {
     const run: Run = { dir, files, certificate, nginx: { ...nginxPorts, pid: nginx.pid }, workers, started };
     const fileRows = parts.has('http') ? await httpRows(run, wharf, site) : [];
     const passwords = parts.has('passwords') ? await measurePasswords(plan, wharf, site) : null;
+    const rules = parts.has('rules') ? await measureRules(plan, wharf, site, dir, files) : null;
     let https: HttpsRows | null = null;
     if (parts.has('https')) {
       await stop(wharf.child);
@@ -262,6 +264,10 @@ async function main() {
     if (passwords) {
       console.log('\nPassword-protected branch (Wharf, index.html)\n');
       console.log(passwordTable(passwords.open, passwords.locked));
+    }
+    if (rules) {
+      console.log('\nRelease rules (_redirects and _headers), Wharf\n');
+      console.log(rulesTable(rules));
     }
     if (memory) {
       console.log('\nRouting table\n');

@@ -133,8 +133,19 @@ export async function createBenchSite(wharf: WharfServer, archive: string): Prom
   await api.call('POST', '/auth/in-memory', { user: 'admin', password: wharf.adminPassword });
   const org = await api.call<{ _id: string }>('POST', '/api/v1/orgs', { name: 'Bench' });
   const team = await api.call<{ _id: string }>('POST', `/api/v1/orgs/${org._id}/teams`, { name: 'Web' });
-  const site = await api.call<{ _id: string; name: string }>('POST', `/api/v1/teams/${team._id}/sites`, {
-    name: 'bench',
+  const site = await api.call<{ _id: string; name: string; color: string; mainBranch: string }>(
+    'POST',
+    `/api/v1/teams/${team._id}/sites`,
+    { name: 'bench' },
+  );
+  // nginx serves /index.html as it is: so does the site measured against it (pretty URLs would redirect it to /).
+  await api.call('PUT', `/api/v1/sites/${site._id}`, {
+    name: site.name,
+    color: site.color,
+    mainBranch: site.mainBranch,
+    spa: false,
+    prettyUrls: false,
+    domains: [],
   });
   const form = new FormData();
   form.append('name', 'bench release');

@@ -35,16 +35,20 @@ export function compileRedirects(rules: readonly RedirectRule[]): RedirectMatche
       keepsQuery: keepsRequestQuery(rule),
     });
   }
-  const index = new PatternIndex(compiled);
+  const all = new PatternIndex(compiled);
+  // A path with a file looks only at forced rules: most releases have few or none, so most such
+  // requests cost nothing here.
+  const forcedRules = compiled.filter((entry) => entry.rule.force);
+  const forced = forcedRules.length > 0 ? new PatternIndex(forcedRules) : null;
   return {
     size: compiled.length,
     match(host, path, query, options) {
-      const onlyForced = options?.onlyForced ?? false;
+      const index = options?.onlyForced ? forced : all;
+      if (!index) return null;
       const rawQuery = query.startsWith('?') ? query.slice(1) : query;
       let params: URLSearchParams | undefined;
       let found: RedirectMatch | null = null;
       index.visit(requestHostName(host), path, (entry, pathCaptures) => {
-        if (onlyForced && !entry.rule.force) return false;
         let captures = pathCaptures;
         if (entry.conditions.length > 0) {
           params ??= new URLSearchParams(rawQuery);
