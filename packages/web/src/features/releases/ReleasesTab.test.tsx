@@ -14,6 +14,7 @@ function release(name: string, ruleProblems: Release['ruleProblems']): Release {
     siteId: site._id,
     name,
     date: '2026-11-20T10:00:00.000Z',
+    forms: [],
     branches: [],
     fileCount: 12,
     size: 40_960,
