@@ -26,6 +26,18 @@ describe('showFieldErrors', () => {
     });
   });
 
+  it("puts a field the form holds elsewhere under the form's own field", () => {
+    const form = formOfHeaders();
+    const error = new ApiError(
+      400,
+      'headers.0.config.value: Max length is 1000',
+      [{ field: 'headers.0.config.value', message: 'Max length is 1000' }],
+      'VALIDATION_FAILED',
+    );
+    act(() => showFieldErrors(form.current, error, (field) => field.replace('.config.', '.')));
+    expect(form.current.errors).toEqual({ 'headers.0.value': 'Max length is 1000' });
+  });
+
   it('leaves the form alone when the failure names no field', () => {
     const form = formOfHeaders();
     act(() => showFieldErrors(form.current, new ApiError(409, 'Name is taken', undefined, 'SITE_NAME_TAKEN')));

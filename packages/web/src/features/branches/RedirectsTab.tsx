@@ -1,4 +1,4 @@
-import { Card, Group, SegmentedControl, Skeleton, Stack, Text, Textarea, TextInput } from '@mantine/core';
+import { Card, Group, SegmentedControl, Skeleton, Stack, Text, TextInput } from '@mantine/core';
 import { useForm } from '@mantine/form';
 import { useQuery, useQueryClient } from '@tanstack/react-query';
 import { api, type Redirect } from '@wharf/contract';
@@ -10,7 +10,8 @@ import { startFormFrom } from '../../lib/form.ts';
 import { notifySuccess } from '../../lib/notify.ts';
 import { useFormMutation } from '../../lib/useFormMutation.ts';
 import type { BranchDetail } from './branchQuery.ts';
-import { type RedirectValues, redirectOf, redirectValues, validateRedirects } from './redirectValues.ts';
+import { RedirectRuleFields } from './RedirectRuleFields.tsx';
+import { type RedirectValues, redirectField, redirectOf, redirectValues, validateRedirects } from './redirectValues.ts';
 
 function RedirectsEditor({
   branch,
@@ -36,14 +37,15 @@ function RedirectsEditor({
       notifySuccess('Saved branch redirects');
     },
     failedAction: 'save redirects',
+    fieldOf: redirectField,
   });
   return (
     <Card>
       <form onSubmit={form.onSubmit((values) => save.mutate(values))} noValidate>
         <Stack>
           <Text size="sm" c="dimmed">
-            Rules are matched before the release's files: a path answers with a file's content, or with what another
-            server answers (reverse proxy).
+            Rules are matched before the release's files: a path answers with a file's content, with what another server
+            answers (reverse proxy), or sends the browser elsewhere (redirect).
           </Text>
           <RowsEditor
             noun="redirect"
@@ -60,6 +62,7 @@ function RedirectsEditor({
                     data={[
                       { value: 'file', label: 'File' },
                       { value: 'reverse_proxy', label: 'Reverse proxy' },
+                      { value: 'redirect', label: 'Redirect' },
                     ]}
                     disabled={!canManage}
                     {...form.getInputProps(`redirects.${index}.type`)}
@@ -73,37 +76,7 @@ function RedirectsEditor({
                   readOnly={!canManage}
                   {...form.getInputProps(`redirects.${index}.path`)}
                 />
-                {redirect.type === 'file' ? (
-                  <Textarea
-                    label="Content"
-                    placeholder="User-agent: *"
-                    autosize
-                    minRows={2}
-                    maxRows={10}
-                    readOnly={!canManage}
-                    styles={{ input: { fontFamily: 'var(--mantine-font-family-monospace)', fontSize: 12 } }}
-                    {...form.getInputProps(`redirects.${index}.content`)}
-                  />
-                ) : (
-                  <Group grow align="flex-start" wrap="wrap">
-                    <TextInput
-                      label="URL"
-                      placeholder="https://api.example.com"
-                      withAsterisk
-                      readOnly={!canManage}
-                      miw={220}
-                      {...form.getInputProps(`redirects.${index}.url`)}
-                    />
-                    <TextInput
-                      label="Strip path prefix"
-                      placeholder="/api"
-                      description="Optional: removed from the path before proxying"
-                      readOnly={!canManage}
-                      miw={220}
-                      {...form.getInputProps(`redirects.${index}.stripPathPrefix`)}
-                    />
-                  </Group>
-                )}
+                <RedirectRuleFields form={form} index={index} type={redirect.type} canManage={canManage} />
               </Stack>
             )}
             actions={
@@ -116,7 +89,7 @@ function RedirectsEditor({
   );
 }
 
-/** The redirects tab of a branch: the editor of its rules of both types. */
+/** The redirects tab of a branch: the editor of its rules of every type. */
 export function RedirectsTab({ branch, canManage }: { branch: BranchDetail; canManage: boolean }) {
   const redirects = useQuery(
     apiQuery(api.getBranchRedirects, { params: { siteId: branch.siteId, branchId: branch._id } }),

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { formOf, formValues, validateForms } from './formValues.ts';
-import { redirectOf, redirectValues, validateRedirects } from './redirectValues.ts';
+import { redirectField, redirectOf, redirectValues, validateRedirects } from './redirectValues.ts';
 
 describe('redirect rules in the editor', () => {
   it('keeps only the settings of the chosen type', () => {
@@ -16,6 +16,38 @@ describe('redirect rules in the editor', () => {
   it('reads back what the server holds', () => {
     const rule = { type: 'reverse_proxy', path: '/a', config: { url: 'https://x.example', stripPathPrefix: '/a' } };
     expect(redirectOf(redirectValues(rule as never))).toEqual(rule);
+  });
+
+  it('reads back a redirect rule with its target and status, and sends the status as a number', () => {
+    const rule = { type: 'redirect', path: '/old', config: { target: 'https://www.example.com/new', status: 308 } };
+    const values = redirectValues(rule as never);
+    expect(values).toMatchObject({
+      type: 'redirect',
+      path: '/old',
+      target: 'https://www.example.com/new',
+      status: '308',
+    });
+    expect(redirectOf(values)).toEqual(rule);
+  });
+
+  it("starts a redirect at 301 and leaves the other types' settings behind", () => {
+    const values = {
+      ...redirectValues(),
+      type: 'redirect' as const,
+      path: '/a',
+      target: '/b',
+      url: 'https://x.example',
+    };
+    expect(redirectOf(values)).toEqual({ type: 'redirect', path: '/a', config: { target: '/b', status: 301 } });
+  });
+
+  it("reports a redirect's target on its own field, as the server names it or the form finds it", () => {
+    const values = { ...redirectValues(), type: 'redirect' as const, path: '/a', target: 'elsewhere' };
+    expect(validateRedirects({ redirects: [values] })).toEqual({
+      'redirects.0.target': "Must start with '/' or be an http(s) URL",
+    });
+    expect(redirectField('redirects.2.config.status')).toBe('redirects.2.status');
+    expect(redirectField('redirects.2.path')).toBe('redirects.2.path');
   });
 
   it("reports spec.md's messages on the editor's own fields", () => {

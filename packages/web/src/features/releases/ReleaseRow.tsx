@@ -6,8 +6,12 @@ import classes from '../../components/ListRow.module.css';
 import { formatBytes } from '../../lib/bytes.ts';
 import { countOf } from '../../lib/plural.ts';
 import { exactTime, relativeTime } from '../../lib/time.ts';
+import { RuleProblemsBadge } from './RuleProblemsBadge.tsx';
 
-/** One release: its name, when it was uploaded, its size, the branches serving it, and its actions. */
+/**
+ * One release: its name, when it was uploaded, its size, the branches serving it, the problems of its
+ * `_redirects` and `_headers`, and its actions.
+ */
 export function ReleaseRow({
   release,
   badges,
@@ -31,6 +35,7 @@ export function ReleaseRow({
               {release.name}
             </Text>
             {badges}
+            <RuleProblemsBadge release={release} />
           </Group>
           <Text size="xs" c="dimmed" title={exactTime(release.date)}>
             {relativeTime(release.date)} · {countOf(release.fileCount, 'file')} · {formatBytes(release.size)}

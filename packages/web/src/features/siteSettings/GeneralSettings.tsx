@@ -28,7 +28,7 @@ function SiteId({ id }: { id: string }) {
   );
 }
 
-/** Settings › General: name, color, main branch, SPA mode and domains; Discard and Save. */
+/** Settings › General: name, color, main branch, SPA mode, pretty URLs and domains; Discard and Save. */
 export function GeneralSettings({ site }: { site: Site }) {
   const client = useQueryClient();
   const form = useForm<SiteValues>({ initialValues: siteValues(site), validate: validateSite });
@@ -84,14 +84,18 @@ export function GeneralSettings({ site }: { site: Site }) {
             label="SPA mode"
             description={
               <>
-                Unknown paths without an extension serve /index.html, for single-page applications that route in the
-                browser.{' '}
+                Paths that name no file serve /index.html, for single-page applications that route in the browser.{' '}
                 <Anchor href={SPA_DOCS} target="_blank" rel="noopener noreferrer" size="xs">
                   What is a single-page application?
                 </Anchor>
               </>
             }
             {...form.getInputProps('spa', { type: 'checkbox' })}
+          />
+          <Switch
+            label="Pretty URLs"
+            description="/about.html redirects to /about, which serves about.html"
+            {...form.getInputProps('prettyUrls', { type: 'checkbox' })}
           />
           <Divider />
           <DomainsEditor form={form} site={site} />

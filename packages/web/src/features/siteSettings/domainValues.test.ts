@@ -9,6 +9,7 @@ const site = {
   color: '#000000',
   mainBranch: 'b1',
   spa: false,
+  prettyUrls: true,
   domains: [
     { name: 'www.example.com', exposeBranches: true, sslConfiguration: { type: 'acme' } },
     {
@@ -24,6 +25,12 @@ const site = {
 describe('site settings in the form', () => {
   it('round-trips domains of every SSL type', () => {
     expect(siteBodyOf(siteValues(site)).domains).toEqual(site.domains);
+  });
+
+  it('sends pretty URLs with the rest of the settings, as the switch leaves them', () => {
+    const values = siteValues(site);
+    expect(siteBodyOf(values)).toMatchObject({ spa: false, prettyUrls: true });
+    expect(siteBodyOf({ ...values, prettyUrls: false }).prettyUrls).toBe(false);
   });
 
   it('keeps the saved private key unless a new one is pasted', () => {

@@ -30,6 +30,7 @@ export interface SiteValues {
   color: string;
   mainBranch: string;
   spa: boolean;
+  prettyUrls: boolean;
   domains: DomainValues[];
 }
 
@@ -39,6 +40,7 @@ export function siteValues(site: Site): SiteValues {
     color: site.color,
     mainBranch: site.mainBranch,
     spa: site.spa,
+    prettyUrls: site.prettyUrls,
     domains: site.domains.map((domain) => ({
       name: domain.name,
       exposeBranches: domain.exposeBranches,
