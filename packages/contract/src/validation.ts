@@ -8,7 +8,7 @@ export const messages = {
   invalidEmail: 'Invalid email',
   mustMatch: (pattern: RegExp) => `Must match ${pattern.source}`,
   redirectPathUnique: 'Branch name must be unique',
-  headerNameUnique: 'Header name must be unique for its path',
+  headerNameUnique: 'Header name must be unique',
   formNameUnique: 'Form name must be unique',
   duplicateDomain: 'Duplicate domain',
   searchMinLength: 'Search needs at least 3 characters',

@@ -47,7 +47,7 @@ describe('HeadersEditor', () => {
       target: { value: 'x-frame-options' },
     });
     fireEvent.click(save());
-    await screen.findByText('Header name must be unique for its path');
+    await screen.findByText('Header name must be unique');
     expect(onSave).not.toHaveBeenCalled();
   });
 
@@ -88,7 +88,7 @@ describe('HeadersEditor', () => {
     await waitFor(() => expect(onSave).toHaveBeenCalledTimes(1));
     type(third, 'Path', '');
     fireEvent.click(save());
-    await screen.findByText('Header name must be unique for its path');
+    await screen.findByText('Header name must be unique');
     expect(onSave).toHaveBeenCalledTimes(1);
   });
 });

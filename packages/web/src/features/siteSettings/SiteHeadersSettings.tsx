@@ -8,7 +8,8 @@ import { HeadersTable } from '../../components/HeadersTable.tsx';
 import { apiQuery, call } from '../../lib/api.ts';
 import { notifyFailure, notifySuccess } from '../../lib/notify.ts';
 
-const description = 'Every branch answers with these headers; a branch header of the same name overrides one.';
+const description =
+  "Every branch answers with these headers, over the release's _headers; a branch header of the same name overrides one. A header with a path applies only where the path matches.";
 
 function HeadersView({ site }: { site: Site }) {
   return (
