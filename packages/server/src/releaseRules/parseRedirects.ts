@@ -110,6 +110,7 @@ function takeStatus(fields: string[]): { code: RedirectStatus; force: boolean } 
   const extra = fields[0];
   if (extra === undefined) return result;
   if (visitorConditions.test(extra)) return unsupportedCondition(extra);
+  if (extra.startsWith('#')) return 'a comment must be on a line of its own, starting with #';
   return `${extra} is not a status: expected ${statuses.join(', ')}, with ! to force`;
 }
 
