@@ -95,6 +95,27 @@ describe('wharf upload, against a real server', () => {
     expect(run.stderr).not.toContain('\r');
   });
 
+  it('lists the problems of the release’s _redirects and _headers with file and line, in text and in --json', async () => {
+    const folder = await siteFolder({
+      'index.html': '<h1>Rules</h1>',
+      _redirects: '/old /new\n/broken\n/a /b\n/b /a\n',
+      _headers: '/*\n  no colon here\n',
+    });
+    const text = await runWharf(['upload', folder, ...connection(), '--release', 'with rules']);
+    expect(text.code).toBe(0);
+    expect(text.stdout).toContain(
+      'Rules: 2 errors and 1 warning in _redirects and _headers (lines with errors are left out):',
+    );
+    expect(text.stdout).toMatch(/^ {2}_redirects:2: error: .*from/m);
+    expect(text.stdout).toMatch(/^ {2}_redirects:3: warning: .*loop/m);
+    expect(text.stdout).toMatch(/^ {2}_headers:2: error: .*colon/m);
+    const json = (await runWharf(['upload', folder, ...connection(), '--release', 'again', '--json'])).json();
+    expect(json.ruleProblems).toEqual(
+      expect.arrayContaining([expect.objectContaining({ file: '_redirects', line: 2, severity: 'error' })]),
+    );
+    expect(json.ruleProblems).toHaveLength(3);
+  });
+
   it('sends a tar.gz to a server without incremental deploys', async () => {
     proxy.refuseDeploys = {
       status: 404,
