@@ -139,7 +139,8 @@ describe('wharf upload, against a real server', () => {
     ]);
     expect(proxy.requests[1]!.bytes).toBe(result.sentBytes);
     expect(await served(result.branches[0].url)).toBe('<h1>Old server</h1>');
-    expect(await served(result.branches[0].url, '/deep/er/page.html')).toBe('page');
+    // Pretty URLs (on for every new site): page.html is served at /deep/er/page.
+    expect(await served(result.branches[0].url, '/deep/er/page')).toBe('page');
   });
 
   it('sends a tar.gz when the manifest is longer than the server takes in one request', async () => {
