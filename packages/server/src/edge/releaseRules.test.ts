@@ -191,14 +191,18 @@ describe('a release’s _redirects and _headers at the edge', () => {
     expectStatus(await owner.put(`/api/v1/sites/${world.site._id}`, { ...settings, prettyUrls: true }), 200);
   });
 
-  it('answers a console redirect rule with its status, keeping the query', async () => {
+  it('answers a console redirect rule with its status, keeping the query, before the release’s rules', async () => {
     const redirectsPath = `/api/v1/sites/${world.site._id}/branches/${world.site.mainBranch}/redirects`;
     const redirects = [
       { type: 'redirect', path: '/go/*', config: { target: 'https://example.com/landing', status: 307 } },
+      // The release's _redirects sends /old to /new: the console's rule comes first.
+      { type: 'redirect', path: '/old', config: { target: '/from-console', status: 302 } },
     ];
     expectStatus(await owner.put(redirectsPath, { redirects }), 200);
     const answer = await get('/go/now?utm=1');
     expect([answer.status, answer.headers.location]).toEqual([307, 'https://example.com/landing?utm=1']);
+    const overridden = await get('/old');
+    expect([overridden.status, overridden.headers.location]).toEqual([302, '/from-console']);
     const refused = await owner.put(redirectsPath, {
       redirects: [{ type: 'redirect', path: '/x', config: { target: 'elsewhere', status: 303 } }],
     });
