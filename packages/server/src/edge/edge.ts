@@ -1,4 +1,4 @@
-import type { IncomingMessage, OutgoingHttpHeaders, ServerResponse } from 'node:http';
+import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { Config } from '../config.ts';
 import type { Db } from '../db/schema.ts';
 import type { OutboxEvent } from '../events/outbox.ts';
@@ -8,7 +8,7 @@ import type { Sealer } from '../lib/secrets.ts';
 import { CHALLENGE_PREFIX } from '../modules/sites/ownership.ts';
 import type { OutboundGuard } from '../outbound/guard.ts';
 import type { RedirectMatch } from '../releaseRules/index.ts';
-import { type AnswerHeader, AnswerHeaders, applyAnswerHeaders } from './answerHeaders.ts';
+import { AnswerHeaders, applyAnswerHeaders } from './answerHeaders.ts';
 import type { EdgeLog } from './edgeLog.ts';
 import { FORMS_PREFIX, FormReceiver } from './forms.ts';
 import { HostParser } from './hosts.ts';
@@ -21,39 +21,15 @@ import { actionOf } from './releaseRedirects.ts';
 import { namedFile, normalisePath, resolveFile } from './resolvePath.ts';
 import { FileResponder } from './respond.ts';
 import { type BranchEntry, RoutingTable, type SiteEntry } from './routingTable.ts';
+import {
+  type Answer,
+  applyReleaseHeaders,
+  redirectTo,
+  type SiteRequest,
+  unappliedHeaders,
+  withQuery,
+} from './siteAnswers.ts';
 import { sitesTouchedBy } from './sync.ts';
-
-/** The number of body bytes an answer sent, once it is known. */
-type Answer = number | Promise<number>;
-
-interface SiteRequest {
-  req: IncomingMessage;
-  res: ServerResponse;
-  site: SiteEntry;
-  branch: BranchEntry;
-  /** Decoded and normalised, without the leading slash. */
-  path: string;
-  /** As the client sent it, still percent-encoded: what a reverse-proxy rule forwards. */
-  rawPath: string;
-  trailingSlash: boolean;
-  query: string;
-  /** The request's host name, lowercase and without its port: what host rules match. */
-  host: string;
-  /** The headers of this path's answers: the console's at first, with the release's `_headers` once known. */
-  headers: readonly AnswerHeader[];
-  /** The headers already set on the answer (the console's), so that only new ones are set again. */
-  applied: readonly AnswerHeader[];
-}
-
-/** The release's `_headers` when they are not on the answer yet. */
-function unappliedHeaders(request: SiteRequest): readonly AnswerHeader[] {
-  return request.headers === request.applied ? [] : request.headers;
-}
-
-/** Sets the release's `_headers` on an answer the edge writes itself, when they add anything. */
-function applyReleaseHeaders(request: SiteRequest) {
-  applyAnswerHeaders(request.res, unappliedHeaders(request));
-}
 
 function refuse(res: ServerResponse, site: SiteEntry, verdict: 'denied' | 'limited') {
   if (verdict === 'limited') return sendPage(res, 429, 'tooManyRequests', { 'retry-after': '60' });
@@ -333,26 +309,4 @@ export class Edge {
     }
     return this.responder.send(req, res, resolution.file, resolution.status, headers);
   }
-}
-
-/**
- * A redirect; `extra` are headers not set on the answer yet (the release's), written with it in
- * one go, which costs a tiny answer less than setting them one by one.
- */
-function redirectTo(res: ServerResponse, status: number, location: string, extra: readonly AnswerHeader[] = []) {
-  const headers: OutgoingHttpHeaders = {};
-  for (const [name, value] of extra) {
-    if (value === null) res.removeHeader(name);
-    else headers[name] = value;
-  }
-  headers.location = location;
-  headers['content-length'] = '0';
-  res.writeHead(status, headers);
-  res.end();
-  return 0;
-}
-
-/** A console redirect keeps the request's query unless its target has one of its own. */
-function withQuery(target: string, query: string) {
-  return target.includes('?') ? target : `${target}${query}`;
 }

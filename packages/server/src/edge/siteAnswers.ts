@@ -1,0 +1,57 @@
+import type { IncomingMessage, OutgoingHttpHeaders, ServerResponse } from 'node:http';
+import { type AnswerHeader, applyAnswerHeaders } from './answerHeaders.ts';
+import type { BranchEntry, SiteEntry } from './routingTable.ts';
+
+/** The number of body bytes an answer sent, once it is known. */
+export type Answer = number | Promise<number>;
+
+export interface SiteRequest {
+  req: IncomingMessage;
+  res: ServerResponse;
+  site: SiteEntry;
+  branch: BranchEntry;
+  /** Decoded and normalised, without the leading slash. */
+  path: string;
+  /** As the client sent it, still percent-encoded: what a reverse-proxy rule forwards. */
+  rawPath: string;
+  trailingSlash: boolean;
+  query: string;
+  /** The request's host name, lowercase and without its port: what host rules match. */
+  host: string;
+  /** The headers of this path's answers: the console's at first, with the release's `_headers` once known. */
+  headers: readonly AnswerHeader[];
+  /** The headers already set on the answer (the console's), so that only new ones are set again. */
+  applied: readonly AnswerHeader[];
+}
+
+/** The release's `_headers` when they are not on the answer yet. */
+export function unappliedHeaders(request: SiteRequest): readonly AnswerHeader[] {
+  return request.headers === request.applied ? [] : request.headers;
+}
+
+/** Sets the release's `_headers` on an answer the edge writes itself, when they add anything. */
+export function applyReleaseHeaders(request: SiteRequest) {
+  applyAnswerHeaders(request.res, unappliedHeaders(request));
+}
+
+/**
+ * A redirect; `extra` are headers not set on the answer yet (the release's), written with it in
+ * one go, which costs a tiny answer less than setting them one by one.
+ */
+export function redirectTo(res: ServerResponse, status: number, location: string, extra: readonly AnswerHeader[] = []) {
+  const headers: OutgoingHttpHeaders = {};
+  for (const [name, value] of extra) {
+    if (value === null) res.removeHeader(name);
+    else headers[name] = value;
+  }
+  headers.location = location;
+  headers['content-length'] = '0';
+  res.writeHead(status, headers);
+  res.end();
+  return 0;
+}
+
+/** A console redirect keeps the request's query unless its target has one of its own. */
+export function withQuery(target: string, query: string) {
+  return target.includes('?') ? target : `${target}${query}`;
+}
