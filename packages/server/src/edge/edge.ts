@@ -266,7 +266,7 @@ export class Edge {
    * its files; `_headers` apply to every answer for the path.
    */
   private serveRelease(request: SiteRequest, manifest: Manifest): Answer {
-    const { res, branch, path, trailingSlash, query, host } = request;
+    const { branch, path, trailingSlash, query, host } = request;
     const rules = manifest.rules;
     // A file's answer takes these headers with its prepared ones; other answers get them set here.
     if (rules?.headers) request.headers = this.answerHeaders.headersFor(branch, rules, host, `/${path}`);
