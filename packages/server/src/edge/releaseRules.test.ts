@@ -210,3 +210,31 @@ describe('a release’s _redirects and _headers at the edge', () => {
     expectStatus(await owner.put(redirectsPath, { redirects: [] }), 200);
   });
 });
+
+describe('a _redirects proxy on an installation that keeps private addresses out', () => {
+  it('refuses to reach a loopback upstream, as the console’s reverse-proxy rules do', async () => {
+    const server = await startTestServer();
+    const upstream = await startUpstream();
+    try {
+      const world = await buildWorld(server.url);
+      const upstreamPort = (upstream.address() as AddressInfo).port;
+      await uploadRelease(
+        world.clients.owner,
+        world.site._id,
+        'proxy',
+        ['main'],
+        [
+          { name: 'index.html', content: page('home') },
+          { name: '_redirects', content: `/api/*  http://127.0.0.1:${upstreamPort}/:splat  200` },
+        ],
+      );
+      const port = Number(new URL(server.url).port);
+      const answer = await siteRequest(port, `${world.site.name}.localhost:${port}`, '/api/secrets');
+      expect(answer.status).toBe(502);
+      expect(answer.text).not.toContain('"method"');
+    } finally {
+      await server.close();
+      upstream.close();
+    }
+  });
+});
