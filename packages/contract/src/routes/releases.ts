@@ -10,6 +10,7 @@ export const listReleases = route({
   method: 'get',
   path: '/api/v1/sites/:siteId/releases',
   scope: 'release_list',
+  auth: 'upload',
   summary: 'Releases of a site, newest first; `branch` keeps those the branch has pointed at',
   params: ids('siteId'),
   query: pageQuery.extend({ search, branch: id.optional() }),

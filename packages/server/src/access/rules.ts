@@ -103,11 +103,25 @@ export async function mustAdminSite(db: Executor, actor: Actor, siteId: string) 
   return { site, member };
 }
 
+/** A site token's own site; any other is refused. */
+async function siteOfToken(db: Executor, actor: Actor & { kind: 'siteToken' }, siteId: string) {
+  if (actor.siteId !== siteId) throw httpError('TOKEN_OTHER_SITE', 'This token belongs to another site');
+  return findSite(db, siteId);
+}
+
 /** Uploads: a site token of this very site, or a person (session or API token) who manages the site. */
 export async function mustUploadToSite(db: Executor, actor: Actor, siteId: string) {
-  if (actor.kind === 'siteToken') {
-    if (actor.siteId !== siteId) throw httpError('TOKEN_OTHER_SITE', 'This token belongs to another site');
-    return findSite(db, siteId);
-  }
+  if (actor.kind === 'siteToken') return siteOfToken(db, actor, siteId);
   return (await mustManageSite(db, actor, siteId)).site;
+}
+
+/** What a CI does besides uploading (list, roll back, delete a preview): its site token, or someone who may see the site. */
+export async function mustSeeSiteOrItsToken(db: Executor, actor: Actor, siteId: string) {
+  if (actor.kind === 'siteToken') return siteOfToken(db, actor, siteId);
+  return (await mustSeeSite(db, actor, siteId)).site;
+}
+
+/** The person acting, or null for a site token (whose events name no one). */
+export function personOf(actor: Actor): string | null {
+  return actor.kind === 'siteToken' ? null : userOf(actor);
 }

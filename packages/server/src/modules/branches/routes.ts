@@ -1,5 +1,12 @@
 import { api } from '@wharf/contract';
-import { mustManageSite, mustSeeSite, userOf } from '../../access/rules.ts';
+import {
+  mustManageSite,
+  mustSeeSite,
+  mustSeeSiteOrItsToken,
+  mustUploadToSite,
+  personOf,
+  userOf,
+} from '../../access/rules.ts';
 import { httpError } from '../../http/errors.ts';
 import type { WharfApp } from '../../wharfApp.ts';
 import { getRelease } from '../releases/queries.ts';
@@ -24,8 +31,14 @@ export function branchRoutes(app: WharfApp) {
     return { site, branch: await findBranch(db, site.id, params.branchId), actorId: userOf(actor) };
   }
 
+  /** As manageable, or the site's own token: what a CI does to the branches it deploys. */
+  async function deployable(actor: Parameters<typeof mustManageSite>[1], params: { siteId: string; branchId: string }) {
+    const site = await mustUploadToSite(db, actor, params.siteId);
+    return { site, branch: await findBranch(db, site.id, params.branchId), actorId: personOf(actor) };
+  }
+
   app.handle(api.listBranches, async ({ actor, params }) => {
-    const { site } = await mustSeeSite(db, actor, params.siteId);
+    const site = await mustSeeSiteOrItsToken(db, actor, params.siteId);
     return (await listBranchRows(db, site.id)).map((row) => toBranch(config, site.name, row));
   });
 
@@ -50,7 +63,7 @@ export function branchRoutes(app: WharfApp) {
   });
 
   app.handle(api.deleteBranch, async ({ actor, params }) => {
-    const { site, branch, actorId } = await manageable(actor, params);
+    const { site, branch, actorId } = await deployable(actor, params);
     await deleteBranch(db, actorId, site, branch);
   });
 
@@ -69,7 +82,7 @@ export function branchRoutes(app: WharfApp) {
   });
 
   app.handle(api.setBranchRelease, async ({ actor, params, body }) => {
-    const target = await manageable(actor, params);
+    const target = await deployable(actor, params);
     const data: Record<string, unknown> = { releaseId: body.release, previousReleaseId: target.branch.release_id };
     return changeBranch(db, config, {
       ...target,

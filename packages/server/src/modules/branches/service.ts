@@ -97,7 +97,8 @@ export async function changeBranch(
   db: Db,
   config: Config,
   input: {
-    actorId: string;
+    /** Null for a site token. */
+    actorId: string | null;
     site: SiteRow;
     branch: BranchRow;
     event: EventName;
@@ -128,7 +129,7 @@ export async function newPasswordColumns(password: string) {
   return { password_hash: await hashPassword(password), password_version: randomString(12) };
 }
 
-export async function deleteBranch(db: Db, actorId: string, site: SiteRow, branch: BranchRow) {
+export async function deleteBranch(db: Db, actorId: string | null, site: SiteRow, branch: BranchRow) {
   if (site.main_branch_id === branch.id) {
     throw httpError('MAIN_BRANCH_UNDELETABLE', 'The main branch cannot be deleted; make another branch main first');
   }

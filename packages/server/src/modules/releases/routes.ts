@@ -1,6 +1,6 @@
 import { api } from '@wharf/contract';
 import type { Actor } from '../../access/actor.ts';
-import { mustManageSite, mustSeeSite, userOf } from '../../access/rules.ts';
+import { mustManageSite, mustSeeSite, mustSeeSiteOrItsToken, userOf } from '../../access/rules.ts';
 import { recordEvent } from '../../events/outbox.ts';
 import { httpError } from '../../http/errors.ts';
 import type { WharfApp } from '../../wharfApp.ts';
@@ -19,7 +19,7 @@ export function releaseRoutes(app: WharfApp) {
   }
 
   app.handle(api.listReleases, async ({ actor, params, query }) => {
-    const { site } = await mustSeeSite(db, actor, params.siteId);
+    const site = await mustSeeSiteOrItsToken(db, actor, params.siteId);
     if (query.branch) await findBranch(db, site.id, query.branch);
     return listReleases(db, config, site, query, query);
   });
