@@ -10,6 +10,10 @@ type Command = (argv: string[], context: CliContext) => Promise<number>;
 const commands: Record<string, () => Promise<Command>> = {
   upload: () => import('./commands/upload.ts').then((module) => module.uploadCommand),
   'hash-password': () => import('./commands/hashPassword.ts').then((module) => module.hashPasswordCommand),
+  branch: () => import('./commands/siteCommands.ts').then((module) => module.siteCommand('branch')),
+  rollback: () => import('./commands/siteCommands.ts').then((module) => module.siteCommand('rollback')),
+  releases: () => import('./commands/siteCommands.ts').then((module) => module.siteCommand('releases')),
+  status: () => import('./commands/siteCommands.ts').then((module) => module.siteCommand('status')),
 };
 
 async function dispatch(argv: string[], context: CliContext): Promise<number> {

@@ -16,10 +16,35 @@ export const mainHelp = `wharf ${version}: upload releases to a Wharf server
 
 Usage:
   wharf upload <folder> --url URL --site SITE_ID --token TOKEN [--release NAME] [--branch NAME]...
+  wharf branch delete NAME             delete a branch (a preview); never the main branch
+  wharf rollback --branch NAME --release ID|NAME
+                                       point a branch at another release of the site
+  wharf releases list [--search TEXT] [--limit N]
+  wharf status                         what each branch serves, and where
   wharf hash-password [password]      (better: the password on standard input)
   wharf --help | --version
 
-Run wharf upload --help for the details of an upload.
+Every command but hash-password takes --url, --site and --token (or WHARF_URL, WHARF_SITE and
+WHARF_TOKEN; a site token will do) and --json. Run wharf upload --help for the details of an upload.
+`;
+
+export const siteCommandHelp = `Usage:
+  wharf branch delete NAME
+  wharf rollback --branch NAME --release ID|NAME
+  wharf releases list [--search TEXT] [--limit N (1-100, default 20)]
+  wharf status
+
+Options:
+  --url URL        the Wharf server, e.g. http://localhost:8080           (env WHARF_URL)
+  --site ID        the site's id, shown in the console                      (env WHARF_SITE)
+  --token TOKEN    the site's token, or an API token with the route's scope (env WHARF_TOKEN)
+  --json           print one JSON object with the result (or the error) on stdout
+  -h, --help       this help
+
+A release is named by its id or its exact name (the newest of that name, among the last 100).
+
+Exit codes:
+${exitCodeLines.replace('the server refused the release (its message says why)', 'the server refused (its message says why), or no such branch or release')}
 `;
 
 export const uploadHelp = `Usage: wharf upload <folder> [options]

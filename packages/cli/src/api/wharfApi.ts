@@ -63,8 +63,11 @@ export function wharfApi(connection: Connection) {
     params: Record<string, string>,
     body?: () => RequestBody,
     options: { idempotent?: boolean } = {},
+    query: Record<string, string | number | undefined> = {},
   ): Promise<RouteResponse<R>> {
-    const path = routePath(route.path, params);
+    const search = new URLSearchParams();
+    for (const [key, value] of Object.entries(query)) if (value !== undefined) search.set(key, String(value));
+    const path = routePath(route.path, params) + (search.size > 0 ? `?${search}` : '');
     const idempotencyKey = options.idempotent ? randomUUID() : undefined;
     for (let tries = 1; ; tries++) {
       const answer = await attempt(route, base + path, body?.(), idempotencyKey);
@@ -101,6 +104,12 @@ export function wharfApi(connection: Connection) {
     finalizeDeploy: (deployId: string) => send(api.finalizeDeploy, { deployId }),
     uploadRelease: (siteId: string, body: () => RequestBody) =>
       send(api.uploadRelease, { siteId }, body, { idempotent: true }),
+    listBranches: (siteId: string) => send(api.listBranches, { siteId }),
+    deleteBranch: (siteId: string, branchId: string) => send(api.deleteBranch, { siteId, branchId }),
+    setBranchRelease: (siteId: string, branchId: string, releaseId: string) =>
+      send(api.setBranchRelease, { siteId, branchId }, json({ release: releaseId })),
+    listReleases: (siteId: string, query: { page: number; size: number; search?: string }) =>
+      send(api.listReleases, { siteId }, undefined, {}, query),
   };
 }
 

@@ -1,5 +1,6 @@
 import { parseArgs } from 'node:util';
 import { usageError } from '../failures.ts';
+import { connectionOf, connectionOptions } from './connection.ts';
 
 /** What `wharf upload` was asked to do, before defaults that need git are filled in. */
 export interface UploadArguments {
@@ -15,13 +16,9 @@ export interface UploadArguments {
 }
 
 const options = {
-  url: { type: 'string' },
-  site: { type: 'string' },
-  token: { type: 'string' },
+  ...connectionOptions,
   release: { type: 'string' },
   branch: { type: 'string', multiple: true },
-  json: { type: 'boolean', default: false },
-  help: { type: 'boolean', short: 'h', default: false },
 } as const;
 
 function parse(args: string[]) {
@@ -30,18 +27,6 @@ function parse(args: string[]) {
   } catch (error) {
     throw usageError((error as Error).message);
   }
-}
-
-function serverUrl(value: string | undefined): URL {
-  if (!value) throw usageError('Which server? Give --url or set WHARF_URL, e.g. --url http://localhost:8080');
-  let url: URL | null = null;
-  try {
-    url = new URL(value);
-  } catch {}
-  if (url?.protocol !== 'http:' && url?.protocol !== 'https:') {
-    throw usageError(`--url must be an http:// or https:// URL, e.g. http://localhost:8080; got ${value}`);
-  }
-  return url;
 }
 
 function notEmpty(values: string[], option: string) {
@@ -58,18 +43,9 @@ export function parseUploadArguments(
   if (values.help) return 'help';
   if (positionals.length === 0) throw usageError('Which folder? wharf upload <folder>, e.g. wharf upload ./dist');
   if (positionals.length > 1) throw usageError(`wharf upload takes one folder; got ${positionals.join(', ')}`);
-  const url = serverUrl(values.url ?? env.WHARF_URL);
-  const siteId = values.site ?? env.WHARF_SITE;
-  if (!siteId) throw usageError("Which site? Give --site or set WHARF_SITE to the site's id");
-  const token = values.token ?? env.WHARF_TOKEN;
-  if (!token) {
-    throw usageError('Which token? Give --token or set WHARF_TOKEN: a site token, or an API token with release_create');
-  }
   return {
     folder: positionals[0]!,
-    url,
-    siteId,
-    token,
+    ...connectionOf(values, env),
     release: values.release === undefined ? null : notEmpty([values.release], 'release')[0]!,
     branches: notEmpty(values.branch ?? [], 'branch'),
     json: values.json,
