@@ -28,7 +28,12 @@ function ruleProblemLines(problems: RuleProblem[]): string[] {
 }
 
 /** The result for scripts: one JSON object, stable keys. */
-export function summaryJson(outcome: UploadOutcome, durationMs: number): string {
+export function summaryJson(
+  outcome: UploadOutcome,
+  durationMs: number,
+  /** The pull request the release previews, and whether its commit status was posted (undefined: no token). */
+  preview?: { pullRequest: number; branch: string; statusPosted: boolean | undefined },
+): string {
   const { release } = outcome;
   return `${JSON.stringify({
     ok: true,
@@ -39,6 +44,7 @@ export function summaryJson(outcome: UploadOutcome, durationMs: number): string 
     uploaded: outcome.uploaded,
     sentBytes: outcome.sentBytes,
     durationMs,
+    ...(preview ? { preview } : {}),
   })}\n`;
 }
 
