@@ -46,11 +46,26 @@ export async function migrate(db: Db, sealer: () => Sealer, target?: string) {
   const provider: MigrationProvider = { getMigrations: async () => migrationsWith(sealer) };
   const migrationTableSchema = await postgresSchemaOf(db);
   const migrator = new Migrator({ db, provider, migrationTableSchema });
-  const { error, results } = await (target ? migrator.migrateTo(target) : migrator.migrateToLatest());
-  if (error) {
+  for (let attempt = 1; ; attempt++) {
+    const { error, results } = await (target ? migrator.migrateTo(target) : migrator.migrateToLatest());
+    if (!error) return;
     const failed = results?.find((result) => result.status === 'Error');
+    if (!failed && attempt < MIGRATION_ATTEMPTS && anotherSchemaWentAway(error, migrationTableSchema)) continue;
     throw new Error(`Migration ${failed?.migrationName ?? ''} failed: ${(error as Error).message}`);
   }
+}
+
+const MIGRATION_ATTEMPTS = 3;
+
+/**
+ * Before it runs anything, the migrator looks for its table among every table of the database
+ * (Kysely's introspection, which asks PostgreSQL for each table's serial sequence by schema and
+ * name). Another schema dropped at that moment, by another application or another Wharf's tests,
+ * fails that look with "schema … does not exist": nothing ran yet, and a second look succeeds.
+ */
+function anotherSchemaWentAway(error: unknown, ownSchema: string | undefined) {
+  const gone = /schema "([^"]+)" does not exist/.exec((error as Error)?.message ?? '')?.[1];
+  return gone !== undefined && gone !== ownSchema;
 }
 
 /**
