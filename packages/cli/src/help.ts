@@ -60,7 +60,11 @@ Options:
   --release NAME   the release's name; default: short commit and subject in git, else the time
   --branch NAME    a branch to serve the release, repeatable; default: the CI's branch
                    (GITHUB_HEAD_REF, GITHUB_REF_NAME, FORGEJO_*/GITEA_*, CI_COMMIT_REF_NAME,
-                   BITBUCKET_BRANCH, BRANCH), else the checked-out git branch, else main
+                   BITBUCKET_BRANCH, BRANCH), else the checked-out git branch, else main;
+                   on a pull or merge request: pr-{number}, with a commit status named wharf
+                   when GITHUB_TOKEN, GITEA_TOKEN or GITLAB_TOKEN is set
+  --comment        on a pull request, also write the preview's address in a comment that
+                   each later deploy edits in place (needs the same token)
   --json           print one JSON object with the result (or the error) on stdout
   -h, --help       this help
 

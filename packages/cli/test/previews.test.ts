@@ -11,7 +11,8 @@ let world: UploadWorld;
 let forge: StatusPeer;
 beforeAll(async () => {
   world = await startUploadWorld();
-  forge = await startStatusPeer('forge-token');
+  // Two comments a page, so that finding Wharf's own comment among others takes paging.
+  forge = await startStatusPeer('forge-token', { commentsPerPage: 2 });
 });
 afterAll(async () => {
   await forge?.close();
@@ -19,6 +20,7 @@ afterAll(async () => {
 });
 beforeEach(() => {
   forge.statuses.length = 0;
+  forge.comments.length = 0;
 });
 
 const site = () => ({ WHARF_URL: world.server.url, WHARF_SITE: world.siteId, WHARF_TOKEN: world.siteToken });
@@ -115,5 +117,57 @@ describe('pull-request previews', () => {
     });
     expect(named.json().branches[0].name).toBe('staging');
     expect(named.json().preview).toBeUndefined();
+  });
+
+  it('with --comment, writes the preview’s address in a comment that later deploys edit in place', async () => {
+    // Reviewers spoke first: Wharf's comment is found past the first page of them.
+    for (const body of ['Looks good', 'One nit', 'Fixed']) {
+      forge.comments.push({ id: forge.comments.length + 1, on: 'acme/shop#11', body, edits: 0 });
+    }
+    const folder = await siteFolder({ 'index.html': '<p>first</p>' });
+    const env = { ...site(), ...(await actionsEnv(folder, 11, { GITHUB_TOKEN: 'forge-token' })) };
+    const first = await runWharf(['upload', folder, '--comment', '--release', 'one', '--json'], { env });
+    expect(first.json().preview).toEqual({ pullRequest: 11, branch: 'pr-11', statusPosted: true, commentPosted: true });
+    const url = first.json().branches[0].url;
+    await writeFile(path.join(folder, 'index.html'), '<p>second</p>');
+    const second = await runWharf(['upload', folder, '--comment', '--release', 'two'], { env });
+    expect(second.stderr).toContain("Wrote the preview's address in a comment on pull request #11");
+
+    const ours = forge.comments.filter((comment) => comment.body.includes('<!-- wharf-preview -->'));
+    expect(ours).toEqual([expect.objectContaining({ on: 'acme/shop#11', edits: 1 })]);
+    expect(ours[0]!.body).toContain(`commit \`c0ffee42\` (release "two"): ${url}`);
+    expect(forge.comments).toHaveLength(4);
+    expect(await served(url)).toBe('<p>second</p>');
+  });
+
+  it('with --comment on GitLab, keeps one note on the merge request; a refused comment only warns', async () => {
+    const folder = await siteFolder({ 'index.html': '<p>MR note</p>' });
+    const gitlabEnv = (token: string) => ({
+      ...site(),
+      CI: 'true',
+      CI_MERGE_REQUEST_IID: '3',
+      CI_COMMIT_SHA: 'abc123',
+      CI_PROJECT_ID: '1234',
+      CI_API_V4_URL: forge.url,
+      GITLAB_TOKEN: token,
+    });
+    for (const release of ['a', 'b']) {
+      const run = await runWharf(['upload', folder, '--comment', '--release', release], {
+        env: gitlabEnv('forge-token'),
+      });
+      expect(run.code).toBe(0);
+    }
+    expect(forge.comments).toEqual([
+      expect.objectContaining({ on: '1234!3', edits: 1, body: expect.stringContaining('(release "b"): http') }),
+    ]);
+    const refused = await runWharf(['upload', folder, '--comment', '--json'], { env: gitlabEnv('wrong') });
+    expect(refused.code).toBe(0);
+    expect(refused.json().preview).toEqual({
+      pullRequest: 3,
+      branch: 'pr-3',
+      statusPosted: false,
+      commentPosted: false,
+    });
+    expect(refused.stderr).toContain('Could not write the preview comment on GitLab: 401');
   });
 });

@@ -11,6 +11,7 @@ import { defaultBranch, defaultReleaseName } from '../release/defaults.ts';
 import { deployFiles } from '../release/deployFiles.ts';
 import { gitBranch, gitCommit } from '../release/git.ts';
 import type { ReleaseTarget, UploadOutcome } from '../release/outcome.ts';
+import { upsertPreviewComment } from '../release/previewComment.ts';
 import { type PullRequest, pullRequestOf } from '../release/pullRequest.ts';
 import { parseUploadArguments, type UploadArguments } from './uploadArguments.ts';
 
@@ -45,18 +46,47 @@ async function releaseTarget(
   return { siteId: args.siteId, name, branches } satisfies ReleaseTarget;
 }
 
-/** Tells the pull request where its preview is: a commit status named `wharf`, when the CI gave a token. */
-async function reportPreview(pullRequest: PullRequest | null, outcome: UploadOutcome | null, progress: Progress) {
-  if (!pullRequest?.status) return undefined;
+/** What the commit status and the comment say about the preview. */
+function previewNews(outcome: UploadOutcome | null, url: string | null, sha: string) {
+  if (!outcome) {
+    return {
+      status: 'The upload failed',
+      comment: `**Wharf preview**: the upload of commit \`${sha.slice(0, 12)}\` failed; the CI job's log says why.`,
+    };
+  }
+  const release = outcome.release.name;
+  return {
+    status: `Preview of release "${release}"`,
+    comment: `**Wharf preview** of commit \`${sha.slice(0, 12)}\` (release "${release}"): ${url ?? 'no address'}`,
+  };
+}
+
+/**
+ * Tells the pull request where its preview is, when the CI gave a token: a commit status named
+ * `wharf`, and with --comment a comment edited in place. Answers what was posted, for --json.
+ */
+async function reportPreview(
+  pullRequest: PullRequest | null,
+  outcome: UploadOutcome | null,
+  comment: boolean,
+  progress: Progress,
+) {
+  if (!pullRequest?.status) return {};
   const branch = outcome?.release.deployedBranches.find((candidate) => candidate.name === pullRequest.branch);
+  const url = branch?.url ?? null;
+  const news = previewNews(outcome, url, pullRequest.status.sha);
   const problem = await postCommitStatus(pullRequest.status, {
     state: outcome ? 'success' : 'failure',
-    url: branch?.url ?? null,
-    description: outcome ? `Preview of release "${outcome.release.name}"` : 'The upload failed',
+    url,
+    description: news.status,
   });
   if (problem) progress.warn(`Could not post the commit status on ${pullRequest.forge}: ${problem}`);
   else progress.note(`Posted the commit status "${STATUS_CONTEXT}" on ${pullRequest.forge}`);
-  return problem === null;
+  if (!comment) return { statusPosted: problem === null };
+  const refused = await upsertPreviewComment(pullRequest.status, pullRequest.number, news.comment);
+  if (refused) progress.warn(`Could not write the preview comment on ${pullRequest.forge}: ${refused}`);
+  else progress.note(`Wrote the preview's address in a comment on pull request #${pullRequest.number}`);
+  return { statusPosted: problem === null, commentPosted: refused === null };
 }
 
 /** `wharf upload <folder>`: a new release of the site, served by the branches at the end. */
@@ -75,15 +105,15 @@ export async function uploadCommand(argv: string[], context: CliContext): Promis
     const files = await readFolder(folder, progress);
     const target = await releaseTarget(args, folder, context, progress, pullRequest);
     const outcome = await deployFiles(wharf, target, files, progress);
-    const statusPosted = await reportPreview(pullRequest, outcome, progress);
+    const posted = await reportPreview(pullRequest, outcome, args.comment, progress);
     const preview = pullRequest
-      ? { pullRequest: pullRequest.number, branch: pullRequest.branch, statusPosted }
+      ? { pullRequest: pullRequest.number, branch: pullRequest.branch, ...posted }
       : undefined;
     const durationMs = Date.now() - startedAt;
     context.stdout.write(args.json ? summaryJson(outcome, durationMs, preview) : summaryText(outcome, durationMs));
     return 0;
   } catch (error) {
-    await reportPreview(pullRequest, null, progress);
+    await reportPreview(pullRequest, null, args.comment, progress);
     throw explainFailure(error, { url: args.url, siteId: args.siteId, attempts: context.retry.attempts });
   }
 }

@@ -12,6 +12,8 @@ export interface UploadArguments {
   release: string | null;
   /** Empty: the CI's branch, or git's, or main. */
   branches: string[];
+  /** On a pull request, also write the preview's address in a comment, edited at each deploy. */
+  comment: boolean;
   json: boolean;
 }
 
@@ -19,6 +21,7 @@ const options = {
   ...connectionOptions,
   release: { type: 'string' },
   branch: { type: 'string', multiple: true },
+  comment: { type: 'boolean', default: false },
 } as const;
 
 function parse(args: string[]) {
@@ -48,6 +51,7 @@ export function parseUploadArguments(
     ...connectionOf(values, env),
     release: values.release === undefined ? null : notEmpty([values.release], 'release')[0]!,
     branches: notEmpty(values.branch ?? [], 'branch'),
+    comment: values.comment,
     json: values.json,
   };
 }

@@ -31,8 +31,11 @@ function ruleProblemLines(problems: RuleProblem[]): string[] {
 export function summaryJson(
   outcome: UploadOutcome,
   durationMs: number,
-  /** The pull request the release previews, and whether its commit status was posted (undefined: no token). */
-  preview?: { pullRequest: number; branch: string; statusPosted: boolean | undefined },
+  /**
+   * The pull request the release previews, and whether its commit status (and, with --comment, its
+   * comment) was posted: both absent without a token.
+   */
+  preview?: { pullRequest: number; branch: string; statusPosted?: boolean; commentPosted?: boolean },
 ): string {
   const { release } = outcome;
   return `${JSON.stringify({
