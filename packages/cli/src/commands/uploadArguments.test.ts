@@ -24,6 +24,7 @@ describe('wharf upload arguments', () => {
       token: 'wharf_site_x',
       release: null,
       branches: [],
+      comment: false,
       json: false,
     });
   });
@@ -38,11 +39,22 @@ describe('wharf upload arguments', () => {
     expect(parseUploadArguments(['dist', '--site', 'from-flag'], env)).toMatchObject({ siteId: 'from-flag' });
   });
 
-  it('collects every --branch, the release name and --json', () => {
-    const args = [...complete, '--branch', 'main', '--branch', 'feature/login', '--release', 'v1.2', '--json'];
+  it('collects every --branch, the release name, --comment and --json', () => {
+    const args = [
+      ...complete,
+      '--branch',
+      'main',
+      '--branch',
+      'feature/login',
+      '--release',
+      'v1.2',
+      '--comment',
+      '--json',
+    ];
     expect(parseUploadArguments(args, {})).toMatchObject({
       branches: ['main', 'feature/login'],
       release: 'v1.2',
+      comment: true,
       json: true,
     });
   });
