@@ -42,7 +42,8 @@ async function releaseTarget(
     from = fallback.source === 'default' ? ' (no branch given, none found in CI or git)' : ` (from ${fallback.source})`;
   }
   progress.note(`Release "${name}" for ${branches.join(', ')}${from}, site ${args.siteId} on ${args.url.origin}`);
-  return { siteId: args.siteId, name, branches } satisfies ReleaseTarget;
+  if (args.expires) progress.note(`The branches expire ${args.expires} after this upload`);
+  return { siteId: args.siteId, name, branches, expires: args.expires } satisfies ReleaseTarget;
 }
 
 /** Tells the pull request where its preview is: a commit status named `wharf`, when the CI gave a token. */

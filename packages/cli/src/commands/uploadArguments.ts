@@ -1,4 +1,5 @@
 import { parseArgs } from 'node:util';
+import { branchExpiry } from '@wharf/contract';
 import { usageError } from '../failures.ts';
 import { connectionOf, connectionOptions } from './connection.ts';
 
@@ -12,6 +13,8 @@ export interface UploadArguments {
   release: string | null;
   /** Empty: the CI's branch, or git's, or main. */
   branches: string[];
+  /** How long until the branches delete themselves (`14d`); null: they stay. */
+  expires: string | null;
   json: boolean;
 }
 
@@ -19,6 +22,7 @@ const options = {
   ...connectionOptions,
   release: { type: 'string' },
   branch: { type: 'string', multiple: true },
+  expires: { type: 'string' },
 } as const;
 
 function parse(args: string[]) {
@@ -34,7 +38,20 @@ function notEmpty(values: string[], option: string) {
   return values;
 }
 
-/** The arguments of `wharf upload`, flags winning over WHARF_URL, WHARF_SITE and WHARF_TOKEN; 'help' for --help. */
+/** The branches' expiry as the server takes it, checked here so that a typo costs no upload. */
+function expiryOf(value: string | undefined) {
+  if (value === undefined || value === '') return null;
+  const result = branchExpiry.safeParse(value.trim());
+  if (!result.success) {
+    throw usageError(`--expires ${result.error.issues[0]?.message.toLowerCase()}; got ${value}`);
+  }
+  return result.data;
+}
+
+/**
+ * The arguments of `wharf upload`, flags winning over WHARF_URL, WHARF_SITE, WHARF_TOKEN and
+ * WHARF_EXPIRES; 'help' for --help.
+ */
 export function parseUploadArguments(
   args: string[],
   env: Record<string, string | undefined>,
@@ -48,6 +65,7 @@ export function parseUploadArguments(
     ...connectionOf(values, env),
     release: values.release === undefined ? null : notEmpty([values.release], 'release')[0]!,
     branches: notEmpty(values.branch ?? [], 'branch'),
+    expires: expiryOf(values.expires ?? env.WHARF_EXPIRES),
     json: values.json,
   };
 }
