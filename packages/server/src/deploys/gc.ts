@@ -96,26 +96,31 @@ export async function collectGarbage(app: WharfApp, at = new Date()) {
 /**
  * One round of housekeeping: forgets expired deploys and idempotency keys, applies retention
  * (expired branches, then releases past their site's retention), collects the files nothing
- * uses any more, rows first and then the store's files no row accounts for, and prunes old jobs.
+ * uses any more, rows first and then (with `orphans`) the store's files no row accounts for,
+ * and prunes old jobs.
  */
-export async function keepHouse(app: WharfApp, at = new Date()) {
+export async function keepHouse(app: WharfApp, at = new Date(), { orphans = true } = {}) {
   await sweepExpiredDeploys(app, at);
   await sweepExpiredIdempotencyKeys(app.db);
   const expiredBranches = await deleteExpiredBranches(app, at);
   const releases = await pruneReleases(app, at);
   if (expiredBranches + releases > 0) app.log.info({ expiredBranches, releases }, 'applied retention');
   const collected = await collectGarbage(app, at);
-  const orphans = await removeOrphanFiles(app, GRACE_MS, at);
-  if (collected + orphans > 0) app.log.info({ collected, orphans }, 'collected unused release files');
+  const unrecorded = orphans ? await removeOrphanFiles(app, GRACE_MS, at) : 0;
+  if (collected + unrecorded > 0) app.log.info({ collected, unrecorded }, 'collected unused release files');
   const pruned = await pruneFinishedJobs(app.db);
   if (pruned.jobs + pruned.attempts > 0) app.log.info(pruned, 'pruned old jobs and hook deliveries');
 }
 
-/** Keeps house now and then; the timer never keeps the process alive. */
+/** Rounds between two walks through the whole store: with millions of files, a walk is long. */
+const ROUNDS_PER_ORPHAN_SWEEP = 12;
+
+/** Keeps house now and then (the store's unrecorded files hourly); the timer never keeps the process alive. */
 export function scheduleHousekeeping(app: WharfApp, everyMs = 5 * 60_000) {
+  let round = 0;
   const run = async () => {
     try {
-      await keepHouse(app);
+      await keepHouse(app, new Date(), { orphans: round++ % ROUNDS_PER_ORPHAN_SWEEP === 0 });
     } catch (error) {
       app.log.error({ err: error }, 'housekeeping failed');
     }
