@@ -45,6 +45,8 @@ export async function addSites(dataDir: string, bench: BenchSite, count: number)
       logo_version: null,
       password_hash: null,
       password_version: null,
+      keep_releases_days: 30,
+      keep_releases_count: 100,
     });
     for (const [b, name] of BRANCHES.entries()) {
       branches.push({
@@ -57,6 +59,7 @@ export async function addSites(dataDir: string, bench: BenchSite, count: number)
         password_version: null,
         headers: '[]',
         redirects: '[]',
+        expires_at: null,
         created_at: at,
       });
     }

@@ -46,8 +46,10 @@ describeInBrowser(
       await page.goto(`/sites/${site._id}/settings`);
       await page.getByRole('button', { name: 'Copy the site ID' }).click();
       await expect.poll(() => page.evaluate(() => navigator.clipboard.readText())).toBe(site._id);
-      const save = page.getByRole('button', { name: 'Save' });
-      const discard = page.getByRole('button', { name: 'Discard' });
+      // The General card's own buttons: the Retention card below has a Save and a Discard too.
+      const general = page.locator('form').filter({ has: page.getByRole('heading', { name: 'General' }) });
+      const save = general.getByRole('button', { name: 'Save' });
+      const discard = general.getByRole('button', { name: 'Discard' });
       await expect.poll(() => save.isDisabled()).toBe(true);
       await expect.poll(() => discard.isDisabled()).toBe(true);
       await page.getByRole('textbox', { name: /^Name/ }).fill(stage.world.site.name);
@@ -130,7 +132,7 @@ describeInBrowser(
       await expectVisible(toast(page, `${name} is verified`));
       const domain = page.getByRole('group', { name: 'Domain 1' });
       await expectVisible(domain.getByText('Verified', { exact: true }));
-      await expect.poll(() => page.getByRole('button', { name: 'Save' }).isDisabled()).toBe(true);
+      await expect.poll(() => page.getByRole('button', { name: 'Save' }).first().isDisabled()).toBe(true);
       await snap(page, 'site-settings-domain-verified');
       await context.close();
     });

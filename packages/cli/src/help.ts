@@ -16,6 +16,7 @@ export const mainHelp = `wharf ${version}: upload releases to a Wharf server
 
 Usage:
   wharf upload <folder> --url URL --site SITE_ID --token TOKEN [--release NAME] [--branch NAME]...
+                                       [--expires 14d]
   wharf branch delete NAME             delete a branch (a preview); never the main branch
   wharf rollback --branch NAME --release ID|NAME
                                        point a branch at another release of the site
@@ -65,6 +66,8 @@ Options:
                    when GITHUB_TOKEN, GITEA_TOKEN or GITLAB_TOKEN is set
   --comment        on a pull request, also write the preview's address in a comment that
                    each later deploy edits in place (needs the same token)
+  --expires TIME   delete the branches this long after the upload: 30m, 12h, 14d   (env WHARF_EXPIRES)
+                   (at most 365d; never the main branch); an upload without it makes them stay
   --json           print one JSON object with the result (or the error) on stdout
   -h, --help       this help
 

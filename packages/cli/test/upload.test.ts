@@ -143,6 +143,37 @@ describe('wharf upload, against a real server', () => {
     expect(await served(result.branches[0].url, '/deep/er/page')).toBe('page');
   });
 
+  it('gives the branches an expiry with --expires, by deploy or by archive, and clears it on an upload without', async () => {
+    const folder = await siteFolder({ 'index.html': '<h1>Preview</h1>' });
+    const branchExpiry = async (name: string) => {
+      const branches = expectStatus(await world.owner.get(`/api/v1/sites/${world.siteId}/branches`), 200);
+      return branches.find((branch: { name: string }) => branch.name === name).expiresAt as string | null;
+    };
+    const startedAt = Date.now();
+    const preview = (
+      await runWharf(['upload', folder, ...connection(), '--branch', 'pr-7', '--expires', '2h', '--json'])
+    ).json();
+    expect(preview.branches).toEqual([
+      expect.objectContaining({ name: 'pr-7', expiresAt: await branchExpiry('pr-7') }),
+    ]);
+    expect(Date.parse(preview.branches[0].expiresAt) - startedAt).toBeGreaterThanOrEqual(2 * 3600_000);
+    expect(Date.parse(preview.branches[0].expiresAt) - Date.now()).toBeLessThanOrEqual(2 * 3600_000);
+
+    proxy.refuseDeploys = { status: 404, code: 'ROUTE_NOT_FOUND', message: 'No deploys here' };
+    const archived = await runWharf(['upload', folder, ...connection(), '--branch', 'pr-8', '--json'], {
+      env: { WHARF_EXPIRES: '3d' },
+    });
+    expect(archived.json()).toMatchObject({ method: 'archive' });
+    expect(Date.parse((await branchExpiry('pr-8'))!) - Date.now()).toBeGreaterThan(2.9 * 86_400_000);
+    proxy.refuseDeploys = null;
+
+    expect((await runWharf(['upload', folder, ...connection(), '--branch', 'pr-7'])).code).toBe(0);
+    expect(await branchExpiry('pr-7')).toBeNull();
+    const toMain = await runWharf(['upload', folder, ...connection(), '--branch', 'main', '--expires', '1d', '--json']);
+    expect(toMain.code).toBe(exitCodes.refused);
+    expect(toMain.json().error).toContain('The main branch (main) cannot expire');
+  });
+
   it('sends a tar.gz when the manifest is longer than the server takes in one request', async () => {
     proxy.refuseDeploys = { status: 413, code: 'BODY_TOO_LARGE', message: 'Request body is too large' };
     const folder = await siteFolder({ 'index.html': '<h1>Many files</h1>' });

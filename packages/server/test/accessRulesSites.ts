@@ -68,6 +68,12 @@ export function siteRules(): Partial<Record<RouteName, AccessRule>> {
       call: (w) => ({ ...siteParams(w), body: { password: 'secret' } }),
     },
     removeSitePassword: { allow: siteManagers, events: ['site_password_removed'], call: siteParams },
+    setSiteRetention: {
+      allow: siteManagers,
+      events: ['site_updated'],
+      call: (w) => ({ ...siteParams(w), body: { keepReleasesDays: 30, keepReleasesCount: 100 } }),
+    },
+    getSiteUsage: { allow: orgMembers, call: siteParams },
     getSiteTraffic: { allow: orgMembers, call: (w) => ({ ...siteParams(w), query: { hours: 24 } }) },
     listSiteTokens: { allow: siteManagers, call: siteParams },
     createSiteToken: {

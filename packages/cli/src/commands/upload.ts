@@ -43,7 +43,8 @@ async function releaseTarget(
     from = fallback.source === 'default' ? ' (no branch given, none found in CI or git)' : ` (from ${fallback.source})`;
   }
   progress.note(`Release "${name}" for ${branches.join(', ')}${from}, site ${args.siteId} on ${args.url.origin}`);
-  return { siteId: args.siteId, name, branches } satisfies ReleaseTarget;
+  if (args.expires) progress.note(`The branches expire ${args.expires} after this upload`);
+  return { siteId: args.siteId, name, branches, expires: args.expires } satisfies ReleaseTarget;
 }
 
 /** What the commit status and the comment say about the preview. */

@@ -25,7 +25,16 @@ describe('wharf upload arguments', () => {
       release: null,
       branches: [],
       comment: false,
+      expires: null,
       json: false,
+    });
+  });
+
+  it("takes the branches' expiry from --expires, else WHARF_EXPIRES", () => {
+    expect(parseUploadArguments([...complete, '--expires', '14d'], {})).toMatchObject({ expires: '14d' });
+    expect(parseUploadArguments(complete, { WHARF_EXPIRES: '12h' })).toMatchObject({ expires: '12h' });
+    expect(parseUploadArguments([...complete, '--expires', '30m'], { WHARF_EXPIRES: '12h' })).toMatchObject({
+      expires: '30m',
     });
   });
 
@@ -75,6 +84,9 @@ describe('wharf upload arguments', () => {
     [[...complete, '--branch', ''], '--branch cannot be empty'],
     [[...complete, '--release', ' '], '--release cannot be empty'],
     [[...complete, '--force'], "Unknown option '--force'"],
+    [[...complete, '--expires', '14 days'], '--expires must be a duration such as 30m, 12h or 14d; got 14 days'],
+    [[...complete, '--expires', '2w'], '--expires must be a duration such as 30m, 12h or 14d; got 2w'],
+    [[...complete, '--expires', '400d'], '--expires must be at most 365d; got 400d'],
     [[...complete, '--site'], "Option '--site <value>' argument missing"],
   ])('refuses %j as a usage error', (args, message) => {
     expect(usageMessage(args)).toContain(message);

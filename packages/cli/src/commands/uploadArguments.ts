@@ -1,4 +1,5 @@
 import { parseArgs } from 'node:util';
+import { branchExpiry } from '@wharf/contract';
 import { usageError } from '../failures.ts';
 import { connectionOf, connectionOptions } from './connection.ts';
 
@@ -14,6 +15,8 @@ export interface UploadArguments {
   branches: string[];
   /** On a pull request, also write the preview's address in a comment, edited at each deploy. */
   comment: boolean;
+  /** How long until the branches delete themselves (`14d`); null: they stay. */
+  expires: string | null;
   json: boolean;
 }
 
@@ -22,6 +25,7 @@ const options = {
   release: { type: 'string' },
   branch: { type: 'string', multiple: true },
   comment: { type: 'boolean', default: false },
+  expires: { type: 'string' },
 } as const;
 
 function parse(args: string[]) {
@@ -37,7 +41,20 @@ function notEmpty(values: string[], option: string) {
   return values;
 }
 
-/** The arguments of `wharf upload`, flags winning over WHARF_URL, WHARF_SITE and WHARF_TOKEN; 'help' for --help. */
+/** The branches' expiry as the server takes it, checked here so that a typo costs no upload. */
+function expiryOf(value: string | undefined) {
+  if (value === undefined || value === '') return null;
+  const result = branchExpiry.safeParse(value.trim());
+  if (!result.success) {
+    throw usageError(`--expires ${result.error.issues[0]?.message.toLowerCase()}; got ${value}`);
+  }
+  return result.data;
+}
+
+/**
+ * The arguments of `wharf upload`, flags winning over WHARF_URL, WHARF_SITE, WHARF_TOKEN and
+ * WHARF_EXPIRES; 'help' for --help.
+ */
 export function parseUploadArguments(
   args: string[],
   env: Record<string, string | undefined>,
@@ -52,6 +69,7 @@ export function parseUploadArguments(
     release: values.release === undefined ? null : notEmpty([values.release], 'release')[0]!,
     branches: notEmpty(values.branch ?? [], 'branch'),
     comment: values.comment,
+    expires: expiryOf(values.expires ?? env.WHARF_EXPIRES),
     json: values.json,
   };
 }

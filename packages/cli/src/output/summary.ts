@@ -8,7 +8,10 @@ export function summaryText(outcome: UploadOutcome, durationMs: number): string 
   const seconds = (durationMs / 1000).toFixed(1);
   const head = `Release "${release.name}" is live: ${plural(release.fileCount, 'file')}, ${formatBytes(release.size)}; sent ${plural(uploaded.files, 'file')} (${formatBytes(uploaded.bytes)}) in ${seconds} s`;
   const width = Math.max(...release.deployedBranches.map((branch) => branch.name.length));
-  const branches = release.deployedBranches.map((branch) => `  ${branch.name.padEnd(width)}  ${branch.url}`);
+  const branches = release.deployedBranches.map(
+    (branch) =>
+      `  ${branch.name.padEnd(width)}  ${branch.url}${branch.expiresAt ? `  (deleted after ${branch.expiresAt})` : ''}`,
+  );
   return `${[head, ...branches, ...ruleProblemLines(release.ruleProblems)].join('\n')}\n`;
 }
 
@@ -42,7 +45,12 @@ export function summaryJson(
     ok: true,
     release: { _id: release._id, name: release.name, fileCount: release.fileCount, size: release.size },
     ruleProblems: release.ruleProblems,
-    branches: release.deployedBranches.map((branch) => ({ _id: branch._id, name: branch.name, url: branch.url })),
+    branches: release.deployedBranches.map((branch) => ({
+      _id: branch._id,
+      name: branch.name,
+      url: branch.url,
+      expiresAt: branch.expiresAt,
+    })),
     method: outcome.method,
     uploaded: outcome.uploaded,
     sentBytes: outcome.sentBytes,

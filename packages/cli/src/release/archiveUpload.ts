@@ -9,7 +9,7 @@ import { packFolder } from './packFolder.ts';
 
 /**
  * multipart/form-data written by hand, because FormData wants the whole file as a Blob: the
- * fields first (`name`, `branches` once per branch), then the archive as it is packed.
+ * fields first (`name`, `branches` once per branch, `expires`), then the archive as it is packed.
  */
 async function* multipartBody(boundary: string, fields: [string, string][], archive: Readable) {
   try {
@@ -47,6 +47,7 @@ export async function uploadArchive(
   const fields: [string, string][] = [
     ['name', target.name],
     ...target.branches.map((b): [string, string] => ['branches', b]),
+    ...(target.expires ? [['expires', target.expires] as [string, string]] : []),
   ];
   // Each attempt packs the folder again, into the same bytes; a retry restarts the bar and the count.
   const packedAt = new Date();

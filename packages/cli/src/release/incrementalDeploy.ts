@@ -52,6 +52,7 @@ export async function deployIncrementally(
   const manifest = {
     name: target.name,
     branches: target.branches,
+    ...(target.expires ? { expires: target.expires } : {}),
     files: files.map(({ path, hash, size }) => ({ path, hash, size })),
   };
   let deploy: Awaited<ReturnType<WharfApi['startDeploy']>>;

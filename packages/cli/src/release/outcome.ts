@@ -7,6 +7,8 @@ export interface ReleaseTarget {
   siteId: string;
   name: string;
   branches: string[];
+  /** How long until the branches delete themselves (`14d`); null: they stay (an expiry they had is cleared). */
+  expires: string | null;
 }
 
 /** What an upload did: the release, how it travelled and how much of it had to. */

@@ -14,6 +14,8 @@ export const branch = z.object({
   release: z.string().nullable(),
   hasPassword: z.boolean(),
   headers: z.array(header),
+  /** When the branch deletes itself (set by an upload with an expiry); null: never. */
+  expiresAt: timestamp.nullable(),
   createdAt: timestamp,
 });
 export type Branch = z.infer<typeof branch>;

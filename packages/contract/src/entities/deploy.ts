@@ -15,9 +15,28 @@ export type ManifestEntry = z.infer<typeof manifestEntry>;
 
 export const branchNames = z.array(name).max(20, 'At most 20 branches');
 
+const EXPIRY_UNITS_MS = { m: 60_000, h: 3_600_000, d: 86_400_000 } as const;
+const MAX_EXPIRY_MS = 365 * EXPIRY_UNITS_MS.d;
+
+/** How long an expiry such as `14d`, `12h` or `30m` lasts, in milliseconds. */
+export function expiryMs(expiry: string) {
+  const unit = expiry.slice(-1) as keyof typeof EXPIRY_UNITS_MS;
+  return Number(expiry.slice(0, -1)) * EXPIRY_UNITS_MS[unit];
+}
+
+/**
+ * How long after this upload its branches are deleted by themselves (a preview's life): minutes,
+ * hours or days, at most a year. An upload without it clears the expiry of its branches.
+ */
+export const branchExpiry = z
+  .string()
+  .regex(/^[1-9][0-9]{0,5}[mhd]$/, 'Must be a duration such as 30m, 12h or 14d')
+  .refine((value) => expiryMs(value) <= MAX_EXPIRY_MS, 'Must be at most 365d');
+
 export const createDeployBody = z.object({
   name,
   branches: branchNames,
+  expires: branchExpiry.optional(),
   files: z.array(manifestEntry).min(1, 'The release has no files').max(100_000, 'At most 100000 files'),
 });
 

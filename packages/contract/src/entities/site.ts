@@ -105,6 +105,38 @@ export const domains = z
     });
   });
 
+/**
+ * How long a site keeps the releases no branch serves: those older than `keepReleasesDays` or
+ * beyond the newest `keepReleasesCount` are deleted; null: no limit of that kind.
+ */
+export const siteRetention = z.object({
+  keepReleasesDays: z
+    .number({ error: 'Must be a number of days' })
+    .int('Must be a whole number')
+    .min(1, 'Must be at least 1')
+    .max(3650, 'Must be at most 3650')
+    .nullable(),
+  keepReleasesCount: z
+    .number({ error: 'Must be a number of releases' })
+    .int('Must be a whole number')
+    .min(1, 'Must be at least 1')
+    .max(100_000, 'Must be at most 100000')
+    .nullable(),
+});
+export type SiteRetention = z.infer<typeof siteRetention>;
+
+/** The disk a site's releases take: each stored file counted once, however many releases share it. */
+export const siteUsage = z.object({
+  releases: z.number(),
+  /** Distinct files (by content) its releases hold. */
+  files: z.number(),
+  /** Their bytes as uploaded. */
+  bytes: z.number(),
+  /** The brotli and gzip copies stored beside them. */
+  compressedBytes: z.number(),
+});
+export type SiteUsage = z.infer<typeof siteUsage>;
+
 export const branchSummary = z.object({ _id: z.string(), name: z.string(), url: z.string() });
 
 export const site = z.object({
@@ -124,6 +156,7 @@ export const site = z.object({
   hasPassword: z.boolean(),
   domains: z.array(domain),
   headers: z.array(header),
+  retention: siteRetention,
   createdAt: timestamp,
 });
 export type Site = z.infer<typeof site>;

@@ -7,7 +7,9 @@ import {
   passwordBody,
   site,
   siteHeadersBody,
+  siteRetention,
   siteToken,
+  siteUsage,
   updateSiteBody,
   validateSiteNameBody,
 } from '../entities/site.ts';
@@ -98,6 +100,25 @@ export const removeSitePassword = route({
   summary: 'Remove the password of a site',
   params: ids('siteId'),
   response: site,
+});
+
+export const setSiteRetention = route({
+  method: 'put',
+  path: '/api/v1/sites/:siteId/retention',
+  scope: 'site_update',
+  summary: 'Set how long a site keeps the releases no branch serves',
+  params: ids('siteId'),
+  body: siteRetention,
+  response: site,
+});
+
+export const getSiteUsage = route({
+  method: 'get',
+  path: '/api/v1/sites/:siteId/usage',
+  scope: 'site_read',
+  summary: 'The disk the releases of a site take, each stored file counted once',
+  params: ids('siteId'),
+  response: siteUsage,
 });
 
 export const listSiteTokens = route({

@@ -99,6 +99,9 @@ export interface Database {
     password_version: string | null;
     domains: Json;
     headers: Json;
+    /** Releases no branch serves go after this many days, and beyond the newest this many; null: never. */
+    keep_releases_days: number | null;
+    keep_releases_count: number | null;
     created_at: Iso;
   };
   site_domains: { name: string; site_id: string };
@@ -112,6 +115,8 @@ export interface Database {
     password_version: string | null;
     headers: Json;
     redirects: Json;
+    /** When the branch is deleted by itself (a preview's end); null: never. */
+    expires_at: Iso | null;
     created_at: Iso;
   };
   releases: {
@@ -141,6 +146,8 @@ export interface Database {
     expires_at: Iso;
     /** Set when the deploy became this release. */
     release_id: string | null;
+    /** How long after the release its branches expire (`14d`); null: they do not. */
+    branch_expiry: string | null;
   };
   deploy_files: { deploy_id: string; path: string; hash: string; size: number };
   idempotency_keys: {

@@ -1,4 +1,4 @@
-import type { Form } from '@wharf/contract';
+import { expiryMs, type Form } from '@wharf/contract';
 import type { Config } from '../config.ts';
 import type { Database, Db, Executor } from '../db/schema.ts';
 import { recordEvent } from '../events/outbox.ts';
@@ -21,6 +21,8 @@ export interface NewRelease {
   name: string;
   /** Branches to point at the release, created when missing; none: the site's main branch. */
   branches: string[];
+  /** How long after now the branches expire (`14d`); null or absent: they never do. */
+  branchExpiry?: string | null;
   files: ReleaseFile[];
   forms: Form[];
   /** Its `_redirects` and `_headers`, parsed, and what is wrong in them. */
@@ -40,8 +42,10 @@ export async function createRelease(db: Db, config: Config, input: NewRelease) {
   const releaseId = newId();
   const { site } = input;
   const scope = { actorId: input.actorId, ...siteScope(site) };
+  const expiresAt = input.branchExpiry ? new Date(Date.now() + expiryMs(input.branchExpiry)).toISOString() : null;
   const deployedBranchIds = await db.transaction().execute(async (trx) => {
     const branchNames = [...new Set(input.branches.length > 0 ? input.branches : [await mainBranchName(trx, site)])];
+    if (expiresAt) await mustNotExpireMainBranch(trx, site, branchNames);
     // The deploy remembers what it became, so a retried finalise answers the same. Claimed first:
     // a second finalise running at the same time waits here, then finds it taken and makes nothing.
     const claimed = await trx
@@ -88,6 +92,8 @@ export async function createRelease(db: Db, config: Config, input: NewRelease) {
         await recordEvent(trx, { ...scope, name: 'site_branch_added', data: { branchId: branch.id, name, releaseId } });
       }
       await pointBranchAt(trx, branch.id, releaseId);
+      // Each upload says anew whether its branches expire: one without an expiry makes them stay.
+      await trx.updateTable('branches').set({ expires_at: expiresAt }).where('id', '=', branch.id).execute();
       await recordEvent(trx, {
         ...scope,
         name: 'site_branch_release_set',
@@ -98,6 +104,26 @@ export async function createRelease(db: Db, config: Config, input: NewRelease) {
     return branchIds;
   });
   return deployedRelease(db, config, site, releaseId, deployedBranchIds);
+}
+
+/**
+ * Refuses an expiry for the site's main branch (named, or implied by naming none): what the
+ * site's own address serves never goes away by itself.
+ */
+export async function mustNotExpireMainBranch(db: Executor, site: Database['sites'], branchNames: string[]) {
+  // The site as it is now: its main branch may have changed since the upload began.
+  const { main } = await db
+    .selectFrom('sites')
+    .innerJoin('branches', 'branches.id', 'sites.main_branch_id')
+    .select('branches.name as main')
+    .where('sites.id', '=', site.id)
+    .executeTakeFirstOrThrow();
+  if (branchNames.length === 0 || branchNames.includes(main)) {
+    throw httpError(
+      'MAIN_BRANCH_CANNOT_EXPIRE',
+      `The main branch (${main}) cannot expire; upload it without an expiry`,
+    );
+  }
 }
 
 /** An upload that names no branch goes to the site's main branch. */

@@ -11,7 +11,7 @@ import { removeUnusedBlobs } from './gc.ts';
 export async function openDeploy(
   db: Executor,
   ttlMs: number,
-  input: { siteId: string; name: string; branches: string[]; actorId: string | null },
+  input: { siteId: string; name: string; branches: string[]; branchExpiry?: string; actorId: string | null },
 ) {
   const created = new Date();
   const row = {
@@ -23,6 +23,7 @@ export async function openDeploy(
     created_at: created.toISOString(),
     expires_at: new Date(created.getTime() + ttlMs).toISOString(),
     release_id: null,
+    branch_expiry: input.branchExpiry ?? null,
   };
   await db.insertInto('deploys').values(row).execute();
   return row;

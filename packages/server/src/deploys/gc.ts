@@ -3,8 +3,11 @@ import { isCollectionHeld } from '../backup/holds.ts';
 import type { Database, Executor } from '../db/schema.ts';
 import { sweepExpiredIdempotencyKeys } from '../http/idempotency.ts';
 import { pruneFinishedJobs } from '../jobs/prune.ts';
+import { deleteExpiredBranches } from '../retention/expiredBranches.ts';
+import { pruneReleases } from '../retention/releaseRetention.ts';
 import type { WharfApp } from '../wharfApp.ts';
 import { blobKey } from './blobs.ts';
+import { removeOrphanFiles } from './orphanFiles.ts';
 
 /** Blobs younger than this are never collected: an upload may be about to reference them. */
 const GRACE_MS = 10 * 60_000;
@@ -90,16 +93,34 @@ export async function collectGarbage(app: WharfApp, at = new Date()) {
   return collected;
 }
 
-/** Runs the sweep and the collection now and then; the timer never keeps the process alive. */
+/**
+ * One round of housekeeping: forgets expired deploys and idempotency keys, applies retention
+ * (expired branches, then releases past their site's retention), collects the files nothing
+ * uses any more, rows first and then (with `orphans`) the store's files no row accounts for,
+ * and prunes old jobs.
+ */
+export async function keepHouse(app: WharfApp, at = new Date(), { orphans = true } = {}) {
+  await sweepExpiredDeploys(app, at);
+  await sweepExpiredIdempotencyKeys(app.db);
+  const expiredBranches = await deleteExpiredBranches(app, at);
+  const releases = await pruneReleases(app, at);
+  if (expiredBranches + releases > 0) app.log.info({ expiredBranches, releases }, 'applied retention');
+  const collected = await collectGarbage(app, at);
+  const unrecorded = orphans ? await removeOrphanFiles(app, GRACE_MS, at) : 0;
+  if (collected + unrecorded > 0) app.log.info({ collected, unrecorded }, 'collected unused release files');
+  const pruned = await pruneFinishedJobs(app.db);
+  if (pruned.jobs + pruned.attempts > 0) app.log.info(pruned, 'pruned old jobs and hook deliveries');
+}
+
+/** Rounds between two walks through the whole store: with millions of files, a walk is long. */
+const ROUNDS_PER_ORPHAN_SWEEP = 12;
+
+/** Keeps house now and then (the store's unrecorded files hourly); the timer never keeps the process alive. */
 export function scheduleHousekeeping(app: WharfApp, everyMs = 5 * 60_000) {
+  let round = 0;
   const run = async () => {
     try {
-      await sweepExpiredDeploys(app);
-      await sweepExpiredIdempotencyKeys(app.db);
-      const collected = await collectGarbage(app);
-      if (collected > 0) app.log.info({ collected }, 'collected unused release files');
-      const pruned = await pruneFinishedJobs(app.db);
-      if (pruned.jobs + pruned.attempts > 0) app.log.info(pruned, 'pruned old jobs and hook deliveries');
+      await keepHouse(app, new Date(), { orphans: round++ % ROUNDS_PER_ORPHAN_SWEEP === 0 });
     } catch (error) {
       app.log.error({ err: error }, 'housekeeping failed');
     }

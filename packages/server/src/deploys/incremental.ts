@@ -7,7 +7,7 @@ import { readJson } from '../lib/json.ts';
 import type { WharfApp } from '../wharfApp.ts';
 import { byteLimit } from './archive.ts';
 import { blobsOfOrg, commitBlob } from './blobs.ts';
-import { createRelease, deployedRelease } from './createRelease.ts';
+import { createRelease, deployedRelease, mustNotExpireMainBranch } from './createRelease.ts';
 import { dropDeploy, findOpenDeploy, openDeploy } from './deployRows.ts';
 import { formsOfRelease } from './formsOfRelease.ts';
 import { removeUnusedBlobs } from './gc.ts';
@@ -41,9 +41,10 @@ export async function startDeploy(
   app: WharfApp,
   site: Database['sites'],
   actorId: string | null,
-  body: { name: string; branches: string[]; files: ManifestEntry[] },
+  body: { name: string; branches: string[]; expires?: string; files: ManifestEntry[] },
 ) {
   checkManifest(app, body.files);
+  if (body.expires) await mustNotExpireMainBranch(app.db, site, body.branches);
   const hashes = uniqueHashes(body.files);
   const held = await blobsOfOrg(app.db, site.org_id, hashes);
   body.files.forEach((file, index) => {
@@ -56,6 +57,7 @@ export async function startDeploy(
       siteId: site.id,
       name: body.name,
       branches: body.branches,
+      branchExpiry: body.expires,
       actorId,
     });
     for (let start = 0; start < body.files.length; start += CHUNK) {
@@ -135,6 +137,7 @@ export async function finishDeploy(app: WharfApp, deployId: string, site: Databa
       site,
       name: deploy.name,
       branches: readJson<string[]>(deploy.branches),
+      branchExpiry: deploy.branch_expiry,
       files,
       forms: await formsOfRelease(app, files),
       rules: await rulesOfRelease(app, files),

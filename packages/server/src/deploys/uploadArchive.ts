@@ -1,7 +1,7 @@
 import { createHash } from 'node:crypto';
 import { type Readable, Writable } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
-import { name as releaseName } from '@wharf/contract';
+import { branchExpiry, name as releaseName } from '@wharf/contract';
 import type { FastifyRequest } from 'fastify';
 import type { ReleaseLimits } from '../config.ts';
 import type { Database } from '../db/schema.ts';
@@ -15,8 +15,8 @@ import { dropDeploy, openDeploy } from './deployRows.ts';
 import { formsOfRelease } from './formsOfRelease.ts';
 import { rulesOfRelease } from './rulesOfRelease.ts';
 
-function field(value: string, field: string) {
-  const result = releaseName.safeParse(value);
+function field(value: string, field: string, schema = releaseName) {
+  const result = schema.safeParse(value);
   if (!result.success) throw validationError(result.error, field);
   return result.data;
 }
@@ -58,7 +58,7 @@ async function readUpload<T>(request: FastifyRequest, limits: ReleaseLimits, rea
 
 /**
  * The upload of spec.md: multipart with a tar.gz `file`, a release `name` and `branches` (the
- * field repeated once per branch). The archive streams into the blob store; no branch moves
+ * field repeated once per branch), and Wharf's `expires` (the branches' expiry, `14d`). The archive streams into the blob store; no branch moves
  * unless every file arrived. Answers the release and the upload's fingerprint.
  */
 export async function uploadArchive(
@@ -71,11 +71,13 @@ export async function uploadArchive(
   const deploy = await openDeploy(app.db, app.config.deployTtlMs, { siteId: site.id, name: '', branches: [], actorId });
   try {
     let name: string | undefined;
+    let expires: string | null = null;
     const branches: string[] = [];
     const upload = await readUpload(request, limits, {
       field(fieldName, value) {
         if (fieldName === 'name') name = field(value, 'name');
         else if (fieldName === 'branches' || fieldName === 'branches[]') branches.push(field(value, 'branches'));
+        else if (fieldName === 'expires') expires = field(value, 'expires', branchExpiry);
       },
       archive: (stream) => receiveArchive(app, { id: deploy.id, orgId: site.org_id }, stream, limits),
     });
@@ -86,6 +88,7 @@ export async function uploadArchive(
       site,
       name,
       branches,
+      branchExpiry: expires,
       files,
       forms: await formsOfRelease(app, files),
       rules: await rulesOfRelease(app, files),

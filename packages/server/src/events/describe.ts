@@ -117,13 +117,15 @@ const sentences: Record<Exclude<EventName, 'form_submitted'>, Sentence> = {
   site_release_created: (p) => `${p.who} uploaded the release ${quoted(p.release)} to ${p.site}`,
   site_release_renamed: (p) =>
     `${p.who} renamed the release ${quoted(text(p.data.previousName) ?? '?')} of ${p.site} to ${quoted(p.release)}`,
-  site_release_deleted: (p) => `${p.who} deleted the release ${quoted(p.release)} of ${p.site}`,
+  site_release_deleted: (p) =>
+    `${p.who} deleted the release ${quoted(p.release)} of ${p.site}${p.data.reason === 'retention' ? ', past its retention' : ''}`,
   site_branch_added: (p) => `${p.who} added the branch ${p.branch} to ${p.site}`,
   site_branch_updated: (p) =>
     Array.isArray(p.data.headers)
       ? `${p.who} saved the headers of branch ${p.branch} of ${p.site}`
       : `${p.who} renamed the branch ${text(p.data.previousName) ?? '?'} of ${p.site} to ${p.branch}`,
-  site_branch_deleted: (p) => `${p.who} deleted the branch ${p.branch} of ${p.site}`,
+  site_branch_deleted: (p) =>
+    `${p.who} deleted the branch ${p.branch} of ${p.site}${p.data.expired === true ? ', which had expired' : ''}`,
   site_branch_release_set: (p) => `${p.who} set release ${quoted(p.release)} on branch ${p.branch} of ${p.site}`,
   site_branch_password_set: (p) => `${p.who} set a password on branch ${p.branch} of ${p.site}`,
   site_branch_password_removed: (p) => `${p.who} removed the password of branch ${p.branch} of ${p.site}`,

@@ -1,6 +1,6 @@
 import { createHash } from 'node:crypto';
 import { createReadStream, createWriteStream } from 'node:fs';
-import { mkdir, readdir, rm, stat, writeFile } from 'node:fs/promises';
+import { mkdir, opendir, readdir, rm, stat, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { type Readable, Transform } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
@@ -19,6 +19,12 @@ export interface StagedBlob {
   discard(): Promise<void>;
 }
 
+/** A key the store holds, and when its content was last written. */
+export interface StoredKey {
+  readonly key: string;
+  readonly modifiedAt: Date;
+}
+
 /**
  * Where Wharf keeps files (logos, release blobs): a directory now, an S3-compatible bucket later.
  * Every write is durable before it resolves, so a database commit that follows may rely on it.
@@ -35,6 +41,11 @@ export interface BlobStore {
   read(key: string): Promise<Readable | null>;
   size(key: string): Promise<number | null>;
   remove(key: string): Promise<void>;
+  /**
+   * Every key under a folder of keys (`files/`, `logos/`; '' for all), in no particular order,
+   * read as it goes: a store may hold millions. Staged content is never listed.
+   */
+  list(folder: string): AsyncIterable<StoredKey>;
   /** Removes staged content older than `maxAgeMs`: uploads that a crash cut off. */
   removeStaleStaging(maxAgeMs: number, at?: Date): Promise<void>;
 }
@@ -128,6 +139,32 @@ export class FileBlobStore implements BlobStore {
 
   async remove(key: string) {
     await rm(this.file(key), { force: true });
+  }
+
+  async *list(folder: string): AsyncIterable<StoredKey> {
+    if (folder !== '' && !folder.endsWith('/')) throw new Error(`A folder of keys ends with /: ${folder}`);
+    const directory = folder === '' ? this.root : this.file(folder.slice(0, -1));
+    yield* this.walk(directory, folder);
+  }
+
+  private async *walk(directory: string, keyPrefix: string): AsyncIterable<StoredKey> {
+    const entries = await opendir(directory).catch((error: NodeJS.ErrnoException) => {
+      if (error.code === 'ENOENT') return null;
+      throw error;
+    });
+    if (!entries) return;
+    for await (const entry of entries) {
+      // Dot names are the staging area's, never a key's (see `file`).
+      if (entry.name.startsWith('.')) continue;
+      const key = `${keyPrefix}${entry.name}`;
+      const full = path.join(directory, entry.name);
+      if (entry.isDirectory()) yield* this.walk(full, `${key}/`);
+      else if (entry.isFile()) {
+        // Gone since the directory was read: removed meanwhile, nothing to list.
+        const info = await stat(full).catch(() => null);
+        if (info) yield { key, modifiedAt: info.mtime };
+      }
+    }
   }
 
   async removeStaleStaging(maxAgeMs: number, at = new Date()) {

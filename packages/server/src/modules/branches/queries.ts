@@ -17,6 +17,7 @@ export function toBranch(config: Config, siteName: string, row: BranchRow): Bran
     release: row.release_id,
     hasPassword: row.password_hash !== null,
     headers: readJson<Header[]>(row.headers),
+    expiresAt: row.expires_at,
     createdAt: row.created_at,
   };
 }

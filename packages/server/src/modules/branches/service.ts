@@ -1,6 +1,7 @@
 import type { EventName, Redirect } from '@wharf/contract';
 import type { Updateable } from 'kysely';
 import type { Config } from '../../config.ts';
+import { lockingRows } from '../../db/rowLocks.ts';
 import type { Database, Db, Executor } from '../../db/schema.ts';
 import { recordEvent } from '../../events/outbox.ts';
 import { httpError, invalidField } from '../../http/errors.ts';
@@ -15,12 +16,13 @@ type SiteRow = Database['sites'];
 
 /** The release must be one of the site's own. */
 export async function mustBeReleaseOfSite(db: Executor, siteId: string, releaseId: string, field = 'release') {
-  const release = await db
+  // Held until the branch points at it: the retention sweep must not delete it meanwhile.
+  const query = db
     .selectFrom('releases')
     .select(['id', 'name'])
     .where('id', '=', releaseId)
-    .where('site_id', '=', siteId)
-    .executeTakeFirst();
+    .where('site_id', '=', siteId);
+  const release = await lockingRows(db, query, 'share').executeTakeFirst();
   if (!release) throw invalidField(field, 'Must be a release of this site');
   return release;
 }
@@ -61,6 +63,7 @@ export async function insertBranch(trx: Executor, siteId: string, name: string) 
     password_version: null,
     headers: '[]',
     redirects: '[]',
+    expires_at: null,
     created_at: now(),
   };
   await trx.insertInto('branches').values(row).execute();
@@ -129,18 +132,32 @@ export async function newPasswordColumns(password: string) {
   return { password_hash: await hashPassword(password), password_version: randomString(12) };
 }
 
-export async function deleteBranch(db: Db, actorId: string | null, site: SiteRow, branch: BranchRow) {
+/**
+ * Deletes a branch and records it. With `expiredBy`, only if the branch is still expired then
+ * (an upload may have renewed it since it was found); answers whether it was deleted.
+ */
+export async function deleteBranch(
+  db: Db,
+  actorId: string | null,
+  site: SiteRow,
+  branch: BranchRow,
+  options: { expiredBy?: string } = {},
+) {
   if (site.main_branch_id === branch.id) {
     throw httpError('MAIN_BRANCH_UNDELETABLE', 'The main branch cannot be deleted; make another branch main first');
   }
-  await db.transaction().execute(async (trx) => {
+  return db.transaction().execute(async (trx) => {
+    let deletion = trx.deleteFrom('branches').where('id', '=', branch.id);
+    if (options.expiredBy) deletion = deletion.where('expires_at', '<=', options.expiredBy);
+    const { numDeletedRows } = await deletion.executeTakeFirst();
+    if (numDeletedRows === 0n) return false;
     await trx.deleteFrom('branch_releases').where('branch_id', '=', branch.id).execute();
-    await trx.deleteFrom('branches').where('id', '=', branch.id).execute();
     await recordEvent(trx, {
       name: 'site_branch_deleted',
       actorId,
       ...siteScope(site),
-      data: { branchId: branch.id, name: branch.name },
+      data: { branchId: branch.id, name: branch.name, ...(options.expiredBy ? { expired: true } : {}) },
     });
+    return true;
   });
 }

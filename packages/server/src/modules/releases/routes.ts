@@ -7,6 +7,7 @@ import type { WharfApp } from '../../wharfApp.ts';
 import { findBranch } from '../branches/queries.ts';
 import { siteScope } from '../sites/siteEvents.ts';
 import { findRelease, getRelease, listReleases } from './queries.ts';
+import { deleteReleaseRows } from './service.ts';
 
 export function releaseRoutes(app: WharfApp) {
   const { db, config } = app;
@@ -54,15 +55,7 @@ export function releaseRoutes(app: WharfApp) {
           `The release is served by ${names}; point ${users.length > 1 ? 'them' : 'it'} at another release first`,
         );
       }
-      await trx.deleteFrom('branch_releases').where('release_id', '=', release.id).execute();
-      await trx.deleteFrom('release_files').where('release_id', '=', release.id).execute();
-      await trx.deleteFrom('releases').where('id', '=', release.id).execute();
-      await recordEvent(trx, {
-        name: 'site_release_deleted',
-        actorId: userOf(actor),
-        ...siteScope(site),
-        data: { releaseId: release.id, name: release.name },
-      });
+      await deleteReleaseRows(trx, site, [release], { actorId: userOf(actor) });
     });
   });
 

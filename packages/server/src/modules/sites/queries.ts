@@ -78,6 +78,7 @@ function toSite(config: Config, row: SiteRow, branches: BranchSummaryRow[], acme
     hasPassword: row.password_hash !== null,
     domains: readJson<Domain[]>(row.domains).map((domain) => shownDomain(domain, acme)),
     headers: readJson<Header[]>(row.headers),
+    retention: { keepReleasesDays: row.keep_releases_days, keepReleasesCount: row.keep_releases_count },
     createdAt: row.created_at,
   };
 }

@@ -127,6 +127,8 @@ export async function updateSite(db: Db, config: Config, actorId: string, siteId
       throw invalidField('mainBranch', 'Must be a branch of this site');
     }
     await claimDomains(trx, siteId, settings.domains);
+    // What the site's own address serves never expires (see mustNotExpireMainBranch).
+    await trx.updateTable('branches').set({ expires_at: null }).where('id', '=', settings.mainBranch).execute();
     await trx
       .updateTable('sites')
       .set({

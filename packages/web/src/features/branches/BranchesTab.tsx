@@ -34,6 +34,11 @@ function BranchRow({ branch, isMain, release }: { branch: Branch; isMain: boolea
           <RowDetail title={exactTime(branch.createdAt)} truncate={false}>
             {release ? `Serves ${release}` : 'No release yet'} · created {relativeTime(branch.createdAt)}
           </RowDetail>
+          {branch.expiresAt && (
+            <RowDetail title={exactTime(branch.expiresAt)} truncate={false}>
+              Expires {relativeTime(branch.expiresAt)}
+            </RowDetail>
+          )}
         </>
       }
     />

@@ -7,6 +7,7 @@ import { NotFound } from '../../components/NotFound.tsx';
 import { RouteTabs } from '../../components/RouteTabs.tsx';
 import { useCurrentOrg } from '../../lib/currentOrg.tsx';
 import { GeneralSettings } from './GeneralSettings.tsx';
+import { RetentionSettings } from './RetentionSettings.tsx';
 import { SecuritySettings } from './SecuritySettings.tsx';
 import { SiteHeadersSettings } from './SiteHeadersSettings.tsx';
 import { SiteLogo } from './SiteLogo.tsx';
@@ -52,6 +53,7 @@ export function SiteSettings({ site }: { site: Site }) {
             element={
               <>
                 <GeneralSettings key={site._id} site={site} />
+                <RetentionSettings key={`retention-${site._id}`} site={site} />
                 <SiteLogo site={site} />
                 {isAdminOrOwner && <DangerZone site={site} />}
               </>

@@ -1,0 +1,86 @@
+import { isCollectionHeld } from '../backup/holds.ts';
+import type { Db } from '../db/schema.ts';
+import type { LogoOwnerKind } from '../modules/logos/logoUrl.ts';
+import type { StoredKey } from '../storage/blobStore.ts';
+import type { WharfApp } from '../wharfApp.ts';
+
+const CHUNK = 500;
+
+/** A release file's key (see blobKey): the content's hash, maybe with a compressed variant's suffix. */
+const FILE_KEY = /^files\/[0-9a-f]{2}\/([0-9a-f]{64})(?:\.br|\.gz)?$/;
+const LOGO_KEY = /^logos\/(orgs|teams|sites)\/([A-Za-z0-9_-]+)$/;
+
+/** Of these keys, those no row accounts for; keys of no known shape (a crashed write's leftovers) too. */
+async function unrecordedFiles(db: Db, keys: string[]) {
+  const hashes = keys.flatMap((key) => FILE_KEY.exec(key)?.[1] ?? []);
+  const rows = hashes.length ? await db.selectFrom('blobs').select('hash').where('hash', 'in', hashes).execute() : [];
+  const recorded = new Set(rows.map((row) => row.hash));
+  return keys.filter((key) => {
+    const hash = FILE_KEY.exec(key)?.[1];
+    return !hash || !recorded.has(hash);
+  });
+}
+
+async function unrecordedLogos(db: Db, keys: string[]) {
+  const owners = keys.flatMap((key) => {
+    const match = LOGO_KEY.exec(key);
+    return match ? [{ kind: match[1] as LogoOwnerKind, id: match[2]! }] : [];
+  });
+  const recorded = new Set<string>();
+  for (const kind of ['orgs', 'teams', 'sites'] as const) {
+    const ids = owners.filter((owner) => owner.kind === kind).map((owner) => owner.id);
+    if (ids.length === 0) continue;
+    const rows = await db
+      .selectFrom(kind)
+      .select('id')
+      .where('id', 'in', ids)
+      .where('logo_type', 'is not', null)
+      .execute();
+    for (const row of rows) recorded.add(`logos/${kind}/${row.id}`);
+  }
+  return keys.filter((key) => !recorded.has(key));
+}
+
+/** Removes, chunk by chunk, the keys under `folder` written before `cutoff` that `unrecorded` finds. */
+async function sweepFolder(
+  app: WharfApp,
+  folder: string,
+  cutoff: number,
+  unrecorded: (db: Db, keys: string[]) => Promise<string[]>,
+) {
+  let removed = 0;
+  const removeChunk = async (stored: StoredKey[]) => {
+    const orphans = await unrecorded(
+      app.db,
+      stored.map((entry) => entry.key),
+    );
+    for (const key of orphans) await app.blobs.remove(key);
+    removed += orphans.length;
+  };
+  let chunk: StoredKey[] = [];
+  for await (const stored of app.blobs.list(folder)) {
+    if (stored.modifiedAt.getTime() > cutoff) continue;
+    chunk.push(stored);
+    if (chunk.length === CHUNK) {
+      await removeChunk(chunk);
+      chunk = [];
+    }
+  }
+  if (chunk.length > 0) await removeChunk(chunk);
+  return removed;
+}
+
+/**
+ * Removes files of the store that no row accounts for: leftovers of a crash between writing a
+ * file and recording it, or between deleting a row and its file. Files younger than `graceMs`
+ * are left alone: an upload writes its files before the row that records them. Nothing while a
+ * backup holds the collection off.
+ */
+export async function removeOrphanFiles(app: WharfApp, graceMs: number, at = new Date()) {
+  if (await isCollectionHeld(app.db)) return 0;
+  const cutoff = at.getTime() - graceMs;
+  return (
+    (await sweepFolder(app, 'files/', cutoff, unrecordedFiles)) +
+    (await sweepFolder(app, 'logos/', cutoff, unrecordedLogos))
+  );
+}
