@@ -1,29 +1,59 @@
 import type { SelectQueryBuilder } from 'kysely';
-import type { Database } from '../db/schema.ts';
+import type { Database, Executor } from '../db/schema.ts';
 
 export interface Page {
   page: number;
   size: number;
 }
 
-/** Runs a list query for one page and counts the whole list: `{ items, count }` of design.md 'Data'. */
+/**
+ * A list whose length the database keeps (`list_counts`, migration 018): its name there and
+ * whose it is. Only a list read without filters may be counted so.
+ */
+export interface KeptCount {
+  list: 'releases' | 'hook_deliveries' | 'submissions_inbox' | 'submissions_spam';
+  ownerId: string;
+}
+
+/** The length of a list as the database keeps it, by the triggers that add and remove its rows. */
+export async function keptCount(db: Executor, { list, ownerId }: KeptCount) {
+  const row = await db
+    .selectFrom('list_counts')
+    .select('total')
+    .where('list', '=', list)
+    .where('owner_id', '=', ownerId)
+    .executeTakeFirst();
+  return Number(row?.total ?? 0);
+}
+
+/**
+ * Runs a list query for one page and counts the whole list: `{ items, count }` of design.md
+ * 'Data'. An unfiltered list names its kept count; a filtered one is counted over the filter's
+ * index.
+ */
 export async function pageOf<T extends keyof Database, O, Item>(
   query: SelectQueryBuilder<Database, T, O>,
   { page, size }: Page,
   order: (query: SelectQueryBuilder<Database, T, O>) => SelectQueryBuilder<Database, T, O>,
   toItem: (row: O) => Item,
+  counted?: { db: Executor; kept: KeptCount },
 ) {
-  const [rows, total] = await Promise.all([
+  const [rows, count] = await Promise.all([
     order(query)
       .limit(size)
       .offset(page * size)
       .execute(),
-    query
-      .clearSelect()
-      .select((eb) => eb.fn.countAll<number>().as('count'))
-      .executeTakeFirstOrThrow(),
+    counted ? keptCount(counted.db, counted.kept) : countOf(query),
   ]);
-  return { items: rows.map(toItem), count: Number((total as { count: number | string }).count) };
+  return { items: rows.map(toItem), count };
+}
+
+async function countOf<T extends keyof Database, O>(query: SelectQueryBuilder<Database, T, O>) {
+  const total = await query
+    .clearSelect()
+    .select((eb) => eb.fn.countAll<number>().as('count'))
+    .executeTakeFirstOrThrow();
+  return Number((total as { count: number | string }).count);
 }
 
 /** A LIKE pattern matching the text anywhere, with the wildcards in it escaped. */

@@ -70,6 +70,7 @@ function bindHookRoutes(app: WharfApp, context: HookContext) {
         type: row.type,
         data: readJson<unknown>(row.data),
       }),
+      { db, kept: { list: 'hook_deliveries', ownerId: params.hookId } },
     );
   });
 

@@ -1,11 +1,11 @@
 import type { Form, Release, RuleProblem } from '@wharf/contract';
-import { sql } from 'kysely';
 import type { Config } from '../../config.ts';
 import type { Database, Executor } from '../../db/schema.ts';
 import { httpError } from '../../http/errors.ts';
 import { readJson } from '../../lib/json.ts';
-import { containing, type Page, pageOf } from '../../lib/paging.ts';
+import { type Page, pageOf } from '../../lib/paging.ts';
 import { branchUrl } from '../../lib/urls.ts';
+import { releasesOfSiteNamed } from './nameSearch.ts';
 
 /** A release as lists read it: without its rules, which only the edge needs (and which may be large). */
 type ReleaseRow = Omit<Database['releases'], 'rules'>;
@@ -72,18 +72,21 @@ export async function listReleases(
   filter: { search?: string; branch?: string },
   page: Page,
 ) {
-  let query = db.selectFrom('releases').select(RELEASE_COLUMNS).where('site_id', '=', site.id);
-  if (filter.search)
-    query = query.where(sql<string>`lower(name)`, 'like', sql<string>`${containing(filter.search)} escape '\\'`);
+  let query = db
+    .selectFrom('releases')
+    .select(RELEASE_COLUMNS)
+    .where((eb) => (filter.search ? releasesOfSiteNamed(db, site.id, filter.search) : eb('site_id', '=', site.id)));
   if (filter.branch) {
     const history = db.selectFrom('branch_releases').select('release_id').where('branch_id', '=', filter.branch);
     query = query.where('id', 'in', history);
   }
+  const unfiltered = !filter.search && !filter.branch;
   const result = await pageOf(
     query,
     page,
     (q) => q.orderBy('created_at', 'desc').orderBy('id', 'desc'),
     (row) => row,
+    unfiltered ? { db, kept: { list: 'releases', ownerId: site.id } } : undefined,
   );
   return { items: await toReleases(db, config, site.name, result.items), count: result.count };
 }
