@@ -28,8 +28,8 @@ export async function keptCount(db: Executor, { list, ownerId }: KeptCount) {
 
 /**
  * Runs a list query for one page and counts the whole list: `{ items, count }` of design.md
- * 'Data'. An unfiltered list names its kept count; a filtered one is counted over the filter's
- * index.
+ * 'Data'. An unfiltered list names its kept count; a filtered one is counted by the same query
+ * that reads the page (a window over what the filter keeps), so the filter runs once.
  */
 export async function pageOf<T extends keyof Database, O, Item>(
   query: SelectQueryBuilder<Database, T, O>,
@@ -38,13 +38,21 @@ export async function pageOf<T extends keyof Database, O, Item>(
   toItem: (row: O) => Item,
   counted?: { db: Executor; kept: KeptCount },
 ) {
-  const [rows, count] = await Promise.all([
-    order(query)
-      .limit(size)
-      .offset(page * size)
-      .execute(),
-    counted ? keptCount(counted.db, counted.kept) : countOf(query),
-  ]);
+  const offset = page * size;
+  if (counted) {
+    const [rows, count] = await Promise.all([
+      order(query).limit(size).offset(offset).execute(),
+      keptCount(counted.db, counted.kept),
+    ]);
+    return { items: rows.map(toItem), count };
+  }
+  const withTotal = query.select((eb) => eb.fn.countAll<number | string>().over().as('list_total'));
+  const rows = (await order(withTotal as typeof query)
+    .limit(size)
+    .offset(offset)
+    .execute()) as (O & { list_total: number | string })[];
+  // A page past the end has no row to carry the total.
+  const count = rows[0] ? Number(rows[0].list_total) : offset === 0 ? 0 : await countOf(query);
   return { items: rows.map(toItem), count };
 }
 

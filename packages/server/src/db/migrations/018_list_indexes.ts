@@ -104,7 +104,8 @@ function postgresCounting(list: CountedList) {
 /**
  * An FTS5 table of release names, tokenised in trigrams (case folded), kept by triggers. Its own
  * rowids are its key, since a release's implicit rowid may change with VACUUM; the release's id is
- * indexed too, so that the triggers find its row by a match rather than by reading them all.
+ * indexed too, so that the triggers find its row by a match rather than by reading them all (ids
+ * are 21 characters, well above a trigram).
  */
 async function sqliteSearch(db: Kysely<unknown>) {
   await sql`create virtual table release_search using fts5(name, release_id, tokenize = 'trigram')`.execute(db);
