@@ -65,10 +65,11 @@ async function check(url: string, path: string, cookie: string) {
 
 const results: { database: string; rows: Row[] }[] = [];
 for (const database of benchDatabases(options.databases?.toLowerCase().split(',') ?? null)) {
-  const { server, database: connection } = await database.start();
+  const { server, database: connection, settle } = await database.start();
   try {
     const seeding = Date.now();
     const history = await siteWithHistory(server.url, connection);
+    await settle();
     console.log(`${database.name}: history written in ${((Date.now() - seeding) / 1000).toFixed(1)} s`);
     const port = Number(new URL(server.url).port);
     const rows: Row[] = [];

@@ -3,7 +3,7 @@ import type { Config } from '../../config.ts';
 import type { Database, Executor } from '../../db/schema.ts';
 import { httpError } from '../../http/errors.ts';
 import { readJson } from '../../lib/json.ts';
-import { type Page, pageOf } from '../../lib/paging.ts';
+import { inPageOrder, type Page, pageOf } from '../../lib/paging.ts';
 import { branchUrl } from '../../lib/urls.ts';
 import { releasesOfSiteNamed } from './nameSearch.ts';
 
@@ -72,21 +72,24 @@ export async function listReleases(
   filter: { search?: string; branch?: string },
   page: Page,
 ) {
-  let query = db
+  let ids = db
     .selectFrom('releases')
-    .select(RELEASE_COLUMNS)
+    .select('releases.id')
     .where((eb) => (filter.search ? releasesOfSiteNamed(db, site.id, filter.search) : eb('site_id', '=', site.id)));
   if (filter.branch) {
     const history = db.selectFrom('branch_releases').select('release_id').where('branch_id', '=', filter.branch);
-    query = query.where('id', 'in', history);
+    ids = ids.where('id', 'in', history);
   }
   const unfiltered = !filter.search && !filter.branch;
-  const result = await pageOf(
-    query,
+  const found = await pageOf(
+    ids,
     page,
     (q) => q.orderBy('created_at', 'desc').orderBy('id', 'desc'),
-    (row) => row,
+    (row) => row.id,
     unfiltered ? { db, kept: { list: 'releases', ownerId: site.id } } : undefined,
   );
-  return { items: await toReleases(db, config, site.name, result.items), count: result.count };
+  const rows = found.items.length
+    ? await db.selectFrom('releases').select(RELEASE_COLUMNS).where('id', 'in', found.items).execute()
+    : [];
+  return { items: await toReleases(db, config, site.name, inPageOrder(found.items, rows)), count: found.count };
 }

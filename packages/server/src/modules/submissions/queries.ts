@@ -3,7 +3,7 @@ import type { SelectQueryBuilder } from 'kysely';
 import type { Database, Executor } from '../../db/schema.ts';
 import { httpError } from '../../http/errors.ts';
 import { flag, isSet, readJson } from '../../lib/json.ts';
-import { type Page, pageOf } from '../../lib/paging.ts';
+import { inPageOrder, type Page, pageOf } from '../../lib/paging.ts';
 
 /** Submissions with the branch's name now (or when posted to, for a branch deleted since). */
 function submissionRows(db: Executor) {
@@ -69,9 +69,8 @@ const newestFirst = <Q extends SelectQueryBuilder<Database, 'form_submissions', 
   query.orderBy('form_submissions.created_at', 'desc').orderBy('form_submissions.id', 'desc') as Q;
 
 /**
- * Newest first; ids break ties of the same millisecond in the order they were made. The page is
- * found in the submissions' index alone, and only its rows are joined to their branches: a deep
- * page would otherwise join every row it skips.
+ * Newest first; ids break ties of the same millisecond in the order they were made. Only the
+ * page's rows are joined to their branches (`inPageOrder`).
  */
 export async function listSubmissions(db: Executor, siteId: string, filter: SubmissionFilter, page: Page) {
   const kept = filter.form || filter.branchId ? undefined : filter.spam ? 'submissions_spam' : 'submissions_inbox';
@@ -85,8 +84,7 @@ export async function listSubmissions(db: Executor, siteId: string, filter: Subm
   if (ids.items.length === 0) return { items: [], count: ids.count };
   // By id alone: with the site's condition too, SQLite may walk the site's index instead.
   const rows = await submissionRows(db).where('form_submissions.id', 'in', ids.items).execute();
-  const byId = new Map(rows.map((row) => [row.id, row]));
-  return { items: ids.items.flatMap((id) => byId.get(id) ?? []).map(toSubmission), count: ids.count };
+  return { items: inPageOrder(ids.items, rows).map(toSubmission), count: ids.count };
 }
 
 export async function findSubmission(db: Executor, siteId: string, submissionId: string) {
