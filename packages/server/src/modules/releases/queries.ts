@@ -20,25 +20,20 @@ const RELEASE_COLUMNS = [
   'created_at',
 ] as const;
 
-/** Releases with the branches that point at them now, fetched in one query for the whole list. */
-export async function toReleases(
-  db: Executor,
-  config: Config,
-  siteName: string,
-  rows: ReleaseRow[],
-): Promise<Release[]> {
-  if (rows.length === 0) return [];
-  const branches = await db
+/** The branches pointing at each of these releases now, by name. */
+function branchesServing(db: Executor, releaseIds: string[]) {
+  return db
     .selectFrom('branches')
     .select(['id', 'name', 'slug', 'release_id'])
-    .where(
-      'release_id',
-      'in',
-      rows.map((row) => row.id),
-    )
+    .where('release_id', 'in', releaseIds)
     .orderBy('name')
     .execute();
-  return rows.map((row) => ({
+}
+
+type ServingBranch = Awaited<ReturnType<typeof branchesServing>>[number];
+
+function toRelease(config: Config, siteName: string, row: ReleaseRow, branches: ServingBranch[]): Release {
+  return {
     _id: row.id,
     siteId: row.site_id,
     name: row.name,
@@ -50,7 +45,22 @@ export async function toReleases(
     fileCount: row.file_count,
     size: Number(row.total_size),
     ruleProblems: readJson<RuleProblem[]>(row.rule_problems),
-  }));
+  };
+}
+
+/** Releases with the branches that point at them now, fetched in one query for the whole list. */
+export async function toReleases(
+  db: Executor,
+  config: Config,
+  siteName: string,
+  rows: ReleaseRow[],
+): Promise<Release[]> {
+  if (rows.length === 0) return [];
+  const branches = await branchesServing(
+    db,
+    rows.map((row) => row.id),
+  );
+  return rows.map((row) => toRelease(config, siteName, row, branches));
 }
 
 export async function findRelease(db: Executor, releaseId: string) {
@@ -88,8 +98,12 @@ export async function listReleases(
     (row) => row.id,
     unfiltered ? { db, kept: { list: 'releases', ownerId: site.id } } : undefined,
   );
-  const rows = found.items.length
-    ? await db.selectFrom('releases').select(RELEASE_COLUMNS).where('id', 'in', found.items).execute()
-    : [];
-  return { items: await toReleases(db, config, site.name, inPageOrder(found.items, rows)), count: found.count };
+  if (found.items.length === 0) return { items: [], count: found.count };
+  // The page's ids are known: its rows and the branches serving them are read at once.
+  const [rows, branches] = await Promise.all([
+    db.selectFrom('releases').select(RELEASE_COLUMNS).where('id', 'in', found.items).execute(),
+    branchesServing(db, found.items),
+  ]);
+  const items = inPageOrder(found.items, rows).map((row) => toRelease(config, site.name, row, branches));
+  return { items, count: found.count };
 }
