@@ -1,4 +1,4 @@
-import type { SelectQueryBuilder } from 'kysely';
+import { type SelectQueryBuilder, sql } from 'kysely';
 import type { Database, Executor } from '../db/schema.ts';
 
 export interface Page {
@@ -56,12 +56,44 @@ export async function pageOf<T extends keyof Database, O, Item>(
   return { items: rows.map(toItem), count };
 }
 
-async function countOf<T extends keyof Database, O>(query: SelectQueryBuilder<Database, T, O>) {
+export async function countOf<T extends keyof Database, O>(query: SelectQueryBuilder<Database, T, O>) {
   const total = await query
     .clearSelect()
     .select((eb) => eb.fn.countAll<number>().as('count'))
     .executeTakeFirstOrThrow();
   return Number((total as { count: number | string }).count);
+}
+
+/**
+ * A page of ids carrying the whole list's length as `list_total` (kept, or a window over the
+ * filter), to be joined to its rows: one statement reads a page, however deep, and its count.
+ */
+export function pageIds<T extends keyof Database, O>(
+  query: SelectQueryBuilder<Database, T, O>,
+  { page, size }: Page,
+  order: (query: SelectQueryBuilder<Database, T, O>) => SelectQueryBuilder<Database, T, O>,
+  kept?: KeptCount,
+) {
+  const withTotal = query.select((eb) =>
+    kept
+      ? sql<number>`(select total from list_counts where list = ${kept.list} and owner_id = ${kept.ownerId})`.as(
+          'list_total',
+        )
+      : eb.fn.countAll<number>().over().as('list_total'),
+  );
+  return order(withTotal as typeof query)
+    .limit(size)
+    .offset(page * size) as unknown as SelectQueryBuilder<Database, T, O & { list_total: number | string | null }>;
+}
+
+/** The list's length from a page of `pageIds`, or counted apart when the page is past its end. */
+export async function totalOf(
+  rows: { list_total: number | string | null }[],
+  { page, size }: Page,
+  count: () => Promise<number>,
+) {
+  if (rows[0]) return Number(rows[0].list_total ?? 0);
+  return page * size === 0 ? 0 : count();
 }
 
 /**

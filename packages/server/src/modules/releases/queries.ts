@@ -1,9 +1,10 @@
 import type { Form, Release, RuleProblem } from '@wharf/contract';
+import type { SelectQueryBuilder } from 'kysely';
 import type { Config } from '../../config.ts';
 import type { Database, Executor } from '../../db/schema.ts';
 import { httpError } from '../../http/errors.ts';
 import { readJson } from '../../lib/json.ts';
-import { inPageOrder, type Page, pageOf } from '../../lib/paging.ts';
+import { countOf, type KeptCount, keptCount, type Page, pageIds, totalOf } from '../../lib/paging.ts';
 import { branchUrl } from '../../lib/urls.ts';
 import { releasesOfSiteNamed } from './nameSearch.ts';
 
@@ -90,20 +91,26 @@ export async function listReleases(
     const history = db.selectFrom('branch_releases').select('release_id').where('branch_id', '=', filter.branch);
     ids = ids.where('id', 'in', history);
   }
-  const unfiltered = !filter.search && !filter.branch;
-  const found = await pageOf(
-    ids,
-    page,
-    (q) => q.orderBy('created_at', 'desc').orderBy('id', 'desc'),
-    (row) => row.id,
-    unfiltered ? { db, kept: { list: 'releases', ownerId: site.id } } : undefined,
+  const kept: KeptCount | undefined =
+    !filter.search && !filter.branch ? { list: 'releases', ownerId: site.id } : undefined;
+  // One statement for the page (found in the site's index alone) and the list's length; then the
+  // branches serving the page's releases.
+  const rows = await db
+    .selectFrom(pageIds(ids, page, newestFirst, kept).as('page'))
+    .innerJoin('releases', 'releases.id', 'page.id')
+    .select([...RELEASE_COLUMNS.map((column) => `releases.${column}` as const), 'page.list_total'])
+    .orderBy('releases.created_at', 'desc')
+    .orderBy('releases.id', 'desc')
+    .execute();
+  const count = await totalOf(rows, page, () => (kept ? keptCount(db, kept) : countOf(ids)));
+  if (rows.length === 0) return { items: [], count };
+  const branches = await branchesServing(
+    db,
+    rows.map((row) => row.id),
   );
-  if (found.items.length === 0) return { items: [], count: found.count };
-  // The page's ids are known: its rows and the branches serving them are read at once.
-  const [rows, branches] = await Promise.all([
-    db.selectFrom('releases').select(RELEASE_COLUMNS).where('id', 'in', found.items).execute(),
-    branchesServing(db, found.items),
-  ]);
-  const items = inPageOrder(found.items, rows).map((row) => toRelease(config, site.name, row, branches));
-  return { items, count: found.count };
+  const items = rows.map((row) => toRelease(config, site.name, row, branches));
+  return { items, count };
 }
+
+const newestFirst = <Q extends SelectQueryBuilder<Database, 'releases', object>>(query: Q) =>
+  query.orderBy('releases.created_at', 'desc').orderBy('releases.id', 'desc') as Q;
