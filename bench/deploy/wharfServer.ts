@@ -8,17 +8,20 @@ import { hashPassword } from '../../packages/server/src/lib/passwords.ts';
 import { expectStatus, TestClient } from '../../packages/server/test/client.ts';
 import { buildServer } from '../../scripts/buildServer.mjs';
 
-const USER = 'bench';
+/** The user every bench server lets sign in, with its password. */
+export const USER = 'bench';
 const running = new Set<ChildProcess>();
 // A bench that fails half-way must not leave servers behind.
 process.on('exit', () => {
   for (const child of running) child.kill('SIGKILL');
 });
-const PASSWORD = 'bench-password';
+export const PASSWORD = 'bench-password';
 
 export interface BenchServer {
   url: string;
   child: ChildProcess;
+  /** Its data directory (the SQLite database is there unless DATABASE_URL was given). */
+  dataDir: string;
   close(): Promise<void>;
 }
 
@@ -75,6 +78,7 @@ export async function startBenchServer(env: Record<string, string> = {}): Promis
   return {
     url,
     child,
+    dataDir,
     async close() {
       if (child.exitCode === null) {
         const gone = new Promise((resolve) => child.once('exit', resolve));

@@ -8,6 +8,8 @@ export interface Load {
   threads: number;
   connections: number;
   seconds: number;
+  /** Seconds before wrk gives up on an answer and counts a timeout (wrk's default: 2). */
+  timeout?: number;
 }
 
 export interface WrkResult {
@@ -56,6 +58,7 @@ function parse(output: string): WrkResult {
  */
 export async function runWrk(load: Load, port: number, path: string, headers: Record<string, string>, tls = false) {
   const args = [`-t${load.threads}`, `-c${load.connections}`, `-d${load.seconds}s`, '--latency'];
+  if (load.timeout) args.push('--timeout', `${load.timeout}s`);
   for (const [name, value] of Object.entries(headers)) args.push('-H', `${name}: ${value}`);
   args.push(tls ? `https://${TLS_HOST}:${port}${path}` : `http://127.0.0.1:${port}${path}`);
   const { stdout } = await promisify(execFile)(WRK, args, { maxBuffer: 1024 * 1024 });

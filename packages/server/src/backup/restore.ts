@@ -47,6 +47,9 @@ async function restorePostgres(databaseUrl: string, dir: string, force: boolean)
   const client = new pg.Client({ connectionString: databaseUrl });
   await client.connect();
   const [found] = (await client.query("SELECT to_regclass('kysely_migration') IS NOT NULL AS taken")).rows;
+  // Release names are indexed with pg_trgm (migration 018): an extension of the database, which a
+  // dump of Wharf's schema leaves out. Where it cannot be installed, pg_restore names the index.
+  await client.query('CREATE EXTENSION IF NOT EXISTS pg_trgm WITH SCHEMA public').catch(() => undefined);
   await client.end();
   if (found.taken && !force) {
     throw new BackupError('The database already holds a Wharf; stop Wharf and pass --force to replace it');

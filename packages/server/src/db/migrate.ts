@@ -17,6 +17,7 @@ import * as tlsCertificates from './migrations/014_tls_certificates.ts';
 import * as identities from './migrations/015_identities.ts';
 import * as releaseRules from './migrations/016_release_rules.ts';
 import * as retention from './migrations/017_retention.ts';
+import * as listIndexes from './migrations/018_list_indexes.ts';
 import type { Db } from './schema.ts';
 
 /**
@@ -41,6 +42,7 @@ const migrationsWith = (sealer: () => Sealer): Record<string, Migration> => ({
   '015_identities': identities,
   '016_release_rules': releaseRules,
   '017_retention': retention,
+  '018_list_indexes': listIndexes,
 });
 
 /** Brings the database to the latest migration (or up to `target`, which tests of a migration use). */

@@ -188,6 +188,8 @@ export interface Database {
     branch_name: string;
   };
   branch_releases: { branch_id: string; release_id: string; set_at: Iso };
+  /** The length of each list kept by triggers (migration 018): `list` names it, `owner_id` whose it is. */
+  list_counts: { list: string; owner_id: string; total: number };
   site_tokens: { id: string; site_id: string; name: string; value_sealed: string; value_hash: string; created_at: Iso };
   api_tokens: {
     id: string;

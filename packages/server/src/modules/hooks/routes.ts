@@ -5,7 +5,7 @@ import { httpError } from '../../http/errors.ts';
 import { enqueueJob } from '../../jobs/queue.ts';
 import { newId, now } from '../../lib/ids.ts';
 import { readJson } from '../../lib/json.ts';
-import { pageOf } from '../../lib/paging.ts';
+import { keptCount, pageIds, totalOf } from '../../lib/paging.ts';
 import type { WharfApp } from '../../wharfApp.ts';
 import { hookContextRules } from './contexts.ts';
 import { createHook, deleteHook, findHook, toHook, updateHook } from './service.ts';
@@ -59,18 +59,25 @@ function bindHookRoutes(app: WharfApp, context: HookContext) {
   app.handle(routes.deliveries, async ({ actor, params, query }) => {
     const { ownerId } = await owner(actor, params);
     await findHook(db, context, ownerId, params.hookId);
-    return pageOf(
-      db.selectFrom('hook_deliveries').selectAll().where('hook_id', '=', params.hookId),
-      query,
-      (q) => q.orderBy('date', 'desc').orderBy('id', 'desc'),
-      (row) => ({
-        _id: row.id,
-        success: row.success === 1,
-        date: row.date,
-        type: row.type,
-        data: readJson<unknown>(row.data),
-      }),
-    );
+    const ids = db.selectFrom('hook_deliveries').select('hook_deliveries.id').where('hook_id', '=', params.hookId);
+    const kept = { list: 'hook_deliveries', ownerId: params.hookId } as const;
+    const newestFirst = (q: typeof ids) => q.orderBy('date', 'desc').orderBy('id', 'desc');
+    const rows = await db
+      .selectFrom(pageIds(ids, query, newestFirst, kept).as('page'))
+      .innerJoin('hook_deliveries', 'hook_deliveries.id', 'page.id')
+      .selectAll('hook_deliveries')
+      .select('page.list_total')
+      .orderBy('hook_deliveries.date', 'desc')
+      .orderBy('hook_deliveries.id', 'desc')
+      .execute();
+    const items = rows.map((row) => ({
+      _id: row.id,
+      success: row.success === 1,
+      date: row.date,
+      type: row.type,
+      data: readJson<unknown>(row.data),
+    }));
+    return { items, count: await totalOf(rows, query, () => keptCount(db, kept)) };
   });
 
   // Both queue a new delivery job; the answer comes before it is sent (the Deliveries tab shows it).

@@ -1,11 +1,12 @@
 import type { Form, Release, RuleProblem } from '@wharf/contract';
-import { sql } from 'kysely';
+import type { SelectQueryBuilder } from 'kysely';
 import type { Config } from '../../config.ts';
 import type { Database, Executor } from '../../db/schema.ts';
 import { httpError } from '../../http/errors.ts';
 import { readJson } from '../../lib/json.ts';
-import { containing, type Page, pageOf } from '../../lib/paging.ts';
+import { countOf, type KeptCount, keptCount, type Page, pageIds, totalOf } from '../../lib/paging.ts';
 import { branchUrl } from '../../lib/urls.ts';
+import { releasesOfSiteNamed } from './nameSearch.ts';
 
 /** A release as lists read it: without its rules, which only the edge needs (and which may be large). */
 type ReleaseRow = Omit<Database['releases'], 'rules'>;
@@ -20,25 +21,20 @@ const RELEASE_COLUMNS = [
   'created_at',
 ] as const;
 
-/** Releases with the branches that point at them now, fetched in one query for the whole list. */
-export async function toReleases(
-  db: Executor,
-  config: Config,
-  siteName: string,
-  rows: ReleaseRow[],
-): Promise<Release[]> {
-  if (rows.length === 0) return [];
-  const branches = await db
+/** The branches pointing at each of these releases now, by name. */
+function branchesServing(db: Executor, releaseIds: string[]) {
+  return db
     .selectFrom('branches')
     .select(['id', 'name', 'slug', 'release_id'])
-    .where(
-      'release_id',
-      'in',
-      rows.map((row) => row.id),
-    )
+    .where('release_id', 'in', releaseIds)
     .orderBy('name')
     .execute();
-  return rows.map((row) => ({
+}
+
+type ServingBranch = Awaited<ReturnType<typeof branchesServing>>[number];
+
+function toRelease(config: Config, siteName: string, row: ReleaseRow, branches: ServingBranch[]): Release {
+  return {
     _id: row.id,
     siteId: row.site_id,
     name: row.name,
@@ -50,7 +46,22 @@ export async function toReleases(
     fileCount: row.file_count,
     size: Number(row.total_size),
     ruleProblems: readJson<RuleProblem[]>(row.rule_problems),
-  }));
+  };
+}
+
+/** Releases with the branches that point at them now, fetched in one query for the whole list. */
+export async function toReleases(
+  db: Executor,
+  config: Config,
+  siteName: string,
+  rows: ReleaseRow[],
+): Promise<Release[]> {
+  if (rows.length === 0) return [];
+  const branches = await branchesServing(
+    db,
+    rows.map((row) => row.id),
+  );
+  return rows.map((row) => toRelease(config, siteName, row, branches));
 }
 
 export async function findRelease(db: Executor, releaseId: string) {
@@ -72,18 +83,34 @@ export async function listReleases(
   filter: { search?: string; branch?: string },
   page: Page,
 ) {
-  let query = db.selectFrom('releases').select(RELEASE_COLUMNS).where('site_id', '=', site.id);
-  if (filter.search)
-    query = query.where(sql<string>`lower(name)`, 'like', sql<string>`${containing(filter.search)} escape '\\'`);
+  let ids = db
+    .selectFrom('releases')
+    .select('releases.id')
+    .where((eb) => (filter.search ? releasesOfSiteNamed(db, site.id, filter.search) : eb('site_id', '=', site.id)));
   if (filter.branch) {
     const history = db.selectFrom('branch_releases').select('release_id').where('branch_id', '=', filter.branch);
-    query = query.where('id', 'in', history);
+    ids = ids.where('id', 'in', history);
   }
-  const result = await pageOf(
-    query,
-    page,
-    (q) => q.orderBy('created_at', 'desc').orderBy('id', 'desc'),
-    (row) => row,
+  const kept: KeptCount | undefined =
+    !filter.search && !filter.branch ? { list: 'releases', ownerId: site.id } : undefined;
+  // One statement for the page (found in the site's index alone) and the list's length; then the
+  // branches serving the page's releases.
+  const rows = await db
+    .selectFrom(pageIds(ids, page, newestFirst, kept).as('page'))
+    .innerJoin('releases', 'releases.id', 'page.id')
+    .select([...RELEASE_COLUMNS.map((column) => `releases.${column}` as const), 'page.list_total'])
+    .orderBy('releases.created_at', 'desc')
+    .orderBy('releases.id', 'desc')
+    .execute();
+  const count = await totalOf(rows, page, () => (kept ? keptCount(db, kept) : countOf(ids)));
+  if (rows.length === 0) return { items: [], count };
+  const branches = await branchesServing(
+    db,
+    rows.map((row) => row.id),
   );
-  return { items: await toReleases(db, config, site.name, result.items), count: result.count };
+  const items = rows.map((row) => toRelease(config, site.name, row, branches));
+  return { items, count };
 }
+
+const newestFirst = <Q extends SelectQueryBuilder<Database, 'releases', object>>(query: Q) =>
+  query.orderBy('releases.created_at', 'desc').orderBy('releases.id', 'desc') as Q;

@@ -1,11 +1,12 @@
 import type { Submission, SubmissionFilter } from '@wharf/contract';
-import type { Executor } from '../../db/schema.ts';
+import type { SelectQueryBuilder } from 'kysely';
+import type { Database, Executor } from '../../db/schema.ts';
 import { httpError } from '../../http/errors.ts';
 import { flag, isSet, readJson } from '../../lib/json.ts';
-import { type Page, pageOf } from '../../lib/paging.ts';
+import { inPageOrder, type Page, pageOf } from '../../lib/paging.ts';
 
-/** Submissions of a site, with the branch's name now (or when posted to, for a branch deleted since). */
-function submissionsOf(db: Executor, siteId: string) {
+/** Submissions with the branch's name now (or when posted to, for a branch deleted since). */
+function submissionRows(db: Executor) {
   return db
     .selectFrom('form_submissions')
     .leftJoin('branches', 'branches.id', 'form_submissions.branch_id')
@@ -19,18 +20,36 @@ function submissionsOf(db: Executor, siteId: string) {
       'form_submissions.spam',
       'form_submissions.created_at',
       eb.fn.coalesce('branches.name', 'form_submissions.branch_name').as('branch_name'),
-    ])
-    .where('form_submissions.site_id', '=', siteId);
+    ]);
+}
+
+function submissionsOf(db: Executor, siteId: string) {
+  return submissionRows(db).where('form_submissions.site_id', '=', siteId);
+}
+
+function keeping<Q extends SelectQueryBuilder<Database, 'form_submissions', object>>(
+  query: Q,
+  filter: SubmissionFilter,
+) {
+  let kept = query.where('form_submissions.spam', '=', flag(filter.spam));
+  if (filter.form) kept = kept.where('form_submissions.form', '=', filter.form);
+  if (filter.branchId) kept = kept.where('form_submissions.branch_id', '=', filter.branchId);
+  return kept as Q;
 }
 
 function filtered(db: Executor, siteId: string, filter: SubmissionFilter) {
-  let query = submissionsOf(db, siteId).where('form_submissions.spam', '=', flag(filter.spam));
-  if (filter.form) query = query.where('form_submissions.form', '=', filter.form);
-  if (filter.branchId) query = query.where('form_submissions.branch_id', '=', filter.branchId);
-  return query;
+  return keeping(submissionsOf(db, siteId), filter);
 }
 
-type SubmissionRow = Awaited<ReturnType<ReturnType<typeof submissionsOf>['executeTakeFirstOrThrow']>>;
+function filteredIds(db: Executor, siteId: string, filter: SubmissionFilter) {
+  const ids = db
+    .selectFrom('form_submissions')
+    .select('form_submissions.id')
+    .where('form_submissions.site_id', '=', siteId);
+  return keeping(ids, filter);
+}
+
+type SubmissionRow = Awaited<ReturnType<ReturnType<typeof submissionRows>['executeTakeFirstOrThrow']>>;
 
 function toSubmission(row: SubmissionRow): Submission {
   return {
@@ -46,14 +65,26 @@ function toSubmission(row: SubmissionRow): Submission {
   };
 }
 
-/** Newest first; ids break ties of the same millisecond in the order they were made. */
-export function listSubmissions(db: Executor, siteId: string, filter: SubmissionFilter, page: Page) {
-  return pageOf(
-    filtered(db, siteId, filter),
+const newestFirst = <Q extends SelectQueryBuilder<Database, 'form_submissions', object>>(query: Q) =>
+  query.orderBy('form_submissions.created_at', 'desc').orderBy('form_submissions.id', 'desc') as Q;
+
+/**
+ * Newest first; ids break ties of the same millisecond in the order they were made. Only the
+ * page's rows are joined to their branches (`inPageOrder`).
+ */
+export async function listSubmissions(db: Executor, siteId: string, filter: SubmissionFilter, page: Page) {
+  const kept = filter.form || filter.branchId ? undefined : filter.spam ? 'submissions_spam' : 'submissions_inbox';
+  const ids = await pageOf(
+    filteredIds(db, siteId, filter),
     page,
-    (query) => query.orderBy('form_submissions.created_at', 'desc').orderBy('form_submissions.id', 'desc'),
-    toSubmission,
+    newestFirst,
+    (row) => row.id,
+    kept && { db, kept: { list: kept, ownerId: siteId } },
   );
+  if (ids.items.length === 0) return { items: [], count: ids.count };
+  // By id alone: with the site's condition too, SQLite may walk the site's index instead.
+  const rows = await submissionRows(db).where('form_submissions.id', 'in', ids.items).execute();
+  return { items: inPageOrder(ids.items, rows).map(toSubmission), count: ids.count };
 }
 
 export async function findSubmission(db: Executor, siteId: string, submissionId: string) {
