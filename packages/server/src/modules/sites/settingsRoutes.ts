@@ -1,5 +1,8 @@
 import { api } from '@wharf/contract';
+import type { Updateable } from 'kysely';
+import type { Actor } from '../../access/actor.ts';
 import { mustManageSite, mustSeeSite, userOf } from '../../access/rules.ts';
+import type { Database, Db } from '../../db/schema.ts';
 import { recordEvent } from '../../events/outbox.ts';
 import { randomString } from '../../lib/ids.ts';
 import { hashPassword } from '../../lib/passwords.ts';
@@ -8,70 +11,72 @@ import { getSite } from './queries.ts';
 import { siteScope } from './siteEvents.ts';
 import { siteUsage } from './usage.ts';
 
+type SiteEvent = 'site_updated' | 'site_password_set' | 'site_password_removed';
+
+/** Sets columns of a site and records the event that says so, in one transaction. */
+async function updateSite(
+  db: Db,
+  actor: Actor,
+  site: Pick<Database['sites'], 'id' | 'org_id' | 'team_id'>,
+  values: Updateable<Database['sites']>,
+  event: { name: SiteEvent; data: Record<string, unknown> },
+) {
+  await db.transaction().execute(async (trx) => {
+    await trx.updateTable('sites').set(values).where('id', '=', site.id).execute();
+    await recordEvent(trx, { ...event, actorId: userOf(actor), ...siteScope(site) });
+  });
+}
+
 /** Site headers, the site password and retention: settings that apply to every branch of the site. */
 export function siteSettingsRoutes(app: WharfApp) {
   const { db, config } = app;
 
   app.handle(api.setSiteHeaders, async ({ actor, params, body }) => {
     const { site } = await mustManageSite(db, actor, params.siteId);
-    await db.transaction().execute(async (trx) => {
-      await trx
-        .updateTable('sites')
-        .set({ headers: JSON.stringify(body.headers) })
-        .where('id', '=', site.id)
-        .execute();
-      await recordEvent(trx, {
-        name: 'site_updated',
-        actorId: userOf(actor),
-        ...siteScope(site),
-        data: { headers: body.headers.map((h) => h.name) },
-      });
-    });
+    await updateSite(
+      db,
+      actor,
+      site,
+      { headers: JSON.stringify(body.headers) },
+      { name: 'site_updated', data: { headers: body.headers.map((h) => h.name) } },
+    );
     return body.headers;
   });
 
   app.handle(api.setSitePassword, async ({ actor, params, body }) => {
     const { site } = await mustManageSite(db, actor, params.siteId);
     const passwordHash = await hashPassword(body.password);
-    await db.transaction().execute(async (trx) => {
-      await trx
-        .updateTable('sites')
-        .set({ password_hash: passwordHash, password_version: randomString(12) })
-        .where('id', '=', site.id)
-        .execute();
-      await recordEvent(trx, { name: 'site_password_set', actorId: userOf(actor), ...siteScope(site), data: {} });
-    });
+    await updateSite(
+      db,
+      actor,
+      site,
+      { password_hash: passwordHash, password_version: randomString(12) },
+      { name: 'site_password_set', data: {} },
+    );
     return getSite(db, config, site.id);
   });
 
   app.handle(api.removeSitePassword, async ({ actor, params }) => {
     const { site } = await mustManageSite(db, actor, params.siteId);
-    await db.transaction().execute(async (trx) => {
-      await trx
-        .updateTable('sites')
-        .set({ password_hash: null, password_version: null })
-        .where('id', '=', site.id)
-        .execute();
-      await recordEvent(trx, { name: 'site_password_removed', actorId: userOf(actor), ...siteScope(site), data: {} });
-    });
+    await updateSite(
+      db,
+      actor,
+      site,
+      { password_hash: null, password_version: null },
+      { name: 'site_password_removed', data: {} },
+    );
     return getSite(db, config, site.id);
   });
 
   app.handle(api.setSiteRetention, async ({ actor, params, body }) => {
     const { site } = await mustManageSite(db, actor, params.siteId);
-    await db.transaction().execute(async (trx) => {
-      await trx
-        .updateTable('sites')
-        .set({ keep_releases_days: body.keepReleasesDays, keep_releases_count: body.keepReleasesCount })
-        .where('id', '=', site.id)
-        .execute();
-      await recordEvent(trx, {
-        name: 'site_updated',
-        actorId: userOf(actor),
-        ...siteScope(site),
-        data: { retention: body },
-      });
-    });
+    await updateSite(
+      db,
+      actor,
+      site,
+      { keep_releases_days: body.keepReleasesDays, keep_releases_count: body.keepReleasesCount },
+      { name: 'site_updated', data: { retention: body } },
+    );
     return getSite(db, config, site.id);
   });
 
