@@ -16,6 +16,7 @@ import * as domainOwnership from './migrations/013_domain_ownership.ts';
 import * as tlsCertificates from './migrations/014_tls_certificates.ts';
 import * as identities from './migrations/015_identities.ts';
 import * as releaseRules from './migrations/016_release_rules.ts';
+import * as blobVariants from './migrations/019_blob_variants.ts';
 import type { Db } from './schema.ts';
 
 /**
@@ -39,6 +40,7 @@ const migrationsWith = (sealer: () => Sealer): Record<string, Migration> => ({
   '014_tls_certificates': tlsCertificates,
   '015_identities': identities,
   '016_release_rules': releaseRules,
+  '019_blob_variants': blobVariants,
 });
 
 /** Brings the database to the latest migration (or up to `target`, which tests of a migration use). */
