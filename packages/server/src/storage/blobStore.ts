@@ -40,6 +40,10 @@ export interface BlobStore {
   stage(body: Readable, through?: Transform): Promise<StagedBlob>;
   /** A new, empty name in the staging area, for content written elsewhere than through `stage`. */
   stagingFile(): Promise<StagingFile>;
+  /** The staging area, created if need be, for a writer outside this store that names its own files. */
+  stagingArea(): Promise<string>;
+  /** A file such a writer staged, hashed and counted by it, taken back as if staged here. */
+  adopt(stagedPath: string, hash: string, size: number): StagedBlob;
   /** The local path of a blob, for readers outside this store (worker threads, the edge). */
   pathOf(key: string): string;
   /** Reads a byte range (inclusive end) or the whole blob. */
@@ -108,6 +112,22 @@ export class FileBlobStore implements BlobStore {
       path: staged,
       commit: (key) => renameDurably(staged, this.file(key)),
       discard: () => rm(staged, { force: true }),
+    };
+  }
+
+  async stagingArea() {
+    await mkdir(this.stagingDir, { recursive: true });
+    return this.stagingDir;
+  }
+
+  adopt(stagedPath: string, hash: string, size: number): StagedBlob {
+    if (path.dirname(stagedPath) !== this.stagingDir) throw new Error(`${stagedPath} is not in the staging area`);
+    return {
+      hash,
+      size,
+      read: () => createReadStream(stagedPath),
+      commit: (key) => renameDurably(stagedPath, this.file(key)),
+      discard: () => rm(stagedPath, { force: true }),
     };
   }
 
