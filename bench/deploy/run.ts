@@ -31,7 +31,15 @@ const RUNS = Number(process.env.BENCH_RUNS ?? 3);
 const SITE_FILES = 5000;
 const SITE_BYTES = 50_000_000;
 const LARGE_ARCHIVE_BYTES = 1024 ** 3;
-const PARALLEL = { uploads: 20, files: 300, bytes: 3_000_000, readers: 50, idleSeconds: 5 };
+const PARALLEL = {
+  uploads: 20,
+  files: 300,
+  bytes: 3_000_000,
+  readers: 50,
+  // Each client asks once a second (a console open on a site, a CI polling); 0 asks back to back.
+  readEveryMs: Number(process.env.BENCH_READ_EVERY_MS ?? 1000),
+  idleSeconds: 5,
+};
 const PARTS = new Set((process.env.BENCH_PARTS ?? 'sites,parallel,large').split(','));
 
 type Timed = { seconds: number; wire: number };
@@ -134,7 +142,7 @@ async function reportParallel() {
   const uploadP50 = percentile(measured.uploads, 0.5);
   const busyP99 = percentile(measured.busyReads, 0.99);
   console.log(
-    `\n${PARALLEL.uploads} uploads at once (wharf upload, ${PARALLEL.files} files / ${megabytes(PARALLEL.bytes)} each, different sites), ${PARALLEL.readers} clients reading GET /api/v1/sites/{id}/branches:`,
+    `\n${PARALLEL.uploads} uploads at once (wharf upload, ${PARALLEL.files} files / ${megabytes(PARALLEL.bytes)} each, different sites), ${PARALLEL.readers} clients reading GET /api/v1/sites/{id}/branches, each every ${PARALLEL.readEveryMs} ms:`,
   );
   console.log(
     `  uploads: p50 ${seconds(uploadP50)}, slowest ${seconds(Math.max(...measured.uploads))} (${runs(measured.uploads.sort((a, b) => a - b))})`,

@@ -103,15 +103,22 @@ async function makeVariants(parts: VariantParts, hash: string) {
       await outputs[variant].commit(blobKey(hash, variant));
       kept[variant] = sizes[variant];
     }
-    await parts.db
+    const recorded = await parts.db
       .updateTable('blobs')
       .set({ br_size: kept.br, gz_size: kept.gzip, variants_pending: 0 })
       .where('hash', '=', hash)
       .where('variants_pending', '=', 1)
-      .execute();
+      .executeTakeFirst();
+    // Collected while it was compressed: the variants just written would have no row to find them by.
+    if (recorded.numUpdatedRows === 0n) await removeOrphanVariants(parts, hash);
   } finally {
     await Promise.allSettled([outputs.br.discard(), outputs.gzip.discard()]);
   }
+}
+
+async function removeOrphanVariants(parts: VariantParts, hash: string) {
+  const row = await parts.db.selectFrom('blobs').select('hash').where('hash', '=', hash).executeTakeFirst();
+  if (!row) await Promise.all([parts.blobs.remove(blobKey(hash, 'br')), parts.blobs.remove(blobKey(hash, 'gzip'))]);
 }
 
 /** The job runner's sender of `variants` jobs; a failure is tried again with the queue's backoff. */
