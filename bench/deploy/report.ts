@@ -20,3 +20,11 @@ export function row(label: string, cli: string, baseline: string) {
 
 /** `target met` or `target missed`, so a reader sees at a glance which goals hold. */
 export const verdict = (met: boolean) => (met ? 'target met' : 'TARGET MISSED');
+
+/** The value below which `share` (0.5, 0.99) of the values fall. */
+export const percentile = (values: number[], share: number) => {
+  const sorted = [...values].sort((a, b) => a - b);
+  return sorted[Math.min(sorted.length - 1, Math.ceil(share * sorted.length) - 1)]!;
+};
+
+export const milliseconds = (value: number) => `${value.toFixed(1)} ms`;

@@ -3,21 +3,44 @@ import os from 'node:os';
 import path from 'node:path';
 import { startCountingProxy } from './countingProxy.ts';
 import { changeOneFile, type GeneratedSite, generateLargeArchive, generateSite } from './generateSite.ts';
+import { parallelUploads } from './parallel.ts';
 import { watchMemory } from './processMemory.ts';
-import { kilobytes, mebibytes, median, megabytes, row, runs, seconds, verdict } from './report.ts';
+import {
+  kilobytes,
+  mebibytes,
+  median,
+  megabytes,
+  milliseconds,
+  percentile,
+  row,
+  runs,
+  seconds,
+  verdict,
+} from './report.ts';
 import { type CliDeploy, deployWithCli, deployWithTarAndCurl, type Target, uploadArchiveWithCurl } from './uploads.ts';
 import { createSite, startBenchServer } from './wharfServer.ts';
 
 /**
- * bench/deploy, the "Measured" of issue 4, side by side in one run: a fresh deploy of a
+ * bench/deploy, the "Measured" of issues 4 and 17, side by side in one run: a fresh deploy of a
  * 5,000-file / 50 MB site with `wharf upload` and with `tar czf` + `curl -F`; the redeploy after
- * one file changed; the server's peak memory while it receives a 1 GiB archive.
+ * one file changed; 20 uploads at once while 50 clients read the API; the server's peak memory
+ * while it receives a 1 GiB archive. `BENCH_PARTS` (default `sites,parallel,large`) picks some.
  */
 
 const RUNS = Number(process.env.BENCH_RUNS ?? 3);
 const SITE_FILES = 5000;
 const SITE_BYTES = 50_000_000;
 const LARGE_ARCHIVE_BYTES = 1024 ** 3;
+const PARALLEL = {
+  uploads: 20,
+  files: 300,
+  bytes: 3_000_000,
+  readers: 50,
+  // Each client asks once a second (a console open on a site, a CI polling); 0 asks back to back.
+  readEveryMs: Number(process.env.BENCH_READ_EVERY_MS ?? 1000),
+  idleSeconds: 5,
+};
+const PARTS = new Set((process.env.BENCH_PARTS ?? 'sites,parallel,large').split(','));
 
 type Timed = { seconds: number; wire: number };
 type CliTimed = CliDeploy & { wire: number };
@@ -90,30 +113,64 @@ async function receivingALargeArchive() {
 console.log(
   `bench/deploy: node ${process.version}, ${os.availableParallelism()} CPUs, ${RUNS} runs of each, WHARF_WORKERS=${process.env.WHARF_WORKERS ?? '(default)'}`,
 );
-const { site, fresh, changed } = await deploysOfTheSite();
-const cliFresh = median(fresh.cli.map((deploy) => deploy.seconds));
-const tarFresh = median(fresh.tar.map((deploy) => deploy.seconds));
-const cliChanged = median(changed.cli.map((deploy) => deploy.seconds));
-const oneFile = changed.cli.at(-1)!;
-console.log(`\nA site of ${site.files.length + 1} files, ${megabytes(site.bytes)}\n`);
-console.log(row('', 'wharf upload', 'tar czf + curl -F'));
-console.log(row('Fresh deploy, median', seconds(cliFresh), seconds(tarFresh)));
-console.log(row('  each run (s)', runs(fresh.cli.map((d) => d.seconds)), runs(fresh.tar.map((d) => d.seconds))));
-console.log(row('  sent on the wire', megabytes(fresh.cli[0]!.wire), megabytes(fresh.tar[0]!.wire)));
-console.log(row('One file changed, median', seconds(cliChanged), seconds(median(changed.tar.map((d) => d.seconds)))));
-console.log(row('  each run (s)', runs(changed.cli.map((d) => d.seconds)), runs(changed.tar.map((d) => d.seconds))));
-console.log(row('  sent on the wire', kilobytes(oneFile.wire), megabytes(changed.tar.at(-1)!.wire)));
-console.log(row('  request bodies: manifest', kilobytes(oneFile.sentBytes - oneFile.uploadedBytes), ''));
-console.log(row(`  + ${oneFile.uploadedFiles} changed file`, `${oneFile.uploadedBytes} B`, ''));
-console.log(`\nFresh deploy no slower than tar + curl: ${verdict(cliFresh <= tarFresh)}`);
-console.log(`One file changed in under 1 s end to end: ${verdict(cliChanged < 1)}`);
+async function reportSites() {
+  const { site, fresh, changed } = await deploysOfTheSite();
+  const cliFresh = median(fresh.cli.map((deploy) => deploy.seconds));
+  const tarFresh = median(fresh.tar.map((deploy) => deploy.seconds));
+  const cliChanged = median(changed.cli.map((deploy) => deploy.seconds));
+  const oneFile = changed.cli.at(-1)!;
+  console.log(`\nA site of ${site.files.length + 1} files, ${megabytes(site.bytes)}\n`);
+  console.log(row('', 'wharf upload', 'tar czf + curl -F'));
+  console.log(row('Fresh deploy, median', seconds(cliFresh), seconds(tarFresh)));
+  console.log(row('  each run (s)', runs(fresh.cli.map((d) => d.seconds)), runs(fresh.tar.map((d) => d.seconds))));
+  console.log(row('  sent on the wire', megabytes(fresh.cli[0]!.wire), megabytes(fresh.tar[0]!.wire)));
+  console.log(row('One file changed, median', seconds(cliChanged), seconds(median(changed.tar.map((d) => d.seconds)))));
+  console.log(row('  each run (s)', runs(changed.cli.map((d) => d.seconds)), runs(changed.tar.map((d) => d.seconds))));
+  console.log(row('  sent on the wire', kilobytes(oneFile.wire), megabytes(changed.tar.at(-1)!.wire)));
+  console.log(row('  request bodies: manifest', kilobytes(oneFile.sentBytes - oneFile.uploadedBytes), ''));
+  console.log(row(`  + ${oneFile.uploadedFiles} changed file`, `${oneFile.uploadedBytes} B`, ''));
+  console.log(
+    `\nFresh deploy at most 0.25× tar + curl (${(cliFresh / tarFresh).toFixed(2)}×): ${verdict(cliFresh <= 0.25 * tarFresh)}`,
+  );
+  console.log(`One file changed in at most 0.3 s end to end: ${verdict(cliChanged <= 0.3)}`);
+}
 
-const large = await receivingALargeArchive();
-const peaks = [...large.peak.highWaterBytes.values()];
-const worst = Math.max(large.peak.sampledTreeBytes, ...peaks);
-console.log(`\nThe server receiving a ${mebibytes(large.bytes)} archive (curl -F), ${seconds(large.uploadSeconds)}:`);
-console.log(`  RSS of its processes before the upload: ${megabytes(large.idle.sampledTreeBytes)}`);
-console.log(`  peak RSS of each process (VmHWM): ${peaks.map(megabytes).join(', ')}`);
-console.log(`  peak RSS of its processes together (sampled every 50 ms): ${megabytes(large.peak.sampledTreeBytes)}`);
-console.log(`Peak under 200 MB: ${verdict(worst < 200_000_000)}`);
+async function reportParallel() {
+  const server = await startBenchServer();
+  const measured = await parallelUploads(server, work, PARALLEL);
+  await server.close();
+  const uploadP50 = percentile(measured.uploads, 0.5);
+  const busyP99 = percentile(measured.busyReads, 0.99);
+  console.log(
+    `\n${PARALLEL.uploads} uploads at once (wharf upload, ${PARALLEL.files} files / ${megabytes(PARALLEL.bytes)} each, different sites), ${PARALLEL.readers} clients reading GET /api/v1/sites/{id}/branches, each every ${PARALLEL.readEveryMs} ms:`,
+  );
+  console.log(
+    `  uploads: p50 ${seconds(uploadP50)}, slowest ${seconds(Math.max(...measured.uploads))} (${runs(measured.uploads.sort((a, b) => a - b))})`,
+  );
+  for (const [label, times] of [
+    [`API alone (${PARALLEL.idleSeconds} s)`, measured.idleReads],
+    ['API during the uploads', measured.busyReads],
+  ] as const) {
+    console.log(
+      `  ${label}: ${times.length} requests, p50 ${milliseconds(percentile(times, 0.5))}, p99 ${milliseconds(percentile(times, 0.99))}`,
+    );
+  }
+  console.log(`Upload p50 at most 2 s: ${verdict(uploadP50 <= 2)}`);
+  console.log(`API p99 at most 100 ms during the uploads: ${verdict(busyP99 <= 100)}`);
+}
+
+async function reportLargeArchive() {
+  const large = await receivingALargeArchive();
+  const peaks = [...large.peak.highWaterBytes.values()];
+  const worst = Math.max(...peaks);
+  console.log(`\nThe server receiving a ${mebibytes(large.bytes)} archive (curl -F), ${seconds(large.uploadSeconds)}:`);
+  console.log(`  RSS of its processes before the upload: ${megabytes(large.idle.sampledTreeBytes)}`);
+  console.log(`  peak RSS of each process (VmHWM): ${peaks.map(megabytes).join(', ')}`);
+  console.log(`  peak RSS of its processes together (sampled every 50 ms): ${megabytes(large.peak.sampledTreeBytes)}`);
+  console.log(`Peak under 200 MB per process: ${verdict(worst < 200_000_000)}`);
+}
+
+if (PARTS.has('sites')) await reportSites();
+if (PARTS.has('parallel')) await reportParallel();
+if (PARTS.has('large')) await reportLargeArchive();
 await rm(work, { recursive: true, force: true });

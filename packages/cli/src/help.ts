@@ -72,6 +72,9 @@ Options:
   -h, --help       this help
 
 .git folders, .DS_Store and Thumbs.db are left out; every other file is uploaded, dot files too.
+Files unchanged since the folder's last upload (same size, modification time and inode) are not
+read again: their hashes are kept in $XDG_CACHE_HOME/wharf or ~/.cache/wharf (env WHARF_HASH_CACHE
+names another folder, or off for none).
 
 Exit codes:
 ${exitCodeLines}

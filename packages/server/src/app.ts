@@ -8,6 +8,7 @@ import { openDb } from './db/connection.ts';
 import { migrate } from './db/migrate.ts';
 import { scheduleHousekeeping } from './deploys/gc.ts';
 import { deployRoutes } from './deploys/routes.ts';
+import { compressionPool, compressionThreads, variantsSender } from './deploys/variants.ts';
 import { Edge } from './edge/edge.ts';
 import { edgeRoutes } from './edge/routes.ts';
 import { Dispatcher } from './events/dispatcher.ts';
@@ -223,6 +224,10 @@ export async function buildApp(config: Config, options: BuildOptions = {}): Prom
   attachRealtime(app);
   startHookDeliveries(app);
   jobs.register('mail', mailSender(app));
+  const compression = compressionPool(compressionThreads(config.compressionThreads));
+  jobs.register('variants', variantsSender({ db, blobs, pool: compression }));
+  // After the job runner's hook: the jobs under way finish their variants before the threads go.
+  fastify.addHook('onClose', () => compression.close());
   await ensureFirstAdmin(app);
   dispatcher.run();
   jobs.run();

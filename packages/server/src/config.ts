@@ -90,6 +90,11 @@ const environment = z
       .default(4 * 1024 ** 3),
     WHARF_MAX_RELEASE_FILES: z.coerce.number({ error: 'must be a number of files' }).int().positive().default(100_000),
     WHARF_DEPLOY_TTL_MINUTES: z.coerce.number({ error: 'must be a number of minutes' }).positive().default(60),
+    WHARF_COMPRESSION_THREADS: z.coerce
+      .number({ error: 'must be a whole number of threads' })
+      .int('must be a whole number of threads')
+      .min(1, 'must be 1 or more')
+      .optional(),
     WHARF_SHUTDOWN_GRACE_SECONDS: z.coerce
       .number({ error: 'must be a number of seconds' })
       .min(0, 'must be a number of seconds, 0 or more')
@@ -170,6 +175,8 @@ export interface Config {
   logLevel: Environment['LOG_LEVEL'];
   limits: ReleaseLimits;
   deployTtlMs: number;
+  /** Worker threads making brotli and gzip variants of uploaded files; null: one fewer than the CPUs, at least 1. */
+  compressionThreads: number | null;
   /** How long a stopping process lets requests in flight finish before it cuts them. */
   shutdownGraceMs: number;
 }
@@ -229,6 +236,7 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
       releaseFiles: e.WHARF_MAX_RELEASE_FILES,
     },
     deployTtlMs: e.WHARF_DEPLOY_TTL_MINUTES * 60_000,
+    compressionThreads: e.WHARF_COMPRESSION_THREADS ?? null,
     shutdownGraceMs: e.WHARF_SHUTDOWN_GRACE_SECONDS * 1000,
   };
 }

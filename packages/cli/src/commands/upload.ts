@@ -2,6 +2,7 @@ import path from 'node:path';
 import { explainFailure } from '../api/explainFailure.ts';
 import { wharfApi } from '../api/wharfApi.ts';
 import type { CliContext } from '../context.ts';
+import { hashCacheDir } from '../folder/hashCache.ts';
 import { readFolder } from '../folder/readFolder.ts';
 import { uploadHelp } from '../help.ts';
 import { lineProgress, type Progress, quietProgress, terminalProgress } from '../output/progress.ts';
@@ -103,7 +104,7 @@ export async function uploadCommand(argv: string[], context: CliContext): Promis
   const wharf = wharfApi({ url: args.url, token: args.token, retry: context.retry, onRetry: progress.warn });
   const pullRequest = args.branches.length === 0 ? await pullRequestOf(context.env) : null;
   try {
-    const files = await readFolder(folder, progress);
+    const files = await readFolder(folder, progress, hashCacheDir(context.env));
     const target = await releaseTarget(args, folder, context, progress, pullRequest);
     const outcome = await deployFiles(wharf, target, files, progress);
     const posted = await reportPreview(pullRequest, outcome, args.comment, progress);

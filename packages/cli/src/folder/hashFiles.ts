@@ -1,8 +1,9 @@
 import { createHash } from 'node:crypto';
-import { open } from 'node:fs/promises';
+import { open, stat } from 'node:fs/promises';
 import type { ManifestEntry } from '@wharf/contract';
 import { folderError } from '../failures.ts';
 import { inParallel } from '../lib/inParallel.ts';
+import type { HashCache } from './hashCache.ts';
 import type { FolderEntry } from './walkFolder.ts';
 
 /** A file of the folder with what the manifest says of it. */
@@ -36,8 +37,24 @@ export async function hashFile(absolutePath: string, buffer: Buffer): Promise<{ 
   return { hash: hash.digest('hex'), size };
 }
 
-/** Hashes every entry, in the entries' order. */
-export async function hashFiles(entries: FolderEntry[], onHashed: (file: FolderFile) => void): Promise<FolderFile[]> {
+/** A file's hash from the cache when its size and time are unchanged, else read and recorded. */
+async function hashEntry(entry: FolderEntry, buffer: Buffer, cache: HashCache | null) {
+  if (!cache) return hashFile(entry.absolutePath, buffer);
+  const before = await stat(entry.absolutePath);
+  const cached = cache.lookUp(entry.path, before);
+  if (cached) return { hash: cached, size: before.size };
+  const read = await hashFile(entry.absolutePath, buffer);
+  // A file that changed while it was read is hashed again next time.
+  if (read.size === before.size) cache.record(entry.path, before, read.hash);
+  return read;
+}
+
+/** Hashes every entry, in the entries' order; unchanged files come from `cache` when given. */
+export async function hashFiles(
+  entries: FolderEntry[],
+  onHashed: (file: FolderFile) => void,
+  cache: HashCache | null = null,
+): Promise<FolderFile[]> {
   const files = new Array<FolderFile>(entries.length);
   const buffers = Array.from({ length: HASHING_CONCURRENCY }, () => Buffer.allocUnsafe(CHUNK_BYTES));
   await inParallel(
@@ -47,7 +64,7 @@ export async function hashFiles(entries: FolderEntry[], onHashed: (file: FolderF
       const entry = entries[index]!;
       const buffer = buffers.pop()!;
       try {
-        files[index] = { ...entry, ...(await hashFile(entry.absolutePath, buffer)) };
+        files[index] = { ...entry, ...(await hashEntry(entry, buffer, cache)) };
       } catch (error) {
         throw folderError(`Cannot read ${entry.absolutePath}: ${(error as NodeJS.ErrnoException).code ?? error}`);
       } finally {

@@ -46,6 +46,7 @@ export function readConsoleFiles(root: string): ConsoleFiles {
       size: content.length,
       brSize: sizeOf(`${file}.br`),
       gzSize: sizeOf(`${file}.gz`),
+      variantsPending: false,
       contentType: contentTypeOf(file),
       lastModified: new Date(modifiedAt).toUTCString(),
       modifiedAt,

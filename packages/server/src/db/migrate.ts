@@ -18,6 +18,7 @@ import * as identities from './migrations/015_identities.ts';
 import * as releaseRules from './migrations/016_release_rules.ts';
 import * as retention from './migrations/017_retention.ts';
 import * as listIndexes from './migrations/018_list_indexes.ts';
+import * as blobVariants from './migrations/019_blob_variants.ts';
 import type { Db } from './schema.ts';
 
 /**
@@ -43,6 +44,7 @@ const migrationsWith = (sealer: () => Sealer): Record<string, Migration> => ({
   '016_release_rules': releaseRules,
   '017_retention': retention,
   '018_list_indexes': listIndexes,
+  '019_blob_variants': blobVariants,
 });
 
 /** Brings the database to the latest migration (or up to `target`, which tests of a migration use). */

@@ -132,7 +132,15 @@ export interface Database {
     rule_problems: Json;
     created_at: Iso;
   };
-  blobs: { hash: string; size: number; br_size: number | null; gz_size: number | null; created_at: Iso };
+  blobs: {
+    hash: string;
+    size: number;
+    br_size: number | null;
+    gz_size: number | null;
+    /** 1 while its brotli and gzip variants are still to be made (see migration 019). */
+    variants_pending: Flag;
+    created_at: Iso;
+  };
   /** The blobs each organization has uploaded itself: only those count as "already there" for it. */
   org_blobs: { org_id: string; hash: string; created_at: Iso };
   release_files: { release_id: string; path: string; hash: string; size: number };

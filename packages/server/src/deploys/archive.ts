@@ -1,9 +1,6 @@
 import type { Readable } from 'node:stream';
 import { Transform } from 'node:stream';
-import { pipeline } from 'node:stream/promises';
-import { createGunzip } from 'node:zlib';
 import type { ErrorCode } from '@wharf/contract';
-import tar from 'tar-stream';
 import type { ReleaseLimits } from '../config.ts';
 import { isDiskFull } from '../http/diskFull.ts';
 import { HttpError, httpError } from '../http/errors.ts';
@@ -12,6 +9,7 @@ import type { WharfApp } from '../wharfApp.ts';
 import { commitBlob } from './blobs.ts';
 import type { ReleaseFile } from './createRelease.ts';
 import { type PathClash, ReleasePaths } from './releasePaths.ts';
+import { UnpackError, type UnpackedEntry, unpackInThread } from './threads/unpackThread.ts';
 
 /** Counts bytes going through and fails past a limit (413 unless another code is given). */
 export function byteLimit(limit: number, message: string, code: ErrorCode = 'RELEASE_TOO_LARGE') {
@@ -37,6 +35,8 @@ export function entryPath(name: string): string | null {
 }
 
 function archiveError(error: unknown): Error {
+  if (error instanceof UnpackError && error.code === 'RELEASE_TOO_LARGE')
+    return httpError('RELEASE_TOO_LARGE', error.message);
   if (error instanceof HttpError || isDiskFull(error)) return error as Error;
   const malformed = malformedMultipart(error);
   if (malformed) return malformed;
@@ -54,7 +54,7 @@ function archiveError(error: unknown): Error {
 function telling(errors: unknown[]) {
   return (
     errors.find(isDiskFull) ??
-    errors.find((error) => error instanceof HttpError) ??
+    errors.find((error) => error instanceof HttpError || (error instanceof UnpackError && error.code !== null)) ??
     errors.find((error) => malformedMultipart(error) !== null) ??
     errors[0]
   );
@@ -70,6 +70,8 @@ function refuseClash(name: string, clash: PathClash | null) {
 /**
  * Unpacks an uploaded tar.gz into the blob store as it streams in, recording each file against
  * the deploy so the garbage collection leaves it alone. Only regular files and folders are taken.
+ * A worker thread gunzips, reads and hashes the archive; this thread checks each entry and
+ * records it, so the process keeps answering requests while a large archive arrives.
  */
 export async function receiveArchive(
   app: WharfApp,
@@ -77,58 +79,54 @@ export async function receiveArchive(
   source: Readable,
   limits: ReleaseLimits,
 ) {
+  // The caller may already be listening to the bytes (to fingerprint them): nothing may flow by
+  // before the thread is there to take it.
+  source.pause();
   const files: ReleaseFile[] = [];
   const paths = new ReleasePaths();
-  let totalBytes = 0;
-  const extract = tar.extract();
-  const feeding = pipeline(
-    source,
-    byteLimit(limits.archiveBytes, `The archive is larger than ${megabytes(limits.archiveBytes)}`),
-    createGunzip(),
-    extract,
-  );
-  const consuming = (async () => {
-    for await (const entry of extract) {
-      const { name, type } = entry.header;
-      if (type === 'directory') {
-        const path = entryPath(name);
-        if (path) refuseClash(name, paths.addFolder(path));
-        entry.resume();
-        continue;
+  const takeEntry = async (entry: UnpackedEntry) => {
+    const { name } = entry;
+    if (entry.kind === 'entry') {
+      if (entry.type !== 'directory') {
+        throw httpError(
+          'ARCHIVE_INVALID',
+          `Archive entry "${name}" is a ${entry.type}; only files and folders are allowed`,
+        );
       }
-      if (type !== 'file' && type !== 'contiguous-file') {
-        throw httpError('ARCHIVE_INVALID', `Archive entry "${name}" is a ${type}; only files and folders are allowed`);
-      }
+      const path = entryPath(name);
+      if (path) refuseClash(name, paths.addFolder(path));
+      return;
+    }
+    const file = app.blobs.adopt(entry.staged, entry.hash, entry.size);
+    try {
       const path = entryPath(name);
       if (!path) throw httpError('ARCHIVE_INVALID', `Archive entry "${name}" has no file name`);
       if (paths.fileCount >= limits.releaseFiles) {
         throw httpError('RELEASE_TOO_LARGE', `The release has more than ${limits.releaseFiles} files`);
       }
       refuseClash(name, paths.addFile(path));
-      const remaining = limits.releaseBytes - totalBytes;
-      const message = `The release is larger than ${megabytes(limits.releaseBytes)} uncompressed`;
-      const file = await app.blobs.stage(entry as unknown as Readable, byteLimit(remaining, message));
-      totalBytes += file.size;
-      try {
-        await app.db
-          .insertInto('deploy_files')
-          .values({ deploy_id: deploy.id, path, hash: file.hash, size: file.size })
-          .execute();
-      } catch (error) {
-        await file.discard();
-        throw error;
-      }
-      await commitBlob(app, file, path, deploy.orgId);
+      await app.db
+        .insertInto('deploy_files')
+        .values({ deploy_id: deploy.id, path, hash: file.hash, size: file.size })
+        .execute();
       files.push({ path, hash: file.hash, size: file.size });
+    } catch (error) {
+      await file.discard();
+      throw error;
     }
-  })();
+    await commitBlob(app, file, files.at(-1)!.path, deploy.orgId);
+  };
   try {
-    await Promise.all([feeding, consuming]);
-  } catch {
-    extract.destroy();
+    await unpackInThread(
+      source,
+      byteLimit(limits.archiveBytes, `The archive is larger than ${megabytes(limits.archiveBytes)}`),
+      { stagingDir: await app.blobs.stagingArea(), releaseBytes: limits.releaseBytes },
+      takeEntry,
+      (entry) => app.blobs.adopt(entry.staged, entry.hash, entry.size).discard(),
+    );
+  } catch (error) {
     source.destroy();
-    const settled = await Promise.allSettled([feeding, consuming]);
-    throw archiveError(telling(settled.flatMap((result) => (result.status === 'rejected' ? [result.reason] : []))));
+    throw archiveError(telling(error instanceof AggregateError ? error.errors : [error]));
   }
   if (files.length === 0) throw httpError('ARCHIVE_INVALID', 'The archive holds no files');
   return files;

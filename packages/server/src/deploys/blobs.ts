@@ -1,4 +1,3 @@
-import { constants, createBrotliCompress, createGzip } from 'node:zlib';
 import type { Executor } from '../db/schema.ts';
 import { contentTypeOf, isCompressible } from '../lib/contentType.ts';
 import { now } from '../lib/ids.ts';
@@ -15,57 +14,47 @@ export function blobKey(hash: string, variant: Variant = 'identity') {
 
 const MIN_COMPRESSIBLE_SIZE = 256;
 
-/** A compressed copy of a staged file, kept only when it saves bytes. */
-async function compressedVariant(app: WharfApp, file: StagedBlob, variant: 'br' | 'gzip') {
-  const compressor =
-    variant === 'br'
-      ? createBrotliCompress({
-          params: { [constants.BROTLI_PARAM_QUALITY]: 9, [constants.BROTLI_PARAM_SIZE_HINT]: file.size },
-        })
-      : createGzip({ level: 9 });
-  const compressed = await app.blobs.stage(file.read(), compressor);
-  if (compressed.size < file.size) return compressed;
-  await compressed.discard();
-  return null;
+/** Whether a file gets brotli and gzip variants: text formats large enough for them to pay. */
+export function wantsVariants(size: number, filePath: string) {
+  return size >= MIN_COMPRESSIBLE_SIZE && isCompressible(contentTypeOf(filePath));
 }
 
 /**
- * Moves a staged file into the content-addressed store with brotli and gzip variants for text
- * formats, then records the blob: its row exists only once every variant is durably stored. A
- * failure leaves neither files nor staged copies behind.
+ * Moves a staged file into the content-addressed store and records the blob, live at once in its
+ * unencoded form. Its brotli and gzip variants, when it wants them, are made later by worker
+ * threads (variants.ts): a release must not wait for them. A failure leaves nothing behind.
  */
 async function storeBlob(app: WharfApp, file: StagedBlob, filePath: string) {
-  const staged: StagedBlob[] = [file];
-  const committed: string[] = [];
+  const pending = wantsVariants(file.size, filePath) ? 1 : 0;
+  let committed = false;
   try {
-    const sizes = { br: null as number | null, gzip: null as number | null };
-    if (file.size >= MIN_COMPRESSIBLE_SIZE && isCompressible(contentTypeOf(filePath))) {
-      for (const variant of ['br', 'gzip'] as const) {
-        const compressed = await compressedVariant(app, file, variant);
-        if (!compressed) continue;
-        staged.push(compressed);
-        await compressed.commit(blobKey(file.hash, variant));
-        committed.push(blobKey(file.hash, variant));
-        sizes[variant] = compressed.size;
-      }
-    }
     await file.commit(blobKey(file.hash));
-    committed.push(blobKey(file.hash));
+    committed = true;
     await app.db
       .insertInto('blobs')
-      .values({ hash: file.hash, size: file.size, br_size: sizes.br, gz_size: sizes.gzip, created_at: now() })
-      .onConflict((oc) => oc.column('hash').doUpdateSet({ size: file.size, br_size: sizes.br, gz_size: sizes.gzip }))
+      .values({
+        hash: file.hash,
+        size: file.size,
+        br_size: null,
+        gz_size: null,
+        variants_pending: pending,
+        created_at: now(),
+      })
+      // A row whose file went missing: the file is back, and its variants are made again.
+      .onConflict((oc) =>
+        oc.column('hash').doUpdateSet({ size: file.size, br_size: null, gz_size: null, variants_pending: pending }),
+      )
       .execute();
   } catch (error) {
-    await Promise.allSettled(staged.map((copy) => copy.discard()));
-    // Files another upload of the same content has recorded meanwhile are its, not ours to remove.
+    await file.discard().catch(() => undefined);
+    // A file another upload of the same content has recorded meanwhile is its, not ours to remove.
     const recorded = await app.db
       .selectFrom('blobs')
       .select('hash')
       .where('hash', '=', file.hash)
       .executeTakeFirst()
       .catch(() => 'unknown');
-    if (!recorded) await Promise.allSettled(committed.map((key) => app.blobs.remove(key)));
+    if (committed && !recorded) await app.blobs.remove(blobKey(file.hash)).catch(() => undefined);
     throw error;
   }
 }

@@ -9,6 +9,7 @@ import { insertBranch, pointBranchAt } from '../modules/branches/service.ts';
 import { getRelease } from '../modules/releases/queries.ts';
 import { siteScope } from '../modules/sites/siteEvents.ts';
 import type { RulesOfRelease } from './rulesOfRelease.ts';
+import { enqueueVariants } from './variants.ts';
 
 export interface ReleaseFile {
   path: string;
@@ -74,6 +75,11 @@ export async function createRelease(db: Db, config: Config, input: NewRelease) {
       await trx.insertInto('release_files').values(rows).execute();
     }
     await trx.deleteFrom('deploy_files').where('deploy_id', '=', input.deployId).execute();
+    // Live now, unencoded; brotli and gzip follow from the job queue.
+    await enqueueVariants(
+      trx,
+      input.files.map((file) => file.hash),
+    );
     await recordEvent(trx, {
       ...scope,
       name: 'site_release_created',

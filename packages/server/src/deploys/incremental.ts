@@ -133,7 +133,7 @@ export async function finishDeploy(app: WharfApp, deployId: string, site: Databa
       `${missing.length} files are still missing: ${missing.slice(0, 5).join(', ')}`,
     );
   try {
-    return await createRelease(app.db, app.config, {
+    const release = await createRelease(app.db, app.config, {
       site,
       name: deploy.name,
       branches: readJson<string[]>(deploy.branches),
@@ -144,6 +144,9 @@ export async function finishDeploy(app: WharfApp, deployId: string, site: Databa
       actorId: deploy.actor_id,
       deployId,
     });
+    // The release's variants are queued: the runner need not wait for its next look.
+    void app.jobs.wake();
+    return release;
   } catch (error) {
     // A retry that arrived while the first finalise was still running: it answers what the first made.
     if (!(error instanceof HttpError && error.code === 'DEPLOY_FINALISED')) throw error;

@@ -95,6 +95,7 @@ export async function uploadArchive(
       actorId,
       deployId: deploy.id,
     });
+    void app.jobs.wake();
     return { release, fingerprint: upload.fingerprint };
   } catch (error) {
     // Nothing of a failed upload stays: no release, and none of the files it brought.

@@ -16,6 +16,7 @@ import { type Manifest, ManifestCache } from './manifests.ts';
 import { SiteMetrics } from './metrics.ts';
 import { sendPage } from './pages.ts';
 import { PasswordGate } from './passwords.ts';
+import { PendingVariants, variantsOfBlob } from './pendingVariants.ts';
 import { matchRedirect, proxy, sendFileRule, upstreamUrl } from './redirects.ts';
 import { actionOf } from './releaseRedirects.ts';
 import { namedFile, normalisePath, resolveFile } from './resolvePath.ts';
@@ -103,7 +104,11 @@ export class Edge {
     this.log = log;
     this.db = db;
     this.manifests = new ManifestCache(db);
-    this.responder = new FileResponder(pathOfBlob, log);
+    const pending = new PendingVariants(
+      (hash) => variantsOfBlob(db, hash),
+      (err) => log.error({ err }, 'reading the variants of a blob failed'),
+    );
+    this.responder = new FileResponder(pathOfBlob, log, pending);
     this.forms = new FormReceiver(db, { sealer, afterCommit });
     this.sitesSuffix = `.${config.sitesUrl.hostname}`;
     this.hosts = new HostParser(config.sitesUrl.hostname, config.branchHosts);

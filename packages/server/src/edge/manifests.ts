@@ -12,6 +12,8 @@ export interface ServedFile {
   size: number;
   brSize: number | null;
   gzSize: number | null;
+  /** Its variants are still being made: served unencoded, or compressed on the fly, meanwhile. */
+  variantsPending: boolean;
   contentType: string;
   /** The release's creation as an HTTP date: a release never changes once made. */
   lastModified: string;
@@ -38,7 +40,8 @@ function compileRules(stored: StoredRules): CompiledRules | undefined {
 
 /**
  * Release manifests (path → file) for the edge, loaded once per release and kept while used.
- * A release never changes after it is created, so a cached manifest never goes stale. Files the
+ * A release never changes after it is created, so a cached manifest never goes stale; only its
+ * files' variants may appear later, which PendingVariants follows. Files the
  * edge must not serve (publicFiles.ts) are left out, so that no way of resolving a path finds them.
  */
 export class ManifestCache {
@@ -77,6 +80,7 @@ export class ManifestCache {
       .selectFrom('release_files')
       .innerJoin('blobs', 'blobs.hash', 'release_files.hash')
       .select(['release_files.path', 'release_files.hash', 'release_files.size', 'blobs.br_size', 'blobs.gz_size'])
+      .select('blobs.variants_pending')
       .where('release_files.release_id', '=', releaseId)
       .execute();
     const manifest: Manifest = new Map(
@@ -90,6 +94,7 @@ export class ManifestCache {
             size: Number(row.size),
             brSize: row.br_size === null ? null : Number(row.br_size),
             gzSize: row.gz_size === null ? null : Number(row.gz_size),
+            variantsPending: Number(row.variants_pending) === 1,
             contentType: contentTypeOf(row.path),
             lastModified,
             modifiedAt,

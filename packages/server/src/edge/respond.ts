@@ -1,4 +1,6 @@
 import type { IncomingMessage, OutgoingHttpHeaders, ServerResponse } from 'node:http';
+import { promisify } from 'node:util';
+import { brotliCompress, constants, gzip } from 'node:zlib';
 import { blobKey, type Variant } from '../deploys/blobs.ts';
 import { negotiateVariant } from './acceptEncoding.ts';
 import type { AnswerHeader } from './answerHeaders.ts';
@@ -8,12 +10,30 @@ import { isFingerprinted } from './fingerprint.ts';
 import { LruCache } from './lru.ts';
 import type { ServedFile } from './manifests.ts';
 import { sendPage } from './pages.ts';
+import type { PendingVariants } from './pendingVariants.ts';
 import { readStoredBlob, streamStoredBlob } from './storedBlob.ts';
 
 const REVALIDATE = 'public, max-age=0, must-revalidate';
 const IMMUTABLE = 'public, max-age=31536000, immutable';
 /** Files up to this size are answered from memory (up to 64 MB of them); larger ones stream from disk. */
 const MEMORY_FILE = 1024 * 1024;
+/**
+ * Until its stored variants exist, a text file up to this size is compressed as it is asked for,
+ * at a fast level (well under a millisecond), and the result kept in memory with the files.
+ */
+const ON_THE_FLY_FILE = 64 * 1024;
+
+const compressBrotli = promisify(brotliCompress);
+const compressGzip = promisify(gzip);
+
+/** Fast levels: a few times the speed of the stored variants' (brotli 9, gzip 9), at a little more size. */
+function compressNow(content: Buffer, variant: 'br' | 'gzip'): Promise<Buffer> {
+  if (variant === 'br') return compressBrotli(content, { params: { [constants.BROTLI_PARAM_QUALITY]: 4 } });
+  return compressGzip(content, { level: 6 });
+}
+
+/** An answer's form: a stored one, or one compressed on the fly (its own ETag, never a stored variant's). */
+type Form = Variant | 'br-fast' | 'gzip-fast';
 
 export function cacheControlOf(path: string, contentType: string) {
   if (contentType.startsWith('text/html')) return REVALIDATE;
@@ -32,12 +52,11 @@ interface PreparedVariant {
 /** A file's answers under one set of branch headers, built on first use rather than per request. */
 interface PreparedFile {
   extra: readonly AnswerHeader[];
-  variants: Partial<Record<Variant, PreparedVariant>>;
+  variants: Partial<Record<Form, PreparedVariant>>;
 }
 
-function prepareVariant(file: ServedFile, variant: Variant, extra: readonly AnswerHeader[]): PreparedVariant {
-  const size = variant === 'br' ? file.brSize! : variant === 'gzip' ? file.gzSize! : file.size;
-  const etag = variant === 'identity' ? `"${file.hash}"` : `"${file.hash}-${variant}"`;
+function prepareVariant(file: ServedFile, form: Form, extra: readonly AnswerHeader[], size: number): PreparedVariant {
+  const etag = form === 'identity' ? `"${file.hash}"` : `"${file.hash}-${form}"`;
   const headers: OutgoingHttpHeaders = {
     'content-type': file.contentType,
     etag,
@@ -45,21 +64,32 @@ function prepareVariant(file: ServedFile, variant: Variant, extra: readonly Answ
     'cache-control': cacheControlOf(file.path, file.contentType),
     'accept-ranges': 'bytes',
   };
-  if (file.brSize !== null || file.gzSize !== null) headers.vary = 'Accept-Encoding';
-  if (variant !== 'identity') headers['content-encoding'] = variant;
+  if (file.brSize !== null || file.gzSize !== null || file.variantsPending) headers.vary = 'Accept-Encoding';
+  if (form !== 'identity') headers['content-encoding'] = form.replace('-fast', '');
   for (const [name, value] of extra) {
     // `! Name` in `_headers` removes one of the defaults above.
     if (value === null) delete headers[name.toLowerCase()];
     else headers[name.toLowerCase()] = value;
   }
   headers['content-length'] = String(size);
+  const variant = form === 'br-fast' || form === 'gzip-fast' ? 'identity' : form;
   return { key: blobKey(file.hash, variant), size, etag, modifiedAt: file.modifiedAt, headers };
 }
+
+const storedSize = (file: ServedFile, variant: Variant) =>
+  variant === 'br' ? file.brSize! : variant === 'gzip' ? file.gzSize! : file.size;
 
 /** Ranges are always of the unencoded file: a resumed download stays one representation whatever it accepts. */
 function acceptedVariant(req: IncomingMessage, file: ServedFile): Variant {
   if (req.headers.range !== undefined) return 'identity';
   return negotiateVariant(req.headers['accept-encoding'], file.brSize !== null, file.gzSize !== null);
+}
+
+/** The encoding to compress a small pending file in now, if the client wants one. */
+function onTheFlyVariant(req: IncomingMessage, file: ServedFile): 'br' | 'gzip' | null {
+  if (!file.variantsPending || file.size > ON_THE_FLY_FILE || req.headers.range !== undefined) return null;
+  const variant = negotiateVariant(req.headers['accept-encoding'], true, true);
+  return variant === 'identity' ? null : variant;
 }
 
 /** A single `bytes=a-b` range; null when absent or not one we serve (then the whole file goes). */
@@ -88,6 +118,7 @@ export class FileResponder {
   constructor(
     private readonly pathOf: (key: string) => string,
     private readonly log: EdgeLog,
+    private readonly pending?: PendingVariants,
   ) {}
 
   send(
@@ -97,7 +128,21 @@ export class FileResponder {
     status: number,
     extra: readonly AnswerHeader[],
   ): number | Promise<number> {
-    const variant = this.variantOf(file, acceptedVariant(req, file), extra);
+    // Headers prepared while the variants were pending are stale once they exist.
+    if (file.variantsPending && this.pending?.refresh(file)) this.prepared.delete(file);
+    const now = onTheFlyVariant(req, file);
+    if (now) return this.sendCompressedNow(req, res, file, status, extra, now);
+    const variant = acceptedVariant(req, file);
+    return this.answer(req, res, this.variantOf(file, variant, extra), status);
+  }
+
+  private answer(
+    req: IncomingMessage,
+    res: ServerResponse,
+    variant: PreparedVariant,
+    status: number,
+    content?: Buffer,
+  ): number | Promise<number> {
     // Conditions and ranges concern the file found, not the release's 404 page (RFC 9110 §13.2.1).
     const condition = status === 200 ? preconditionStatus(req.headers, variant) : 200;
     if (condition === 412) return sendPage(res, 412, 'preconditionFailed');
@@ -126,22 +171,65 @@ export class FileResponder {
       return this.writeBody(req, res, variant, range.start, range.end);
     }
     res.writeHead(status, variant.headers);
+    if (content) return this.writeContent(req, res, content);
     return this.writeBody(req, res, variant, 0, variant.size - 1);
   }
 
-  private variantOf(file: ServedFile, variant: Variant, extra: readonly AnswerHeader[]) {
+  /** A pending file compressed now (once: the result stays in memory with the files). */
+  private sendCompressedNow(
+    req: IncomingMessage,
+    res: ServerResponse,
+    file: ServedFile,
+    status: number,
+    extra: readonly AnswerHeader[],
+    variant: 'br' | 'gzip',
+  ): number | Promise<number> {
+    const form = variant === 'br' ? 'br-fast' : 'gzip-fast';
+    const memoryKey = `${blobKey(file.hash)}#${form}`;
+    const compressed = this.memory.get(memoryKey);
+    if (compressed) return this.answer(req, res, this.formOf(file, form, extra, compressed.length), status, compressed);
+    const identity = this.variantOf(file, 'identity', extra);
+    const content =
+      this.memory.get(identity.key) ?? readStoredBlob(this.pathOf(identity.key), identity.key, file.size, this.log);
+    return Promise.resolve(content)
+      .then((read) => compressNow(read, variant))
+      .then((made) => {
+        this.memory.set(memoryKey, made);
+        return this.answer(req, res, this.formOf(file, form, extra, made.length), status, made);
+      });
+  }
+
+  private preparedOf(file: ServedFile, extra: readonly AnswerHeader[]) {
     let prepared = this.prepared.get(file);
     // Branches share a release's files; the headers are rebuilt when another branch's differ.
     if (prepared?.extra !== extra) {
       prepared = { extra, variants: {} };
       this.prepared.set(file, prepared);
     }
-    let ready = prepared.variants[variant];
-    if (!ready) {
-      ready = prepareVariant(file, variant, extra);
-      prepared.variants[variant] = ready;
+    return prepared;
+  }
+
+  private variantOf(file: ServedFile, variant: Variant, extra: readonly AnswerHeader[]) {
+    return this.formOf(file, variant, extra, storedSize(file, variant));
+  }
+
+  private formOf(file: ServedFile, form: Form, extra: readonly AnswerHeader[], size: number) {
+    const prepared = this.preparedOf(file, extra);
+    let ready = prepared.variants[form];
+    if (!ready || ready.size !== size) {
+      ready = prepareVariant(file, form, extra, size);
+      prepared.variants[form] = ready;
     }
     return ready;
+  }
+
+  private writeContent(req: IncomingMessage, res: ServerResponse, content: Buffer) {
+    if (req.method === 'HEAD') {
+      res.end();
+      return 0;
+    }
+    res.end(content);
+    return content.length;
   }
 
   private writeBody(req: IncomingMessage, res: ServerResponse, variant: PreparedVariant, start: number, end: number) {

@@ -2,7 +2,7 @@ import type { Database, Executor } from '../db/schema.ts';
 import { newId, now } from '../lib/ids.ts';
 
 export type Job = Database['jobs'];
-export type JobKind = 'hook' | 'mail';
+export type JobKind = 'hook' | 'mail' | 'variants';
 
 export interface NewJob {
   kind: JobKind;

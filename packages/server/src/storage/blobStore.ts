@@ -25,6 +25,14 @@ export interface StoredKey {
   readonly modifiedAt: Date;
 }
 
+/** A staging file another writer (a worker thread) fills by its path; then committed or discarded. */
+export interface StagingFile {
+  readonly path: string;
+  /** Moves it under a key; it is on disk, whole, before this resolves. */
+  commit(key: string): Promise<void>;
+  discard(): Promise<void>;
+}
+
 /**
  * Where Wharf keeps files (logos, release blobs): a directory now, an S3-compatible bucket later.
  * Every write is durable before it resolves, so a database commit that follows may rely on it.
@@ -36,6 +44,14 @@ export interface BlobStore {
    * limit, a compressor). A failed write leaves nothing behind.
    */
   stage(body: Readable, through?: Transform): Promise<StagedBlob>;
+  /** A new, empty name in the staging area, for content written elsewhere than through `stage`. */
+  stagingFile(): Promise<StagingFile>;
+  /** The staging area, created if need be, for a writer outside this store that names its own files. */
+  stagingArea(): Promise<string>;
+  /** A file such a writer staged, hashed and counted by it, taken back as if staged here. */
+  adopt(stagedPath: string, hash: string, size: number): StagedBlob;
+  /** The local path of a blob, for readers outside this store (worker threads, the edge). */
+  pathOf(key: string): string;
   /** Reads a byte range (inclusive end) or the whole blob. */
   readRange?(key: string, start: number, end: number): Promise<Readable | null>;
   read(key: string): Promise<Readable | null>;
@@ -96,9 +112,38 @@ export class FileBlobStore implements BlobStore {
     }
   }
 
-  async stage(body: Readable, through?: Transform): Promise<StagedBlob> {
+  private async newStagingName() {
     await mkdir(this.stagingDir, { recursive: true });
-    const staged = path.join(this.stagingDir, `${Date.now().toString(36)}-${randomString(10)}`);
+    return path.join(this.stagingDir, `${Date.now().toString(36)}-${randomString(10)}`);
+  }
+
+  async stagingFile(): Promise<StagingFile> {
+    const staged = await this.newStagingName();
+    return {
+      path: staged,
+      commit: (key) => renameDurably(staged, this.file(key)),
+      discard: () => rm(staged, { force: true }),
+    };
+  }
+
+  async stagingArea() {
+    await mkdir(this.stagingDir, { recursive: true });
+    return this.stagingDir;
+  }
+
+  adopt(stagedPath: string, hash: string, size: number): StagedBlob {
+    if (path.dirname(stagedPath) !== this.stagingDir) throw new Error(`${stagedPath} is not in the staging area`);
+    return {
+      hash,
+      size,
+      read: () => createReadStream(stagedPath),
+      commit: (key) => renameDurably(stagedPath, this.file(key)),
+      discard: () => rm(stagedPath, { force: true }),
+    };
+  }
+
+  async stage(body: Readable, through?: Transform): Promise<StagedBlob> {
+    const staged = await this.newStagingName();
     const digest = new Digest();
     try {
       await pipeline([body, ...(through ? [through] : []), digest, createWriteStream(staged)]);
@@ -116,7 +161,6 @@ export class FileBlobStore implements BlobStore {
     };
   }
 
-  /** The local path of a blob: the edge streams files straight from disk. */
   pathOf(key: string) {
     return this.file(key);
   }

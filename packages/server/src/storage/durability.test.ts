@@ -1,5 +1,6 @@
 import { type ChildProcess, spawn, spawnSync } from 'node:child_process';
 import { mkdtemp, readFile, realpath, rm } from 'node:fs/promises';
+import { get } from 'node:http';
 import os from 'node:os';
 import path from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
@@ -44,6 +45,18 @@ function durabilityOf(calls: string[], finalPath: string) {
     contentSynced: source === null ? -1 : synced(source, 0, renamed),
     directorySynced: renamed === -1 ? -1 : synced(path.dirname(finalPath), renamed + 1, calls.length),
   };
+}
+
+/** The ETag of a site's home page asked for in `encoding`: a stored variant's, or one made on the fly. */
+function etagServed(url: string, host: string, encoding: string) {
+  return new Promise<string>((resolve, reject) => {
+    const port = new URL(url).port;
+    const request = get(`${url}/`, { headers: { host: `${host}:${port}`, 'accept-encoding': encoding } }, (res) => {
+      res.resume();
+      resolve(String(res.headers.etag));
+    });
+    request.on('error', reject);
+  });
 }
 
 describe('durable writes of a real Wharf process, traced with strace', () => {
@@ -109,6 +122,14 @@ describe('durable writes of a real Wharf process, traced with strace', () => {
       200,
     );
     expectStatus(await owner.request('POST', `/api/v1/orgs/${org._id}/logo`, logoForm()), 200);
+    // The variants are made after the release went live; the edge sends the stored one once it is recorded.
+    const storedBrotli = `"${sha256(page)}-br"`;
+    for (
+      let attempt = 0;
+      attempt < 100 && (await etagServed(url, 'durable.localhost', 'br')) !== storedBrotli;
+      attempt++
+    )
+      await sleep(100);
 
     const calls = completedCalls(await readFile(traceFile, 'utf8'));
     // The first write of the release's row to SQLite's log: the commit that makes it visible.
@@ -117,15 +138,26 @@ describe('durable writes of a real Wharf process, traced with strace', () => {
     );
     expect(commit).toBeGreaterThan(-1);
     const hash = sha256(page);
-    for (const suffix of ['', '.br', '.gz']) {
-      const blob = durabilityOf(
-        calls,
-        path.join(dataDir, 'data', 'blobs', 'files', hash.slice(0, 2), `${hash}${suffix}`),
+    const blobPath = (suffix: string) => path.join(dataDir, 'data', 'blobs', 'files', hash.slice(0, 2), hash + suffix);
+    const file = durabilityOf(calls, blobPath(''));
+    expect(file.renamed).toBeGreaterThan(-1);
+    expect(file.contentSynced).toBeGreaterThan(-1);
+    expect(file.directorySynced).toBeGreaterThan(file.renamed);
+    expect(file.directorySynced).toBeLessThan(commit);
+    for (const suffix of ['.br', '.gz']) {
+      const variant = durabilityOf(calls, blobPath(suffix));
+      // Made later, and on disk before the write that records its size (the blob's row, after the rename).
+      expect(variant.renamed).toBeGreaterThan(commit);
+      const recorded = calls.findIndex(
+        (call, index) =>
+          index > variant.renamed &&
+          call.startsWith('pwrite64(') &&
+          call.includes('.sqlite-wal>') &&
+          call.includes(hash),
       );
-      expect(blob.renamed).toBeGreaterThan(-1);
-      expect(blob.contentSynced).toBeGreaterThan(-1);
-      expect(blob.directorySynced).toBeGreaterThan(blob.renamed);
-      expect(blob.directorySynced).toBeLessThan(commit);
+      expect(variant.contentSynced).toBeGreaterThan(-1);
+      expect(variant.directorySynced).toBeGreaterThan(variant.renamed);
+      expect(recorded).toBeGreaterThan(variant.directorySynced);
     }
     const logo = durabilityOf(calls, path.join(dataDir, 'data', 'blobs', 'logos', 'orgs', org._id));
     expect(logo.contentSynced).toBeGreaterThan(-1);

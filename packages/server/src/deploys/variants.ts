@@ -1,0 +1,135 @@
+import { availableParallelism } from 'node:os';
+import path from 'node:path';
+import type { Executor } from '../db/schema.ts';
+import { enqueueJob, type Job } from '../jobs/queue.ts';
+import type { JobOutcome, JobSender } from '../jobs/runner.ts';
+import { readJson } from '../lib/json.ts';
+import { SERVER_PACKAGE_DIR } from '../packageDir.ts';
+import type { BlobStore, StagingFile } from '../storage/blobStore.ts';
+import { blobKey } from './blobs.ts';
+import { ThreadPool } from './threads/threadPool.ts';
+
+/** What a compression thread answers: each variant's size in bytes. */
+interface Compressed {
+  id: number;
+  error?: string;
+  sizes: { br: number; gzip: number };
+}
+
+// Beside the sources, whether they run as they are or bundled into dist/.
+const COMPRESS_SCRIPT = path.join(SERVER_PACKAGE_DIR, 'src/deploys/threads/compressVariants.mjs');
+
+/**
+ * Compression threads: one fewer than the CPUs (the main thread keeps one for requests), at least
+ * one, or `WHARF_COMPRESSION_THREADS`.
+ */
+export function compressionThreads(configured: number | null) {
+  return configured ?? Math.max(1, availableParallelism() - 1);
+}
+
+export function compressionPool(threads: number) {
+  return new ThreadPool<Compressed>(COMPRESS_SCRIPT, threads);
+}
+
+/**
+ * A job compresses a few blobs: small enough to finish well within the job runner's lease (a job
+ * that outlives it may be taken again), large enough that the queue stays short.
+ */
+const JOB_BLOBS = 32;
+const JOB_BYTES = 1024 * 1024;
+const CHUNK = 500;
+
+/**
+ * Queues the variants still to make of these blobs, in the caller's transaction (the release's):
+ * they are made if the release commits, and a crash before they are leaves the jobs to resume.
+ */
+export async function enqueueVariants(trx: Executor, hashes: string[]) {
+  const unique = [...new Set(hashes)];
+  let batch: string[] = [];
+  let batchBytes = 0;
+  const flush = async () => {
+    if (batch.length > 0) await enqueueJob(trx, { kind: 'variants', payload: { hashes: batch } });
+    batch = [];
+    batchBytes = 0;
+  };
+  for (let start = 0; start < unique.length; start += CHUNK) {
+    const pending = await trx
+      .selectFrom('blobs')
+      .select(['hash', 'size'])
+      .where('hash', 'in', unique.slice(start, start + CHUNK))
+      .where('variants_pending', '=', 1)
+      .execute();
+    for (const blob of pending) {
+      batch.push(blob.hash);
+      batchBytes += Number(blob.size);
+      if (batch.length >= JOB_BLOBS || batchBytes >= JOB_BYTES) await flush();
+    }
+  }
+  await flush();
+}
+
+interface VariantParts {
+  db: Executor;
+  blobs: BlobStore;
+  pool: ThreadPool<Compressed>;
+}
+
+/**
+ * Makes the brotli and gzip variants of one blob in a thread, keeps those smaller than the file,
+ * and records their sizes: from then on the edge serves them. A blob removed meanwhile, or done
+ * by another job, is left as it is.
+ */
+async function makeVariants(parts: VariantParts, hash: string) {
+  const blob = await parts.db
+    .selectFrom('blobs')
+    .select(['size', 'variants_pending'])
+    .where('hash', '=', hash)
+    .executeTakeFirst();
+  if (!blob || Number(blob.variants_pending) !== 1) return;
+  const size = Number(blob.size);
+  const outputs: Record<'br' | 'gzip', StagingFile> = {
+    br: await parts.blobs.stagingFile(),
+    gzip: await parts.blobs.stagingFile(),
+  };
+  try {
+    const { sizes } = await parts.pool.run({
+      input: parts.blobs.pathOf(blobKey(hash)),
+      size,
+      outputs: { br: outputs.br.path, gzip: outputs.gzip.path },
+    });
+    const kept = { br: null as number | null, gzip: null as number | null };
+    for (const variant of ['br', 'gzip'] as const) {
+      if (sizes[variant] >= size) continue;
+      await outputs[variant].commit(blobKey(hash, variant));
+      kept[variant] = sizes[variant];
+    }
+    const recorded = await parts.db
+      .updateTable('blobs')
+      .set({ br_size: kept.br, gz_size: kept.gzip, variants_pending: 0 })
+      .where('hash', '=', hash)
+      .where('variants_pending', '=', 1)
+      .executeTakeFirst();
+    // Collected while it was compressed: the variants just written would have no row to find them by.
+    if (recorded.numUpdatedRows === 0n) await removeOrphanVariants(parts, hash);
+  } finally {
+    await Promise.allSettled([outputs.br.discard(), outputs.gzip.discard()]);
+  }
+}
+
+async function removeOrphanVariants(parts: VariantParts, hash: string) {
+  const row = await parts.db.selectFrom('blobs').select('hash').where('hash', '=', hash).executeTakeFirst();
+  if (!row) await Promise.all([parts.blobs.remove(blobKey(hash, 'br')), parts.blobs.remove(blobKey(hash, 'gzip'))]);
+}
+
+/** The job runner's sender of `variants` jobs; a failure is tried again with the queue's backoff. */
+export function variantsSender(parts: VariantParts): JobSender {
+  return async (job: Job): Promise<JobOutcome> => {
+    const { hashes } = readJson<{ hashes: string[] }>(job.payload);
+    try {
+      for (const hash of hashes) await makeVariants(parts, hash);
+      return { ok: true };
+    } catch (error) {
+      return { ok: false, final: false, error: (error as Error).message };
+    }
+  };
+}
