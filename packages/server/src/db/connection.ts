@@ -4,6 +4,7 @@ import SQLite from 'better-sqlite3';
 import { Kysely, PostgresDialect, SqliteDialect } from 'kysely';
 import pg from 'pg';
 import type { Db } from './schema.ts';
+import { withStatementCache } from './statementCache.ts';
 
 // PostgreSQL answers bigint columns as strings; release sizes fit a JS number.
 pg.types.setTypeParser(20, (value) => Number(value));
@@ -33,5 +34,5 @@ export function openDb({ dataDir, databaseUrl, schema }: DbOptions): Db {
   database.pragma('synchronous = NORMAL');
   database.pragma('busy_timeout = 5000');
   database.pragma('foreign_keys = ON');
-  return new Kysely({ dialect: new SqliteDialect({ database }) });
+  return new Kysely({ dialect: new SqliteDialect({ database: withStatementCache(database) }) });
 }
