@@ -99,7 +99,9 @@ describeInBrowser('release rules: problems on the release, redirect rules, heade
     expect((await served(page, new URL('/about.html', site.url).href)).status).toBe(308);
     await page.goto(`/sites/${site._id}/settings`);
     await page.getByRole('switch', { name: /Pretty URLs/ }).click();
-    await page.getByRole('button', { name: 'Save' }).click();
+    // The General card's Save: the Retention card below has one too.
+    const general = page.locator('form').filter({ has: page.getByRole('heading', { name: 'General' }) });
+    await general.getByRole('button', { name: 'Save' }).click();
     await expectVisible(toast(page, 'Site saved'));
     const about = await served(page, new URL('/about.html', site.url).href);
     expect([about.status, about.text]).toEqual([200, NETLIFY_BUILD[2]!.content]);
