@@ -75,6 +75,21 @@ const health = async (port: number, name: 'healthz' | 'readyz', host = `127.0.0.
  * Polls /readyz until it answers 503. A connection may be reset meanwhile: a cluster worker with
  * nothing in flight stops at once, and a connection handed to it that very moment goes with it.
  */
+/**
+ * Waits until every process of a cluster has finished starting: the API answers as soon as one
+ * worker does, while another may still rightly answer /readyz with 503 "starting". A run of
+ * answers in a row, more than there are workers, comes from all of them.
+ */
+async function untilServing(port: number, host?: string) {
+  let inARow = 0;
+  for (let attempt = 0; attempt < 400 && inARow < 6; attempt++) {
+    const answer = await health(port, 'readyz', host).catch(() => null);
+    inARow = answer?.status === 200 ? inARow + 1 : 0;
+    if (inARow === 0) await sleep(50);
+  }
+  if (inARow < 6) throw new Error('/readyz never answered 200 from every process');
+}
+
 async function untilDraining(port: number) {
   for (let attempt = 0; attempt < 200; attempt++) {
     const answer = await health(port, 'readyz').catch(() => null);
@@ -145,6 +160,8 @@ describe.each([
   it('answers /healthz and /readyz on the console host and any host not a site’s, never shadowing a site’s paths', async () => {
     const sitesPort = await freePort();
     const { port, host } = await start({ WHARF_SITES_PORT: String(sitesPort) });
+    await untilServing(port);
+    await untilServing(sitesPort, `10.0.0.5:${sitesPort}`);
     expect(await health(port, 'healthz')).toEqual({ status: 200, body: { status: 'alive' } });
     expect(await health(port, 'readyz')).toEqual({ status: 200, body: { status: 'serving' } });
     expect(await health(port, 'readyz', `localhost:${port}`)).toEqual({ status: 200, body: { status: 'serving' } });

@@ -61,16 +61,20 @@ export async function migrate(db: Db, sealer: () => Sealer, target?: string) {
   }
 }
 
-const MIGRATION_ATTEMPTS = 3;
+const MIGRATION_ATTEMPTS = 5;
 
 /**
  * Before it runs anything, the migrator looks for its table among every table of the database
  * (Kysely's introspection, which asks PostgreSQL for each table's serial sequence by schema and
- * name). Another schema dropped at that moment, by another application or another Wharf's tests,
- * fails that look with "schema … does not exist": nothing ran yet, and a second look succeeds.
+ * name). Another schema dropped at that moment, or a table of it renamed or dropped by its own
+ * migration, by another application or another Wharf's tests, fails that look with "schema … does
+ * not exist" or "relation "schema.table" does not exist": nothing ran yet, and a second look succeeds.
  */
 function anotherSchemaWentAway(error: unknown, ownSchema: string | undefined) {
-  const gone = /schema "([^"]+)" does not exist/.exec((error as Error)?.message ?? '')?.[1];
+  const message = (error as Error)?.message ?? '';
+  const gone =
+    /schema "([^"]+)" does not exist/.exec(message)?.[1] ??
+    /relation "([^".]+)\.[^"]+" does not exist/.exec(message)?.[1];
   return gone !== undefined && gone !== ownSchema;
 }
 
