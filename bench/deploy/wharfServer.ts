@@ -56,7 +56,7 @@ export async function startBenchServer(env: Record<string, string> = {}): Promis
   const port = await freePort();
   const url = `http://127.0.0.1:${port}`;
   // The server as `npm start` runs it: bundled, on plain Node.
-  const child = spawn(process.execPath, [await buildServer()], {
+  const child = spawn(process.execPath, [...(process.env.BENCH_SERVER_ARGS?.split(' ') ?? []), await buildServer()], {
     env: {
       PATH: process.env.PATH,
       HOME: process.env.HOME,

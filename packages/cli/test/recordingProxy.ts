@@ -20,7 +20,7 @@ export interface RecordingProxy {
    * incremental deploys, 413 as a server whose request size limit a long manifest exceeds.
    */
   refuseDeploys: { status: number; code: string; message: string } | null;
-  /** Answer this many of the next file uploads 503, as a server restarting would. */
+  /** Answer this many of the next file uploads (single or batches) 503, as a server restarting would. */
   failUploads: number;
   /**
    * Let the next request matching this through, wait for the server's answer (it has acted by
@@ -32,7 +32,8 @@ export interface RecordingProxy {
 }
 
 const DEPLOYS_ROUTE = /^\/api\/v1\/sites\/[^/]+\/deploys$/;
-const FILE_ROUTE = /^\/api\/v1\/deploys\/[^/]+\/files\//;
+/** A deploy's files: one (PUT …/files/{hash}) or a batch (POST …/files). */
+export const FILE_ROUTE = /^\/api\/v1\/deploys\/[^/]+\/files(\/|$)/;
 
 function answer(response: http.ServerResponse, status: number, code: string, message: string) {
   response.writeHead(status, { 'content-type': 'application/json' });
@@ -56,7 +57,7 @@ export async function startRecordingProxy(target: string): Promise<RecordingProx
       request.resume();
       return request.on('end', () => answer(response, refusal.status, refusal.code, refusal.message));
     }
-    if (proxy.failUploads > 0 && request.method === 'PUT' && FILE_ROUTE.test(record.path)) {
+    if (proxy.failUploads > 0 && FILE_ROUTE.test(record.path)) {
       proxy.failUploads--;
       request.resume();
       return request.on('end', () => answer(response, 503, 'SERVER_UNAVAILABLE', 'Restarting'));

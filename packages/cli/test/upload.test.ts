@@ -6,7 +6,7 @@ import { freePort } from '../../server/test/harness.ts';
 import { siteRequest } from '../../server/test/siteClient.ts';
 import { exitCodes } from '../src/failures.ts';
 import { runInProcess } from './inProcess.ts';
-import { type RecordingProxy, startRecordingProxy } from './recordingProxy.ts';
+import { FILE_ROUTE, type RecordingProxy, startRecordingProxy } from './recordingProxy.ts';
 import { siteFolder } from './siteFolder.ts';
 import { startUploadWorld, type UploadWorld } from './uploadWorld.ts';
 import { runWharf } from './wharfProcess.ts';
@@ -29,7 +29,7 @@ beforeEach(() => {
 });
 
 const connection = () => ['--url', proxy.url, '--site', world.siteId, '--token', world.siteToken];
-const fileUploads = () => proxy.requests.filter((request) => request.method === 'PUT');
+const fileUploads = () => proxy.requests.filter((request) => FILE_ROUTE.test(request.path));
 
 /** What a branch URL serves, asked by host name as a browser would. */
 async function served(url: string, pathname = '/') {
@@ -38,7 +38,7 @@ async function served(url: string, pathname = '/') {
 }
 
 describe('wharf upload, against a real server', () => {
-  it('uploads a folder, then only the file that changed', async () => {
+  it('uploads a folder, its files together in one request, then only the file that changed', async () => {
     const folder = await siteFolder({
       'index.html': '<h1>Docs</h1>',
       'assets/app.js': 'console.log("v1")',
@@ -55,7 +55,12 @@ describe('wharf upload, against a real server', () => {
       uploaded: { files: 3 },
       branches: [{ name: 'main', url: expect.stringContaining(world.siteName) }],
     });
-    expect(fileUploads()).toHaveLength(3);
+    // One tar of the three: a 512-byte header and padding to 512 bytes for each, and its end.
+    expect(fileUploads()).toEqual([
+      { method: 'POST', path: expect.stringMatching(/\/files$/), bytes: 3 * 1024 + 1024 },
+    ]);
+    const firstManifest = proxy.requests.find((request) => request.path.endsWith('/deploys'))!;
+    expect(result.sentBytes).toBe(firstManifest.bytes + fileUploads()[0]!.bytes);
     expect(await served(result.branches[0].url)).toBe('<h1>Docs</h1>');
     const release = expectStatus(await world.owner.get(`/api/v1/releases/${result.release._id}`), 200);
     expect(release.forms).toEqual([{ name: 'contact', type: 'db' }]);

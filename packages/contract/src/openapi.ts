@@ -37,8 +37,7 @@ function parameters(route: Route) {
 
 function requestBody(route: Route) {
   if (route.multipart) return { content: { 'multipart/form-data': { schema: { type: 'object' } } } };
-  if (route.binaryBody)
-    return { content: { 'application/octet-stream': { schema: { type: 'string', format: 'binary' } } } };
+  if (route.binaryBody) return { content: { [route.binaryBody]: { schema: { type: 'string', format: 'binary' } } } };
   if (!route.body) return undefined;
   return { required: true, content: { 'application/json': { schema: jsonSchema(route.body, 'input') } } };
 }

@@ -32,8 +32,8 @@ export interface RouteSpec<
   body?: B;
   /** The body is multipart form data (uploads); `body` then is not validated as JSON. */
   multipart?: boolean;
-  /** The body is raw bytes (`application/octet-stream`), handed to the handler as a stream. */
-  binaryBody?: boolean;
+  /** The body is raw bytes of this media type (`application/octet-stream`, say), handed to the handler as a stream. */
+  binaryBody?: 'application/octet-stream' | 'application/x-tar';
   /**
    * Takes an `Idempotency-Key` header: a retry with the same key gets the first answer instead
    * of doing the work twice (409 while the first still runs, 422 for another request).

@@ -42,7 +42,15 @@ async function shutDown({ app, stop }: Running, config: Config, signal: string) 
   process.exit(0);
 }
 
+/**
+ * libuv's threads run the file system calls; a release's files are flushed to disk many at a
+ * time (storage/durable.ts), and the default of 4 would keep every other read waiting behind
+ * them. The pool is made at its first use, after this.
+ */
+const FILE_SYSTEM_THREADS = '16';
+
 async function main() {
+  process.env.UV_THREADPOOL_SIZE ??= FILE_SYSTEM_THREADS;
   loadDotEnv();
   const config = loadConfig();
   if (cluster.isWorker) return runWorker(config);

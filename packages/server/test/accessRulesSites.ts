@@ -18,7 +18,7 @@ import {
   siteParams,
   unservedRelease,
 } from './accessFixtures.ts';
-import { sha256, tarGz, uploadForm } from './archives.ts';
+import { sha256, tarBytes, tarGz, uploadForm } from './archives.ts';
 import { expectStatus } from './client.ts';
 import { SITE_FILES } from './world.ts';
 
@@ -195,6 +195,20 @@ export function siteRules(): Partial<Record<RouteName, AccessRule>> {
           params: { deployId: deploy._id, hash: sha256(content) },
           body: content,
           headers: { 'content-type': 'application/octet-stream' },
+        };
+      },
+    },
+    uploadDeployFiles: {
+      allow: siteManagers,
+      call: async (w) => {
+        const content = `content ${w.unique()}`;
+        const files = [{ path: 'new.txt', hash: sha256(content), size: content.length }];
+        const path = `/api/v1/sites/${w.site._id}/deploys`;
+        const deploy = expectStatus(await w.clients.owner.post(path, { name: 'inc', branches: [], files }), 200);
+        return {
+          params: { deployId: deploy._id },
+          body: await tarBytes([{ name: sha256(content), content }]),
+          headers: { 'content-type': 'application/x-tar' },
         };
       },
     },

@@ -25,7 +25,8 @@ export async function tarGzWithRawName(name: Buffer, content: string): Promise<B
   return gzipSync(tar);
 }
 
-async function tarBytes(entries: ArchiveEntry[]): Promise<Buffer> {
+/** Builds a plain tar in memory. */
+export async function tarBytes(entries: ArchiveEntry[]): Promise<Buffer> {
   const pack = tar.pack();
   const chunks: Buffer[] = [];
   pack.on('data', (chunk: unknown) => void chunks.push(chunk as Buffer));

@@ -17,6 +17,8 @@ function objectShape(schema: unknown): Record<string, z.ZodType> | null {
 interface Variant {
   label: string;
   params: Record<string, string>;
+  /** The valid call's headers (the media type of a raw body), kept as they are. */
+  headers?: Record<string, string>;
   query?: Record<string, unknown>;
   body?: unknown;
   /** The message the contract gives for this input; the server must answer it for that field. */
@@ -26,7 +28,12 @@ interface Variant {
 /** Every single-field corruption of a valid call that the contract refuses. */
 function variantsOf(
   route: Route,
-  valid: { params?: Record<string, string>; query?: Record<string, unknown>; body?: unknown },
+  valid: {
+    params?: Record<string, string>;
+    query?: Record<string, unknown>;
+    body?: unknown;
+    headers?: Record<string, string>;
+  },
 ) {
   const variants: Variant[] = [];
   const params = valid.params ?? {};
@@ -60,6 +67,7 @@ function variantsOf(
       params: { ...params, [key]: 'unknown0000000000' },
       query: valid.query,
       body: valid.body,
+      ...(valid.headers ? { headers: valid.headers } : {}),
     });
   }
   return variants;
@@ -143,6 +151,7 @@ describe.each(databases)('bad input on $name', ({ postgres }) => {
           route.method.toUpperCase(),
           routePath(route.path, variant.params) + query,
           variant.body,
+          variant.headers,
         );
         checked++;
         const where = `${name} with ${variant.label}`;

@@ -101,6 +101,14 @@ export function wharfApi(connection: Connection) {
         content: file,
         contentType: 'application/octet-stream',
       })),
+    // Chunks as they are, streamed: fetch would copy a single buffer of the whole tar first.
+    uploadDeployFiles: (deployId: string, tar: Uint8Array[]) =>
+      send(api.uploadDeployFiles, { deployId }, () => ({
+        content: (async function* () {
+          yield* tar;
+        })(),
+        contentType: 'application/x-tar',
+      })),
     finalizeDeploy: (deployId: string) => send(api.finalizeDeploy, { deployId }),
     uploadRelease: (siteId: string, body: () => RequestBody) =>
       send(api.uploadRelease, { siteId }, body, { idempotent: true }),

@@ -1,16 +1,15 @@
-import { openAsBlob } from 'node:fs';
-import { ApiError, FileChangedError } from '../api/apiErrors.ts';
+import { ApiError } from '../api/apiErrors.ts';
 import type { WharfApi } from '../api/wharfApi.ts';
-import { folderError } from '../failures.ts';
 import type { FolderFile } from '../folder/hashFiles.ts';
 import { formatBytes, plural } from '../lib/bytes.ts';
 import { inParallel } from '../lib/inParallel.ts';
 import type { Progress } from '../output/progress.ts';
+import { batchesOf, fileSender } from './fileBatches.ts';
 import { type ReleaseTarget, totalSize, type UploadOutcome } from './outcome.ts';
 
-// Enough requests in flight to hide the round trip of each small file, few enough that a
-// server on a small machine is not swamped.
-const UPLOAD_CONCURRENCY = 8;
+// Enough requests in flight to keep the server's disk and the connection busy while the next
+// batch is read, few enough that a server on a small machine is not swamped.
+const UPLOAD_CONCURRENCY = 4;
 
 /**
  * Why the server cannot take this deploy incrementally, or null when the failure is another.
@@ -23,20 +22,6 @@ function reasonToSendAnArchive(error: unknown): string | null {
   if (error.status === 404 && error.code !== 'SITE_NOT_FOUND') return 'This server has no incremental deploys';
   if (error.code === 'BODY_TOO_LARGE') return 'This server refused a manifest this long';
   return null;
-}
-
-async function uploadFile(wharf: WharfApi, deployId: string, file: FolderFile) {
-  try {
-    await wharf.uploadDeployFile(deployId, file.hash, await openAsBlob(file.absolutePath));
-  } catch (error) {
-    const changed =
-      error instanceof FileChangedError || (error instanceof ApiError && error.code === 'DEPLOY_HASH_MISMATCH');
-    if (changed)
-      throw folderError(
-        `${file.absolutePath} changed while it was being uploaded; upload again once the build is done`,
-      );
-    throw error;
-  }
 }
 
 /**
@@ -68,9 +53,11 @@ export async function deployIncrementally(
   const missing = deploy.missing.flatMap((hash) => byHash.get(hash) ?? []);
   const bytes = totalSize(missing);
   const task = progress.task('Uploading', { files: missing.length, bytes });
-  await inParallel(missing, UPLOAD_CONCURRENCY, async (file) => {
-    await uploadFile(wharf, deploy._id, file);
-    task.advance(1, file.size);
+  const send = fileSender(wharf, deploy._id);
+  let sentBytes = Buffer.byteLength(JSON.stringify(manifest));
+  await inParallel(batchesOf(missing), UPLOAD_CONCURRENCY, async (batch) => {
+    sentBytes += await send(batch);
+    task.advance(batch.length, totalSize(batch));
   });
   const known = byHash.size - missing.length;
   task.finish(
@@ -83,7 +70,7 @@ export async function deployIncrementally(
       release,
       method: 'incremental',
       uploaded: { files: missing.length, bytes },
-      sentBytes: Buffer.byteLength(JSON.stringify(manifest)) + bytes,
+      sentBytes,
     },
   };
 }

@@ -50,7 +50,19 @@ export const uploadDeployFile = route({
   auth: 'upload',
   summary: 'Upload one missing file of a deploy (raw bytes, checked against the hash)',
   params: z.object({ deployId: id, hash: sha256 }),
-  binaryBody: true,
+  binaryBody: 'application/octet-stream',
+  response: noContent,
+});
+
+export const uploadDeployFiles = route({
+  method: 'post',
+  path: '/api/v1/deploys/:deployId/files',
+  scope: 'release_create',
+  auth: 'upload',
+  summary:
+    'Upload several missing files of a deploy in one request: an uncompressed tar (application/x-tar) whose entries are named by their sha256',
+  params: ids('deployId'),
+  binaryBody: 'application/x-tar',
   response: noContent,
 });
 

@@ -6,7 +6,7 @@ import { isDiskFull } from '../http/diskFull.ts';
 import { HttpError, httpError } from '../http/errors.ts';
 import { malformedMultipart } from '../http/multipart.ts';
 import type { WharfApp } from '../wharfApp.ts';
-import { commitBlob } from './blobs.ts';
+import { commitBlobs, type ReceivedFile } from './blobs.ts';
 import type { ReleaseFile } from './createRelease.ts';
 import { type PathClash, ReleasePaths } from './releasePaths.ts';
 import { UnpackError, type UnpackedEntry, unpackInThread } from './threads/unpackThread.ts';
@@ -67,11 +67,14 @@ function refuseClash(name: string, clash: PathClash | null) {
   }
 }
 
+/** Files received are taken into the store this many at a time: one step of flushes and one transaction each. */
+export const FILES_PER_COMMIT = 512;
+
 /**
  * Unpacks an uploaded tar.gz into the blob store as it streams in, recording each file against
  * the deploy so the garbage collection leaves it alone. Only regular files and folders are taken.
  * A worker thread gunzips, reads and hashes the archive; this thread checks each entry and
- * records it, so the process keeps answering requests while a large archive arrives.
+ * records the files in batches, so the process keeps answering requests while a large archive arrives.
  */
 export async function receiveArchive(
   app: WharfApp,
@@ -84,6 +87,12 @@ export async function receiveArchive(
   source.pause();
   const files: ReleaseFile[] = [];
   const paths = new ReleasePaths();
+  let pending: ReceivedFile[] = [];
+  const commitPending = async () => {
+    const batch = pending;
+    pending = [];
+    await recordDeployFiles(app, deploy, batch);
+  };
   const takeEntry = async (entry: UnpackedEntry) => {
     const { name } = entry;
     if (entry.kind === 'entry') {
@@ -97,7 +106,7 @@ export async function receiveArchive(
       if (path) refuseClash(name, paths.addFolder(path));
       return;
     }
-    const file = app.blobs.adopt(entry.staged, entry.hash, entry.size);
+    const blob = app.blobs.adopt(entry.staged, entry.hash, entry.size);
     try {
       const path = entryPath(name);
       if (!path) throw httpError('ARCHIVE_INVALID', `Archive entry "${name}" has no file name`);
@@ -105,16 +114,13 @@ export async function receiveArchive(
         throw httpError('RELEASE_TOO_LARGE', `The release has more than ${limits.releaseFiles} files`);
       }
       refuseClash(name, paths.addFile(path));
-      await app.db
-        .insertInto('deploy_files')
-        .values({ deploy_id: deploy.id, path, hash: file.hash, size: file.size })
-        .execute();
-      files.push({ path, hash: file.hash, size: file.size });
+      pending.push({ blob, path });
+      files.push({ path, hash: blob.hash, size: blob.size });
     } catch (error) {
-      await file.discard();
+      await blob.discard();
       throw error;
     }
-    await commitBlob(app, file, files.at(-1)!.path, deploy.orgId);
+    if (pending.length >= FILES_PER_COMMIT) await commitPending();
   };
   try {
     await unpackInThread(
@@ -124,10 +130,35 @@ export async function receiveArchive(
       takeEntry,
       (entry) => app.blobs.adopt(entry.staged, entry.hash, entry.size).discard(),
     );
+    await commitPending();
   } catch (error) {
     source.destroy();
+    await Promise.all(pending.map(({ blob }) => blob.discard()));
     throw archiveError(telling(error instanceof AggregateError ? error.errors : [error]));
   }
   if (files.length === 0) throw httpError('ARCHIVE_INVALID', 'The archive holds no files');
   return files;
+}
+
+/**
+ * Records received files against their deploy, then takes them into the store. The deploy's rows
+ * come first: from then on the garbage collection leaves the files alone.
+ */
+export async function recordDeployFiles(
+  app: WharfApp,
+  deploy: { id: string; orgId: string },
+  received: ReceivedFile[],
+) {
+  try {
+    for (let start = 0; start < received.length; start += FILES_PER_COMMIT) {
+      const rows = received
+        .slice(start, start + FILES_PER_COMMIT)
+        .map(({ blob, path }) => ({ deploy_id: deploy.id, path, hash: blob.hash, size: blob.size }));
+      await app.db.insertInto('deploy_files').values(rows).execute();
+    }
+  } catch (error) {
+    await Promise.all(received.map(({ blob }) => blob.discard()));
+    throw error;
+  }
+  await commitBlobs(app, received, deploy.orgId);
 }

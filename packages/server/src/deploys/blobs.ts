@@ -1,6 +1,7 @@
 import type { Executor } from '../db/schema.ts';
 import { contentTypeOf, isCompressible } from '../lib/contentType.ts';
 import { now } from '../lib/ids.ts';
+import { inParallel } from '../lib/inParallel.ts';
 import type { StagedBlob } from '../storage/blobStore.ts';
 import type { WharfApp } from '../wharfApp.ts';
 
@@ -19,67 +20,132 @@ export function wantsVariants(size: number, filePath: string) {
   return size >= MIN_COMPRESSIBLE_SIZE && isCompressible(contentTypeOf(filePath));
 }
 
-/**
- * Moves a staged file into the content-addressed store and records the blob, live at once in its
- * unencoded form. Its brotli and gzip variants, when it wants them, are made later by worker
- * threads (variants.ts): a release must not wait for them. A failure leaves nothing behind.
- */
-async function storeBlob(app: WharfApp, file: StagedBlob, filePath: string) {
-  const pending = wantsVariants(file.size, filePath) ? 1 : 0;
-  let committed = false;
-  try {
-    await file.commit(blobKey(file.hash));
-    committed = true;
-    await app.db
+/** A file received for a release: its content, staged, and its path in the release. */
+export interface ReceivedFile {
+  blob: StagedBlob;
+  path: string;
+}
+
+const CHUNK = 500;
+
+/** The recorded size of each of these blobs the database knows. */
+async function recordedSizes(db: Executor, hashes: string[]) {
+  const sizes = new Map<string, number>();
+  for (let start = 0; start < hashes.length; start += CHUNK) {
+    const rows = await db
+      .selectFrom('blobs')
+      .select(['hash', 'size'])
+      .where('hash', 'in', hashes.slice(start, start + CHUNK))
+      .execute();
+    for (const row of rows) sizes.set(row.hash, Number(row.size));
+  }
+  return sizes;
+}
+
+/** Of the received files, one per content that the store does not hold whole yet; the rest are spare copies. */
+async function sortOutNewContent(app: WharfApp, files: ReceivedFile[]) {
+  const recorded = await recordedSizes(app.db, [...new Set(files.map((file) => file.blob.hash))]);
+  const toStore = new Map<string, ReceivedFile>();
+  const spare: StagedBlob[] = [];
+  // A blob written straight under its key is the store's copy already: it is recorded, never spare.
+  for (const file of files) if (file.blob.placed) toStore.set(file.blob.hash, file);
+  await inParallel(
+    files.filter((file) => !file.blob.placed),
+    16,
+    async (file) => {
+      const { hash, size } = file.blob;
+      // A row whose file went missing is not held: the file is stored again.
+      const held = recorded.get(hash) === size && (await app.blobs.size(blobKey(hash))) === size;
+      if (held || toStore.has(hash)) spare.push(file.blob);
+      else toStore.set(hash, file);
+    },
+  );
+  return { toStore: [...toStore.values()], spare };
+}
+
+/** Records stored blobs, live at once in their unencoded form; variants are made later (variants.ts). */
+async function recordBlobs(db: Executor, stored: ReceivedFile[]) {
+  for (let start = 0; start < stored.length; start += CHUNK) {
+    const rows = stored.slice(start, start + CHUNK).map(({ blob, path }) => ({
+      hash: blob.hash,
+      size: blob.size,
+      br_size: null,
+      gz_size: null,
+      variants_pending: wantsVariants(blob.size, path) ? 1 : 0,
+      created_at: now(),
+    }));
+    await db
       .insertInto('blobs')
-      .values({
-        hash: file.hash,
-        size: file.size,
-        br_size: null,
-        gz_size: null,
-        variants_pending: pending,
-        created_at: now(),
-      })
+      .values(rows)
       // A row whose file went missing: the file is back, and its variants are made again.
       .onConflict((oc) =>
-        oc.column('hash').doUpdateSet({ size: file.size, br_size: null, gz_size: null, variants_pending: pending }),
+        oc.column('hash').doUpdateSet((eb) => ({
+          size: eb.ref('excluded.size'),
+          br_size: null,
+          gz_size: null,
+          variants_pending: eb.ref('excluded.variants_pending'),
+        })),
       )
       .execute();
-  } catch (error) {
-    await file.discard().catch(() => undefined);
-    // A file another upload of the same content has recorded meanwhile is its, not ours to remove.
-    const recorded = await app.db
-      .selectFrom('blobs')
-      .select('hash')
-      .where('hash', '=', file.hash)
-      .executeTakeFirst()
-      .catch(() => 'unknown');
-    if (committed && !recorded) await app.blobs.remove(blobKey(file.hash)).catch(() => undefined);
-    throw error;
   }
 }
 
 /**
- * Takes a received file into the store for an organization. A blob already stored is simply
- * dropped (files are shared across organizations), and the organization is recorded as having
- * sent it, which is what lets its later deploys skip the upload.
+ * Takes received files into the content-addressed store for an organization, all in one step:
+ * their contents are flushed together and their rows written in one transaction, so a release of
+ * thousands of files costs a few steps, not thousands. Content the store already holds is dropped
+ * (files are shared across organizations); the organization is recorded as having sent each file,
+ * which is what lets its later deploys skip the upload. A failure leaves nothing behind.
  */
-export async function commitBlob(app: WharfApp, file: StagedBlob, filePath: string, orgId: string) {
-  const existing = await app.db.selectFrom('blobs').select('hash').where('hash', '=', file.hash).executeTakeFirst();
-  if (existing && (await app.blobs.size(blobKey(file.hash))) === file.size) await file.discard();
-  else await storeBlob(app, file, filePath);
-  await grantBlob(app.db, orgId, file.hash);
+export async function commitBlobs(app: WharfApp, files: ReceivedFile[], orgId: string) {
+  if (files.length === 0) return;
+  let sorted: Awaited<ReturnType<typeof sortOutNewContent>>;
+  try {
+    sorted = await sortOutNewContent(app, files);
+  } catch (error) {
+    await Promise.all(files.map((file) => file.blob.discard().catch(() => undefined)));
+    throw error;
+  }
+  const { toStore, spare } = sorted;
+  await Promise.all(spare.map((blob) => blob.discard()));
+  try {
+    await app.blobs.commitAll(toStore.map(({ blob }) => ({ blob, key: blobKey(blob.hash) })));
+    await app.db.transaction().execute(async (trx) => {
+      await recordBlobs(trx, toStore);
+      await grantBlobs(trx, orgId, [...new Set(files.map((file) => file.blob.hash))]);
+    });
+  } catch (error) {
+    await Promise.all(toStore.map(({ blob }) => blob.discard().catch(() => undefined)));
+    await removeUnrecorded(app, toStore).catch(() => undefined);
+    throw error;
+  }
 }
 
-export async function grantBlob(db: Executor, orgId: string, hash: string) {
-  await db
-    .insertInto('org_blobs')
-    .values({ org_id: orgId, hash, created_at: now() })
-    .onConflict((oc) => oc.columns(['org_id', 'hash']).doNothing())
-    .execute();
+/** Files this step may have moved into the store but not recorded: a file another upload of the same content recorded meanwhile is its, not ours to remove. */
+async function removeUnrecorded(app: WharfApp, files: ReceivedFile[]) {
+  const recorded = await recordedSizes(
+    app.db,
+    files.map(({ blob }) => blob.hash),
+  );
+  const unrecorded = files.filter(({ blob }) => !recorded.has(blob.hash));
+  await Promise.all(unrecorded.map(({ blob }) => app.blobs.remove(blobKey(blob.hash))));
 }
 
-const CHUNK = 500;
+/** `commitBlobs` of one file. */
+export function commitBlob(app: WharfApp, blob: StagedBlob, filePath: string, orgId: string) {
+  return commitBlobs(app, [{ blob, path: filePath }], orgId);
+}
+
+export async function grantBlobs(db: Executor, orgId: string, hashes: string[]) {
+  for (let start = 0; start < hashes.length; start += CHUNK) {
+    const createdAt = now();
+    await db
+      .insertInto('org_blobs')
+      .values(hashes.slice(start, start + CHUNK).map((hash) => ({ org_id: orgId, hash, created_at: createdAt })))
+      .onConflict((oc) => oc.columns(['org_id', 'hash']).doNothing())
+      .execute();
+  }
+}
 
 /** Of these hashes, those the organization has uploaded itself and the store still holds. */
 export async function blobsOfOrg(db: Executor, orgId: string, hashes: string[]) {

@@ -1,16 +1,13 @@
-import type { Readable } from 'node:stream';
 import type { ManifestEntry } from '@wharf/contract';
 import type { Database } from '../db/schema.ts';
 import { isDiskFull } from '../http/diskFull.ts';
 import { HttpError, httpError, invalidField } from '../http/errors.ts';
 import { readJson } from '../lib/json.ts';
 import type { WharfApp } from '../wharfApp.ts';
-import { byteLimit } from './archive.ts';
-import { blobsOfOrg, commitBlob } from './blobs.ts';
+import { blobsOfOrg } from './blobs.ts';
 import { createRelease, deployedRelease, mustNotExpireMainBranch } from './createRelease.ts';
 import { dropDeploy, findOpenDeploy, openDeploy } from './deployRows.ts';
 import { formsOfRelease } from './formsOfRelease.ts';
-import { removeUnusedBlobs } from './gc.ts';
 import { ReleasePaths } from './releasePaths.ts';
 import { rulesOfRelease } from './rulesOfRelease.ts';
 
@@ -84,37 +81,6 @@ export async function dropOnDiskFull<T>(app: WharfApp, deployId: string, step: (
       );
     }
     throw error;
-  }
-}
-
-/** Receives one missing file; bytes that do not hash to the announced value are refused. */
-export async function receiveDeployFile(
-  app: WharfApp,
-  deploy: { id: string; orgId: string },
-  hash: string,
-  body: Readable,
-) {
-  const file = await app.db
-    .selectFrom('deploy_files')
-    .select(['path', 'size'])
-    .where('deploy_id', '=', deploy.id)
-    .where('hash', '=', hash)
-    .executeTakeFirst();
-  if (!file) throw httpError('DEPLOY_FILE_UNKNOWN', 'The deploy has no file with this hash');
-  const received = await app.blobs.stage(
-    body,
-    byteLimit(Number(file.size), 'The file is larger than announced', 'DEPLOY_HASH_MISMATCH'),
-  );
-  if (received.hash !== hash || received.size !== Number(file.size)) {
-    await received.discard();
-    throw httpError('DEPLOY_HASH_MISMATCH', 'The uploaded bytes do not match the hash');
-  }
-  await commitBlob(app, received, file.path, deploy.orgId);
-  // Another file of the deploy may have filled the disk meanwhile, dropping the deploy: this one goes too.
-  const stillOpen = await app.db.selectFrom('deploys').select('id').where('id', '=', deploy.id).executeTakeFirst();
-  if (!stillOpen) {
-    await removeUnusedBlobs(app, [hash]);
-    throw httpError('DEPLOY_NOT_FOUND', 'The deploy was dropped while this file arrived; start a new one');
   }
 }
 

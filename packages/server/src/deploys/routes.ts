@@ -1,17 +1,20 @@
 import type { Readable } from 'node:stream';
 import { api } from '@wharf/contract';
+import type { FastifyRequest } from 'fastify';
 import { mustUploadToSite } from '../access/rules.ts';
 import { httpError } from '../http/errors.ts';
 import { withIdempotencyKey } from '../http/idempotency.ts';
 import type { WharfApp } from '../wharfApp.ts';
+import { receiveDeployFile, receiveDeployFiles } from './deployFiles.ts';
 import { findOpenDeploy } from './deployRows.ts';
-import { dropOnDiskFull, finishDeploy, receiveDeployFile, startDeploy } from './incremental.ts';
+import { dropOnDiskFull, finishDeploy, startDeploy } from './incremental.ts';
 import { fingerprintOfUpload, uploadArchive } from './uploadArchive.ts';
 
 export function deployRoutes(app: WharfApp) {
   const { db } = app;
-  // Deploy files arrive as raw bytes; the handler streams them, so nothing is buffered here.
-  app.fastify.addContentTypeParser('application/octet-stream', (_request, payload, done) => done(null, payload));
+  // Deploy files arrive as raw bytes or a tar of them; the handler streams them, so nothing is buffered here.
+  for (const mediaType of ['application/octet-stream', 'application/x-tar'])
+    app.fastify.addContentTypeParser(mediaType, (_request, payload, done) => done(null, payload));
   // An upload may run as long as a deploy may stay open; a claim older than that was cut off by a crash.
   const runningTtlMs = app.config.deployTtlMs;
 
@@ -20,6 +23,21 @@ export function deployRoutes(app: WharfApp) {
     const deploy = await findOpenDeploy(app, deployId);
     const site = await mustUploadToSite(db, actor, deploy.site_id);
     return { deploy, site };
+  }
+
+  /** The deploy still taking files, for a caller who may upload to it, with a body of the route's media type. */
+  async function deployTakingFiles(
+    actor: Parameters<typeof mustUploadToSite>[1],
+    deployId: string,
+    request: FastifyRequest,
+    mediaType: string,
+  ) {
+    const { deploy, site } = await deployOf(actor, deployId);
+    if (deploy.release_id) throw httpError('DEPLOY_FINALISED', 'The deploy is already finalised');
+    if (request.headers['content-type']?.split(';')[0]?.trim() !== mediaType) {
+      throw httpError('MEDIA_TYPE_UNSUPPORTED', `Send the files as ${mediaType}`);
+    }
+    return { id: deploy.id, orgId: site.org_id };
   }
 
   app.handle(api.uploadRelease, async ({ actor, params, request, reply }) => {
@@ -51,13 +69,13 @@ export function deployRoutes(app: WharfApp) {
   });
 
   app.handle(api.uploadDeployFile, async ({ actor, params, request }) => {
-    const { deploy, site } = await deployOf(actor, params.deployId);
-    if (deploy.release_id) throw httpError('DEPLOY_FINALISED', 'The deploy is already finalised');
-    if (request.headers['content-type'] !== 'application/octet-stream') {
-      throw httpError('MEDIA_TYPE_UNSUPPORTED', 'Send the file as application/octet-stream');
-    }
-    const target = { id: deploy.id, orgId: site.org_id };
-    await dropOnDiskFull(app, deploy.id, () => receiveDeployFile(app, target, params.hash, request.body as Readable));
+    const deploy = await deployTakingFiles(actor, params.deployId, request, 'application/octet-stream');
+    await dropOnDiskFull(app, deploy.id, () => receiveDeployFile(app, deploy, params.hash, request.body as Readable));
+  });
+
+  app.handle(api.uploadDeployFiles, async ({ actor, params, request }) => {
+    const deploy = await deployTakingFiles(actor, params.deployId, request, 'application/x-tar');
+    await dropOnDiskFull(app, deploy.id, () => receiveDeployFiles(app, deploy, request.body as Readable));
   });
 
   // Needs no Idempotency-Key: the deploy is the key, and a second finalise answers what the first made.

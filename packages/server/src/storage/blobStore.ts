@@ -5,18 +5,29 @@ import path from 'node:path';
 import { type Readable, Transform } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
 import { randomString } from '../lib/ids.ts';
-import { makeDirectoryDurably, renameDurably } from './durable.ts';
+import { makeDirectoryDurably, renameAllDurably, renameDurably, syncDirectory } from './durable.ts';
 
-/** Content written to the store's staging area, not under a key yet. */
+/** Content written to the store's staging area, not under a key yet, or under its key but not recorded. */
 export interface StagedBlob {
   /** sha256 of the content, in hex. */
   readonly hash: string;
   readonly size: number;
+  /**
+   * Written straight under its key, where nothing was (see `stageBytes`): a commit only makes
+   * its name durable, and a discard removes it from there.
+   */
+  readonly placed: boolean;
   /** Reads the content again (to compress it, say). */
   read(): Readable;
   /** Moves it under a key; it is on disk, whole, before this resolves. */
   commit(key: string): Promise<void>;
   discard(): Promise<void>;
+}
+
+/** A staged blob and the key it goes under. */
+export interface BlobToCommit {
+  blob: StagedBlob;
+  key: string;
 }
 
 /** A key the store holds, and when its content was last written. */
@@ -44,12 +55,23 @@ export interface BlobStore {
    * limit, a compressor). A failed write leaves nothing behind.
    */
   stage(body: Readable, through?: Transform): Promise<StagedBlob>;
+  /**
+   * Writes bytes held in memory, flushed to disk: straight under their key (`keyOf` their hash)
+   * when nothing is there yet, which spares the commit a rename, else in the staging area. Many
+   * such writes run side by side (a tar of small files), where `stage` takes one stream at a time.
+   */
+  stageBytes(bytes: Buffer, keyOf: (hash: string) => string): Promise<StagedBlob>;
   /** A new, empty name in the staging area, for content written elsewhere than through `stage`. */
   stagingFile(): Promise<StagingFile>;
   /** The staging area, created if need be, for a writer outside this store that names its own files. */
   stagingArea(): Promise<string>;
   /** A file such a writer staged, hashed and counted by it, taken back as if staged here. */
   adopt(stagedPath: string, hash: string, size: number): StagedBlob;
+  /**
+   * Commits many staged blobs of this store at once, each under its key: cheaper than one by one
+   * (a release brings thousands). Every one is on disk, whole, before this resolves.
+   */
+  commitAll(blobs: BlobToCommit[]): Promise<void>;
   /** The local path of a blob, for readers outside this store (worker threads, the edge). */
   pathOf(key: string): string;
   /** Reads a byte range (inclusive end) or the whole blob. */
@@ -82,10 +104,39 @@ class Digest extends Transform {
   }
 }
 
+/** A blob in the staging area of a `FileBlobStore`, by its path there. */
+class StagedFile implements StagedBlob {
+  constructor(
+    readonly stagedPath: string,
+    readonly hash: string,
+    readonly size: number,
+    private readonly moveTo: (key: string) => string,
+    /** Its content is on disk already: a commit need not flush it again. */
+    readonly flushed = false,
+    readonly placed = false,
+  ) {}
+
+  read() {
+    return createReadStream(this.stagedPath);
+  }
+
+  async commit(key: string) {
+    if (this.placed) await syncDirectory(path.dirname(this.stagedPath));
+    else await renameDurably(this.stagedPath, this.moveTo(key));
+  }
+
+  discard() {
+    return rm(this.stagedPath, { force: true });
+  }
+}
+
 /** Blobs as files under a root directory; writes land atomically through a rename, flushed to disk. */
 export class FileBlobStore implements BlobStore {
   /** Inside the root, so that a staged file is renamed into place on the same file system. */
   private readonly stagingDir: string;
+
+  /** Directories of keys known to exist: the store never removes one. */
+  private readonly madeDirectories = new Set<string>();
 
   constructor(private readonly root: string) {
     this.stagingDir = path.join(root, '.staging');
@@ -112,9 +163,30 @@ export class FileBlobStore implements BlobStore {
     }
   }
 
+  /** Whether the staging area is known to exist: thousands of files are staged a second. */
+  private stagingMade = false;
+
   private async newStagingName() {
-    await mkdir(this.stagingDir, { recursive: true });
+    if (!this.stagingMade) {
+      await mkdir(this.stagingDir, { recursive: true });
+      this.stagingMade = true;
+    }
     return path.join(this.stagingDir, `${Date.now().toString(36)}-${randomString(10)}`);
+  }
+
+  /** Writes a new staging file with `write`; a staging area removed meanwhile (by hand) is made again. */
+  private async writeStaged(write: (staged: string) => Promise<void>) {
+    for (let attempt = 1; ; attempt++) {
+      const staged = await this.newStagingName();
+      try {
+        await write(staged);
+        return staged;
+      } catch (error) {
+        await rm(staged, { force: true });
+        if ((error as NodeJS.ErrnoException).code !== 'ENOENT' || attempt > 1) throw error;
+        this.stagingMade = false;
+      }
+    }
   }
 
   async stagingFile(): Promise<StagingFile> {
@@ -133,13 +205,46 @@ export class FileBlobStore implements BlobStore {
 
   adopt(stagedPath: string, hash: string, size: number): StagedBlob {
     if (path.dirname(stagedPath) !== this.stagingDir) throw new Error(`${stagedPath} is not in the staging area`);
-    return {
-      hash,
-      size,
-      read: () => createReadStream(stagedPath),
-      commit: (key) => renameDurably(stagedPath, this.file(key)),
-      discard: () => rm(stagedPath, { force: true }),
-    };
+    return new StagedFile(stagedPath, hash, size, (key) => this.file(key));
+  }
+
+  async commitAll(blobs: BlobToCommit[]) {
+    const moves = blobs.map(({ blob, key }) => {
+      if (!(blob instanceof StagedFile)) throw new Error('A blob staged by another store');
+      return { from: blob.stagedPath, to: this.file(key), flushed: blob.flushed, placed: blob.placed };
+    });
+    await renameAllDurably(moves, this.madeDirectories);
+  }
+
+  async stageBytes(bytes: Buffer, keyOf: (hash: string) => string): Promise<StagedBlob> {
+    const hash = createHash('sha256').update(bytes).digest('hex');
+    const target = this.file(keyOf(hash));
+    const moveTo = (key: string) => this.file(key);
+    if (await this.writeNew(target, bytes)) return new StagedFile(target, hash, bytes.length, moveTo, true, true);
+    const staged = await this.writeStaged((name) => writeFile(name, bytes, { flush: true }));
+    return new StagedFile(staged, hash, bytes.length, moveTo, true);
+  }
+
+  /**
+   * Writes a file where none is, flushed; false when one is there already (a blob stored before,
+   * or the same content arriving through another upload). Its name is not durable yet.
+   */
+  private async writeNew(target: string, bytes: Buffer) {
+    const directory = path.dirname(target);
+    if (!this.madeDirectories.has(directory)) {
+      await makeDirectoryDurably(directory);
+      this.madeDirectories.add(directory);
+    }
+    try {
+      await writeFile(target, bytes, { flag: 'wx', flush: true });
+      return true;
+    } catch (error) {
+      const code = (error as NodeJS.ErrnoException).code;
+      if (code === 'EEXIST') return false;
+      await rm(target, { force: true });
+      if (code === 'ENOENT') this.madeDirectories.delete(directory);
+      throw error;
+    }
   }
 
   async stage(body: Readable, through?: Transform): Promise<StagedBlob> {
@@ -149,16 +254,11 @@ export class FileBlobStore implements BlobStore {
       await pipeline([body, ...(through ? [through] : []), digest, createWriteStream(staged)]);
     } catch (error) {
       await rm(staged, { force: true });
+      // The staging area removed meanwhile (by hand): the next file makes it again.
+      if ((error as NodeJS.ErrnoException).code === 'ENOENT') this.stagingMade = false;
       throw error;
     }
-    const hash = digest.hex();
-    return {
-      hash,
-      size: digest.size,
-      read: () => createReadStream(staged),
-      commit: (key) => renameDurably(staged, this.file(key)),
-      discard: () => rm(staged, { force: true }),
-    };
+    return new StagedFile(staged, digest.hex(), digest.size, (key) => this.file(key));
   }
 
   pathOf(key: string) {
