@@ -8,6 +8,7 @@ import { malformedMultipart } from '../http/multipart.ts';
 import type { WharfApp } from '../wharfApp.ts';
 import { commitBlobs, type ReceivedFile } from './blobs.ts';
 import type { ReleaseFile } from './createRelease.ts';
+import { insertDeployFiles } from './deployRows.ts';
 import { type PathClash, ReleasePaths } from './releasePaths.ts';
 import { UnpackError, type UnpackedEntry, unpackInThread } from './threads/unpackThread.ts';
 
@@ -150,12 +151,8 @@ export async function recordDeployFiles(
   received: ReceivedFile[],
 ) {
   try {
-    for (let start = 0; start < received.length; start += FILES_PER_COMMIT) {
-      const rows = received
-        .slice(start, start + FILES_PER_COMMIT)
-        .map(({ blob, path }) => ({ deploy_id: deploy.id, path, hash: blob.hash, size: blob.size }));
-      await app.db.insertInto('deploy_files').values(rows).execute();
-    }
+    const files = received.map(({ blob, path }) => ({ path, hash: blob.hash, size: blob.size }));
+    await insertDeployFiles(app.db, deploy.id, files);
   } catch (error) {
     await Promise.all(received.map(({ blob }) => blob.discard()));
     throw error;

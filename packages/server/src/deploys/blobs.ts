@@ -1,3 +1,4 @@
+import { jsonValues } from '../db/jsonRows.ts';
 import type { Executor } from '../db/schema.ts';
 import { contentTypeOf, isCompressible } from '../lib/contentType.ts';
 import { now } from '../lib/ids.ts';
@@ -149,16 +150,12 @@ export async function grantBlobs(db: Executor, orgId: string, hashes: string[]) 
 
 /** Of these hashes, those the organization has uploaded itself and the store still holds. */
 export async function blobsOfOrg(db: Executor, orgId: string, hashes: string[]) {
-  const held = new Map<string, number>();
-  for (let start = 0; start < hashes.length; start += CHUNK) {
-    const rows = await db
-      .selectFrom('org_blobs')
-      .innerJoin('blobs', 'blobs.hash', 'org_blobs.hash')
-      .select(['blobs.hash', 'blobs.size'])
-      .where('org_blobs.org_id', '=', orgId)
-      .where('org_blobs.hash', 'in', hashes.slice(start, start + CHUNK))
-      .execute();
-    for (const row of rows) held.set(row.hash, Number(row.size));
-  }
-  return held;
+  const rows = await db
+    .selectFrom('org_blobs')
+    .innerJoin('blobs', 'blobs.hash', 'org_blobs.hash')
+    .select(['blobs.hash', 'blobs.size'])
+    .where('org_blobs.org_id', '=', orgId)
+    .where('org_blobs.hash', 'in', db.selectFrom(jsonValues(db, hashes).as('wanted')).select('wanted.value'))
+    .execute();
+  return new Map(rows.map((row) => [row.hash, Number(row.size)]));
 }

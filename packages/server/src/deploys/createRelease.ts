@@ -1,4 +1,5 @@
 import { expiryMs, type Form } from '@wharf/contract';
+import { sql } from 'kysely';
 import type { Config } from '../config.ts';
 import type { Database, Db, Executor } from '../db/schema.ts';
 import { recordEvent } from '../events/outbox.ts';
@@ -24,7 +25,6 @@ export interface NewRelease {
   branches: string[];
   /** How long after now the branches expire (`14d`); null or absent: they never do. */
   branchExpiry?: string | null;
-  files: ReleaseFile[];
   forms: Form[];
   /** Its `_redirects` and `_headers`, parsed, and what is wrong in them. */
   rules: RulesOfRelease;
@@ -33,7 +33,30 @@ export interface NewRelease {
   deployId: string;
 }
 
-const INSERT_CHUNK = 500;
+/** The deploy's files become the release's, moved from table to table by the database alone. */
+async function takeOverDeployFiles(trx: Executor, deployId: string, releaseId: string) {
+  await trx
+    .insertInto('release_files')
+    .columns(['release_id', 'path', 'hash', 'size'])
+    .expression(
+      trx
+        .selectFrom('deploy_files')
+        .select([sql.val(releaseId).as('release_id'), 'path', 'hash', 'size'])
+        .where('deploy_id', '=', deployId),
+    )
+    .execute();
+  await trx.deleteFrom('deploy_files').where('deploy_id', '=', deployId).execute();
+}
+
+/** How many files a deploy brings, and their bytes. */
+async function deployTotals(trx: Executor, deployId: string) {
+  const totals = await trx
+    .selectFrom('deploy_files')
+    .select(({ fn }) => [fn.countAll<number>().as('files'), fn.sum<number>('size').as('bytes')])
+    .where('deploy_id', '=', deployId)
+    .executeTakeFirstOrThrow();
+  return { files: Number(totals.files), bytes: Number(totals.bytes ?? 0) };
+}
 
 /**
  * Makes a release visible and points its branches at it, all in one transaction: a reader sees
@@ -56,6 +79,7 @@ export async function createRelease(db: Db, config: Config, input: NewRelease) {
       .where('release_id', 'is', null)
       .executeTakeFirst();
     if (claimed.numUpdatedRows === 0n) throw httpError('DEPLOY_FINALISED', 'The deploy is already finalised');
+    const totals = await deployTotals(trx, input.deployId);
     await trx
       .insertInto('releases')
       .values({
@@ -63,27 +87,20 @@ export async function createRelease(db: Db, config: Config, input: NewRelease) {
         site_id: site.id,
         name: input.name,
         forms: JSON.stringify(input.forms),
-        file_count: input.files.length,
-        total_size: input.files.reduce((sum, file) => sum + file.size, 0),
+        file_count: totals.files,
+        total_size: totals.bytes,
         rules: JSON.stringify(input.rules.rules),
         rule_problems: JSON.stringify(input.rules.problems),
         created_at: now(),
       })
       .execute();
-    for (let start = 0; start < input.files.length; start += INSERT_CHUNK) {
-      const rows = input.files.slice(start, start + INSERT_CHUNK).map((file) => ({ release_id: releaseId, ...file }));
-      await trx.insertInto('release_files').values(rows).execute();
-    }
-    await trx.deleteFrom('deploy_files').where('deploy_id', '=', input.deployId).execute();
     // Live now, unencoded; brotli and gzip follow from the job queue.
-    await enqueueVariants(
-      trx,
-      input.files.map((file) => file.hash),
-    );
+    await enqueueVariants(trx, input.deployId);
+    await takeOverDeployFiles(trx, input.deployId, releaseId);
     await recordEvent(trx, {
       ...scope,
       name: 'site_release_created',
-      data: { releaseId, name: input.name, files: input.files.length },
+      data: { releaseId, name: input.name, files: totals.files },
     });
     const branchIds: string[] = [];
     for (const name of branchNames) {

@@ -1,3 +1,5 @@
+import { sql } from 'kysely';
+import { jsonRows } from '../db/jsonRows.ts';
 import type { Executor } from '../db/schema.ts';
 import { httpError } from '../http/errors.ts';
 import { newId, now } from '../lib/ids.ts';
@@ -27,6 +29,25 @@ export async function openDeploy(
   };
   await db.insertInto('deploys').values(row).execute();
   return row;
+}
+
+/** Records files of a deploy, however many, in one statement. */
+export async function insertDeployFiles(
+  db: Executor,
+  deployId: string,
+  files: { path: string; hash: string; size: number }[],
+) {
+  if (files.length === 0) return;
+  const manifest = jsonRows(db, { path: 'text', hash: 'text', size: 'bigint' }, files);
+  await db
+    .insertInto('deploy_files')
+    .columns(['deploy_id', 'path', 'hash', 'size'])
+    .expression(
+      db
+        .selectFrom(manifest.as('file'))
+        .select([sql.val(deployId).as('deploy_id'), 'file.path', 'file.hash', 'file.size']),
+    )
+    .execute();
 }
 
 export async function findOpenDeploy(app: WharfApp, deployId: string) {

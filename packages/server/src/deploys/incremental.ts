@@ -1,17 +1,16 @@
 import type { ManifestEntry } from '@wharf/contract';
-import type { Database } from '../db/schema.ts';
+import type { Database, Executor } from '../db/schema.ts';
 import { isDiskFull } from '../http/diskFull.ts';
 import { HttpError, httpError, invalidField } from '../http/errors.ts';
 import { readJson } from '../lib/json.ts';
 import type { WharfApp } from '../wharfApp.ts';
 import { blobsOfOrg } from './blobs.ts';
 import { createRelease, deployedRelease, mustNotExpireMainBranch } from './createRelease.ts';
-import { dropDeploy, findOpenDeploy, openDeploy } from './deployRows.ts';
+import { dropDeploy, findOpenDeploy, insertDeployFiles, openDeploy } from './deployRows.ts';
 import { formsOfRelease } from './formsOfRelease.ts';
+import { RELEASE_CONFIG_FILE } from './releaseConfig.ts';
 import { ReleasePaths } from './releasePaths.ts';
-import { rulesOfRelease } from './rulesOfRelease.ts';
-
-const CHUNK = 500;
+import { RULE_FILES, rulesOfRelease } from './rulesOfRelease.ts';
 
 function checkManifest(app: WharfApp, files: ManifestEntry[]) {
   const paths = new ReleasePaths();
@@ -57,10 +56,7 @@ export async function startDeploy(
       branchExpiry: body.expires,
       actorId,
     });
-    for (let start = 0; start < body.files.length; start += CHUNK) {
-      const rows = body.files.slice(start, start + CHUNK).map((file) => ({ deploy_id: row.id, ...file }));
-      await trx.insertInto('deploy_files').values(rows).execute();
-    }
+    await insertDeployFiles(trx, row.id, body.files);
     return row;
   });
   return { _id: deploy.id, missing: hashes.filter((hash) => !held.has(hash)), expiresAt: deploy.expires_at };
@@ -84,29 +80,61 @@ export async function dropOnDiskFull<T>(app: WharfApp, deployId: string, step: (
   }
 }
 
+/** The files at the release's root that configure it rather than being served as they are. */
+const RELEASE_SETTINGS_FILES = [RELEASE_CONFIG_FILE, ...RULE_FILES];
+
+/** Hashes the deploy announced that the organization has not sent, found in the database alone. */
+async function missingFiles(db: Executor, deployId: string, orgId: string) {
+  const rows = await db
+    .selectFrom('deploy_files')
+    .select('deploy_files.hash')
+    .distinct()
+    .where('deploy_files.deploy_id', '=', deployId)
+    .where(({ not, exists, selectFrom }) =>
+      not(
+        exists(
+          selectFrom('org_blobs')
+            .innerJoin('blobs', 'blobs.hash', 'org_blobs.hash')
+            .select('org_blobs.hash')
+            .where('org_blobs.org_id', '=', orgId)
+            .whereRef('org_blobs.hash', '=', 'deploy_files.hash'),
+        ),
+      ),
+    )
+    .execute();
+  return rows.map((row) => row.hash);
+}
+
+/** The deploy's files at these paths. */
+async function deployFilesAt(db: Executor, deployId: string, paths: string[]) {
+  const rows = await db
+    .selectFrom('deploy_files')
+    .select(['path', 'hash', 'size'])
+    .where('deploy_id', '=', deployId)
+    .where('path', 'in', paths)
+    .execute();
+  return rows.map((row) => ({ ...row, size: Number(row.size) }));
+}
+
 /** Turns a complete deploy into a release; 409 while files are missing. */
 export async function finishDeploy(app: WharfApp, deployId: string, site: Database['sites']) {
   const deploy = await findOpenDeploy(app, deployId);
   if (deploy.release_id) return answerAgain(app, site, deploy.release_id, readJson<string[]>(deploy.branches));
-  const files = (
-    await app.db.selectFrom('deploy_files').select(['path', 'hash', 'size']).where('deploy_id', '=', deployId).execute()
-  ).map((file) => ({ ...file, size: Number(file.size) }));
-  const held = await blobsOfOrg(app.db, site.org_id, uniqueHashes(files));
-  const missing = uniqueHashes(files.filter((file) => !held.has(file.hash)));
+  const missing = await missingFiles(app.db, deployId, site.org_id);
   if (missing.length > 0)
     throw httpError(
       'DEPLOY_INCOMPLETE',
       `${missing.length} files are still missing: ${missing.slice(0, 5).join(', ')}`,
     );
+  const configFiles = await deployFilesAt(app.db, deployId, RELEASE_SETTINGS_FILES);
   try {
     const release = await createRelease(app.db, app.config, {
       site,
       name: deploy.name,
       branches: readJson<string[]>(deploy.branches),
       branchExpiry: deploy.branch_expiry,
-      files,
-      forms: await formsOfRelease(app, files),
-      rules: await rulesOfRelease(app, files),
+      forms: await formsOfRelease(app, configFiles),
+      rules: await rulesOfRelease(app, configFiles),
       actorId: deploy.actor_id,
       deployId,
     });

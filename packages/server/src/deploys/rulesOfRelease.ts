@@ -22,6 +22,9 @@ export interface RulesOfRelease {
   problems: RuleProblem[];
 }
 
+/** The files a release's rules come from, at its root. */
+export const RULE_FILES: RuleFile[] = ['_redirects', '_headers'];
+
 /** 2,000 static and 100 dynamic rules of at most 1,000 characters each fit well within it. */
 const MAX_RULES_FILE_BYTES = 4 * 1024 * 1024;
 

@@ -89,7 +89,6 @@ export async function uploadArchive(
       name,
       branches,
       branchExpiry: expires,
-      files,
       forms: await formsOfRelease(app, files),
       rules: await rulesOfRelease(app, files),
       actorId,

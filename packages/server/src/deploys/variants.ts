@@ -37,14 +37,18 @@ export function compressionPool(threads: number) {
  */
 const JOB_BLOBS = 32;
 const JOB_BYTES = 1024 * 1024;
-const CHUNK = 500;
 
 /**
- * Queues the variants still to make of these blobs, in the caller's transaction (the release's):
+ * Queues the variants still to make of a deploy's blobs, in the caller's transaction (the release's):
  * they are made if the release commits, and a crash before they are leaves the jobs to resume.
  */
-export async function enqueueVariants(trx: Executor, hashes: string[]) {
-  const unique = [...new Set(hashes)];
+export async function enqueueVariants(trx: Executor, deployId: string) {
+  const pending = await trx
+    .selectFrom('blobs')
+    .select(['hash', 'size'])
+    .where('variants_pending', '=', 1)
+    .where('hash', 'in', trx.selectFrom('deploy_files').select('hash').where('deploy_id', '=', deployId))
+    .execute();
   let batch: string[] = [];
   let batchBytes = 0;
   const flush = async () => {
@@ -52,18 +56,10 @@ export async function enqueueVariants(trx: Executor, hashes: string[]) {
     batch = [];
     batchBytes = 0;
   };
-  for (let start = 0; start < unique.length; start += CHUNK) {
-    const pending = await trx
-      .selectFrom('blobs')
-      .select(['hash', 'size'])
-      .where('hash', 'in', unique.slice(start, start + CHUNK))
-      .where('variants_pending', '=', 1)
-      .execute();
-    for (const blob of pending) {
-      batch.push(blob.hash);
-      batchBytes += Number(blob.size);
-      if (batch.length >= JOB_BLOBS || batchBytes >= JOB_BYTES) await flush();
-    }
+  for (const blob of pending) {
+    batch.push(blob.hash);
+    batchBytes += Number(blob.size);
+    if (batch.length >= JOB_BLOBS || batchBytes >= JOB_BYTES) await flush();
   }
   await flush();
 }
