@@ -101,7 +101,12 @@ const modules = [
 export async function buildApp(config: Config, options: BuildOptions = {}): Promise<WharfApp> {
   let edge: Edge | undefined;
   const lifecycle = new Lifecycle();
-  const db = openDb({ dataDir: config.dataDir, databaseUrl: config.databaseUrl, schema: options.dbSchema });
+  const db = openDb({
+    dataDir: config.dataDir,
+    databaseUrl: config.databaseUrl,
+    schema: options.dbSchema,
+    checkpointsInThread: true,
+  });
   const challenges = httpChallengesFor(config, db);
   const logStream = options.logger === false ? undefined : (options.logStream ?? logDestination());
   const fastify = Fastify({

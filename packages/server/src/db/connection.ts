@@ -3,6 +3,7 @@ import path from 'node:path';
 import SQLite from 'better-sqlite3';
 import { Kysely, PostgresDialect, SqliteDialect } from 'kysely';
 import pg from 'pg';
+import { checkpointInThread } from './checkpoints.ts';
 import type { Db } from './schema.ts';
 import { withStatementCache } from './statementCache.ts';
 
@@ -17,9 +18,14 @@ export interface DbOptions {
   databaseUrl: string | null;
   /** PostgreSQL schema to work in; tests give each run its own. */
   schema?: string;
+  /**
+   * SQLite: checkpoint the write-ahead log in a thread of its own (`checkpoints.ts`), for the
+   * connection that answers requests; other processes' connections checkpoint as SQLite does.
+   */
+  checkpointsInThread?: boolean;
 }
 
-export function openDb({ dataDir, databaseUrl, schema }: DbOptions): Db {
+export function openDb({ dataDir, databaseUrl, schema, checkpointsInThread = false }: DbOptions): Db {
   if (databaseUrl) {
     const pool = new pg.Pool({
       connectionString: databaseUrl,
@@ -29,10 +35,13 @@ export function openDb({ dataDir, databaseUrl, schema }: DbOptions): Db {
     return new Kysely({ dialect: new PostgresDialect({ pool }) });
   }
   mkdirSync(dataDir, { recursive: true });
-  const database = new SQLite(path.join(dataDir, SQLITE_FILE));
+  const file = path.join(dataDir, SQLITE_FILE);
+  const database = new SQLite(file);
   database.pragma('journal_mode = WAL');
   database.pragma('synchronous = NORMAL');
   database.pragma('busy_timeout = 5000');
   database.pragma('foreign_keys = ON');
-  return new Kysely({ dialect: new SqliteDialect({ database: withStatementCache(database) }) });
+  const checkpoints = checkpointsInThread ? checkpointInThread(database, file) : null;
+  const connection = withStatementCache(database, undefined, () => checkpoints?.stop());
+  return new Kysely({ dialect: new SqliteDialect({ database: connection }) });
 }

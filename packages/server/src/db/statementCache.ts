@@ -14,11 +14,17 @@ export const STATEMENTS_KEPT = 1_000;
  * a membership looked up before each list) preparing took as long as running the statements.
  * SQLite prepares a kept statement again by itself when the schema changes.
  */
-export function withStatementCache(connection: SqliteConnection, limit = STATEMENTS_KEPT): SqliteDatabase {
+export function withStatementCache(
+  connection: SqliteConnection,
+  limit = STATEMENTS_KEPT,
+  /** Runs as the connection closes. */
+  onClose?: () => void,
+): SqliteDatabase {
   const kept = new Map<string, Statement>();
   return {
     close: () => {
       kept.clear();
+      onClose?.();
       connection.close();
     },
     prepare(sql: string) {
