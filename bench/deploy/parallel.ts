@@ -63,7 +63,16 @@ export interface ParallelUploads {
 export async function parallelUploads(
   server: BenchServer,
   work: string,
-  options: { uploads: number; files: number; bytes: number; readers: number; readEveryMs: number; idleSeconds: number },
+  options: {
+    uploads: number;
+    files: number;
+    bytes: number;
+    readers: number;
+    readEveryMs: number;
+    idleSeconds: number;
+    /** The uploading processes' `nice` value. */
+    clientNiceness: number;
+  },
 ): Promise<ParallelUploads> {
   const targets: Target[] = [];
   const folders: string[] = [];
@@ -75,7 +84,9 @@ export async function parallelUploads(
   const readers = { count: options.readers, everyMs: options.readEveryMs };
   const idle = await readersDuring(server.url, targets, readers, () => sleep(options.idleSeconds * 1000));
   const busy = await readersDuring(server.url, targets, readers, () =>
-    Promise.all(folders.map((folder, index) => deployWithCli(folder, targets[index]!, 'parallel'))),
+    Promise.all(
+      folders.map((folder, index) => deployWithCli(folder, targets[index]!, 'parallel', options.clientNiceness)),
+    ),
   );
   return {
     uploads: busy.result.map((deploy) => deploy.seconds),

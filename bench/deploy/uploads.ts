@@ -37,10 +37,14 @@ export interface CliDeploy {
   uploadedBytes: number;
 }
 
-/** `wharf upload` as a CI job runs it: a new process, node started through the bin script. */
-export async function deployWithCli(folder: string, target: Target, release: string): Promise<CliDeploy> {
+/**
+ * `wharf upload` as a CI job runs it: a new process, node started through the bin script; with
+ * `niceness`, at that scheduling priority (`nice -n`), for clients that stand for other machines.
+ */
+export async function deployWithCli(folder: string, target: Target, release: string, niceness = 0): Promise<CliDeploy> {
   const args = ['upload', folder, '--url', target.url, '--site', target.siteId, '--token', target.token];
-  const { stdout, seconds } = await run(process.execPath, [
+  const { stdout, seconds } = await run(niceness ? 'nice' : process.execPath, [
+    ...(niceness ? ['-n', String(niceness), process.execPath] : []),
     WHARF_CLI,
     ...args,
     '--release',
