@@ -19,6 +19,7 @@ import { installSecurityHeaders } from './http/securityHeaders.ts';
 import { trustClusterWorkers } from './http/trustProxy.ts';
 import { zodSerializerCompiler, zodValidatorCompiler } from './http/validation.ts';
 import { JobRunner } from './jobs/runner.ts';
+import { mustMatchInstallationSecret } from './lib/secretCheck.ts';
 import { resolveSecret, Sealer } from './lib/secrets.ts';
 import { answerHealth } from './lifecycle/health.ts';
 import { Lifecycle } from './lifecycle/lifecycle.ts';
@@ -163,6 +164,10 @@ export async function buildApp(config: Config, options: BuildOptions = {}): Prom
   }
   await migrate(db, () => sealer);
   fastify.addHook('onClose', () => db.destroy());
+  await mustMatchInstallationSecret(db, secret).catch(async (error: unknown) => {
+    await fastify.close();
+    throw error;
+  });
 
   const blobs = openBlobStore(config);
   const outbound = new OutboundGuard({ allowPrivate: config.allowPrivateUpstreams, log: fastify.log });

@@ -132,6 +132,13 @@ export async function withPg<T>(work: (client: pg.Client) => Promise<T>): Promis
   }
 }
 
+/** A new, empty PostgreSQL schema, for a test that starts several servers on one database (and drops it). */
+export async function randomSchema() {
+  const schema = `test_${randomString(12)}`;
+  await withPg((client) => client.query(`create schema ${schema}`));
+  return schema;
+}
+
 /** The databases a suite runs against: SQLite always, PostgreSQL when WHARF_TEST_DATABASE_URL is set. */
 export const databases: { name: string; postgres: boolean }[] = [
   { name: 'SQLite', postgres: false },

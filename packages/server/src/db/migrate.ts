@@ -19,6 +19,7 @@ import * as releaseRules from './migrations/016_release_rules.ts';
 import * as retention from './migrations/017_retention.ts';
 import * as listIndexes from './migrations/018_list_indexes.ts';
 import * as blobVariants from './migrations/019_blob_variants.ts';
+import * as installation from './migrations/020_installation.ts';
 import type { Db } from './schema.ts';
 
 /**
@@ -45,6 +46,7 @@ const migrationsWith = (sealer: () => Sealer): Record<string, Migration> => ({
   '017_retention': retention,
   '018_list_indexes': listIndexes,
   '019_blob_variants': blobVariants,
+  '020_installation': installation,
 });
 
 /** Brings the database to the latest migration (or up to `target`, which tests of a migration use). */

@@ -158,6 +158,8 @@ export interface Database {
     branch_expiry: string | null;
   };
   deploy_files: { deploy_id: string; path: string; hash: string; size: number };
+  /** What every process of the installation must agree on (`secret_check`: see lib/secretCheck.ts). */
+  installation: { name: string; value: string; created_at: Iso };
   idempotency_keys: {
     /** Who sent the key (`site-token:…`, `api-token:…`, `user:…`): keys of different callers never meet. */
     caller: string;
