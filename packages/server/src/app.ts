@@ -175,7 +175,7 @@ export async function buildApp(config: Config, options: BuildOptions = {}): Prom
   const dispatcher = new Dispatcher(db, fastify.log);
   const jobs = new JobRunner(db, fastify.log);
   edge = new Edge(db, config, {
-    pathOfBlob: (key) => blobs.pathOf(key),
+    blobs,
     outbound,
     log: fastify.log,
     sealer,

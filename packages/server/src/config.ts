@@ -3,6 +3,7 @@ import path from 'node:path';
 import { z } from 'zod';
 import { parseTrustProxy, type TrustProxy, trustNobody } from './http/trustProxy.ts';
 import { type SignInSettings, signInEnvironment, signInSettings } from './modules/auth/signInSettings.ts';
+import { type StorageSettings, storageSettings } from './storage/storageSettings.ts';
 import { type DnsUpdateSettings, parseDnsUpdateUrl } from './tls/acme/dnsUpdateSettings.ts';
 
 /** Every environment variable Wharf reads, with its default; README.md documents the same list. */
@@ -42,6 +43,8 @@ const environment = z
       .regex(/^postgres(ql)?:\/\//, 'must be a postgres:// URL (leave it unset for the embedded SQLite)')
       .optional(),
     WHARF_USERS: z.string().optional(),
+    WHARF_STORAGE: z.string().optional(),
+    WHARF_S3_ENDPOINT: z.string().optional(),
     WHARF_SECRET: z.string().min(32, 'must be at least 32 characters').optional(),
     WHARF_INVITE_TTL_DAYS: z.coerce.number({ error: 'must be a number of days' }).positive().default(7),
     WHARF_SESSION_TTL_DAYS: z.coerce.number({ error: 'must be a number of days' }).positive().default(30),
@@ -156,6 +159,8 @@ export interface Config {
   /** Which proxies in front may name the client (`X-Forwarded-For`); nobody unless the operator says. */
   trustProxy: TrustProxy;
   dataDir: string;
+  /** Where release files and logos are kept: `WHARF_STORAGE`. */
+  storage: StorageSettings;
   databaseUrl: string | null;
   users: Map<string, string>;
   /** How people sign in: the password form, code-hosting providers, OpenID Connect, and who may create organizations. */
@@ -204,7 +209,9 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
   const e = parsed.data;
   const url = new URL(e.WHARF_URL ?? `http://localhost:${e.PORT}`);
   const signIn = signInSettings(e);
-  if (signIn.problems.length > 0) throw new ConfigError(`Invalid configuration:\n  ${signIn.problems.join('\n  ')}`);
+  const storage = storageSettings(e);
+  const problems = [...signIn.problems, ...storage.problems];
+  if (problems.length > 0) throw new ConfigError(`Invalid configuration:\n  ${problems.join('\n  ')}`);
   return {
     url,
     sitesUrl: new URL(e.WHARF_SITES_URL ?? url),
@@ -218,6 +225,7 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
     trustProxy: e.WHARF_TRUST_PROXY ?? trustNobody,
     dataDir: path.resolve(e.WHARF_DATA_DIR),
     databaseUrl: e.DATABASE_URL ?? null,
+    storage: storage.settings,
     users: parseUsers(e.WHARF_USERS),
     signIn: signIn.settings,
     secret: e.WHARF_SECRET ?? null,

@@ -8,6 +8,7 @@ import { normalisePath } from '../edge/resolvePath.ts';
 import { FileResponder } from '../edge/respond.ts';
 import { cspNonceOf, NONCE_PLACEHOLDER } from '../http/securityHeaders.ts';
 import { SERVER_PACKAGE_DIR } from '../packageDir.ts';
+import { localFilesReader } from '../storage/localFiles.ts';
 import { readConsoleFiles } from './consoleFiles.ts';
 
 /** Where `npm run build -w @wharf/web` puts the console. */
@@ -48,7 +49,7 @@ export function serveConsole(fastify: FastifyInstance, root = CONSOLE_DIR) {
   }
   const indexHtml = readFileSync(indexFile, 'utf8');
   const files = readConsoleFiles(root);
-  const responder = new FileResponder(files.pathOf, fastify.log);
+  const responder = new FileResponder(localFilesReader(files.pathOf), fastify.log);
 
   async function sendFile(request: FastifyRequest, reply: FastifyReply, file: ServedFile) {
     // The responder writes the answer itself; the security headers are on it already.

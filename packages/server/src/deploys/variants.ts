@@ -83,13 +83,16 @@ async function makeVariants(parts: VariantParts, hash: string) {
     .executeTakeFirst();
   if (!blob || Number(blob.variants_pending) !== 1) return;
   const size = Number(blob.size);
+  // The thread reads the file by its path: a bucket's blob is copied here first.
+  const input = await parts.blobs.localCopy(blobKey(hash));
+  if (!input) throw new Error(`Blob ${hash} is missing from the store`);
   const outputs: Record<'br' | 'gzip', StagingFile> = {
     br: await parts.blobs.stagingFile(),
     gzip: await parts.blobs.stagingFile(),
   };
   try {
     const { sizes } = await parts.pool.run({
-      input: parts.blobs.pathOf(blobKey(hash)),
+      input: input.path,
       size,
       outputs: { br: outputs.br.path, gzip: outputs.gzip.path },
     });
@@ -108,7 +111,7 @@ async function makeVariants(parts: VariantParts, hash: string) {
     // Collected while it was compressed: the variants just written would have no row to find them by.
     if (recorded.numUpdatedRows === 0n) await removeOrphanVariants(parts, hash);
   } finally {
-    await Promise.allSettled([outputs.br.discard(), outputs.gzip.discard()]);
+    await Promise.allSettled([outputs.br.discard(), outputs.gzip.discard(), input.release()]);
   }
 }
 

@@ -8,6 +8,7 @@ import type { Sealer } from '../lib/secrets.ts';
 import { CHALLENGE_PREFIX } from '../modules/sites/ownership.ts';
 import type { OutboundGuard } from '../outbound/guard.ts';
 import type { RedirectMatch } from '../releaseRules/index.ts';
+import type { BlobReader } from '../storage/localFiles.ts';
 import { AnswerHeaders, applyAnswerHeaders } from './answerHeaders.ts';
 import type { EdgeLog } from './edgeLog.ts';
 import { FORMS_PREFIX, FormReceiver } from './forms.ts';
@@ -64,8 +65,8 @@ function failed(log: EdgeLog, req: IncomingMessage, res: ServerResponse, error: 
 
 /** What an edge works with besides the database and the configuration. */
 export interface EdgeParts {
-  /** Where a blob is on disk: the edge streams files straight from it. */
-  pathOfBlob: (key: string) => string;
+  /** The blob store the release files are read from (small ones are then kept in memory). */
+  blobs: BlobReader;
   /** Every connection to an upstream goes through it. */
   outbound: OutboundGuard;
   log: EdgeLog;
@@ -100,7 +101,7 @@ export class Edge {
   private readonly outbound: OutboundGuard;
   private readonly log: EdgeLog;
 
-  constructor(db: Db, config: Config, { pathOfBlob, outbound, log, sealer, afterCommit }: EdgeParts) {
+  constructor(db: Db, config: Config, { blobs, outbound, log, sealer, afterCommit }: EdgeParts) {
     this.log = log;
     this.db = db;
     this.manifests = new ManifestCache(db);
@@ -108,7 +109,7 @@ export class Edge {
       (hash) => variantsOfBlob(db, hash),
       (err) => log.error({ err }, 'reading the variants of a blob failed'),
     );
-    this.responder = new FileResponder(pathOfBlob, log, pending);
+    this.responder = new FileResponder(blobs, log, pending);
     this.forms = new FormReceiver(db, { sealer, afterCommit });
     this.sitesSuffix = `.${config.sitesUrl.hostname}`;
     this.hosts = new HostParser(config.sitesUrl.hostname, config.branchHosts);

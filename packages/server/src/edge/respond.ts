@@ -2,6 +2,7 @@ import type { IncomingMessage, OutgoingHttpHeaders, ServerResponse } from 'node:
 import { promisify } from 'node:util';
 import { brotliCompress, constants, gzip } from 'node:zlib';
 import { blobKey, type Variant } from '../deploys/blobs.ts';
+import type { BlobReader } from '../storage/localFiles.ts';
 import { negotiateVariant } from './acceptEncoding.ts';
 import type { AnswerHeader } from './answerHeaders.ts';
 import { preconditionStatus, rangeStillApplies } from './conditions.ts';
@@ -116,7 +117,7 @@ export class FileResponder {
   private readonly prepared = new WeakMap<ServedFile, PreparedFile>();
 
   constructor(
-    private readonly pathOf: (key: string) => string,
+    private readonly blobs: BlobReader,
     private readonly log: EdgeLog,
     private readonly pending?: PendingVariants,
   ) {}
@@ -189,8 +190,7 @@ export class FileResponder {
     const compressed = this.memory.get(memoryKey);
     if (compressed) return this.answer(req, res, this.formOf(file, form, extra, compressed.length), status, compressed);
     const identity = this.variantOf(file, 'identity', extra);
-    const content =
-      this.memory.get(identity.key) ?? readStoredBlob(this.pathOf(identity.key), identity.key, file.size, this.log);
+    const content = this.memory.get(identity.key) ?? readStoredBlob(this.blobs, identity.key, file.size, this.log);
     return Promise.resolve(content)
       .then((read) => compressNow(read, variant))
       .then((made) => {
@@ -239,12 +239,12 @@ export class FileResponder {
       return 0;
     }
     if (variant.size > MEMORY_FILE) {
-      streamStoredBlob(res, this.pathOf(variant.key), variant.key, { start, end }, this.log);
+      void streamStoredBlob(res, this.blobs, variant.key, { start, end }, this.log);
       return length;
     }
     const content = this.memory.get(variant.key);
     if (content) return sendSlice(res, content, start, end);
-    return readStoredBlob(this.pathOf(variant.key), variant.key, variant.size, this.log).then((read) => {
+    return readStoredBlob(this.blobs, variant.key, variant.size, this.log).then((read) => {
       this.memory.set(variant.key, read);
       return sendSlice(res, read, start, end);
     });

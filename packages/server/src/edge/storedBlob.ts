@@ -1,6 +1,5 @@
-import { createReadStream } from 'node:fs';
-import { readFile } from 'node:fs/promises';
 import type { ServerResponse } from 'node:http';
+import type { BlobReader } from '../storage/localFiles.ts';
 import type { EdgeLog } from './edgeLog.ts';
 
 /**
@@ -8,13 +7,17 @@ import type { EdgeLog } from './edgeLog.ts';
  * one (a disk that lost writes in a power cut, a file removed by hand) is logged and refused, never
  * answered as if it were the file.
  */
-export async function readStoredBlob(file: string, key: string, size: number, log: EdgeLog): Promise<Buffer> {
-  let content: Buffer;
+export async function readStoredBlob(blobs: BlobReader, key: string, size: number, log: EdgeLog): Promise<Buffer> {
+  let content: Buffer | null;
   try {
-    content = await readFile(file);
+    content = await blobs.readAll(key);
   } catch (error) {
-    log.error({ err: error, blob: key, recordedBytes: size }, 'a release file is missing from the store');
+    log.error({ err: error, blob: key, recordedBytes: size }, 'a release file could not be read from the store');
     throw error;
+  }
+  if (content === null) {
+    log.error({ blob: key, recordedBytes: size }, 'a release file is missing from the store');
+    throw new Error(`Blob ${key} is missing`);
   }
   if (content.length !== size) {
     log.error({ blob: key, recordedBytes: size, storedBytes: content.length }, 'a release file has the wrong size');
@@ -28,21 +31,29 @@ export async function readStoredBlob(file: string, key: string, size: number, lo
  * When the file is missing or ends early, that is logged and the connection cut: the client sees
  * a failed download rather than a short file it would take (and cache) as complete.
  */
-export function streamStoredBlob(
+export async function streamStoredBlob(
   res: ServerResponse,
-  file: string,
+  blobs: BlobReader,
   key: string,
   range: { start: number; end: number },
   log: EdgeLog,
 ) {
   const expected = range.end - range.start + 1;
+  const stream = await blobs.readRange(key, range.start, range.end).catch((error: unknown) => {
+    log.error({ err: error, blob: key }, 'a release file could not be read from the store');
+    return null;
+  });
+  if (!stream) {
+    log.error({ blob: key }, 'a release file is missing from the store');
+    res.destroy();
+    return;
+  }
   let read = 0;
-  const stream = createReadStream(file, range);
-  stream.on('data', (chunk) => {
+  stream.on('data', (chunk: Buffer) => {
     read += chunk.length;
   });
   stream.on('error', (error) => {
-    log.error({ err: error, blob: key }, 'a release file is missing from the store');
+    log.error({ err: error, blob: key }, 'a release file could not be read from the store');
     res.destroy();
   });
   stream.on('end', () => {

@@ -35,7 +35,7 @@ export async function startEdgeWorker(config: Config, primarySocket: string, log
   // Email forms queue sealed mail jobs; the primary's job runner finds them within its poll.
   const secret = resolveSecret(config.secret, config.dataDir);
   const sealer = new Sealer(secret);
-  const edge = new Edge(db, config, { pathOfBlob: (key) => blobs.pathOf(key), outbound, log, sealer });
+  const edge = new Edge(db, config, { blobs, outbound, log, sealer });
   const lifecycle = new Lifecycle();
   await edge.load();
   const forwarder = new PrimaryForwarder(primarySocket, config.trustProxy);

@@ -1,0 +1,128 @@
+import { createHash } from 'node:crypto';
+import { mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
+import os from 'node:os';
+import path from 'node:path';
+import { Readable } from 'node:stream';
+import { text } from 'node:stream/consumers';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { type S3Peer, startS3Peer } from '../../test/s3Peer.ts';
+import type { BlobStore } from './blobStore.ts';
+import { FileBlobStore } from './fileBlobStore.ts';
+import { S3BlobStore } from './s3BlobStore.ts';
+
+const sha256 = (content: Buffer | string) => createHash('sha256').update(content).digest('hex');
+const keyOf = (hash: string) => `files/${hash.slice(0, 2)}/${hash}`;
+
+let s3: S3Peer;
+let scratch: string;
+beforeAll(async () => {
+  s3 = await startS3Peer();
+  scratch = await mkdtemp(path.join(os.tmpdir(), 'wharf-stores-'));
+});
+afterAll(async () => {
+  await s3?.close();
+  await rm(scratch, { recursive: true, force: true });
+});
+
+/** Each kind of store, fresh for a suite: a folder, and a bucket (under a prefix) of the S3-compatible peer. */
+const stores: { name: string; open(name: string): BlobStore }[] = [
+  { name: 'a folder', open: (name) => new FileBlobStore(path.join(scratch, name)) },
+  {
+    name: 'an S3-compatible bucket',
+    open: (name) =>
+      new S3BlobStore(
+        { bucket: s3.bucket, prefix: `stores/${name}`, endpoint: new URL(s3.endpoint) },
+        path.join(scratch, `${name}-staging`),
+      ),
+  },
+];
+
+describe.each(stores)('a blob store in $name', ({ name, open }) => {
+  const storeName = name.replaceAll(' ', '-').replace(/[^a-z-]/g, '');
+  let store: BlobStore;
+  beforeAll(() => {
+    store = open(storeName);
+  });
+
+  it('keeps what is put, reads it whole, in ranges and by size, and forgets what is removed', async () => {
+    const content = Buffer.from('0123456789abcdef'.repeat(1000));
+    await store.put('logos/org/abc', content);
+    expect(await store.size('logos/org/abc')).toBe(content.length);
+    expect((await store.readAll('logos/org/abc'))?.equals(content)).toBe(true);
+    expect(await text((await store.readRange('logos/org/abc', 10, 25))!)).toBe(content.subarray(10, 26).toString());
+    expect(await text((await store.read('logos/org/abc'))!)).toBe(content.toString());
+    await store.remove('logos/org/abc');
+    expect(await store.size('logos/org/abc')).toBeNull();
+    expect(await store.readAll('logos/org/abc')).toBeNull();
+    expect(await store.readRange('logos/org/abc', 0, 1)).toBeNull();
+    expect(await store.read('logos/org/abc')).toBeNull();
+    // Removing what is not there is no error.
+    await store.remove('logos/org/abc');
+  });
+
+  it('stages a stream with its hash and size, and commits it under a key; a discarded one leaves nothing', async () => {
+    const content = 'a page of the site';
+    const staged = await store.stage(Readable.from([Buffer.from(content)]));
+    expect(staged).toMatchObject({ hash: sha256(content), size: content.length });
+    expect(await text(staged.read())).toBe(content);
+    await staged.commit(keyOf(staged.hash));
+    expect((await store.readAll(keyOf(staged.hash)))?.toString()).toBe(content);
+    const dropped = await store.stage(Readable.from([Buffer.from('dropped')]));
+    await dropped.discard();
+    expect(await store.size(keyOf(sha256('dropped')))).toBeNull();
+  });
+
+  it('commits many blobs staged from memory at once, and lists them under their folder', async () => {
+    const contents = Array.from({ length: 40 }, (_, n) => `file ${n} of ${storeName}`);
+    const staged = await Promise.all(contents.map((content) => store.stageBytes(Buffer.from(content), keyOf)));
+    await store.commitAll(staged.map((blob) => ({ blob, key: keyOf(blob.hash) })));
+    for (const content of contents) expect((await store.readAll(keyOf(sha256(content))))?.toString()).toBe(content);
+    const listed: string[] = [];
+    for await (const stored of store.list('files/')) {
+      listed.push(stored.key);
+      expect(stored.modifiedAt.getTime()).toBeGreaterThan(Date.now() - 60_000);
+    }
+    expect(listed).toEqual(expect.arrayContaining(contents.map((content) => keyOf(sha256(content)))));
+  });
+
+  it('hands a blob to a reader that wants a file of this machine, and takes a file another writer staged', async () => {
+    const content = Buffer.from('compress me '.repeat(500));
+    await store.put('files/cc/input', content);
+    const copy = (await store.localCopy('files/cc/input'))!;
+    expect((await readFile(copy.path)).equals(content)).toBe(true);
+    await copy.release();
+    expect(await store.localCopy('files/cc/missing')).toBeNull();
+
+    const output = await store.stagingFile();
+    await writeFile(output.path, 'written by a thread');
+    await output.commit('files/cc/input.br');
+    expect((await store.readAll('files/cc/input.br'))?.toString()).toBe('written by a thread');
+
+    const area = await store.stagingArea();
+    const unpacked = path.join(area, 'unpacked-by-a-thread');
+    await writeFile(unpacked, 'from an archive');
+    const adopted = store.adopt(unpacked, sha256('from an archive'), 15);
+    await adopted.commit(keyOf(adopted.hash));
+    expect((await store.readAll(keyOf(adopted.hash)))?.toString()).toBe('from an archive');
+    expect(() => store.adopt('/etc/passwd', 'x', 1)).toThrow(/not in the staging area/);
+  });
+
+  it('refuses keys that could leave its place', async () => {
+    await expect(store.put('../escape', Buffer.from('x'))).rejects.toThrow(/Bad blob key/);
+    await expect(store.put('files/.staging/x', Buffer.from('x'))).rejects.toThrow(/Bad blob key/);
+  });
+
+  it('answers whether it can be reached', async () => {
+    await expect(store.reachable()).resolves.toBeUndefined();
+  });
+});
+
+describe('a bucket that does not answer', () => {
+  it('says so when asked whether it can be reached', async () => {
+    const store = new S3BlobStore(
+      { bucket: 'nowhere', prefix: '', endpoint: new URL('http://127.0.0.1:9') },
+      path.join(scratch, 'nowhere-staging'),
+    );
+    await expect(store.reachable()).rejects.toThrow();
+  });
+});
