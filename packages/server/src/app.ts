@@ -2,8 +2,10 @@ import { createServer } from 'node:http';
 import cookie from '@fastify/cookie';
 import multipart from '@fastify/multipart';
 import Fastify from 'fastify';
+import { joinNodes } from './cluster/nodes.ts';
 import type { Config } from './config.ts';
 import { serveConsole } from './console/serveConsole.ts';
+import { listenForCommits } from './db/commitSignals.ts';
 import { openDb } from './db/connection.ts';
 import { migrate } from './db/migrate.ts';
 import { scheduleHousekeeping } from './deploys/gc.ts';
@@ -14,15 +16,18 @@ import { edgeRoutes } from './edge/routes.ts';
 import { Dispatcher } from './events/dispatcher.ts';
 import { installErrorHandler, installNotFoundHandler } from './http/errorHandler.ts';
 import { bindRoute } from './http/handle.ts';
+import { misdirected } from './http/misdirected.ts';
 import { refuseCrossOriginMutations } from './http/sameOrigin.ts';
 import { installSecurityHeaders } from './http/securityHeaders.ts';
 import { trustClusterWorkers } from './http/trustProxy.ts';
 import { zodSerializerCompiler, zodValidatorCompiler } from './http/validation.ts';
 import { JobRunner } from './jobs/runner.ts';
-import { mustMatchInstallationSecret } from './lib/secretCheck.ts';
+import { openCounters } from './lib/counters.ts';
+import { installationTag, mustMatchInstallationSecret } from './lib/secretCheck.ts';
 import { resolveSecret, Sealer } from './lib/secrets.ts';
 import { answerHealth } from './lifecycle/health.ts';
 import { Lifecycle } from './lifecycle/lifecycle.ts';
+import { nodeReadiness } from './lifecycle/readiness.ts';
 import { logDestination } from './logging.ts';
 import { mailerFor } from './mail/mailer.ts';
 import { mailSender } from './mail/send.ts';
@@ -98,6 +103,21 @@ const modules = [
   edgeRoutes,
 ];
 
+/**
+ * What the worker role runs: hook deliveries (the dispatcher's durable consumer), the job queue
+ * (mail, compressed variants) and housekeeping (collection, retention, expired deploys).
+ */
+function startBackgroundWork(app: WharfApp, options: BuildOptions) {
+  startHookDeliveries(app);
+  app.jobs.register('mail', mailSender(app));
+  const compression = compressionPool(compressionThreads(app.config.compressionThreads));
+  app.jobs.register('variants', variantsSender({ db: app.db, blobs: app.blobs, pool: compression }));
+  // After the job runner's hook: the jobs under way finish their variants before the threads go.
+  app.fastify.addHook('onClose', () => compression.close());
+  app.jobs.run();
+  if (options.housekeeping !== false) void scheduleHousekeeping(app)();
+}
+
 /** Builds a ready-to-listen Wharf from its configuration; nothing global, so tests run many side by side. */
 export async function buildApp(config: Config, options: BuildOptions = {}): Promise<WharfApp> {
   let edge: Edge | undefined;
@@ -120,8 +140,12 @@ export async function buildApp(config: Config, options: BuildOptions = {}): Prom
             options.behindWorkers ? null : config.https,
             // ACME's HTTP-01 requests come to plain HTTP; in a cluster the workers take them.
             withAcmeChallenges(options.behindWorkers ? null : challenges, (req, res) => {
-              if (edge?.handles(req)) edge.handle(req, res);
-              else if (!answerHealth(req, res, lifecycle)) handler(req, res);
+              if (edge?.handles(req)) {
+                if (config.roles.edge) edge.handle(req, res);
+                else misdirected(res, 'sites');
+              } else if (answerHealth(req, res, lifecycle)) return;
+              else if (config.roles.api) handler(req, res);
+              else misdirected(res, 'the console and the API');
             }),
           ),
         ),
@@ -164,12 +188,19 @@ export async function buildApp(config: Config, options: BuildOptions = {}): Prom
   }
   await migrate(db, () => sealer);
   fastify.addHook('onClose', () => db.destroy());
-  await mustMatchInstallationSecret(db, secret).catch(async (error: unknown) => {
-    await fastify.close();
-    throw error;
-  });
+  const node = await mustMatchInstallationSecret(db, secret)
+    .then(() => joinNodes(db, config, options.dbSchema))
+    .catch(async (error: unknown) => {
+      await fastify.close();
+      throw error;
+    });
+  // Before onClose, where the database closes.
+  fastify.addHook('preClose', () => node.leave());
 
   const blobs = openBlobStore(config);
+  const counters = await openCounters(config.redisUrl, installationTag(secret));
+  fastify.addHook('onClose', () => counters.close());
+  lifecycle.readiness = nodeReadiness({ db, counters, blobs, redis: config.redisUrl !== null });
   const outbound = new OutboundGuard({ allowPrivate: config.allowPrivateUpstreams, log: fastify.log });
   fastify.addHook('onClose', async () => outbound.close());
   const dispatcher = new Dispatcher(db, fastify.log);
@@ -177,6 +208,7 @@ export async function buildApp(config: Config, options: BuildOptions = {}): Prom
   edge = new Edge(db, config, {
     blobs,
     outbound,
+    counters,
     log: fastify.log,
     sealer,
     // A form's submission: its event for the dispatcher, its mail for the job runner.
@@ -187,15 +219,27 @@ export async function buildApp(config: Config, options: BuildOptions = {}): Prom
   });
   const acme = startTlsSources(config, { db, sealer, secret, tls, edge, challenges, log: fastify.log });
   // Renewals run here, in a single process or a cluster's primary; the workers order only on demand.
-  if (acme) {
-    const stopRenewals = scheduleRenewals(acme, fastify.log);
+  if (acme && config.roles.worker) {
+    const stopRenewals = scheduleRenewals(acme, db, fastify.log);
     fastify.addHook('onClose', async () => stopRenewals());
   }
   // The outbox's end is read before the routing table loads, so no change falls in between.
   await dispatcher.markStart();
-  await edge.load();
-  dispatcher.addLive({ name: 'edge', consume: (events) => (edge as Edge).applyEvents(events) });
+  // A node without the edge role keeps no routing table: the sites are served elsewhere.
+  if (config.roles.edge) {
+    await edge.load();
+    dispatcher.addLive({ name: 'edge', consume: (events) => (edge as Edge).applyEvents(events) });
+  }
   dispatcher.onDurableWork(() => void jobs.wake());
+  // Other nodes' commits wake this one at once (PostgreSQL); the pollers remain for a lost signal.
+  if (config.databaseUrl) {
+    const stopListening = listenForCommits(
+      { databaseUrl: config.databaseUrl, schema: options.dbSchema },
+      (signal) => void (signal === 'jobs' ? jobs.wake() : dispatcher.wake()),
+      fastify.log,
+    );
+    fastify.addHook('onClose', stopListening);
+  }
   const mailer = mailerFor(config);
   // Stopping: no new passes, then the sends under way finish (each within its 10 s timeout).
   fastify.addHook('onClose', async () => {
@@ -219,6 +263,8 @@ export async function buildApp(config: Config, options: BuildOptions = {}): Prom
     jobs,
     mailer,
     outbound,
+    counters,
+    node: { name: node.name, instance: node.instance },
     lifecycle,
     tls,
     acme,
@@ -231,16 +277,9 @@ export async function buildApp(config: Config, options: BuildOptions = {}): Prom
     },
   };
   for (const register of modules) register(app);
-  attachRealtime(app);
-  startHookDeliveries(app);
-  jobs.register('mail', mailSender(app));
-  const compression = compressionPool(compressionThreads(config.compressionThreads));
-  jobs.register('variants', variantsSender({ db, blobs, pool: compression }));
-  // After the job runner's hook: the jobs under way finish their variants before the threads go.
-  fastify.addHook('onClose', () => compression.close());
+  if (config.roles.api) attachRealtime(app);
   await ensureFirstAdmin(app);
+  if (config.roles.worker) startBackgroundWork(app, options);
   dispatcher.run();
-  jobs.run();
-  if (options.housekeeping !== false) void scheduleHousekeeping(app)();
   return app;
 }

@@ -1,6 +1,7 @@
 import { existsSync } from 'node:fs';
 import path from 'node:path';
 import { z } from 'zod';
+import { type ClusterSettings, clusterSettings } from './clusterSettings.ts';
 import { parseTrustProxy, type TrustProxy, trustNobody } from './http/trustProxy.ts';
 import { type SignInSettings, signInEnvironment, signInSettings } from './modules/auth/signInSettings.ts';
 import { type StorageSettings, storageSettings } from './storage/storageSettings.ts';
@@ -44,6 +45,9 @@ const environment = z
       .optional(),
     WHARF_USERS: z.string().optional(),
     WHARF_STORAGE: z.string().optional(),
+    WHARF_ROLE: z.string().optional(),
+    REDIS_URL: z.string().optional(),
+    WHARF_NODE_NAME: z.string().optional(),
     WHARF_S3_ENDPOINT: z.string().optional(),
     WHARF_SECRET: z.string().min(32, 'must be at least 32 characters').optional(),
     WHARF_INVITE_TTL_DAYS: z.coerce.number({ error: 'must be a number of days' }).positive().default(7),
@@ -161,6 +165,10 @@ export interface Config {
   dataDir: string;
   /** Where release files and logos are kept: `WHARF_STORAGE`. */
   storage: StorageSettings;
+  /** What this process runs (`WHARF_ROLE`), and what it shares with other nodes. */
+  roles: ClusterSettings['roles'];
+  redisUrl: ClusterSettings['redisUrl'];
+  nodeName: ClusterSettings['nodeName'];
   databaseUrl: string | null;
   users: Map<string, string>;
   /** How people sign in: the password form, code-hosting providers, OpenID Connect, and who may create organizations. */
@@ -210,7 +218,8 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
   const url = new URL(e.WHARF_URL ?? `http://localhost:${e.PORT}`);
   const signIn = signInSettings(e);
   const storage = storageSettings(e);
-  const problems = [...signIn.problems, ...storage.problems];
+  const cluster = clusterSettings(e);
+  const problems = [...signIn.problems, ...storage.problems, ...cluster.problems];
   if (problems.length > 0) throw new ConfigError(`Invalid configuration:\n  ${problems.join('\n  ')}`);
   return {
     url,
@@ -226,6 +235,7 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
     dataDir: path.resolve(e.WHARF_DATA_DIR),
     databaseUrl: e.DATABASE_URL ?? null,
     storage: storage.settings,
+    ...cluster.settings,
     users: parseUsers(e.WHARF_USERS),
     signIn: signIn.settings,
     secret: e.WHARF_SECRET ?? null,

@@ -6,6 +6,7 @@ import type { Edge } from './edge/edge.ts';
 import type { Dispatcher } from './events/dispatcher.ts';
 import type { AnyRoute, CallerCheck, RouteHandler } from './http/handle.ts';
 import type { JobRunner } from './jobs/runner.ts';
+import type { Counters } from './lib/counters.ts';
 import type { Sealer } from './lib/secrets.ts';
 import type { Lifecycle } from './lifecycle/lifecycle.ts';
 import type { Mailer } from './mail/mailer.ts';
@@ -29,6 +30,10 @@ export interface WharfApp {
   mailer: Mailer | null;
   /** Every connection Wharf opens for a tenant goes through it. */
   outbound: OutboundGuard;
+  /** This node among the installation's (its row in the nodes table), and this process among its lives. */
+  node: { name: string; instance: string };
+  /** Counts of sign-in guesses and such, shared by every process of the installation with Redis. */
+  counters: Counters;
   /** Starting, serving or draining, and the requests in flight: what /readyz and a shutdown read. */
   lifecycle: Lifecycle;
   /** The HTTPS server of a single process (`WHARF_HTTPS_PORT`), listened on beside Fastify's; null otherwise. */

@@ -12,6 +12,8 @@ import type { WharfApp } from '../src/wharfApp.ts';
 
 /** The PostgreSQL the suite also runs against when set (CI sets it). */
 export const testDatabaseUrl = process.env.WHARF_TEST_DATABASE_URL || null;
+/** Redis for the suites of several nodes: WHARF_TEST_REDIS_URL (CI sets it). */
+export const testRedisUrl = process.env.WHARF_TEST_REDIS_URL || null;
 
 /**
  * The limit for a test that sweeps every route of the contract: hundreds of calls (some with a
@@ -24,7 +26,7 @@ export const TEST_USERS = ['owner', 'admin', 'member', 'outsider', 'teammate', '
 export const TEST_PASSWORD = 'password';
 
 let usersSetting: Promise<string> | undefined;
-function testUsersSetting() {
+export function testUsersSetting() {
   usersSetting ??= hashPassword(TEST_PASSWORD).then((hash) => TEST_USERS.map((name) => `${name}:${hash}`).join(','));
   return usersSetting;
 }

@@ -160,6 +160,18 @@ export interface Database {
   deploy_files: { deploy_id: string; path: string; hash: string; size: number };
   /** What every process of the installation must agree on (`secret_check`: see lib/secretCheck.ts). */
   installation: { name: string; value: string; created_at: Iso };
+  /** The nodes running (cluster/nodes.ts): each updates `seen_at` every few seconds. */
+  nodes: {
+    name: string;
+    /** `api,edge,worker`, or some of them. */
+    roles: string;
+    /** `s3://bucket/prefix`, or `folder` for a data directory of its own. */
+    storage: string;
+    /** 1 when it counts with Redis. */
+    shares_counters: Flag;
+    started_at: Iso;
+    seen_at: Iso;
+  };
   idempotency_keys: {
     /** Who sent the key (`site-token:…`, `api-token:…`, `user:…`): keys of different callers never meet. */
     caller: string;
@@ -168,6 +180,8 @@ export interface Database {
     fingerprint: string | null;
     /** The JSON answer; null while the first request with the key runs. */
     answer: Json | null;
+    /** The node process running the first request (`name@started_at` of nodes); null for claims made before it was kept. */
+    held_by: string | null;
     created_at: Iso;
     expires_at: Iso;
   };

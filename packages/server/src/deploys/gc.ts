@@ -1,5 +1,6 @@
 import { type ExpressionBuilder, sql } from 'kysely';
 import { isCollectionHeld } from '../backup/holds.ts';
+import { onOneNodeAtATime } from '../cluster/oneNodeAtATime.ts';
 import type { Database, Executor } from '../db/schema.ts';
 import { sweepExpiredIdempotencyKeys } from '../http/idempotency.ts';
 import { pruneFinishedJobs } from '../jobs/prune.ts';
@@ -120,7 +121,8 @@ export function scheduleHousekeeping(app: WharfApp, everyMs = 5 * 60_000) {
   let round = 0;
   const run = async () => {
     try {
-      await keepHouse(app, new Date(), { orphans: round++ % ROUNDS_PER_ORPHAN_SWEEP === 0 });
+      const orphans = round++ % ROUNDS_PER_ORPHAN_SWEEP === 0;
+      await onOneNodeAtATime(app.db, 'housekeeping', () => keepHouse(app, new Date(), { orphans }));
     } catch (error) {
       app.log.error({ err: error }, 'housekeeping failed');
     }

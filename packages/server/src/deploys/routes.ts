@@ -44,7 +44,7 @@ export function deployRoutes(app: WharfApp) {
     const site = await mustUploadToSite(db, actor, params.siteId);
     return withIdempotencyKey(
       db,
-      { request, reply, actor, runningTtlMs },
+      { request, reply, actor, runningTtlMs, holder: app.node.instance },
       {
         fingerprint: () => fingerprintOfUpload(request, app.config.limits),
         run: async () => {
@@ -60,7 +60,7 @@ export function deployRoutes(app: WharfApp) {
     const fingerprint = JSON.stringify(body);
     return withIdempotencyKey(
       db,
-      { request, reply, actor, runningTtlMs },
+      { request, reply, actor, runningTtlMs, holder: app.node.instance },
       {
         fingerprint: async () => fingerprint,
         run: async () => ({ answer: await startDeploy(app, site, actor.userId, body), fingerprint }),

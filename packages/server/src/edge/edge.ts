@@ -4,6 +4,7 @@ import type { Db } from '../db/schema.ts';
 import type { OutboxEvent } from '../events/outbox.ts';
 import { requestHost } from '../http/requestHost.ts';
 import { clientAddressOf, clientOf, type TrustProxy } from '../http/trustProxy.ts';
+import type { Counters } from '../lib/counters.ts';
 import type { Sealer } from '../lib/secrets.ts';
 import { CHALLENGE_PREFIX } from '../modules/sites/ownership.ts';
 import type { OutboundGuard } from '../outbound/guard.ts';
@@ -69,6 +70,8 @@ export interface EdgeParts {
   blobs: BlobReader;
   /** Every connection to an upstream goes through it. */
   outbound: OutboundGuard;
+  /** Where password guesses and form submissions are counted (shared by every process with Redis). */
+  counters: Counters;
   log: EdgeLog;
   /** Seals the mails of email forms, queued as jobs. */
   sealer: Sealer;
@@ -86,7 +89,7 @@ export class Edge {
   readonly metrics = new SiteMetrics();
   private readonly manifests: ManifestCache;
   private readonly responder: FileResponder;
-  private readonly gate = new PasswordGate();
+  private readonly gate: PasswordGate;
   private readonly answerHeaders = new AnswerHeaders();
   private readonly forms: FormReceiver;
   /** `.` and the sites host: a site's host name ends with it. */
@@ -101,7 +104,7 @@ export class Edge {
   private readonly outbound: OutboundGuard;
   private readonly log: EdgeLog;
 
-  constructor(db: Db, config: Config, { blobs, outbound, log, sealer, afterCommit }: EdgeParts) {
+  constructor(db: Db, config: Config, { blobs, outbound, counters, log, sealer, afterCommit }: EdgeParts) {
     this.log = log;
     this.db = db;
     this.manifests = new ManifestCache(db);
@@ -110,7 +113,8 @@ export class Edge {
       (err) => log.error({ err }, 'reading the variants of a blob failed'),
     );
     this.responder = new FileResponder(blobs, log, pending);
-    this.forms = new FormReceiver(db, { sealer, afterCommit });
+    this.forms = new FormReceiver(db, { sealer, afterCommit }, counters);
+    this.gate = new PasswordGate(counters);
     this.sitesSuffix = `.${config.sitesUrl.hostname}`;
     this.hosts = new HostParser(config.sitesUrl.hostname, config.branchHosts);
     this.consoleHost = config.url.hostname;

@@ -3,6 +3,7 @@ import type { TLSSocket } from 'node:tls';
 import type { Form } from '@wharf/contract';
 import type { Db, Transaction } from '../db/schema.ts';
 import { requestHost } from '../http/requestHost.ts';
+import type { Counters } from '../lib/counters.ts';
 import { now } from '../lib/ids.ts';
 import { readJson } from '../lib/json.ts';
 import { FailureLimiter } from '../lib/rateLimit.ts';
@@ -81,12 +82,15 @@ export interface FormMailParts {
  */
 export class FormReceiver {
   // Counts every submission, not only failures: a hard cap per address keeps floods out.
-  private readonly submissions = new FailureLimiter(20, 60_000);
+  private readonly submissions: FailureLimiter;
 
   constructor(
     private readonly db: Db,
     private readonly mail: FormMailParts,
-  ) {}
+    counters: Counters,
+  ) {
+    this.submissions = new FailureLimiter(counters, 'form-submissions', 20, 60_000);
+  }
 
   /** Answers the number of body bytes sent. */
   async receive(
@@ -105,12 +109,12 @@ export class FormReceiver {
     const form = release && readJson<Form[]>(release.forms).find((f) => f.name === input.formName);
     if (!release || !form)
       return wantsJson ? sendJson(res, 404, { message: 'No such form' }) : sendPage(res, 404, 'notFound');
-    if (this.submissions.isBlocked(input.clientAddress)) {
+    if (await this.submissions.isBlocked(input.clientAddress)) {
       return wantsJson
         ? sendJson(res, 429, { message: 'Too many submissions' })
         : sendPage(res, 429, 'tooManyRequests');
     }
-    this.submissions.fail(input.clientAddress);
+    await this.submissions.fail(input.clientAddress);
     let fields: Record<string, string>;
     try {
       fields = await readFormBody(req);

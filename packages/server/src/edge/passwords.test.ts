@@ -1,5 +1,6 @@
 import type { IncomingMessage } from 'node:http';
 import { describe, expect, it, vi } from 'vitest';
+import { MemoryCounters } from '../lib/counters.ts';
 import { hashPassword, verifyPassword } from '../lib/passwords.ts';
 import { PasswordGate } from './passwords.ts';
 
@@ -20,7 +21,7 @@ describe('the password gate of the edge', async () => {
   const protection = { hash: await hashPassword('letmein'), version: 'v1' };
 
   it('hashes a new credential once for many parallel requests, then answers from memory at once', async () => {
-    const gate = new PasswordGate();
+    const gate = new PasswordGate(new MemoryCounters());
     vi.mocked(verifyPassword).mockClear();
     const verdicts = await Promise.all(
       Array.from({ length: 20 }, () => gate.check(withCredential('user', 'letmein'), protection, client)),
@@ -31,7 +32,7 @@ describe('the password gate of the edge', async () => {
   });
 
   it('refuses another user name, a wrong password, and the old password under a new version', async () => {
-    const gate = new PasswordGate();
+    const gate = new PasswordGate(new MemoryCounters());
     expect(await gate.check(withCredential('admin', 'letmein'), protection, client)).toBe('denied');
     expect(await gate.check(withCredential('user', 'wrong'), protection, client)).toBe('denied');
     expect(await gate.check(withCredential('user', 'letmein'), protection, client)).toBe('allowed');
@@ -40,7 +41,7 @@ describe('the password gate of the edge', async () => {
   });
 
   it('lets the next requests of a connection in without hashing, unless the credential or the password changes', async () => {
-    const gate = new PasswordGate();
+    const gate = new PasswordGate(new MemoryCounters());
     const connection = {};
     expect(await gate.check(withCredential('user', 'letmein', connection), protection, client)).toBe('allowed');
     vi.mocked(verifyPassword).mockClear();

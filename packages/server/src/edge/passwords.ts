@@ -2,6 +2,7 @@ import { createHash } from 'node:crypto';
 import type { IncomingMessage } from 'node:http';
 import type { Socket } from 'node:net';
 import { BASIC_AUTH_USER } from '@wharf/contract';
+import type { Counters } from '../lib/counters.ts';
 import { GuessThrottle } from '../lib/guessThrottle.ts';
 import { equalInConstantTime, verifyPassword } from '../lib/passwords.ts';
 import { LruCache } from './lru.ts';
@@ -26,11 +27,15 @@ async function matches(credential: string, hash: string) {
  */
 export class PasswordGate {
   private readonly verified = new LruCache<string, true>(100_000);
-  private readonly guesses = new GuessThrottle();
+  private readonly guesses: GuessThrottle;
   /** Verifications under way: a page's many parallel requests with a new credential share one hash. */
   private readonly verifying = new Map<string, Promise<Verdict>>();
   /** What each open connection was let in with: its next requests with the same header skip even the hash. */
   private readonly connections = new WeakMap<Socket, { header: string; version: string }>();
+
+  constructor(counters: Counters) {
+    this.guesses = new GuessThrottle(counters, 'site-passwords');
+  }
 
   /** Synchronous when the credential was verified before: the common case costs a string comparison. */
   check(req: IncomingMessage, protection: Protection, clientAddress: () => string): Verdict | Promise<Verdict> {

@@ -3,9 +3,13 @@ import type { Socket } from 'node:net';
 import type { Logger } from 'pino';
 import type { Config } from '../config.ts';
 import { openDb } from '../db/connection.ts';
+import { misdirected } from '../http/misdirected.ts';
+import { openCounters } from '../lib/counters.ts';
+import { installationTag } from '../lib/secretCheck.ts';
 import { resolveSecret, Sealer } from '../lib/secrets.ts';
 import { answerHealth, sitesPortListener } from '../lifecycle/health.ts';
 import { Lifecycle } from '../lifecycle/lifecycle.ts';
+import { nodeReadiness } from '../lifecycle/readiness.ts';
 import { OutboundGuard } from '../outbound/guard.ts';
 import { openBlobStore } from '../storage/openBlobStore.ts';
 import { createTlsFront, httpsListener, listenTls } from '../tls/https.ts';
@@ -35,9 +39,11 @@ export async function startEdgeWorker(config: Config, primarySocket: string, log
   // Email forms queue sealed mail jobs; the primary's job runner finds them within its poll.
   const secret = resolveSecret(config.secret, config.dataDir);
   const sealer = new Sealer(secret);
-  const edge = new Edge(db, config, { blobs, outbound, log, sealer });
+  const counters = await openCounters(config.redisUrl, installationTag(secret));
+  const edge = new Edge(db, config, { blobs, outbound, counters, log, sealer });
   const lifecycle = new Lifecycle();
-  await edge.load();
+  lifecycle.readiness = nodeReadiness({ db, counters, blobs, redis: config.redisUrl !== null });
+  if (config.roles.edge) await edge.load();
   const forwarder = new PrimaryForwarder(primarySocket, config.trustProxy);
   const challenges = httpChallengesFor(config, db);
   const shared = createServer(
@@ -45,8 +51,12 @@ export async function startEdgeWorker(config: Config, primarySocket: string, log
       httpsListener(
         config.https,
         withAcmeChallenges(challenges, (req, res) => {
-          if (edge.handles(req)) edge.handle(req, res);
-          else if (!answerHealth(req, res, lifecycle)) forwarder.request(req, res);
+          if (edge.handles(req)) {
+            if (config.roles.edge) edge.handle(req, res);
+            else misdirected(res, 'sites');
+          } else if (answerHealth(req, res, lifecycle)) return;
+          else if (config.roles.api) forwarder.request(req, res);
+          else misdirected(res, 'the console and the API');
         }),
       ),
     ),
@@ -76,6 +86,7 @@ export async function startEdgeWorker(config: Config, primarySocket: string, log
       if (cut > 0) log.warn({ cut }, 'cut the requests still in flight at the end of the shutdown grace');
       forwarder.close();
       outbound.close();
+      await counters.close();
       await db.destroy();
     },
   };

@@ -1,5 +1,6 @@
 import { AsyncLocalStorage } from 'node:async_hooks';
 import type { EventName } from '@wharf/contract';
+import { signalAtCommit } from '../db/commitSignals.ts';
 import type { Database, Executor } from '../db/schema.ts';
 import { newId, now } from '../lib/ids.ts';
 
@@ -67,6 +68,7 @@ export async function recordEvent(trx: Executor, event: DomainEvent) {
       dispatched_at: null,
     })
     .execute();
+  await signalAtCommit(trx, 'events');
   const recorded = recordedByRequest.getStore();
   if (recorded) recorded.lastSeq = Math.max(recorded.lastSeq, seq);
 }

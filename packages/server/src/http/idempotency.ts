@@ -1,6 +1,7 @@
 import { createHash } from 'node:crypto';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import type { Actor } from '../access/actor.ts';
+import { isInstanceAlive } from '../cluster/nodes.ts';
 import type { Db } from '../db/schema.ts';
 import { httpError } from './errors.ts';
 
@@ -26,35 +27,49 @@ function callerOf(actor: Actor) {
 const sha256 = (text: string) => createHash('sha256').update(text).digest('hex');
 
 /** Claims the key for a first request; answers the row of an earlier one when there is one. */
-async function claim(db: Db, caller: string, key: string, runningTtlMs: number) {
-  const time = new Date();
-  await db
-    .deleteFrom('idempotency_keys')
-    .where('caller', '=', caller)
-    .where('key', '=', key)
-    .where('expires_at', '<=', time.toISOString())
-    .execute();
-  const inserted = await db
-    .insertInto('idempotency_keys')
-    .values({
-      caller,
-      key,
-      fingerprint: null,
-      answer: null,
-      created_at: time.toISOString(),
-      expires_at: new Date(time.getTime() + runningTtlMs).toISOString(),
-    })
-    .onConflict((oc) => oc.columns(['caller', 'key']).doNothing())
-    .executeTakeFirst();
-  if (inserted.numInsertedOrUpdatedRows === 1n) return null;
-  const earlier = await db
-    .selectFrom('idempotency_keys')
-    .select(['fingerprint', 'answer'])
-    .where('caller', '=', caller)
-    .where('key', '=', key)
-    .executeTakeFirst();
-  // Gone between the two statements: it expired just now, so it is as good as still running.
-  return earlier ?? { fingerprint: null, answer: null };
+async function claim(db: Db, caller: string, key: string, holder: string, runningTtlMs: number) {
+  for (let attempt = 1; ; attempt++) {
+    const time = new Date();
+    await db
+      .deleteFrom('idempotency_keys')
+      .where('caller', '=', caller)
+      .where('key', '=', key)
+      .where('expires_at', '<=', time.toISOString())
+      .execute();
+    const inserted = await db
+      .insertInto('idempotency_keys')
+      .values({
+        caller,
+        key,
+        fingerprint: null,
+        answer: null,
+        held_by: holder,
+        created_at: time.toISOString(),
+        expires_at: new Date(time.getTime() + runningTtlMs).toISOString(),
+      })
+      .onConflict((oc) => oc.columns(['caller', 'key']).doNothing())
+      .executeTakeFirst();
+    if (inserted.numInsertedOrUpdatedRows === 1n) return null;
+    const earlier = await db
+      .selectFrom('idempotency_keys')
+      .select(['fingerprint', 'answer', 'held_by'])
+      .where('caller', '=', caller)
+      .where('key', '=', key)
+      .executeTakeFirst();
+    // Gone between the two statements: it expired just now, so it is as good as still running.
+    if (!earlier) return { fingerprint: null, answer: null };
+    const abandoned =
+      earlier.answer === null && earlier.held_by !== null && !(await isInstanceAlive(db, earlier.held_by));
+    if (!abandoned || attempt > 1) return earlier;
+    // Its process died (killed, or its node restarted) while running it: the retry takes the key over.
+    await db
+      .deleteFrom('idempotency_keys')
+      .where('caller', '=', caller)
+      .where('key', '=', key)
+      .where('held_by', '=', earlier.held_by!)
+      .where('answer', 'is', null)
+      .execute();
+  }
 }
 
 /**
@@ -66,7 +81,14 @@ async function claim(db: Db, caller: string, key: string, runningTtlMs: number) 
  */
 export async function withIdempotencyKey<T>(
   db: Db,
-  context: { request: FastifyRequest; reply: FastifyReply; actor: Actor; runningTtlMs: number },
+  context: {
+    request: FastifyRequest;
+    reply: FastifyReply;
+    actor: Actor;
+    runningTtlMs: number;
+    /** This node process (`joinNodes`' instance): a retry after it died takes the key over. */
+    holder: string;
+  },
   work: KeyedWork<T>,
 ): Promise<T> {
   const { request, reply } = context;
@@ -78,7 +100,7 @@ export async function withIdempotencyKey<T>(
   const caller = callerOf(context.actor);
   // The route is part of the request: the same key on another route is another request.
   const fingerprintOf = (body: string) => sha256(`${request.method} ${request.url.split('?')[0]}\n${body}`);
-  const earlier = await claim(db, caller, key, context.runningTtlMs);
+  const earlier = await claim(db, caller, key, context.holder, context.runningTtlMs);
   if (earlier?.answer === null) {
     throw httpError(
       'IDEMPOTENCY_KEY_IN_USE',

@@ -1,3 +1,4 @@
+import { signalAtCommit } from '../db/commitSignals.ts';
 import type { Database, Executor } from '../db/schema.ts';
 import { newId, now } from '../lib/ids.ts';
 
@@ -36,5 +37,6 @@ export async function enqueueJob(trx: Executor, job: NewJob): Promise<string> {
       finished_at: null,
     })
     .execute();
+  await signalAtCommit(trx, 'jobs');
   return id;
 }

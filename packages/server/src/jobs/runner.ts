@@ -44,13 +44,17 @@ export class JobRunner {
     this.senders.set(kind, sender);
   }
 
+  /** Whether this process runs the queue (the worker role); another's commits only wake it if so. */
+  private running = false;
+
   run() {
+    this.running = true;
     this.loop.start(POLL_EVERY_MS);
   }
 
-  /** Looks for due jobs now; never rejects. */
+  /** Looks for due jobs now, in a process that runs the queue; never rejects. */
   wake(): Promise<void> {
-    return this.loop.wake();
+    return this.running ? this.loop.wake() : Promise.resolve();
   }
 
   /** Stops claiming and waits for the attempts under way. */

@@ -1,6 +1,7 @@
 import { createHash } from 'node:crypto';
 import { setTimeout as sleep } from 'node:timers/promises';
 import ipaddr from 'ipaddr.js';
+import type { Counters } from './counters.ts';
 
 /** The wait before an attempt doubles with each failure of its address or name, from this… */
 const FIRST_DELAY_MS = 50;
@@ -21,18 +22,16 @@ const MAX_KEYS = 20_000;
 export type Outcome = 'right' | 'wrong' | 'busy';
 
 interface Penalty {
-  /** Where the book keeps it: a digest of the address or name. */
+  /** Where the book keeps it, and the counters count its failures: a digest of the address or name. */
   key: string;
-  failures: number;
-  lastFailureAt: number;
-  /** Attempts queued or under way on this key. */
+  /** Attempts queued or under way on this key, in this process. */
   waiting: number;
   /** Settles when the latest attempt from this address has its answer: the next one starts after it. */
   tail: Promise<void>;
 }
 
-const delayOf = (penalty: Penalty) =>
-  penalty.failures === 0 ? 0 : Math.min(MAX_DELAY_MS, FIRST_DELAY_MS * 2 ** (penalty.failures - 1));
+const delayOf = (failures: number) =>
+  failures === 0 ? 0 : Math.min(MAX_DELAY_MS, FIRST_DELAY_MS * 2 ** (failures - 1));
 
 /**
  * The part of an address one client has to itself: an IPv6 host usually picks its addresses from
@@ -45,26 +44,25 @@ function clientOfAddress(address: string) {
   return `${parsed.toNormalizedString().split(':').slice(0, 4).join(':')}::/64`;
 }
 
-/** The penalties of one kind of key (addresses, or user names), in bounded memory. */
+/** The attempts waiting on each key of one kind (addresses, or user names), in bounded memory. */
 class PenaltyBook {
   /** Oldest first: a key moves to the end whenever it is used. */
   private readonly penalties = new Map<string, Penalty>();
 
-  take(addressOrName: string, time: number): Penalty {
+  take(addressOrName: string): Penalty {
     // A name can be as long as a request body: remember a digest of it.
     const key = createHash('sha256').update(addressOrName).digest('base64url');
     let penalty = this.penalties.get(key);
     if (penalty) this.penalties.delete(key);
-    else penalty = { key, failures: 0, lastFailureAt: 0, waiting: 0, tail: Promise.resolve() };
-    if (penalty.waiting === 0 && time - penalty.lastFailureAt > FORGET_AFTER_MS) penalty.failures = 0;
+    else penalty = { key, waiting: 0, tail: Promise.resolve() };
     this.penalties.set(key, penalty);
     if (this.penalties.size > MAX_KEYS) this.forgetOldest();
     return penalty;
   }
 
-  /** Drops a key that has nothing to remember any more. */
+  /** Drops a key no attempt waits on any more (its failures are the counters'). */
   release(penalty: Penalty) {
-    if (penalty.waiting > 0 || penalty.failures > 0) return;
+    if (penalty.waiting > 0) return;
     if (this.penalties.get(penalty.key) === penalty) this.penalties.delete(penalty.key);
   }
 
@@ -90,6 +88,17 @@ export class GuessThrottle {
   private readonly names = new PenaltyBook();
   private waiting = 0;
 
+  /** `counters` keep the failures: shared by every process of the installation when they are Redis's. */
+  constructor(
+    private readonly counters: Counters,
+    /** Keeps these failures apart from another throttle's (sign-ins, site passwords). */
+    private readonly name: string,
+  ) {}
+
+  private failuresOf(kind: 'address' | 'name', penalty: Penalty) {
+    return this.counters.read(`${this.name}:${kind}:${penalty.key}`);
+  }
+
   /**
    * Runs `check` in its turn and answers whether it was right, or `busy` without running it when
    * too many attempts already wait from the address (or in all). A right answer clears the name's
@@ -97,9 +106,8 @@ export class GuessThrottle {
    * others from the same place.
    */
   async attempt(address: string, name: string, check: () => Promise<boolean>): Promise<Outcome> {
-    const time = Date.now();
-    const byAddress = this.addresses.take(clientOfAddress(address), time);
-    const byName = this.names.take(name, time);
+    const byAddress = this.addresses.take(clientOfAddress(address));
+    const byName = this.names.take(name);
     if (byAddress.waiting >= MAX_WAITING_PER_ADDRESS || this.waiting >= MAX_WAITING) {
       this.release(byAddress, byName);
       return 'busy';
@@ -114,16 +122,21 @@ export class GuessThrottle {
     });
     try {
       await earlier;
-      const delay = Math.max(delayOf(byAddress), delayOf(byName));
+      const [addressFailures, nameFailures] = await Promise.all([
+        this.failuresOf('address', byAddress),
+        this.failuresOf('name', byName),
+      ]);
+      const delay = Math.max(delayOf(addressFailures), delayOf(nameFailures));
       if (delay > 0) await sleep(delay);
       if (await check()) {
-        byName.failures = 0;
+        await this.counters.clear(`${this.name}:name:${byName.key}`);
         return 'right';
       }
-      for (const penalty of [byAddress, byName]) {
-        penalty.failures += 1;
-        penalty.lastFailureAt = Date.now();
-      }
+      // Forgotten FORGET_AFTER_MS after the latest failure.
+      await Promise.all([
+        this.counters.add(`${this.name}:address:${byAddress.key}`, FORGET_AFTER_MS, true),
+        this.counters.add(`${this.name}:name:${byName.key}`, FORGET_AFTER_MS, true),
+      ]);
       return 'wrong';
     } finally {
       this.waiting -= 1;

@@ -1,31 +1,26 @@
+import type { Counters } from './counters.ts';
+
 /**
  * Counts events per key in a fixed window and tells when a key used its allowance (form
- * submissions per address). Passwords use GuessThrottle instead: it slows guesses down without
- * ever refusing the right password.
+ * submissions per address, sign-in flows started). Passwords use GuessThrottle instead: it slows
+ * guesses down without ever refusing the right password. The counts are shared between processes
+ * when the counters are (Redis).
  */
 export class FailureLimiter {
-  private readonly windows = new Map<string, { failures: number; resetAt: number }>();
-
   constructor(
+    private readonly counters: Counters,
+    /** What is counted, keeping these keys apart from other limiters'. */
+    private readonly name: string,
     private readonly allowance: number,
     private readonly windowMs: number,
   ) {}
 
-  /** Whether the key used up its failures for the current window. */
-  isBlocked(key: string) {
-    const window = this.windows.get(key);
-    return window !== undefined && window.resetAt > Date.now() && window.failures >= this.allowance;
+  /** Whether the key used up its allowance for the current window. */
+  async isBlocked(key: string) {
+    return (await this.counters.read(`${this.name}:${key}`)) >= this.allowance;
   }
 
-  fail(key: string) {
-    const time = Date.now();
-    if (this.windows.size > 10_000) this.prune(time);
-    const window = this.windows.get(key);
-    if (!window || window.resetAt <= time) this.windows.set(key, { failures: 1, resetAt: time + this.windowMs });
-    else window.failures += 1;
-  }
-
-  private prune(time: number) {
-    for (const [key, window] of this.windows) if (window.resetAt <= time) this.windows.delete(key);
+  async fail(key: string) {
+    await this.counters.add(`${this.name}:${key}`, this.windowMs);
   }
 }

@@ -9,6 +9,9 @@ const CHECK_NAME = 'secret_check';
 const checkValueOf = (secret: string) =>
   createHmac('sha256', secret).update('wharf installation secret').digest('base64url');
 
+/** A short name of the installation, the same on every node (its secret is): keeps its keys apart in a shared Redis. */
+export const installationTag = (secret: string) => checkValueOf(secret).slice(0, 16);
+
 /**
  * Refuses to start with a secret other than the one the database's sealed values (token values,
  * mail settings, certificates' keys) were made with: a second node given its own secret, or a

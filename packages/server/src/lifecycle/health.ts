@@ -4,22 +4,33 @@ import type { Lifecycle } from './lifecycle.ts';
 
 const HEALTH_PATH = /^\/(healthz|readyz)(?:\?|$)/;
 
-/**
- * `/healthz` (200 while the process runs) and `/readyz` (200 while it serves; 503 while it starts
- * or drains), for load balancers and service managers. Only on hosts that are not a site's, so a
- * site's own `/healthz` file is never shadowed. Answers whether it answered.
- */
-export function answerHealth(req: IncomingMessage, res: ServerResponse, lifecycle: Lifecycle): boolean {
-  const match = HEALTH_PATH.exec(req.url ?? '');
-  if (!match || (req.method !== 'GET' && req.method !== 'HEAD')) return false;
-  const ok = match[1] === 'healthz' || lifecycle.phase === 'serving';
-  const body = JSON.stringify({ status: match[1] === 'healthz' ? 'alive' : lifecycle.phase });
+function sendHealth(req: IncomingMessage, res: ServerResponse, ok: boolean, answer: Record<string, unknown>) {
+  const body = JSON.stringify(answer);
   res.writeHead(ok ? 200 : 503, {
     'content-type': 'application/json; charset=utf-8',
     'content-length': Buffer.byteLength(body),
     'cache-control': 'no-store',
   });
   res.end(req.method === 'HEAD' ? undefined : body);
+}
+
+/**
+ * `/healthz` (200 while the process runs) and `/readyz` (200 while it serves and its database,
+ * Redis and blob store answer; 503 while it starts or drains, or one of them does not), for load
+ * balancers and service managers. Only on hosts that are not a site's, so a site's own `/healthz`
+ * file is never shadowed. Answers whether it answered.
+ */
+export function answerHealth(req: IncomingMessage, res: ServerResponse, lifecycle: Lifecycle): boolean {
+  const match = HEALTH_PATH.exec(req.url ?? '');
+  if (!match || (req.method !== 'GET' && req.method !== 'HEAD')) return false;
+  if (match[1] === 'healthz') sendHealth(req, res, true, { status: 'alive' });
+  else if (lifecycle.phase !== 'serving' || !lifecycle.readiness) {
+    sendHealth(req, res, lifecycle.phase === 'serving', { status: lifecycle.phase });
+  } else {
+    void lifecycle.readiness
+      .check()
+      .then(({ ready, checks }) => sendHealth(req, res, ready, { status: ready ? 'serving' : 'unavailable', checks }));
+  }
   return true;
 }
 

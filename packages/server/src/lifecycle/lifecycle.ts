@@ -1,5 +1,6 @@
 import type { RequestListener } from 'node:http';
 import type { Socket } from 'node:net';
+import type { Readiness } from './readiness.ts';
 
 export type Phase = 'starting' | 'serving' | 'draining';
 
@@ -17,6 +18,8 @@ export interface Drainable {
  */
 export class Lifecycle {
   phase: Phase = 'starting';
+  /** What `/readyz` checks besides the phase: the database, Redis, the blob store. */
+  readiness: Readiness | null = null;
   private readonly servers = new Set<Drainable>();
   private readonly drainHooks: (() => void)[] = [];
   private inFlight = 0;

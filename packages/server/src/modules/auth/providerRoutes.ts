@@ -25,16 +25,16 @@ const START_WINDOW_MS = 10 * 60_000;
  */
 export function providerRoutes(app: WharfApp) {
   const providers = signInProviders(app.config.signIn);
-  const starts = new FailureLimiter(STARTS_PER_WINDOW, START_WINDOW_MS);
+  const starts = new FailureLimiter(app.counters, 'sign-in-starts', STARTS_PER_WINDOW, START_WINDOW_MS);
 
   const begin = async (request: FastifyRequest, reply: FastifyReply, linkUserId: string | null) => {
     const { provider: providerId } = request.params as { provider: string };
     const provider = providers.get(providerId);
     if (!provider) return refuse(reply, linkUserId, 'SIGN_IN_METHOD_UNKNOWN', providerId);
     const address = request.ip ?? 'unknown';
-    if (starts.isBlocked(address))
+    if (await starts.isBlocked(address))
       throw httpError('RATE_LIMITED', 'Too many sign-ins started from this address; try again in a few minutes');
-    starts.fail(address);
+    await starts.fail(address);
     try {
       const flow = await startFlow(app, reply, provider.id, linkUserId);
       return reply.redirect((await provider.authorizationUrl(flow)).href, 303);

@@ -13,7 +13,7 @@ export function authRoutes(app: WharfApp) {
   const { signIn } = app.config;
   // Failures slow the next attempts of their address and of their name: neither one client nor
   // many can grind an account, and its owner still gets in.
-  const guesses = new GuessThrottle();
+  const guesses = new GuessThrottle(app.counters, 'sign-ins');
   const passwordsOn = async () => signIn.passwords && (await hasPasswordLogins(app));
 
   app.handle(api.getAuthMethods, async () => signInMethods(signIn, await passwordsOn()));

@@ -1,4 +1,5 @@
 import type { Logger } from 'pino';
+import { onOneNodeAtATime } from '../../cluster/oneNodeAtATime.ts';
 import type { Config } from '../../config.ts';
 import type { Db } from '../../db/schema.ts';
 import type { Sealer } from '../../lib/secrets.ts';
@@ -55,11 +56,13 @@ export function createAcme(config: Config, parts: AcmeParts): Acme | null {
 }
 
 /** Renews in the background from now on (one process of an installation does); returns the stop. */
-export function scheduleRenewals(acme: Acme, log: Pick<Logger, 'error'>): () => void {
+export function scheduleRenewals(acme: Acme, db: Db, log: Pick<Logger, 'error'>): () => void {
   let running: Promise<void> = Promise.resolve();
   const pass = () => {
     running = running
-      .then(() => acme.certificates.renewDue())
+      .then(async () => {
+        await onOneNodeAtATime(db, 'certificate-renewals', () => acme.certificates.renewDue());
+      })
       .catch((error) => log.error({ err: error }, 'certificate renewal pass failed'));
   };
   const first = setTimeout(pass, FIRST_RENEWAL_MS);
