@@ -10,6 +10,44 @@ describe('configuration', () => {
     expect(config.dataDir.endsWith('/data')).toBe(true);
   });
 
+  it('keeps files in the data directory unless WHARF_STORAGE names a bucket, and runs every role unless WHARF_ROLE says which', () => {
+    const alone = loadConfig({});
+    expect(alone.storage).toEqual({ kind: 'folder' });
+    expect(alone.roles).toEqual({ api: true, edge: true, worker: true });
+    expect(alone.redisUrl).toBeNull();
+    const node = loadConfig({
+      WHARF_STORAGE: 's3://wharf-files/production/',
+      WHARF_S3_ENDPOINT: 'http://minio.internal:9000',
+      WHARF_ROLE: 'edge, worker',
+      REDIS_URL: 'redis://redis.internal:6379',
+      WHARF_NODE_NAME: 'node-a',
+    });
+    expect(node.storage).toEqual({
+      kind: 's3',
+      bucket: 'wharf-files',
+      prefix: 'production',
+      endpoint: new URL('http://minio.internal:9000'),
+    });
+    expect(node.roles).toEqual({ api: false, edge: true, worker: true });
+    expect(node).toMatchObject({ redisUrl: 'redis://redis.internal:6379', nodeName: 'node-a' });
+  });
+
+  it.each([
+    [{ WHARF_STORAGE: 'gs://bucket' }, 'WHARF_STORAGE must be fs or s3://bucket/prefix'],
+    [{ WHARF_STORAGE: 's3://B' }, 'WHARF_STORAGE must be fs or s3://bucket/prefix'],
+    [{ WHARF_S3_ENDPOINT: 'http://minio:9000' }, 'WHARF_S3_ENDPOINT is set but WHARF_STORAGE is not s3://'],
+    [
+      { WHARF_STORAGE: 's3://bucket', WHARF_S3_ENDPOINT: 'minio:9000' },
+      'WHARF_S3_ENDPOINT must be an http:// or https:// URL',
+    ],
+    [{ WHARF_ROLE: 'api,cron' }, 'WHARF_ROLE must be all, or a comma list of api, edge and worker (not cron)'],
+    [{ REDIS_URL: 'localhost:6379' }, 'REDIS_URL must be a redis:// or rediss:// URL'],
+    [{ WHARF_NODE_NAME: 'node a' }, 'WHARF_NODE_NAME must be 1 to 64 letters'],
+  ])('refuses %o, naming the variable', (env, message) => {
+    expect(() => loadConfig(env)).toThrow(ConfigError);
+    expect(() => loadConfig(env)).toThrow(message);
+  });
+
   it('lets a stopping server finish requests for 30 s unless WHARF_SHUTDOWN_GRACE_SECONDS says otherwise', () => {
     expect(loadConfig({}).shutdownGraceMs).toBe(30_000);
     expect(loadConfig({ WHARF_SHUTDOWN_GRACE_SECONDS: '2.5' }).shutdownGraceMs).toBe(2_500);

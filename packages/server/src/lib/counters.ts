@@ -103,6 +103,11 @@ export async function openCounters(redisUrl: string | null, namespace: string): 
   // A Redis that is down fails each count at once rather than queueing it: the caller answers 503.
   const redis = new Redis(redisUrl, { maxRetriesPerRequest: 1, enableOfflineQueue: false, lazyConnect: true });
   redis.on('error', () => undefined);
-  await redis.connect();
+  try {
+    await redis.connect();
+  } catch (error) {
+    redis.disconnect();
+    throw new Error(`Redis at REDIS_URL does not answer: ${(error as Error).message}`);
+  }
   return new RedisCounters(redis, `wharf:${namespace}:`);
 }
