@@ -163,12 +163,11 @@ describe.each([
     await untilServing(port);
     await untilServing(sitesPort, `10.0.0.5:${sitesPort}`);
     expect(await health(port, 'healthz')).toEqual({ status: 200, body: { status: 'alive' } });
-    expect(await health(port, 'readyz')).toEqual({ status: 200, body: { status: 'serving' } });
-    expect(await health(port, 'readyz', `localhost:${port}`)).toEqual({ status: 200, body: { status: 'serving' } });
-    expect(await health(sitesPort, 'readyz', `10.0.0.5:${sitesPort}`)).toEqual({
-      status: 200,
-      body: { status: 'serving' },
-    });
+    // Serving, and what it needs answers: the database and the blob store (and Redis, with REDIS_URL).
+    const serving = { status: 200, body: { status: 'serving', checks: { database: 'ok', storage: 'ok' } } };
+    expect(await health(port, 'readyz')).toEqual(serving);
+    expect(await health(port, 'readyz', `localhost:${port}`)).toEqual(serving);
+    expect(await health(sitesPort, 'readyz', `10.0.0.5:${sitesPort}`)).toEqual(serving);
     expect(await siteGet(port, host, '/healthz')).toEqual({ status: 200, text: 'the site’s own health page' });
     expect((await siteGet(port, host, '/readyz')).status).toBe(404);
     expect(await siteGet(sitesPort, host, '/healthz')).toEqual({ status: 200, text: 'the site’s own health page' });

@@ -51,6 +51,23 @@ function whyNotTogether(
 }
 
 /**
+ * The other nodes running on this database: seen lately, and on PostgreSQL holding their life lock
+ * (a node killed a moment ago is not running, whatever its row says). SQLite's database is one
+ * machine's, where processes sharing it share its data directory too: none counts as another node.
+ */
+async function othersRunning(db: Db, name: string, time: Date) {
+  if (!isPostgres(db)) return [];
+  const seen = await db
+    .selectFrom('nodes')
+    .select(['name', 'started_at', 'storage', 'shares_counters'])
+    .where('name', '!=', name)
+    .where('seen_at', '>', new Date(time.getTime() - GONE_AFTER_MS).toISOString())
+    .execute();
+  const alive = await Promise.all(seen.map((row) => isInstanceAlive(db, `${row.name}@${row.started_at}`)));
+  return seen.filter((_, index) => alive[index]);
+}
+
+/**
  * Adds this node to the nodes table, or refuses to start it (`ConfigError`, saying what to do)
  * when it cannot run beside the nodes already there. Then says every few seconds that it is still
  * there. Answers how to leave.
@@ -66,13 +83,7 @@ export async function joinNodes(db: Db, config: Config, schema?: string) {
     .values(row)
     .onConflict((oc) => oc.column('name').doUpdateSet({ ...mine, started_at: row.started_at, seen_at: row.seen_at }))
     .execute();
-  const others = await db
-    .selectFrom('nodes')
-    .select(['name', 'storage', 'shares_counters'])
-    .where('name', '!=', name)
-    .where('seen_at', '>', new Date(time.getTime() - GONE_AFTER_MS).toISOString())
-    .execute();
-  const refusal = whyNotTogether(mine, others);
+  const refusal = whyNotTogether(mine, await othersRunning(db, name, time));
   if (refusal) {
     await db.deleteFrom('nodes').where('name', '=', name).execute();
     throw new ConfigError(refusal);

@@ -17,6 +17,7 @@ export function checkpointInThread(connection: { pragma(source: string): unknown
   const thread = new Worker(CHECKPOINT_SCRIPT, { workerData: { file, everyMs: CHECKPOINT_EVERY_MS } });
   // Never what keeps the process alive; it ends with the connection.
   thread.unref();
+  thread.on('error', () => undefined);
   return {
     stop: () => {
       thread.postMessage('stop');

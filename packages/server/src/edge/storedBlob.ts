@@ -17,7 +17,7 @@ export async function readStoredBlob(blobs: BlobReader, key: string, size: numbe
   }
   if (content === null) {
     log.error({ blob: key, recordedBytes: size }, 'a release file is missing from the store');
-    throw new Error(`Blob ${key} is missing`);
+    throw Object.assign(new Error(`Blob ${key} is missing`), { code: 'ENOENT' });
   }
   if (content.length !== size) {
     log.error({ blob: key, recordedBytes: size, storedBytes: content.length }, 'a release file has the wrong size');

@@ -8,8 +8,14 @@ import { parentPort, workerData } from 'node:worker_threads';
 import Database from 'better-sqlite3';
 
 const { file, everyMs } = workerData;
-const db = new Database(file);
-db.pragma('busy_timeout = 1000');
+let db;
+try {
+  db = new Database(file, { fileMustExist: true });
+  db.pragma('busy_timeout = 1000');
+} catch {
+  // The database went away before this thread began (a server that stopped as it started).
+  process.exit(0);
+}
 
 const checkpoint = () => {
   try {
