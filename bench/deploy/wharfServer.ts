@@ -40,7 +40,7 @@ async function waitUntilAnswering(url: string, child: ChildProcess) {
   const deadline = Date.now() + 60_000;
   while (Date.now() < deadline) {
     if (child.exitCode !== null) throw new Error(`Wharf exited with ${child.exitCode} before it answered`);
-    const answer = await fetch(`${url}/auth/methods`).catch(() => null);
+    const answer = await fetch(`${url}/readyz`).catch(() => null);
     if (answer?.ok) return;
     await sleep(100);
   }

@@ -29,10 +29,13 @@ interface Setup {
   name: string;
   /** `WHARF_ROLE` of each node; the first serves the API. */
   roles: string[];
+  /** `WHARF_WORKERS` of each node. */
+  workers: number;
 }
 const SETUPS: Setup[] = [
-  { name: 'one node, every role', roles: ['all'] },
-  { name: 'API node + two edge nodes', roles: ['api,worker', 'edge', 'edge'] },
+  { name: 'one node, one process', roles: ['all'], workers: 1 },
+  { name: 'one node, 2 workers', roles: ['all'], workers: 2 },
+  { name: 'API node + two edge nodes', roles: ['api,worker', 'edge', 'edge'], workers: 1 },
 ];
 
 async function inPostgres(work: (client: pg.Client) => Promise<unknown>) {
@@ -50,7 +53,7 @@ const percentile = (values: number[], p: number) => {
   return sorted[Math.min(sorted.length - 1, Math.ceil((p / 100) * sorted.length) - 1)]!;
 };
 
-/** The nodes of a setup, as separate processes of one installation (one process each: WHARF_WORKERS=1). */
+/** The nodes of a setup, as separate processes of one installation. */
 async function startNodes(setup: Setup, s3: Awaited<ReturnType<typeof startS3Peer>>, schema: string) {
   const separator = databaseUrl!.includes('?') ? '&' : '?';
   const shared = {
@@ -58,7 +61,7 @@ async function startNodes(setup: Setup, s3: Awaited<ReturnType<typeof startS3Pee
     REDIS_URL: redisUrl!,
     ...s3.env(schema),
     WHARF_SECRET: randomString(40),
-    WHARF_WORKERS: '1',
+    WHARF_WORKERS: String(setup.workers),
   };
   const nodes: BenchServer[] = [];
   for (const [index, role] of setup.roles.entries())

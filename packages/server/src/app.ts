@@ -16,7 +16,7 @@ import { edgeRoutes } from './edge/routes.ts';
 import { Dispatcher } from './events/dispatcher.ts';
 import { installErrorHandler, installNotFoundHandler } from './http/errorHandler.ts';
 import { bindRoute } from './http/handle.ts';
-import { misdirected } from './http/misdirected.ts';
+import { misdirected, servedByEveryNode } from './http/misdirected.ts';
 import { refuseCrossOriginMutations } from './http/sameOrigin.ts';
 import { installSecurityHeaders } from './http/securityHeaders.ts';
 import { trustClusterWorkers } from './http/trustProxy.ts';
@@ -144,7 +144,7 @@ export async function buildApp(config: Config, options: BuildOptions = {}): Prom
                 if (config.roles.edge) edge.handle(req, res);
                 else misdirected(res, 'sites');
               } else if (answerHealth(req, res, lifecycle)) return;
-              else if (config.roles.api) handler(req, res);
+              else if (config.roles.api || servedByEveryNode(req)) handler(req, res);
               else misdirected(res, 'the console and the API');
             }),
           ),

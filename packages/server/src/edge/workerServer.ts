@@ -3,7 +3,7 @@ import type { Socket } from 'node:net';
 import type { Logger } from 'pino';
 import type { Config } from '../config.ts';
 import { openDb } from '../db/connection.ts';
-import { misdirected } from '../http/misdirected.ts';
+import { misdirected, servedByEveryNode } from '../http/misdirected.ts';
 import { openCounters } from '../lib/counters.ts';
 import { installationTag } from '../lib/secretCheck.ts';
 import { resolveSecret, Sealer } from '../lib/secrets.ts';
@@ -55,7 +55,7 @@ export async function startEdgeWorker(config: Config, primarySocket: string, log
             if (config.roles.edge) edge.handle(req, res);
             else misdirected(res, 'sites');
           } else if (answerHealth(req, res, lifecycle)) return;
-          else if (config.roles.api) forwarder.request(req, res);
+          else if (config.roles.api || servedByEveryNode(req)) forwarder.request(req, res);
           else misdirected(res, 'the console and the API');
         }),
       ),

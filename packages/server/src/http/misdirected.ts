@@ -1,7 +1,10 @@
-import type { ServerResponse } from 'node:http';
+import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { ErrorCode } from '@wharf/contract';
 
 const CODE: ErrorCode = 'MISDIRECTED_REQUEST';
+
+/** `/metrics` is every node's, whatever its roles: Prometheus scrapes the edges too. */
+export const servedByEveryNode = (req: IncomingMessage) => /^\/metrics(?:\?|$)/.test(req.url ?? '');
 
 /**
  * 421 for a request this node's roles (`WHARF_ROLE`) do not serve: a load balancer that sends
