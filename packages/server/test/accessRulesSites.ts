@@ -20,9 +20,19 @@ import {
 } from './accessFixtures.ts';
 import { sha256, tarBytes, tarGz, uploadForm } from './archives.ts';
 import { expectStatus } from './client.ts';
-import { SITE_FILES } from './world.ts';
+import { SITE_FILES, type World } from './world.ts';
 
 /** Who may call the routes of sites, their tokens, branches, releases and deploys, API tokens and hooks. */
+
+/** A deploy, started by the owner, that lacks one new file: what its file routes take. */
+async function deployOfOneFile(w: World) {
+  const content = `content ${w.unique()}`;
+  const files = [{ path: 'new.txt', hash: sha256(content), size: content.length }];
+  const path = `/api/v1/sites/${w.site._id}/deploys`;
+  const deploy = expectStatus(await w.clients.owner.post(path, { name: 'inc', branches: [], files }), 200);
+  return { deployId: deploy._id as string, content };
+}
+
 export function siteRules(): Partial<Record<RouteName, AccessRule>> {
   return {
     listOrgSites: {
@@ -187,12 +197,9 @@ export function siteRules(): Partial<Record<RouteName, AccessRule>> {
     uploadDeployFile: {
       allow: siteManagers,
       call: async (w) => {
-        const content = `content ${w.unique()}`;
-        const files = [{ path: 'new.txt', hash: sha256(content), size: content.length }];
-        const path = `/api/v1/sites/${w.site._id}/deploys`;
-        const deploy = expectStatus(await w.clients.owner.post(path, { name: 'inc', branches: [], files }), 200);
+        const { deployId, content } = await deployOfOneFile(w);
         return {
-          params: { deployId: deploy._id, hash: sha256(content) },
+          params: { deployId, hash: sha256(content) },
           body: content,
           headers: { 'content-type': 'application/octet-stream' },
         };
@@ -201,12 +208,9 @@ export function siteRules(): Partial<Record<RouteName, AccessRule>> {
     uploadDeployFiles: {
       allow: siteManagers,
       call: async (w) => {
-        const content = `content ${w.unique()}`;
-        const files = [{ path: 'new.txt', hash: sha256(content), size: content.length }];
-        const path = `/api/v1/sites/${w.site._id}/deploys`;
-        const deploy = expectStatus(await w.clients.owner.post(path, { name: 'inc', branches: [], files }), 200);
+        const { deployId, content } = await deployOfOneFile(w);
         return {
-          params: { deployId: deploy._id },
+          params: { deployId },
           body: await tarBytes([{ name: sha256(content), content }]),
           headers: { 'content-type': 'application/x-tar' },
         };

@@ -5,8 +5,6 @@ import http from 'node:http';
 import os from 'node:os';
 import path from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
-import type { RealtimeMessage } from '@wharf/contract';
-import { io, type Socket } from 'socket.io-client';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { sha256, tarGz, uploadForm } from '../../test/archives.ts';
 import { expectStatus, signedIn, type TestClient } from '../../test/client.ts';
@@ -22,6 +20,7 @@ import {
   withPg,
 } from '../../test/harness.ts';
 import { exited, startWharf, type WharfProcess } from '../../test/processes.ts';
+import { connectRealtime, nextEvent } from '../../test/realtimeClient.ts';
 import { type S3Peer, startS3Peer } from '../../test/s3Peer.ts';
 import { siteRequest } from '../../test/siteClient.ts';
 import { blobKey } from '../deploys/blobs.ts';
@@ -172,7 +171,7 @@ describe.skipIf(!services)('several Wharf nodes on one PostgreSQL, one Redis and
     );
     const urlOnA = second.deployedBranches[0].url;
     await within(async () => (await served(a, urlOnA)).text === '<h1>two</h1>');
-    const socket = await connect(a.url, owner.cookieHeader);
+    const socket = await connectRealtime(a.url, owner.cookieHeader);
     try {
       expect(await socket.emitWithAck('join', { room: 'site', id: siteId })).toEqual({ ok: true });
       const arrival = nextEvent(socket, 'site_branch_release_set');
@@ -273,30 +272,6 @@ describe.skipIf(!services)('several Wharf nodes on one PostgreSQL, one Redis and
     expect(stranger.process.stderr()).toMatch(/sealed with another secret/);
   });
 });
-
-function connect(url: string, cookie: string): Promise<Socket> {
-  return new Promise((resolve, reject) => {
-    const socket = io(url, {
-      path: '/socket.io',
-      transports: ['websocket'],
-      extraHeaders: { cookie },
-      reconnection: false,
-    });
-    socket.on('connect', () => resolve(socket));
-    socket.on('connect_error', reject);
-  });
-}
-
-function nextEvent(socket: Socket, name: string) {
-  return new Promise<RealtimeMessage>((resolve) => {
-    const listener = (message: RealtimeMessage) => {
-      if (message.name !== name) return;
-      socket.off('event', listener);
-      resolve(message);
-    };
-    socket.on('event', listener);
-  });
-}
 
 /**
  * Sends the first half of a body and holds the request open; answers the status the server gave

@@ -1,35 +1,11 @@
-import type { RealtimeMessage } from '@wharf/contract';
-import { io, type Socket } from 'socket.io-client';
+import type { Socket } from 'socket.io-client';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { expectStatus, signedIn, type TestClient } from '../../test/client.ts';
 import { startTestServer, type TestServer } from '../../test/harness.ts';
-
-function connect(url: string, cookie?: string): Promise<Socket> {
-  return new Promise((resolve, reject) => {
-    const socket = io(url, {
-      path: '/socket.io',
-      transports: ['websocket'],
-      extraHeaders: cookie ? { cookie } : {},
-      reconnection: false,
-    });
-    socket.on('connect', () => resolve(socket));
-    socket.on('connect_error', (error) => reject(error));
-  });
-}
+import { connectRealtime, nextEvent } from '../../test/realtimeClient.ts';
 
 const join = (socket: Socket, room: 'org' | 'site', id: string) =>
   socket.emitWithAck('join', { room, id }) as Promise<{ ok: boolean; message?: string }>;
-
-function nextEvent(socket: Socket, name: string) {
-  return new Promise<RealtimeMessage>((resolve) => {
-    const listener = (message: RealtimeMessage) => {
-      if (message.name !== name) return;
-      socket.off('event', listener);
-      resolve(message);
-    };
-    socket.on('event', listener);
-  });
-}
 
 describe('real-time events', () => {
   let server: TestServer;
@@ -48,11 +24,11 @@ describe('real-time events', () => {
   });
 
   it('refuses a connection without a session', async () => {
-    await expect(connect(server.url)).rejects.toThrow('Sign in first');
+    await expect(connectRealtime(server.url)).rejects.toThrow('Sign in first');
   });
 
   it('sends team_added with the team to the organization room', async () => {
-    const socket = await connect(server.url, owner.cookieHeader);
+    const socket = await connectRealtime(server.url, owner.cookieHeader);
     sockets.push(socket);
     expect(await join(socket, 'org', orgId)).toEqual({ ok: true });
     const arrival = nextEvent(socket, 'team_added');
@@ -64,7 +40,7 @@ describe('real-time events', () => {
 
   it('lets only members join the room of an organization', async () => {
     const outsider = await signedIn(server.url, 'outsider');
-    const socket = await connect(server.url, outsider.cookieHeader);
+    const socket = await connectRealtime(server.url, outsider.cookieHeader);
     sockets.push(socket);
     expect(await join(socket, 'org', orgId)).toEqual({ ok: false, message: 'Organization not found' });
   });
@@ -72,7 +48,7 @@ describe('real-time events', () => {
   it('sends site_release_created with the release to the site room', async () => {
     const team = expectStatus(await owner.get(`/api/v1/orgs/${orgId}/teams`), 200).items[0];
     const site = expectStatus(await owner.post(`/api/v1/teams/${team._id}/sites`, { name: 'live-site' }), 200);
-    const socket = await connect(server.url, owner.cookieHeader);
+    const socket = await connectRealtime(server.url, owner.cookieHeader);
     sockets.push(socket);
     expect(await join(socket, 'site', site._id)).toEqual({ ok: true });
     const arrival = nextEvent(socket, 'site_release_created');
@@ -89,7 +65,7 @@ describe('real-time events', () => {
     const { uploadRelease } = await import('../../test/world.ts');
     const files = [{ name: '.wharf.yml', content: 'forms:\n  - name: contact\n    type: db\n' }];
     await uploadRelease(owner, site._id, 'with a form', ['main'], files);
-    const socket = await connect(server.url, owner.cookieHeader);
+    const socket = await connectRealtime(server.url, owner.cookieHeader);
     sockets.push(socket);
     expect(await join(socket, 'site', site._id)).toEqual({ ok: true });
     const arrival = nextEvent(socket, 'form_submitted');
