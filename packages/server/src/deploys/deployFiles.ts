@@ -99,6 +99,8 @@ const BUFFERED_BYTES = 16 * 1024 * 1024;
 class EntryStager {
   private writing: Promise<NamedBlob>[] = [];
   private buffered = 0;
+  /** Bytes staged since the last `take`: a store that keeps them in memory until the commit (a bucket's) holds them all. */
+  private staged = 0;
 
   constructor(private readonly app: WharfApp) {}
 
@@ -118,6 +120,7 @@ class EntryStager {
     for await (const chunk of entry) chunks.push(chunk as Buffer);
     const bytes = Buffer.concat(chunks);
     this.buffered += bytes.length;
+    this.staged += bytes.length;
     this.writing.push(
       this.app.blobs
         .stageBytes(bytes, (hash) => blobKey(hash))
@@ -133,6 +136,7 @@ class EntryStager {
   async take(): Promise<NamedBlob[]> {
     const writing = this.writing;
     this.writing = [];
+    this.staged = 0;
     const settled = await Promise.allSettled(writing);
     const staged = settled.flatMap((result) => (result.status === 'fulfilled' ? [result.value] : []));
     const failed = settled.find((result) => result.status === 'rejected');
@@ -149,8 +153,9 @@ class EntryStager {
     );
   }
 
-  get count() {
-    return this.writing.length;
+  /** Whether enough is staged to take it into the store now: a batch of files, or of bytes. */
+  get full() {
+    return this.writing.length >= FILES_PER_COMMIT || this.staged >= BUFFERED_BYTES;
   }
 }
 
@@ -173,7 +178,7 @@ export async function receiveDeployFiles(app: WharfApp, deploy: OpenDeploy, body
         throw httpError('ARCHIVE_INVALID', `Entry "${name}" is not a file named by its sha256`);
       }
       await stager.add(name, size ?? 0, entry as unknown as Readable);
-      if (stager.count >= FILES_PER_COMMIT) await commitReceived(app, deploy, await stager.take());
+      if (stager.full) await commitReceived(app, deploy, await stager.take());
     }
     await commitReceived(app, deploy, await stager.take());
   })();
