@@ -16,6 +16,12 @@ export const errorCodes = {
   CERTIFICATE_INVALID: 400,
   UPSTREAM_NOT_ALLOWED: 400,
   IDEMPOTENCY_KEY_INVALID: 400,
+  /** Text holding a NUL character or a lone UTF-16 surrogate, or bytes that are not UTF-8: no field may hold it. */
+  TEXT_INVALID: 400,
+  /** A URL whose percent-encoding is malformed or does not encode UTF-8. */
+  URL_INVALID: 400,
+  /** A request HTTP itself cannot read (a control character in a header, a broken request line). */
+  REQUEST_MALFORMED: 400,
   // 401: who is calling is unknown or not believed.
   SIGN_IN_REQUIRED: 401,
   CREDENTIALS_WRONG: 401,
@@ -69,15 +75,19 @@ export const errorCodes = {
   // 410: it was there and is gone for good.
   INVITE_EXPIRED: 410,
   DEPLOY_EXPIRED: 410,
-  // 413, 415, 421, 422, 429
+  // 408, 413, 414, 415, 421, 422, 429, 431
+  REQUEST_TIMEOUT: 408,
   BODY_TOO_LARGE: 413,
   RELEASE_TOO_LARGE: 413,
   LOGO_TOO_LARGE: 413,
+  /** A path segment longer than any id or name the API has. */
+  URL_TOO_LONG: 414,
   MEDIA_TYPE_UNSUPPORTED: 415,
   MISDIRECTED_REQUEST: 421,
   IDEMPOTENCY_KEY_REUSED: 422,
   DOMAIN_NOT_VERIFIED: 422,
   RATE_LIMITED: 429,
+  HEADERS_TOO_LARGE: 431,
   // 5xx: the server's side.
   INTERNAL_ERROR: 500,
   SERVER_UNAVAILABLE: 503,

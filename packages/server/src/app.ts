@@ -14,11 +14,18 @@ import { compressionPool, compressionThreads, variantsSender } from './deploys/v
 import { Edge } from './edge/edge.ts';
 import { edgeRoutes } from './edge/routes.ts';
 import { Dispatcher } from './events/dispatcher.ts';
-import { installErrorHandler, installNotFoundHandler } from './http/errorHandler.ts';
+import {
+  answerClientError,
+  answerFrameworkError,
+  installErrorHandler,
+  installNotFoundHandler,
+} from './http/errorHandler.ts';
 import { bindRoute } from './http/handle.ts';
+import { installJsonBodies } from './http/jsonBody.ts';
 import { misdirected, servedByEveryNode } from './http/misdirected.ts';
 import { refuseCrossOriginMutations } from './http/sameOrigin.ts';
 import { installSecurityHeaders } from './http/securityHeaders.ts';
+import { checkUrlTextOfOtherRoutes } from './http/textRule.ts';
 import { trustClusterWorkers } from './http/trustProxy.ts';
 import { zodSerializerCompiler, zodValidatorCompiler } from './http/validation.ts';
 import { JobRunner } from './jobs/runner.ts';
@@ -158,6 +165,10 @@ export async function buildApp(config: Config, options: BuildOptions = {}): Prom
     trustProxy: options.behindWorkers ? trustClusterWorkers : config.trustProxy,
     bodyLimit: 2 * 1024 * 1024,
     routerOptions: { maxParamLength: 500 },
+    // Every failure a client can get carries a code of the contract, those of Fastify's router
+    // and of Node's HTTP parser too.
+    frameworkErrors: answerFrameworkError,
+    clientErrorHandler: answerClientError,
   });
   // However the app is closed (a drain first, or only close() as tests do), connections whose
   // answers end from then on close after them rather than stay open for their keep-alive time.
@@ -165,6 +176,8 @@ export async function buildApp(config: Config, options: BuildOptions = {}): Prom
   fastify.setValidatorCompiler(zodValidatorCompiler);
   fastify.setSerializerCompiler(zodSerializerCompiler);
   installErrorHandler(fastify);
+  installJsonBodies(fastify);
+  checkUrlTextOfOtherRoutes(fastify);
   installNotFoundHandler(
     fastify,
     options.serveConsole === false ? undefined : serveConsole(fastify, options.consoleDir),

@@ -7,6 +7,7 @@ import type { ReleaseLimits } from '../config.ts';
 import type { Database } from '../db/schema.ts';
 import { httpError, invalidField } from '../http/errors.ts';
 import { readParts } from '../http/multipart.ts';
+import { mustBeGoodText } from '../http/textRule.ts';
 import { validationError } from '../http/validation.ts';
 import type { WharfApp } from '../wharfApp.ts';
 import { byteLimit, receiveArchive } from './archive.ts';
@@ -16,6 +17,7 @@ import { formsOfRelease } from './formsOfRelease.ts';
 import { rulesOfRelease } from './rulesOfRelease.ts';
 
 function field(value: string, field: string, schema = releaseName) {
+  mustBeGoodText(value, field);
   const result = schema.safeParse(value);
   if (!result.success) throw validationError(result.error, field);
   return result.data;

@@ -5,6 +5,7 @@ import { type Actor, anonymous, resolveActor } from '../access/actor.ts';
 import type { Db } from '../db/schema.ts';
 import { trackEvents } from '../events/outbox.ts';
 import { httpError } from './errors.ts';
+import { CONTRACT_ROUTE, mustHaveGoodUrlText } from './textRule.ts';
 
 // biome-ignore lint/suspicious/noExplicitAny: matches any schema in the positions not asked for
 type AnyRoute = Route<any, any, any, any>;
@@ -80,6 +81,7 @@ export function bindRoute<R extends AnyRoute>(
   fastify.route({
     method: route.method.toUpperCase() as 'GET',
     url: route.path,
+    config: { [CONTRACT_ROUTE]: true },
     ...(route.bodyLimit ? { bodyLimit: route.bodyLimit } : {}),
     schema: {
       ...(route.params ? { params: route.params } : {}),
@@ -94,6 +96,7 @@ export function bindRoute<R extends AnyRoute>(
           : await resolveActor(db, request);
       admit(route, actor);
       await checkCaller?.(actor);
+      mustHaveGoodUrlText(request);
       actors.set(request, actor);
     },
     handler: async (request, reply) => {
