@@ -2,6 +2,7 @@ import { createServer } from 'node:http';
 import cookie from '@fastify/cookie';
 import multipart from '@fastify/multipart';
 import Fastify from 'fastify';
+import { accessGuards } from './access/guards.ts';
 import { joinNodes } from './cluster/nodes.ts';
 import type { Config } from './config.ts';
 import { serveConsole } from './console/serveConsole.ts';
@@ -284,9 +285,10 @@ export async function buildApp(config: Config, options: BuildOptions = {}): Prom
     log: fastify.log,
     fastify,
     implemented,
-    handle(route, handler, checkCaller) {
+    access: accessGuards(db),
+    handle(route, guard, handler) {
       implemented.add(route);
-      bindRoute(fastify, db, route, handler, settle, checkCaller);
+      bindRoute(fastify, db, route, guard, handler, settle);
     },
   };
   for (const register of modules) register(app);

@@ -1,28 +1,27 @@
 import { allRoutes, api } from '@wharf/contract';
-import { userOf } from '../../access/rules.ts';
 import type { WharfApp } from '../../wharfApp.ts';
 import { createApiToken, deleteApiToken, findOwnToken, toApiToken, updateApiToken } from './service.ts';
 
 export function apiTokenRoutes(app: WharfApp) {
   const { db, sealer } = app;
 
-  app.handle(api.listApiTokens, async ({ actor }) => {
+  app.handle(api.listApiTokens, app.access.person, async ({ userId }) => {
     const rows = await db
       .selectFrom('api_tokens')
       .selectAll()
-      .where('user_id', '=', userOf(actor))
+      .where('user_id', '=', userId)
       .orderBy('created_at', 'desc')
       .orderBy('id', 'desc')
       .execute();
     return rows.map((row) => toApiToken(sealer, row));
   });
 
-  app.handle(api.getApiToken, async ({ actor, params }) =>
-    toApiToken(sealer, await findOwnToken(db, userOf(actor), params.apiTokenId)),
+  app.handle(api.getApiToken, app.access.person, async ({ userId, params }) =>
+    toApiToken(sealer, await findOwnToken(db, userId, params.apiTokenId)),
   );
 
-  app.handle(api.createApiToken, ({ actor, body }) =>
-    createApiToken(db, sealer, userOf(actor), {
+  app.handle(api.createApiToken, app.access.person, ({ userId, body }) =>
+    createApiToken(db, sealer, userId, {
       name: body.name,
       activatesAt: body.activesAt ?? new Date().toISOString(),
       expiresAt: body.expiresAt ?? null,
@@ -30,13 +29,15 @@ export function apiTokenRoutes(app: WharfApp) {
     }),
   );
 
-  app.handle(api.updateApiToken, ({ actor, params, body }) =>
-    updateApiToken(db, sealer, userOf(actor), params.apiTokenId, body),
+  app.handle(api.updateApiToken, app.access.person, ({ userId, params, body }) =>
+    updateApiToken(db, sealer, userId, params.apiTokenId, body),
   );
 
-  app.handle(api.deleteApiToken, ({ actor, params }) => deleteApiToken(db, userOf(actor), params.apiTokenId));
+  app.handle(api.deleteApiToken, app.access.person, ({ userId, params }) =>
+    deleteApiToken(db, userId, params.apiTokenId),
+  );
 
-  app.handle(api.listApiEndpoints, () =>
+  app.handle(api.listApiEndpoints, app.access.person, () =>
     allRoutes.map(([, route]) => ({
       method: route.method,
       path: route.path,

@@ -38,7 +38,7 @@ const page = `<!doctype html>
 /** The OpenAPI document and a readable reference of it at /api/docs, for people with API tokens. */
 export function docsRoutes(app: WharfApp) {
   const document = openApiDocument(API_VERSION);
-  app.handle(api.getOpenApi, () => document);
+  app.handle(api.getOpenApi, app.access.anyone, () => document);
 
   app.fastify.get('/api/docs', (_request, reply) => reply.redirect('/api/docs/'));
   app.fastify.get('/api/docs/', (_request, reply) => reply.type('text/html; charset=utf-8').send(page));

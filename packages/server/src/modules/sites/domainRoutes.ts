@@ -1,5 +1,5 @@
 import { api, type DomainOwnership } from '@wharf/contract';
-import { mustManageSite, userOf } from '../../access/rules.ts';
+import { userOf } from '../../access/rules.ts';
 import type { Executor } from '../../db/schema.ts';
 import { recordEvent } from '../../events/outbox.ts';
 import { httpError } from '../../http/errors.ts';
@@ -31,8 +31,7 @@ async function writeOwnership(trx: Executor, siteId: string, name: string, token
 export function siteDomainRoutes(app: WharfApp) {
   const { db, config, outbound } = app;
 
-  app.handle(api.verifySiteDomain, async ({ actor, params }) => {
-    const { site } = await mustManageSite(db, actor, params.siteId);
+  app.handle(api.verifySiteDomain, app.access.siteManager, async ({ actor, site, params }) => {
     const domain = (await storedDomains(db, site.id)).find((saved) => saved.name === params.name);
     if (!domain?.ownership) throw httpError('DOMAIN_NOT_FOUND', `The site has no domain ${params.name}`);
     if (isVerified(domain)) return getSite(db, config, site.id);
