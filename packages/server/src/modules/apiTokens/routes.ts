@@ -1,4 +1,6 @@
 import { allRoutes, api } from '@wharf/contract';
+import { type Guard, param } from '../../access/guards.ts';
+import { userOf } from '../../access/rules.ts';
 import type { WharfApp } from '../../wharfApp.ts';
 import { createApiToken, deleteApiToken, findOwnToken, toApiToken, updateApiToken } from './service.ts';
 
@@ -16,9 +18,13 @@ export function apiTokenRoutes(app: WharfApp) {
     return rows.map((row) => toApiToken(sealer, row));
   });
 
-  app.handle(api.getApiToken, app.access.person, async ({ userId, params }) =>
-    toApiToken(sealer, await findOwnToken(db, userId, params.apiTokenId)),
-  );
+  /** One of the caller's own tokens, named by the path; another's is not found. */
+  const ownToken = (async (actor, params) => {
+    const userId = userOf(actor);
+    return { userId, token: await findOwnToken(db, userId, param(params, 'apiTokenId')) };
+  }) satisfies Guard;
+
+  app.handle(api.getApiToken, ownToken, ({ token }) => toApiToken(sealer, token));
 
   app.handle(api.createApiToken, app.access.person, ({ userId, body }) =>
     createApiToken(db, sealer, userId, {
@@ -29,13 +35,11 @@ export function apiTokenRoutes(app: WharfApp) {
     }),
   );
 
-  app.handle(api.updateApiToken, app.access.person, ({ userId, params, body }) =>
+  app.handle(api.updateApiToken, ownToken, ({ userId, params, body }) =>
     updateApiToken(db, sealer, userId, params.apiTokenId, body),
   );
 
-  app.handle(api.deleteApiToken, app.access.person, ({ userId, params }) =>
-    deleteApiToken(db, userId, params.apiTokenId),
-  );
+  app.handle(api.deleteApiToken, ownToken, ({ userId, params }) => deleteApiToken(db, userId, params.apiTokenId));
 
   app.handle(api.listApiEndpoints, app.access.person, () =>
     allRoutes.map(([, route]) => ({

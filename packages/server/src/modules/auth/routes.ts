@@ -1,6 +1,6 @@
 import { api } from '@wharf/contract';
 import type { Actor } from '../../access/actor.ts';
-import type { Guard } from '../../access/guards.ts';
+import { type Guard, param } from '../../access/guards.ts';
 import { httpError } from '../../http/errors.ts';
 import { GuessThrottle } from '../../lib/guessThrottle.ts';
 import type { WharfApp } from '../../wharfApp.ts';
@@ -58,12 +58,20 @@ export function authRoutes(app: WharfApp) {
     listIdentities(app.db, userId, actor.kind === 'session' ? actor.identityId : null),
   );
 
-  const session: Guard<{ session: Actor & { kind: 'session' } }> = async (actor) => {
+  /** The signed-in session (no token), and one of its user's own accounts named by the path. */
+  const ownIdentity: Guard<{ session: Actor & { kind: 'session' } }> = async (actor, params) => {
     if (actor.kind !== 'session') throw httpError('TOKEN_KIND_REFUSED', 'Only a signed-in session may do this');
+    const own = await app.db
+      .selectFrom('identities')
+      .select('id')
+      .where('id', '=', param(params, 'identityId'))
+      .where('user_id', '=', actor.userId)
+      .executeTakeFirst();
+    if (!own) throw httpError('IDENTITY_NOT_FOUND', 'This account is not connected to you');
     return { session: actor };
   };
 
-  app.handle(api.unlinkIdentity, session, async ({ session: { userId, sessionHash }, params }) => {
+  app.handle(api.unlinkIdentity, ownIdentity, async ({ session: { userId, sessionHash }, params }) => {
     await unlinkIdentity(app.db, userId, params.identityId, sessionHash);
   });
 
