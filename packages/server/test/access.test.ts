@@ -165,6 +165,28 @@ describe.each(databases)('access matrix on $name', ({ postgres }) => {
   );
 
   it(
+    'answers an unknown id in the path with its 404 whatever the body or query holds',
+    async () => {
+      const mismatches: string[] = [];
+      for (const [name, route] of allRoutes) {
+        const rule = rules[name];
+        if (!rule || !server.app.implemented.has(route)) continue;
+        const call = await rule.call(world, 'owner');
+        for (const key of Object.keys(call.params ?? {})) {
+          const unknown = { ...call, params: { ...call.params, [key]: 'unknown0000000000' } };
+          const malformed = [];
+          for (const variant of malformedCalls(route, unknown))
+            malformed.push(await send(world, 'owner', route, variant));
+          const answer = await send(world, 'owner', route, unknown);
+          mismatches.push(...refusalMismatches(`${name} with an unknown ${key}`, answer, malformed));
+        }
+      }
+      expect(mismatches).toEqual([]);
+    },
+    SWEEP_TIMEOUT,
+  );
+
+  it(
     'refuses every kind of token with a malformed input exactly as with a valid one',
     async () => {
       const mismatches: string[] = [];

@@ -77,15 +77,21 @@ function bindHookRoutes(app: WharfApp, context: HookContext) {
   });
 
   // Both queue a new delivery job; the answer comes before it is sent (the Deliveries tab shows it).
-  app.handle(routes.redeliver, ownHook, async ({ params }) => {
+  /** As ownHook, and one of the hook's deliveries, named by the path. */
+  const ownDelivery = (async (actor, params) => {
+    const { hook } = await ownHook(actor, params);
     const delivery = await db
       .selectFrom('hook_deliveries')
       .innerJoin('jobs', 'jobs.id', 'hook_deliveries.job_id')
       .select(['jobs.payload', 'jobs.event_id'])
-      .where('hook_deliveries.id', '=', params.deliveryId)
-      .where('hook_deliveries.hook_id', '=', params.hookId)
+      .where('hook_deliveries.id', '=', param(params, 'deliveryId'))
+      .where('hook_deliveries.hook_id', '=', hook.id)
       .executeTakeFirst();
     if (!delivery) throw httpError('DELIVERY_NOT_FOUND', 'Delivery not found');
+    return { delivery };
+  }) satisfies Guard;
+
+  app.handle(routes.redeliver, ownDelivery, async ({ delivery, params }) => {
     const payload = readJson<unknown>(delivery.payload);
     await enqueueJob(db, { kind: 'hook', hookId: params.hookId, eventId: delivery.event_id, payload });
     void app.jobs.wake();

@@ -1,4 +1,5 @@
 import { api } from '@wharf/contract';
+import { type Guard, param } from '../../access/guards.ts';
 import { userOf } from '../../access/rules.ts';
 import { httpError } from '../../http/errors.ts';
 import type { WharfApp } from '../../wharfApp.ts';
@@ -8,6 +9,36 @@ import { acceptInvite, createInvite, declineInvite, deleteInvite } from './servi
 
 export function inviteRoutes(app: WharfApp) {
   const { access } = app;
+
+  /** An invitation named by the path's id, for a person; its token (the body's) is checked by what uses it. */
+  const invitation = (async (actor, params) => {
+    const row = await app.db
+      .selectFrom('invites')
+      .select('id')
+      .where('id', '=', param(params, 'inviteId'))
+      .executeTakeFirst();
+    if (!row) throw httpError('INVITE_NOT_FOUND', 'Invitation not found');
+    return { userId: userOf(actor) };
+  }) satisfies Guard;
+
+  /** An invitation of the path's organization, for its admins. */
+  const orgInvitation = (async (actor, params) => {
+    const { member } = await access.orgAdmin(actor, params);
+    const row = await app.db
+      .selectFrom('invites')
+      .select('id')
+      .where('id', '=', param(params, 'inviteId'))
+      .where('org_id', '=', member.org_id)
+      .executeTakeFirst();
+    if (!row) throw httpError('INVITE_NOT_FOUND', 'Invitation not found');
+    return { member };
+  }) satisfies Guard;
+
+  /** The invitation whose token is the path's, for a person. */
+  const invitationOfToken = (async (actor, params) => ({
+    userId: userOf(actor),
+    invite: await findInviteByToken(app.db, param(params, 'token')),
+  })) satisfies Guard;
   app.handle(api.listInvites, access.orgAdmin, ({ params }) => listInvites(app.db, params.orgId));
 
   app.handle(api.createInvite, access.orgAdmin, async ({ actor, params, body }) => {
@@ -24,24 +55,23 @@ export function inviteRoutes(app: WharfApp) {
     return invite;
   });
 
-  app.handle(api.deleteInvite, access.orgAdmin, async ({ actor, params }) => {
+  app.handle(api.deleteInvite, orgInvitation, async ({ actor, params }) => {
     if (!(await deleteInvite(app.db, userOf(actor), params.orgId, params.inviteId)))
       throw httpError('INVITE_NOT_FOUND', 'Invitation not found');
   });
 
   // The invitee sees the invite even once expired, so the console can say so.
-  app.handle(api.getInvite, access.person, async ({ params, body }) => {
+  app.handle(api.getInvite, invitationOfToken, async ({ invite: row, params, body }) => {
     if (params.token !== body.token) throw httpError('INVITE_NOT_FOUND', 'Invitation not found');
-    const row = await findInviteByToken(app.db, body.token);
     const org = await getOrg(app.db, row.org_id);
     return { ...toInvite(row), org: { _id: org._id, name: org.name, color: org.color, logo: org.logo } };
   });
 
-  app.handle(api.acceptInvite, access.person, ({ actor, params, body }) =>
+  app.handle(api.acceptInvite, invitation, ({ actor, params, body }) =>
     acceptInvite(app.db, actor, params.inviteId, body.token),
   );
 
-  app.handle(api.declineInvite, access.person, ({ userId, params, body }) =>
+  app.handle(api.declineInvite, invitation, ({ userId, params, body }) =>
     declineInvite(app.db, userId, params.inviteId, body.token),
   );
 }

@@ -1,5 +1,6 @@
 import { api, type SiteToken } from '@wharf/contract';
 import { SITE_TOKEN_PREFIX } from '../../access/actor.ts';
+import { type Guard, param } from '../../access/guards.ts';
 import { userOf } from '../../access/rules.ts';
 import type { Database } from '../../db/schema.ts';
 import { recordEvent } from '../../events/outbox.ts';
@@ -50,7 +51,20 @@ export function siteTokenRoutes(app: WharfApp) {
     return toSiteToken(sealer, row);
   });
 
-  app.handle(api.deleteSiteToken, access.siteManager, async ({ actor, site, params }) => {
+  /** A token of the path's site, for those who manage the site. */
+  const siteToken = (async (actor, params) => {
+    const granted = await access.siteManager(actor, params);
+    const row = await db
+      .selectFrom('site_tokens')
+      .select('id')
+      .where('id', '=', param(params, 'tokenId'))
+      .where('site_id', '=', granted.site.id)
+      .executeTakeFirst();
+    if (!row) throw httpError('SITE_TOKEN_NOT_FOUND', 'Token not found');
+    return granted;
+  }) satisfies Guard;
+
+  app.handle(api.deleteSiteToken, siteToken, async ({ actor, site, params }) => {
     await db.transaction().execute(async (trx) => {
       const deleted = await trx
         .deleteFrom('site_tokens')

@@ -1,5 +1,6 @@
 import { Readable } from 'node:stream';
 import { api } from '@wharf/contract';
+import { type Guard, param } from '../../access/guards.ts';
 import type { WharfApp } from '../../wharfApp.ts';
 import { csvFileName, submissionsCsv } from './csvExport.ts';
 import { deleteSubmission, findSubmission, listSubmissions } from './queries.ts';
@@ -25,12 +26,16 @@ export function submissionRoutes(app: WharfApp) {
       .send(Readable.from(submissionsCsv(db, site.id, query)));
   });
 
-  app.handle(api.getSubmission, access.siteManager, ({ site, params }) =>
-    findSubmission(db, site.id, params.submissionId),
-  );
+  /** A submission to the path's site, for those who manage the site. */
+  const submission = (async (actor, params) => {
+    const { site } = await access.siteManager(actor, params);
+    return { site, submission: await findSubmission(db, site.id, param(params, 'submissionId')) };
+  }) satisfies Guard;
+
+  app.handle(api.getSubmission, submission, ({ submission }) => submission);
 
   // No event: deleting a submission removes a visitor's data, which is nothing to announce.
-  app.handle(api.deleteSubmission, access.siteManager, async ({ site, params }) => {
+  app.handle(api.deleteSubmission, submission, async ({ site, params }) => {
     await deleteSubmission(db, site.id, params.submissionId);
   });
 }

@@ -1,4 +1,5 @@
 import { api } from '@wharf/contract';
+import { type Guard, param } from '../../access/guards.ts';
 import { userOf } from '../../access/rules.ts';
 import { httpError, invalidField } from '../../http/errors.ts';
 import type { WharfApp } from '../../wharfApp.ts';
@@ -31,7 +32,20 @@ export function teamRoutes(app: WharfApp) {
     return addTeamMember(db, userOf(actor), team, params.memberId);
   });
 
-  app.handle(api.removeTeamMember, access.teamAdmin, async ({ actor, team, params }) => {
+  /** A member of the path's team, for the admins of its organization. */
+  const teamMember = (async (actor, params) => {
+    const granted = await access.teamAdmin(actor, params);
+    const row = await db
+      .selectFrom('team_members')
+      .select('member_id')
+      .where('team_id', '=', granted.team.id)
+      .where('member_id', '=', param(params, 'memberId'))
+      .executeTakeFirst();
+    if (!row) throw httpError('TEAM_MEMBER_NOT_FOUND', 'Team member not found');
+    return granted;
+  }) satisfies Guard;
+
+  app.handle(api.removeTeamMember, teamMember, async ({ actor, team, params }) => {
     if (!(await removeTeamMember(db, userOf(actor), team, params.memberId)))
       throw httpError('TEAM_MEMBER_NOT_FOUND', 'Team member not found');
   });
