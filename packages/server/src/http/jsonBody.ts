@@ -6,10 +6,11 @@ import { findBadText, textInvalid } from './textRule.ts';
 /**
  * JSON bodies, read as bytes: bytes that are not UTF-8 are refused rather than silently turned
  * into U+FFFD, and every string and key of the parsed body goes under the text rule. Fastify's
- * own parser (with its guard against `__proto__`) does the parsing, so nothing else changes.
+ * own parser (with its guards against `__proto__` and `constructor.prototype`, as configured) does the parsing, so nothing else changes.
  */
 export function installJsonBodies(fastify: FastifyInstance) {
-  const parseJson = fastify.getDefaultJsonParser('error', 'ignore');
+  const { onProtoPoisoning = 'error', onConstructorPoisoning = 'error' } = fastify.initialConfig;
+  const parseJson = fastify.getDefaultJsonParser(onProtoPoisoning, onConstructorPoisoning);
   fastify.removeContentTypeParser('application/json');
   fastify.addContentTypeParser('application/json', { parseAs: 'buffer' }, (request, bytes, done) => {
     if (!isUtf8(bytes as Buffer)) {

@@ -29,6 +29,12 @@ const get =
 /** Requests no client of Wharf sends, and the code of the contract each must get. */
 const MALFORMED: Malformed[] = [
   { label: 'JSON that does not parse', head: post('/api/v1/orgs', json), body: () => '{"name":', code: 'BODY_INVALID' },
+  {
+    label: 'JSON that poisons a prototype',
+    head: post('/api/v1/orgs', json),
+    body: () => '{"name":"a","__proto__":{"admin":true}}',
+    code: 'BODY_INVALID',
+  },
   { label: 'an empty JSON body', head: post('/api/v1/orgs', json), body: () => '', code: 'BODY_INVALID' },
   {
     label: 'JSON bytes that are not UTF-8',
