@@ -1,4 +1,3 @@
-import { createServer } from 'node:http';
 import cookie from '@fastify/cookie';
 import multipart from '@fastify/multipart';
 import Fastify from 'fastify';
@@ -14,8 +13,10 @@ import { compressionPool, compressionThreads, variantsSender } from './deploys/v
 import { Edge } from './edge/edge.ts';
 import { edgeRoutes } from './edge/routes.ts';
 import { Dispatcher } from './events/dispatcher.ts';
+import { answerClientError } from './http/clientErrors.ts';
 import { installErrorHandler, installNotFoundHandler } from './http/errorHandler.ts';
 import { bindRoute } from './http/handle.ts';
+import { createHttpServer } from './http/httpServer.ts';
 import { misdirected, servedByEveryNode } from './http/misdirected.ts';
 import { refuseCrossOriginMutations } from './http/sameOrigin.ts';
 import { installSecurityHeaders } from './http/securityHeaders.ts';
@@ -133,7 +134,7 @@ export async function buildApp(config: Config, options: BuildOptions = {}): Prom
   const fastify = Fastify({
     // One port for everything: requests for a site's host go to the edge, the rest to the API.
     serverFactory: (handler) => {
-      const server = createServer(
+      const server = createHttpServer(
         lifecycle.requestListener(
           // Behind workers the requests come over a local socket: the workers redirect and add HSTS.
           httpsListener(
@@ -157,6 +158,8 @@ export async function buildApp(config: Config, options: BuildOptions = {}): Prom
     // request.ip (request logs, sign-in delays) follows the rule the edge and the workers follow.
     trustProxy: options.behindWorkers ? trustClusterWorkers : config.trustProxy,
     bodyLimit: 2 * 1024 * 1024,
+    // The server answers what its parser refuses (createHttpServer); Fastify's own answer would come second.
+    clientErrorHandler: answerClientError,
     routerOptions: { maxParamLength: 500 },
   });
   // However the app is closed (a drain first, or only close() as tests do), connections whose

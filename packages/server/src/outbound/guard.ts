@@ -30,8 +30,8 @@ type ConnectCallback = (err: Error | null, stream: Duplex) => void;
  * The one gate for every connection Wharf opens on a tenant's behalf (reverse-proxy rules now,
  * hook deliveries next). Its agents check the address each socket actually connects to, after DNS,
  * so a name that resolves to a public address when the rule is saved and to 127.0.0.1 later
- * (DNS rebinding) is refused all the same. Callers send their requests through `agentFor(url)` and
- * check URLs people save with `problemWithUrl`.
+ * (DNS rebinding) is refused all the same. Callers send their requests with `sendOutbound` (request.ts),
+ * which uses `agentFor(url)`, and check URLs people save with `problemWithUrl`.
  */
 export class OutboundGuard {
   readonly httpAgent: http.Agent;
@@ -103,8 +103,13 @@ export class OutboundGuard {
   }
 }
 
-// Kept-alive connections were checked when they were opened; a reused one goes to the same address.
-const AGENT_OPTIONS = { keepAlive: true };
+/**
+ * Kept-alive connections were checked when they were opened; a reused one goes to the same address.
+ * One idle for 4 s is closed here (undici's default), before the servers most often found upstream
+ * close theirs (Node's and Apache's 5 s): a server that closes an idle connection as it is reused
+ * costs a retry (request.ts). A server announcing a shorter `Keep-Alive: timeout` is believed.
+ */
+const AGENT_OPTIONS = { keepAlive: true, timeout: 4_000 };
 
 class GuardedHttpAgent extends http.Agent {
   constructor(private readonly guard: OutboundGuard) {
