@@ -22,11 +22,23 @@ export function siteRequest(
   port: number,
   host: string,
   path: string,
-  options: { method?: string; headers?: Record<string, string>; body?: string | Buffer } = {},
+  options: {
+    method?: string;
+    /** Headers by name, after the Host; or every header line in order (`[name, value, …]`, the Host too). */
+    headers?: Record<string, string> | string[];
+    body?: string | Buffer;
+  } = {},
 ): Promise<SiteAnswer> {
   return new Promise((resolve, reject) => {
     const request = http.request(
-      { host: '127.0.0.1', port, path, method: options.method ?? 'GET', headers: { host, ...options.headers }, agent },
+      {
+        host: '127.0.0.1',
+        port,
+        path,
+        method: options.method ?? 'GET',
+        headers: Array.isArray(options.headers) ? options.headers : { host, ...options.headers },
+        agent,
+      },
       (response) => {
         const chunks: Buffer[] = [];
         response.on('data', (chunk: Buffer) => chunks.push(chunk));

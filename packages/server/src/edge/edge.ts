@@ -244,7 +244,9 @@ export class Edge {
     if (branch.redirects.length > 0) {
       const requestPath = `/${path}${trailingSlash ? '/' : ''}`;
       const rule = matchRedirect(branch.redirects, requestPath);
-      if (rule?.type === 'file') return sendFileRule(req, res, requestPath, rule.config.content, request.headers);
+      // A file rule is a file: it answers GET and HEAD, and 405 to the rest as the release's files do.
+      if (rule?.type === 'file')
+        return this.onlyGetOrHead(request) ?? sendFileRule(req, res, requestPath, rule.config.content, request.headers);
       if (rule?.type === 'reverse_proxy') return this.proxyTo(request, upstreamUrl(rule.config, rawPath, query));
       if (rule?.type === 'redirect') return redirectTo(res, rule.config.status, withQuery(rule.config.target, query));
     }

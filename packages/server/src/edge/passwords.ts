@@ -42,7 +42,8 @@ export class PasswordGate {
     const header = req.headers.authorization;
     const known = this.connections.get(req.socket);
     if (known && known.header === header && known.version === protection.version) return 'allowed';
-    const credential = header?.startsWith('Basic ') ? header.slice(6).trim() : null;
+    // The scheme is case-insensitive (RFC 9110 §11.1): `basic …` is what some clients send.
+    const credential = header && /^basic\s/i.test(header) ? header.slice(6).trim() : null;
     if (!header || !credential) return 'denied';
     const key = `${protection.version}:${createHash('sha256').update(credential).digest('base64url')}`;
     if (this.verified.get(key)) {

@@ -68,6 +68,15 @@ describe('redirects and forms at the edge', () => {
     expect(answer.text).toBe('User-agent: *\nDisallow: /');
   });
 
+  it('answers a POST to a file rule with 405, as to any file', async () => {
+    const redirects = [{ type: 'file', path: '/robots.txt', config: { content: 'User-agent: *' } }];
+    expectStatus(await owner.put(redirectsPath, { redirects }), 200);
+    const answer = await siteRequest(port, host, '/robots.txt', { method: 'POST', body: 'x=1' });
+    expect(answer.status).toBe(405);
+    expect(answer.headers.allow).toBe('GET, HEAD');
+    expect(answer.text).toBe('');
+  });
+
   it('streams a prefix to the upstream with X-Forwarded headers and the prefix stripped', async () => {
     const { port: upstreamPort } = upstream.address() as AddressInfo;
     const redirects = [
