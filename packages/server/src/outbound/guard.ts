@@ -82,6 +82,19 @@ export class OutboundGuard {
     return isIP(host) ? this.refusalOf(host, host) : null;
   }
 
+  /**
+   * Closes the idle kept-alive connections to one origin: once one was closed under a request,
+   * those of its age are suspect, and a request sent again must go out on a new one.
+   */
+  dropIdleConnections(url: URL) {
+    const port = url.port || (url.protocol === 'https:' ? '443' : '80');
+    // The agents key their connections by `host:port:…` (Node's Agent.getName), the host without brackets.
+    const origin = `${url.hostname.replace(/^\[(.*)\]$/, '$1')}:${port}:`;
+    const { freeSockets } = this.agentFor(url);
+    for (const [name, sockets] of Object.entries(freeSockets))
+      if (name.startsWith(origin)) for (const socket of sockets ?? []) socket.destroy();
+  }
+
   /** Closes the idle kept-alive connections (at shutdown). */
   close() {
     this.httpAgent.destroy();

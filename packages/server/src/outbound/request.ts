@@ -33,8 +33,8 @@ const isStream = (body: OutboundRequest['body']): body is Readable =>
 
 /**
  * Sends a request through the outbound guard and resolves with the answer's head. A request whose
- * reused connection was closed under it, before any answer, is sent once more on a new connection
- * when repeating it is harmless: Node's agents keep connections alive, and a server may close an
+ * reused connection was closed under it, before any answer, is sent once more, on a new connection
+ * (the other idle ones to that origin are dropped too), when repeating it is harmless: Node's agents keep connections alive, and a server may close an
  * idle one at the very moment it is reused (the "socket hang up" a browser retries silently).
  */
 export function sendOutbound(guard: OutboundGuard, request: OutboundRequest): Promise<http.IncomingMessage> {
@@ -42,6 +42,7 @@ export function sendOutbound(guard: OutboundGuard, request: OutboundRequest): Pr
     !isStream(request.body) && (request.repeatable === true || IDEMPOTENT.has(request.method.toUpperCase()));
   return attempt(guard, request, repeatable).catch((error: NodeJS.ErrnoException & { reused?: boolean }) => {
     if (!(repeatable && error.reused && CLOSED_UNDER_IT.has(error.code ?? ''))) throw error;
+    guard.dropIdleConnections(request.url);
     return attempt(guard, request, false);
   });
 }
