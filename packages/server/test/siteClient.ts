@@ -12,9 +12,9 @@ export interface SiteAnswer {
  * would send it; fetch cannot set the Host header, so this uses node:http.
  */
 /**
- * Connections are reused, but dropped after 2 s idle: the server closes idle ones after 5 s, and a
- * request sent on a connection just as the server closes it fails with a reset (seen on loaded
- * machines). A browser retries such a request; a test would fail instead.
+ * Connections are reused, but dropped after 2 s idle, far from the server's 75 s (KEEP_ALIVE_TIMEOUT_MS):
+ * a request sent on a connection just as the server closes it fails with a reset, which a browser
+ * retries and a test would not (see keepAlive.test.ts for the race).
  */
 const agent = new http.Agent({ keepAlive: true, timeout: 2_000 });
 
