@@ -20,7 +20,7 @@ const HTTP2_IDLE_TIMEOUT_MS = 75_000;
  * after `maxSessionRejectedStreams` refusals, or a burst of streams opened and cancelled at once
  * (the "rapid reset" attack, which nghttp2 counts itself), a GOAWAY.
  */
-export const HTTP2_LIMITS = {
+const HTTP2_LIMITS = {
   settings: {
     /** nginx's http2_max_concurrent_streams. */
     maxConcurrentStreams: 128,
@@ -29,9 +29,9 @@ export const HTTP2_LIMITS = {
   },
   /** Megabytes nghttp2 may hold for one connection (frames queued both ways, header tables). */
   maxSessionMemory: 10,
-  maxOutstandingPings: 10,
   /** SETTINGS entries in one frame (RFC 9113 defines 6; a flood of them is work for nothing). */
   maxSettings: 32,
+  /** Streams refused, and frames that break the protocol, before the connection is closed. */
   maxSessionRejectedStreams: 100,
   maxSessionInvalidFrames: 100,
 } as const;
