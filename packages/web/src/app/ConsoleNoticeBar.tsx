@@ -1,5 +1,6 @@
 import { Box, Button, Group, getDefaultZIndex, Loader, Paper, Stack, Text, ThemeIcon } from '@mantine/core';
 import { IconCloudOff, IconRefresh, IconSparkles } from '@tabler/icons-react';
+import type { CSSProperties } from 'react';
 import { type ConsoleNotice, dismissConsoleNotice, useConsoleNotice } from '../lib/consoleNotice.ts';
 
 const texts: Record<ConsoleNotice, { title: string; body: string }> = {
@@ -15,6 +16,16 @@ const texts: Record<ConsoleNotice, { title: string; body: string }> = {
 };
 
 /**
+ * What breaks the page is told at the top, where one looks; an offer that can wait sits at the
+ * bottom left, clear of the header, the page's title and the toasts (bottom right).
+ */
+const placeOf: Record<ConsoleNotice, CSSProperties> = {
+  chunkFailed: { top: 12, left: '50%', transform: 'translateX(-50%)' },
+  reloading: { top: 12, left: '50%', transform: 'translateX(-50%)' },
+  newBuild: { bottom: 12, left: 12, maxWidth: 440 },
+};
+
+/**
  * Above every page, whatever failed below: made of the first screen's own code and styles, so it
  * shows when nothing else can load.
  */
@@ -24,13 +35,7 @@ export function ConsoleNoticeBar() {
   const { title, body } = texts[notice];
   const failed = notice === 'chunkFailed';
   return (
-    <Box
-      pos="fixed"
-      top={12}
-      left="50%"
-      w="min(560px, calc(100vw - 24px))"
-      style={{ transform: 'translateX(-50%)', zIndex: getDefaultZIndex('max') }}
-    >
+    <Box pos="fixed" w="min(560px, calc(100vw - 24px))" style={{ ...placeOf[notice], zIndex: getDefaultZIndex('max') }}>
       <Paper withBorder shadow="md" p="md" role={failed ? 'alert' : 'status'} aria-label={title}>
         <Group wrap="nowrap" align="flex-start" gap="md">
           <ThemeIcon size={40} radius="xl" variant="light" color={failed ? 'red' : 'harbour'}>
