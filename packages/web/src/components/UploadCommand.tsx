@@ -34,7 +34,7 @@ export function UploadCommand({
         block
         aria-label={label}
         ta="left"
-        style={{ flex: 1, minWidth: 0, whiteSpace: 'pre-wrap', wordBreak: 'break-all' }}
+        style={{ flex: 1, minWidth: 0, whiteSpace: 'pre-wrap', overflowWrap: 'anywhere' }}
       >
         {command}
       </Code>
