@@ -1,3 +1,4 @@
+export * from './cli.ts';
 export * from './constants.ts';
 export * from './entities/apiToken.ts';
 export * from './entities/audit.ts';

@@ -38,6 +38,7 @@ import { auditRoutes } from './modules/audit/routes.ts';
 import { ensureFirstAdmin } from './modules/auth/passwordLogins.ts';
 import { authRoutes } from './modules/auth/routes.ts';
 import { branchRoutes } from './modules/branches/routes.ts';
+import { cliRoutes } from './modules/cli/routes.ts';
 import { docsRoutes } from './modules/docs/routes.ts';
 import { startHookDeliveries } from './modules/hooks/delivery/start.ts';
 import { hookRoutes } from './modules/hooks/routes.ts';
@@ -101,6 +102,7 @@ const modules = [
   hookRoutes,
   deployRoutes,
   docsRoutes,
+  cliRoutes,
   edgeRoutes,
 ];
 
