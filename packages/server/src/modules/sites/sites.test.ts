@@ -199,6 +199,9 @@ describe.each(databases)('teams and sites on $name', ({ postgres }) => {
       .where('id', '=', site._id)
       .executeTakeFirst();
     expect(stored?.domains).not.toContain('expiresAt');
+    // The key is stored sealed, as token values are: the database alone does not give it away.
+    expect(stored?.domains).not.toContain('PRIVATE KEY');
+    expect(stored?.domains).not.toContain(mine.privateKey.split('\n')[1]);
     // A new chain with the old key is checked against the saved key.
     const mismatched = await owner.put(`/api/v1/sites/${site._id}`, settings({ fullchain: other.fullchain }));
     expect(mismatched.body.message).toBe(
