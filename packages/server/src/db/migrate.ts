@@ -21,6 +21,7 @@ import * as listIndexes from './migrations/018_list_indexes.ts';
 import * as blobVariants from './migrations/019_blob_variants.ts';
 import * as installation from './migrations/020_installation.ts';
 import { sealedPrivateKeys } from './migrations/021_sealed_private_keys.ts';
+import * as domainClaims from './migrations/022_domain_claims.ts';
 import type { Db } from './schema.ts';
 
 /**
@@ -49,6 +50,7 @@ const migrationsWith = (sealer: () => Sealer): Record<string, Migration> => ({
   '019_blob_variants': blobVariants,
   '020_installation': installation,
   '021_sealed_private_keys': sealedPrivateKeys(sealer),
+  '022_domain_claims': domainClaims,
 });
 
 /** Brings the database to the latest migration (or up to `target`, which tests of a migration use). */
