@@ -75,7 +75,11 @@ export async function expireUnverifiedClaims(app: Pick<WharfApp, 'db'>, at = new
   let count = 0;
   for (const claim of expired) {
     await db.transaction().execute(async (trx) => {
-      const ended = await endClaim(trx, claim.site_id, claim.name, { reason: 'expired', at: at.toISOString(), message });
+      const ended = await endClaim(trx, claim.site_id, claim.name, {
+        reason: 'expired',
+        at: at.toISOString(),
+        message,
+      });
       if (ended) await recordEnds(trx, [{ claim, reason: 'expired' }]);
       count += ended ? 1 : 0;
     });

@@ -123,7 +123,8 @@ export async function dropSiteClaims(trx: Executor, site: ClaimingSite) {
  */
 export async function httpProofProblem(db: Executor, site: ClaimingSite, domain: Domain): Promise<string | null> {
   const ended = domain.ownership?.ended;
-  if (ended) return `the claim ${ended.reason === 'expired' ? 'expired' : 'was taken'}: only the TXT record proves it now`;
+  if (ended)
+    return `the claim ${ended.reason === 'expired' ? 'expired' : 'was taken'}: only the TXT record proves it now`;
   const [holder] = await verifiedAbove(db, site.id, domain.name);
   if (holder) return `Wharf serves ${holder.name} for another site: only the TXT record proves ${domain.name}`;
   const released = await db
@@ -162,7 +163,12 @@ export async function changeOwnership(
 }
 
 /** Ends a claim that was not verified: its site keeps the domain, shown with why, and claims nothing. */
-export async function endClaim(trx: Executor, siteId: string, name: string, ended: NonNullable<DomainOwnership['ended']>) {
+export async function endClaim(
+  trx: Executor,
+  siteId: string,
+  name: string,
+  ended: NonNullable<DomainOwnership['ended']>,
+) {
   await trx
     .deleteFrom('domain_claims')
     .where('site_id', '=', siteId)

@@ -46,10 +46,15 @@ export function siteDomainRoutes(app: WharfApp) {
     const txtProblem = await checkTxtRecord({ config, outbound }, domain.name, token);
     const httpProblem =
       txtProblem &&
-      ((await httpProofProblem(db, site, domain)) ?? (await checkHttpChallenge({ config, outbound }, domain.name, token)));
+      ((await httpProofProblem(db, site, domain)) ??
+        (await checkHttpChallenge({ config, outbound }, domain.name, token)));
     if (txtProblem && httpProblem) {
       const reason = `${txtProblem}, and ${httpProblem}`;
-      await writeOwnership(db, site.id, domain.name, token, { ...domain.ownership, verifiedAt: null, lastError: reason });
+      await writeOwnership(db, site.id, domain.name, token, {
+        ...domain.ownership,
+        verifiedAt: null,
+        lastError: reason,
+      });
       throw httpError('DOMAIN_NOT_VERIFIED', `${domain.name} is not verified: ${reason}`);
     }
     await db.transaction().execute(async (trx) => {
