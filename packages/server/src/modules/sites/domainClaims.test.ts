@@ -154,6 +154,22 @@ describe.each(databases)('custom domain claims between organizations on $name', 
     expect((await verifyByTxt(b, taker, domain)).domains[0]!.ownership.verifiedAt).toEqual(expect.any(String));
   });
 
+  it('takes the HTTP challenge again once 30 days passed since the removal', async () => {
+    const name = 'moved.example.test';
+    const holder = await aSite();
+    await verifyByTxt(a, holder, await claim(a, holder, name));
+    expectStatus(await saveDomains(a, holder, []), 200);
+    await dns.clearTxt(`_wharf.${name}`);
+    await keepHouse(server.app, new Date(Date.now() + 31 * 86_400_000), { orphans: false });
+
+    const taker = await bSite();
+    const domain = await claim(b, taker, name);
+    await expect.poll(async () => (await challenge(domain)).status).toBe(200);
+    expect((expectStatus(await verify(b, taker, name), 200) as Site).domains[0]!.ownership.verifiedAt).toEqual(
+      expect.any(String),
+    );
+  });
+
   it("lets the real owner claim a name someone else left unverified, and the verified claim ends the squatter's", async () => {
     const name = 'brand.example.test';
     const squatter = await bSite();

@@ -20,13 +20,24 @@ function writeOwnership(trx: Executor, siteId: string, name: string, token: stri
   return changeOwnership(trx, siteId, name, (saved) => (saved.token === token ? ownership : null));
 }
 
+const isUniqueViolation = (error: unknown) => {
+  const code = String((error as { code?: unknown }).code ?? '');
+  return code === '23505' || code.startsWith('SQLITE_CONSTRAINT');
+};
+
 /** The site's claim of a name becomes the verified one (claims that ended hold no row: it is made again). */
 async function markClaimVerified(trx: Executor, site: { id: string; org_id: string }, name: string, at: string) {
   await trx.deleteFrom('domain_claims').where('site_id', '=', site.id).where('name', '=', name).execute();
-  await trx
-    .insertInto('domain_claims')
-    .values({ name, site_id: site.id, org_id: site.org_id, verified_at: at, claimed_at: at })
-    .execute();
+  try {
+    await trx
+      .insertInto('domain_claims')
+      .values({ name, site_id: site.id, org_id: site.org_id, verified_at: at, claimed_at: at })
+      .execute();
+  } catch (error) {
+    // Two sites proved the same name at once: the database keeps one verified claim per name.
+    if (isUniqueViolation(error)) throw httpError('DOMAIN_TAKEN', `The domain ${name} was verified by another site`);
+    throw error;
+  }
   await trx.deleteFrom('released_domains').where('name', '=', name).execute();
 }
 
