@@ -105,7 +105,14 @@ export interface Database {
     created_at: Iso;
   };
   /** Sites' claims of custom domains: several per name until one is verified (see migration 022). */
-  domain_claims: { name: string; site_id: string; org_id: string; verified_at: Iso | null; claimed_at: Iso };
+  domain_claims: {
+    name: string;
+    site_id: string;
+    org_id: string;
+    verified_at: Iso | null;
+    verified_by: 'txt' | 'http' | null;
+    claimed_at: Iso;
+  };
   /** Verified domains taken off their site lately, by the organization that held them. */
   released_domains: { name: string; org_id: string; released_at: Iso };
   branches: {

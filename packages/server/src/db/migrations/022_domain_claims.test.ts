@@ -10,7 +10,7 @@ for (const database of databases) {
   describe(`migration 022 (${database.name})`, () => {
     const olderDb = emptyDatabases(database);
 
-    it('makes each saved domain a claim of its site, verified as it was, and drops site_domains', async () => {
+    it('makes each saved domain a claim of its site, verified as it was', async () => {
       const db = await olderDb();
       await migrate(db, sealer, '021_sealed_private_keys');
       const domains = [
@@ -53,12 +53,20 @@ for (const database of databases) {
       await migrate(db, sealer);
       const claims = await db.selectFrom('domain_claims').selectAll().orderBy('name').execute();
       expect(claims).toEqual([
-        { name: 'new.example.com', site_id: 'site', org_id: 'org', verified_at: null, claimed_at: expect.any(String) },
+        {
+          name: 'new.example.com',
+          site_id: 'site',
+          org_id: 'org',
+          verified_at: null,
+          verified_by: null,
+          claimed_at: expect.any(String),
+        },
         {
           name: 'www.example.com',
           site_id: 'site',
           org_id: 'org',
           verified_at: '2026-01-01T00:00:00.000Z',
+          verified_by: 'txt',
           claimed_at: expect.any(String),
         },
       ]);

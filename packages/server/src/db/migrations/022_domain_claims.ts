@@ -20,6 +20,8 @@ export async function up(db: Kysely<unknown>) {
     .addColumn('site_id', 'text', (c) => c.notNull())
     .addColumn('org_id', 'text', (c) => c.notNull())
     .addColumn('verified_at', 'text')
+    // `txt` or `http`: a claim proved over HTTP yields to the organization that verifies a domain above it.
+    .addColumn('verified_by', 'text')
     .addColumn('claimed_at', 'text', (c) => c.notNull())
     .addPrimaryKeyConstraint('domain_claims_pk', ['name', 'site_id'])
     .execute();
@@ -45,8 +47,10 @@ export async function up(db: Kysely<unknown>) {
   for (const row of rows) {
     for (const domain of JSON.parse(row.domains) as StoredDomain[]) {
       const verifiedAt = domain.ownership?.verifiedAt ?? null;
-      await sql`insert into domain_claims (name, site_id, org_id, verified_at, claimed_at)
-        values (${domain.name}, ${row.id}, ${row.org_id}, ${verifiedAt}, ${claimedAt})`.execute(db);
+      // How a domain verified before was proved is not known: it is kept as if by its TXT record.
+      const verifiedBy = verifiedAt ? 'txt' : null;
+      await sql`insert into domain_claims (name, site_id, org_id, verified_at, verified_by, claimed_at)
+        values (${domain.name}, ${row.id}, ${row.org_id}, ${verifiedAt}, ${verifiedBy}, ${claimedAt})`.execute(db);
     }
   }
   await db.schema.dropTable('site_domains').execute();

@@ -42,22 +42,28 @@ function whyTaken(claim: EndedClaim, verifier: { org_id: string }, name: string,
 
 /**
  * A verified claim settles the name: other sites' claims of it end, and so do other
- * organizations' claims of names under it (which only the verifier's organization may claim).
- * In the verifying transaction, after the verified claim is written.
+ * organizations' claims of names under it (which only the verifier's organization may claim),
+ * those proved over HTTP included: `*.{name}` may have pointed at Wharf before its owners came,
+ * which is all such a proof showed. Claims proved by their TXT record stay (the DNS of the name
+ * said so). In the verifying transaction, after the verified claim is written.
  */
 export async function takeOverClaims(trx: Executor, verifier: { id: string; org_id: string }, name: string) {
-  const candidates = await unverifiedClaims(trx)
+  const candidates = await trx
+    .selectFrom('domain_claims')
+    .innerJoin('sites', 'sites.id', 'domain_claims.site_id')
+    .select(['domain_claims.name', 'domain_claims.site_id', 'domain_claims.org_id', 'sites.team_id'])
+    .select('domain_claims.verified_at')
     .where('domain_claims.site_id', '!=', verifier.id)
     .where((eb) => eb.or([eb('domain_claims.name', '=', name), eb('domain_claims.name', 'like', `%.${name}`)]))
+    .where((eb) => eb.or([eb('domain_claims.verified_at', 'is', null), eb('domain_claims.verified_by', '=', 'http')]))
     .execute();
-  const losers = candidates.filter(
-    (claim) => claim.name === name || (claim.name.endsWith(`.${name}`) && claim.org_id !== verifier.org_id),
-  );
+  const under = (claim: EndedClaim) => claim.name.endsWith(`.${name}`) && claim.org_id !== verifier.org_id;
+  const losers = candidates.filter((claim) => under(claim) || (claim.name === name && !claim.verified_at));
   const at = new Date().toISOString();
   const ends = [];
   for (const claim of losers) {
     const message = whyTaken(claim, verifier, name, at);
-    if (await endClaim(trx, claim.site_id, claim.name, { reason: 'taken', at, message }))
+    if (await endClaim(trx, claim.site_id, claim.name, { reason: 'taken', at, message }, claim.verified_at !== null))
       ends.push({ claim, reason: 'taken' as const });
   }
   await recordEnds(trx, ends);

@@ -72,7 +72,7 @@ const isLive = (domain: Domain) => !domain.ownership?.ended;
 export async function saveClaims(trx: Executor, site: ClaimingSite, domains: Domain[]) {
   const before = await trx
     .selectFrom('domain_claims')
-    .select(['name', 'verified_at', 'claimed_at'])
+    .select(['name', 'verified_at', 'verified_by', 'claimed_at'])
     .where('site_id', '=', site.id)
     .execute();
   const previous = new Map(before.map((claim) => [claim.name, claim]));
@@ -92,6 +92,7 @@ export async function saveClaims(trx: Executor, site: ClaimingSite, domains: Dom
         site_id: site.id,
         org_id: site.org_id,
         verified_at: domain.ownership?.verifiedAt ?? null,
+        verified_by: previous.get(domain.name)?.verified_by ?? null,
         claimed_at: previous.get(domain.name)?.claimed_at ?? claimedAt,
       })),
     )
@@ -162,20 +163,21 @@ export async function changeOwnership(
   return true;
 }
 
-/** Ends a claim that was not verified: its site keeps the domain, shown with why, and claims nothing. */
+/**
+ * Ends a claim: its site keeps the domain, shown with why, and claims nothing. Only a claim not
+ * verified ends, unless `verifiedToo` (a claim proved over HTTP under a domain its holder verifies).
+ */
 export async function endClaim(
   trx: Executor,
   siteId: string,
   name: string,
   ended: NonNullable<DomainOwnership['ended']>,
+  verifiedToo = false,
 ) {
-  await trx
-    .deleteFrom('domain_claims')
-    .where('site_id', '=', siteId)
-    .where('name', '=', name)
-    .where('verified_at', 'is', null)
-    .execute();
+  let claims = trx.deleteFrom('domain_claims').where('site_id', '=', siteId).where('name', '=', name);
+  if (!verifiedToo) claims = claims.where('verified_at', 'is', null);
+  await claims.execute();
   return changeOwnership(trx, siteId, name, (ownership) =>
-    ownership.verifiedAt || ownership.ended ? null : { ...ownership, ended },
+    (ownership.verifiedAt && !verifiedToo) || ownership.ended ? null : { ...ownership, verifiedAt: null, ended },
   );
 }

@@ -3,7 +3,7 @@ import { expectStatus, type TestClient } from '../../../test/client.ts';
 import { type DnsPeer, startDnsPeer } from '../../../test/dnsPeer.ts';
 import { databases, freePort, startTestServer, type TestServer } from '../../../test/harness.ts';
 import { siteRequest } from '../../../test/siteClient.ts';
-import { buildWorld, SITE_FILES, type World } from '../../../test/world.ts';
+import { buildWorld, SITE_FILES, uploadRelease, type World } from '../../../test/world.ts';
 import { keepHouse } from '../../deploys/gc.ts';
 
 type Domain = { name: string; ownership: { token: string; verifiedAt: string | null; ended?: Record<string, string> } };
@@ -114,6 +114,27 @@ describe.each(databases)('custom domain claims between organizations on $name', 
     expect(refused.body.code).toBe('DOMAIN_OF_ANOTHER_ORG');
     await expect.poll(async () => (await challenge(early)).status).toBe(404);
     expect((await shown(b, taker)).ownership.verifiedAt).toBeNull();
+  });
+
+  it('ends a name proved over HTTP before another organization verified the domain above it, which serves it then', async () => {
+    const name = 'early.example.test';
+    // The owners' wildcard already points at Wharf: B proves dev.{name} over HTTP before A comes.
+    const taker = await bSite();
+    const dev = await claim(b, taker, `dev.${name}`);
+    await expect.poll(async () => (await challenge(dev)).status).toBe(200);
+    expect((expectStatus(await verify(b, taker, dev.name), 200) as Site).domains[0]!.ownership.verifiedAt).toEqual(
+      expect.any(String),
+    );
+    await expect.poll(async () => (await onHost(dev.name)).text).toContain('Nothing deployed yet');
+
+    const holder = await aSite();
+    await uploadRelease(a, holder._id, 'dev release', ['dev']);
+    await verifyByTxt(a, holder, await claim(a, holder, name));
+    expect((await shown(b, taker)).ownership).toMatchObject({
+      verifiedAt: null,
+      ended: { reason: 'taken', message: expect.stringMatching(new RegExp(`^Another organization verified ${name}`)) },
+    });
+    await expect.poll(async () => (await onHost(dev.name)).text).toBe(SITE_FILES[0]!.content);
   });
 
   it('takes no HTTP proof of a name Wharf serves for another site of the same organization', async () => {

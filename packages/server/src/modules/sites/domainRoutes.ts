@@ -26,12 +26,24 @@ const isUniqueViolation = (error: unknown) => {
 };
 
 /** The site's claim of a name becomes the verified one (claims that ended hold no row: it is made again). */
-async function markClaimVerified(trx: Executor, site: { id: string; org_id: string }, name: string, at: string) {
+async function markClaimVerified(
+  trx: Executor,
+  site: { id: string; org_id: string },
+  name: string,
+  verified: { at: string; by: 'txt' | 'http' },
+) {
   await trx.deleteFrom('domain_claims').where('site_id', '=', site.id).where('name', '=', name).execute();
   try {
     await trx
       .insertInto('domain_claims')
-      .values({ name, site_id: site.id, org_id: site.org_id, verified_at: at, claimed_at: at })
+      .values({
+        name,
+        site_id: site.id,
+        org_id: site.org_id,
+        verified_at: verified.at,
+        verified_by: verified.by,
+        claimed_at: verified.at,
+      })
       .execute();
   } catch (error) {
     // Two sites proved the same name at once: the database keeps one verified claim per name.
@@ -73,7 +85,7 @@ export function siteDomainRoutes(app: WharfApp) {
       await mustBeClaimable(trx, site, domain.name);
       const verifiedAt = now();
       if (!(await writeOwnership(trx, site.id, domain.name, token, { token, verifiedAt }))) return;
-      await markClaimVerified(trx, site, domain.name, verifiedAt);
+      await markClaimVerified(trx, site, domain.name, { at: verifiedAt, by: txtProblem ? 'http' : 'txt' });
       await takeOverClaims(trx, site, domain.name);
       // The event tells every edge to read the site again, and so to start serving the domain.
       await recordEvent(trx, {
