@@ -58,6 +58,8 @@ export const errorCodes = {
   SITE_NAME_TAKEN: 409,
   BRANCH_NAME_TAKEN: 409,
   DOMAIN_TAKEN: 409,
+  // A name at or under a custom domain that another organization verified: only that one may claim it.
+  DOMAIN_OF_ANOTHER_ORG: 409,
   DOMAIN_RESERVED: 400,
   MAIN_BRANCH_UNDELETABLE: 409,
   MAIN_BRANCH_CANNOT_EXPIRE: 409,

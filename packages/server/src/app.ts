@@ -206,8 +206,20 @@ export async function buildApp(config: Config, options: BuildOptions = {}): Prom
   const counters = await openCounters(config.redisUrl, installationTag(secret));
   fastify.addHook('onClose', () => counters.close());
   lifecycle.readiness = nodeReadiness({ db, counters, blobs, redis: config.redisUrl !== null });
-  const outbound = new OutboundGuard({ allowPrivate: config.allowPrivateUpstreams, log: fastify.log });
-  fastify.addHook('onClose', async () => outbound.close());
+  const outbound = new OutboundGuard({
+    allowPrivate: config.allowPrivateUpstreams,
+    allowList: config.proxyAllowedPrivate,
+    log: fastify.log,
+  });
+  const hookOutbound = new OutboundGuard({
+    allowPrivate: config.allowPrivateUpstreams,
+    allowList: config.hooksAllowedPrivate,
+    log: fastify.log,
+  });
+  fastify.addHook('onClose', async () => {
+    outbound.close();
+    hookOutbound.close();
+  });
   const dispatcher = new Dispatcher(db, fastify.log);
   const jobs = new JobRunner(db, fastify.log);
   edge = new Edge(db, config, {
@@ -268,6 +280,7 @@ export async function buildApp(config: Config, options: BuildOptions = {}): Prom
     jobs,
     mailer,
     outbound,
+    hookOutbound,
     counters,
     node: { name: node.name, instance: node.instance },
     lifecycle,

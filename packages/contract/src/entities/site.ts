@@ -80,6 +80,12 @@ export const domainOwnership = z.object({
   verifiedAt: timestamp.nullable(),
   /** Why the last check failed, until one succeeds. */
   lastError: z.string().optional(),
+  /**
+   * Set when the claim ended unverified: another site verified the name or a domain above it
+   * (`taken`), or it was not verified in time (`expired`). Wharf no longer answers its HTTP
+   * challenge; the TXT record can still prove it once nobody else holds the name.
+   */
+  ended: z.object({ reason: z.enum(['taken', 'expired']), at: timestamp, message: z.string() }).optional(),
 });
 export type DomainOwnership = z.infer<typeof domainOwnership>;
 

@@ -104,7 +104,17 @@ export interface Database {
     keep_releases_count: number | null;
     created_at: Iso;
   };
-  site_domains: { name: string; site_id: string };
+  /** Sites' claims of custom domains: several per name until one is verified (see migration 022). */
+  domain_claims: {
+    name: string;
+    site_id: string;
+    org_id: string;
+    verified_at: Iso | null;
+    verified_by: 'txt' | 'http' | null;
+    claimed_at: Iso;
+  };
+  /** Verified domains taken off their site lately, by the organization that held them. */
+  released_domains: { name: string; org_id: string; released_at: Iso };
   branches: {
     id: string;
     site_id: string;

@@ -165,15 +165,15 @@ export class Edge {
    * request for such a domain gets what an unknown host gets.
    */
   private isOwnershipChallenge(req: IncomingMessage, host: string) {
-    const token = this.table.challengeToken(host);
-    return token !== undefined && req.url === `${CHALLENGE_PREFIX}${token}`;
+    const token = req.url?.startsWith(CHALLENGE_PREFIX) ? req.url.slice(CHALLENGE_PREFIX.length) : undefined;
+    return token !== undefined && this.table.answersChallenge(host, token);
   }
 
   handle(req: IncomingMessage, res: ServerResponse) {
     const host = this.hosts.parse(requestHost(req));
     if (host && this.isOwnershipChallenge(req, host.name)) {
       res.writeHead(200, { 'content-type': 'text/plain; charset=utf-8', 'cache-control': 'no-store' });
-      res.end(req.method === 'HEAD' ? undefined : this.table.challengeToken(host.name));
+      res.end(req.method === 'HEAD' ? undefined : req.url!.slice(CHALLENGE_PREFIX.length));
       return;
     }
     const resolved = host ? this.table.resolve(host.target) : null;

@@ -44,7 +44,7 @@ export interface SiteEntry {
   headers: [string, string][];
   /** Verified domains only: the edge serves no other. */
   domains: Domain[];
-  /** Saved domains not verified yet, with the token their HTTP challenge answers. */
+  /** Saved domains not verified yet whose claim goes on, with the token their HTTP challenge answers. */
   pendingDomains: { name: string; token: string }[];
 }
 
@@ -82,13 +82,17 @@ function scopedHeadersOf(site: Header[], branch: Header[]): PatternIndex<ScopedH
   return scoped.length > 0 ? new PatternIndex(scoped) : null;
 }
 
-/** Only a verified domain is served; one not verified yet answers only its ownership challenge. */
+/**
+ * Only a verified domain is served; one not verified yet answers only its ownership challenge, and
+ * one whose claim ended (taken by another site, or expired) answers nothing.
+ */
 function domainsByOwnership(saved: Domain[]): Pick<SiteEntry, 'domains' | 'pendingDomains'> {
   const domains: Domain[] = [];
   const pendingDomains: SiteEntry['pendingDomains'] = [];
   for (const domain of saved) {
     if (domain.ownership?.verifiedAt) domains.push(domain);
-    else if (domain.ownership) pendingDomains.push({ name: domain.name, token: domain.ownership.token });
+    else if (domain.ownership && !domain.ownership.ended)
+      pendingDomains.push({ name: domain.name, token: domain.ownership.token });
   }
   return { domains, pendingDomains };
 }
@@ -124,7 +128,8 @@ export class RoutingTable {
   private readonly byName = new Map<string, SiteEntry>();
   private readonly byId = new Map<string, SiteEntry>();
   private readonly byDomain = new Map<string, { site: SiteEntry; domain: Domain }>();
-  private readonly challenges = new Map<string, { site: SiteEntry; token: string }>();
+  /** Host → token → the site claiming it: several sites may claim one name until one verifies it. */
+  private readonly challenges = new Map<string, Map<string, SiteEntry>>();
 
   get size() {
     return this.byId.size;
@@ -172,8 +177,11 @@ export class RoutingTable {
     if (this.byName.get(old.name) === old) this.byName.delete(old.name);
     for (const domain of old.domains)
       if (this.byDomain.get(domain.name)?.site === old) this.byDomain.delete(domain.name);
-    for (const pending of old.pendingDomains)
-      if (this.challenges.get(pending.name)?.site === old) this.challenges.delete(pending.name);
+    for (const pending of old.pendingDomains) {
+      const tokens = this.challenges.get(pending.name);
+      if (tokens?.get(pending.token) === old) tokens.delete(pending.token);
+      if (tokens?.size === 0) this.challenges.delete(pending.name);
+    }
   }
 
   private put(entry: SiteEntry) {
@@ -181,12 +189,20 @@ export class RoutingTable {
     this.byId.set(entry.id, entry);
     this.byName.set(entry.name, entry);
     for (const domain of entry.domains) this.byDomain.set(domain.name, { site: entry, domain });
-    for (const { name, token } of entry.pendingDomains) this.challenges.set(name, { site: entry, token });
+    for (const { name, token } of entry.pendingDomains) {
+      const tokens = this.challenges.get(name) ?? new Map<string, SiteEntry>();
+      tokens.set(token, entry);
+      this.challenges.set(name, tokens);
+    }
   }
 
-  /** The token a saved domain not verified yet answers at its challenge path, else undefined. */
-  challengeToken(host: string): string | undefined {
-    return this.challenges.get(host)?.token;
+  /**
+   * Whether a claim of this host not verified yet has this token. A host the table serves (a
+   * verified domain, or a branch under one that exposes branches) answers no one's challenge: it
+   * reaches Wharf for its holder, which proves nothing about whoever else claims it.
+   */
+  answersChallenge(host: string, token: string): boolean {
+    return this.challenges.get(host)?.has(token) === true && !this.isDomain(host);
   }
 
   /** The site and branch a host asks for; undefined branch when the site has no such branch. */

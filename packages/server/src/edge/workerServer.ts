@@ -36,7 +36,11 @@ function listen(server: Server, port: number, host: string) {
 export async function startEdgeWorker(config: Config, primarySocket: string, log: Logger) {
   const db = openDb({ dataDir: config.dataDir, databaseUrl: config.databaseUrl });
   const blobs = openBlobStore(config);
-  const outbound = new OutboundGuard({ allowPrivate: config.allowPrivateUpstreams, log });
+  const outbound = new OutboundGuard({
+    allowPrivate: config.allowPrivateUpstreams,
+    allowList: config.proxyAllowedPrivate,
+    log,
+  });
   // Email forms queue sealed mail jobs; the primary's job runner finds them within its poll.
   const secret = resolveSecret(config.secret, config.dataDir);
   const sealer = new Sealer(secret);

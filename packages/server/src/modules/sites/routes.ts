@@ -9,13 +9,13 @@ import {
   userOf,
 } from '../../access/rules.ts';
 import type { WharfApp } from '../../wharfApp.ts';
-import { checkManualCertificates, keepSavedPrivateKeys, mustNotBeWharfHosts } from './certificates.ts';
+import { checkManualCertificates, keepSavedPrivateKeys, mustNotBeWharfHosts, sealPrivateKeys } from './certificates.ts';
 import { keepOwnership } from './ownership.ts';
 import { getSite, isSiteNameTaken, listTeamSites, searchOrgSites, storedDomains } from './queries.ts';
 import { createSite, deleteSite, siteNameProblem, updateSite } from './service.ts';
 
 export function siteRoutes(app: WharfApp) {
-  const { db, config } = app;
+  const { db, config, sealer } = app;
 
   app.handle(api.listOrgSites, async ({ actor, params, query }) => {
     await mustBeOrgMember(db, actor, params.orgId);
@@ -54,9 +54,9 @@ export function siteRoutes(app: WharfApp) {
     await mustManageSite(db, actor, params.siteId);
     mustNotBeWharfHosts(config, body.domains);
     const saved = await storedDomains(db, params.siteId);
-    const domains = keepOwnership(saved, keepSavedPrivateKeys(saved, body.domains));
+    const domains = keepOwnership(saved, keepSavedPrivateKeys(sealer, saved, body.domains));
     checkManualCertificates(domains);
-    return updateSite(db, config, userOf(actor), params.siteId, { ...body, domains });
+    return updateSite(db, config, userOf(actor), params.siteId, { ...body, domains: sealPrivateKeys(sealer, domains) });
   });
 
   app.handle(api.deleteSite, async ({ actor, params }) => {
