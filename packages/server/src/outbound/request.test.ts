@@ -4,6 +4,7 @@ import { Readable } from 'node:stream';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { reusedConnectionCutter } from '../../test/reusedConnections.ts';
 import { OutboundGuard } from './guard.ts';
+import { emptyAllowList } from './privateAllowList.ts';
 import { sendOutbound } from './request.ts';
 
 const readAll = async (answer: http.IncomingMessage) => {
@@ -35,7 +36,11 @@ describe('outbound requests on kept-alive connections', () => {
   // A guard of its own per test: each starts without kept-alive connections.
   const freshGuard = () => {
     guard?.close();
-    guard = new OutboundGuard({ allowPrivate: true, log: { warn: () => {} } });
+    guard = new OutboundGuard({
+      allowPrivate: true,
+      allowList: emptyAllowList('WHARF_PROXY_ALLOWED_PRIVATE'),
+      log: { warn: () => {} },
+    });
     return guard;
   };
   const twice = async (request: Omit<Parameters<typeof sendOutbound>[1], 'url'>) => {
