@@ -1,4 +1,4 @@
-import type { Domain, Header, Redirect } from '@wharf/contract';
+import { BASIC_AUTH_USER, type Domain, type Header, type Redirect } from '@wharf/contract';
 import type { Database, Db } from '../db/schema.ts';
 import { readJson } from '../lib/json.ts';
 import { compilePathPattern, type PathPattern } from '../releaseRules/pathPattern.ts';
@@ -6,8 +6,14 @@ import { PatternIndex } from '../releaseRules/patternIndex.ts';
 import type { HostTarget } from './hosts.ts';
 
 /** A password guarding a site or branch; the version changes with every new password. */
+/**
+ * A password on a branch or a site: HTTP Basic with the one user `user`. The same shape as a
+ * release's `Basic-Auth` guard, so that both go through one password gate.
+ */
 export interface Protection {
-  hash: string;
+  /** User name → scrypt hash of the password. */
+  users: ReadonlyMap<string, string>;
+  /** Changes with the password: verified credentials and counted guesses belong to one version. */
   version: string;
 }
 
@@ -53,7 +59,8 @@ const RELOAD_BATCH = 500;
 type BranchRow = Database['branches'];
 
 function protectionOf(row: { password_hash: string | null; password_version: string | null }): Protection | null {
-  return row.password_hash ? { hash: row.password_hash, version: row.password_version ?? '' } : null;
+  if (!row.password_hash) return null;
+  return { users: new Map([[BASIC_AUTH_USER, row.password_hash]]), version: row.password_version ?? '' };
 }
 
 /** Shared by every branch without headers, so that answers prepared for one serve all of them. */

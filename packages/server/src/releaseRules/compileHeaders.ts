@@ -1,21 +1,41 @@
 import { LruCache } from '../edge/lru.ts';
-import { type Captures, compilePathPattern, compileTemplate, requestHostName } from './pathPattern.ts';
+import { guardOf } from './basicAuth.ts';
+import { compileHeaderValue } from './fillCaptures.ts';
+import { type Captures, compilePathPattern, requestHostName } from './pathPattern.ts';
 import { type IndexedPattern, PatternIndex } from './patternIndex.ts';
-import type { HeaderBlock, HeaderMatcher } from './types.ts';
+import { reservedHeaderReason } from './reservedHeaders.ts';
+import type { BasicAuthUser, HeaderBlock, HeaderMatcher } from './types.ts';
 
 interface CompiledBlock extends IndexedPattern {
   set: { name: string; fill: (captures: Captures) => string }[];
   remove: string[];
+  basicAuth: BasicAuthUser[];
 }
 
-type Headers = { set: [string, string][]; remove: string[] };
+type Headers = ReturnType<HeaderMatcher['headersFor']>;
+
+/**
+ * A release stored before Wharf hashed `Basic-Auth` kept it as a header with its passwords in
+ * clear: it is never sent, and its users get a hash no password matches, so the path stays
+ * closed (rather than open) until the release is uploaded again.
+ */
+function legacyBasicAuth(set: readonly [string, string][]): BasicAuthUser[] {
+  return set
+    .filter(([name]) => name.toLowerCase() === 'basic-auth')
+    .flatMap(([, value]) => value.split(/\s+/).filter(Boolean))
+    .map((pair) => ({ user: pair.slice(0, Math.max(0, pair.indexOf(':'))), hash: 'closed' }));
+}
+
+/** What a stored block may set: rules stored before a name was reserved are held to today's list. */
+const settable = ([name]: readonly [string, string]) =>
+  name.toLowerCase() !== 'basic-auth' && reservedHeaderReason(name) === null;
 
 /** Results kept per host and path: a site's hot paths are few, and combining blocks is the costly part. */
 const cachedPaths = 2_000;
 
 /**
  * Compiles header blocks once per release. Values may use the pattern's placeholders (`:name`,
- * `:splat`), filled per path, as Cloudflare documents.
+ * `:splat`), filled per path, as Cloudflare documents, percent-encoded (fillCaptures.ts).
  */
 export function compileHeaders(blocks: readonly HeaderBlock[]): HeaderMatcher {
   const compiled: CompiledBlock[] = [];
@@ -26,8 +46,11 @@ export function compileHeaders(blocks: readonly HeaderBlock[]): HeaderMatcher {
       index,
       host: block.host,
       pattern,
-      set: block.set.map(([name, value]) => ({ name, fill: compileTemplate(value, pattern.names) })),
-      remove: block.remove,
+      set: block.set
+        .filter(settable)
+        .map(([name, value]) => ({ name, fill: compileHeaderValue(value, pattern.names) })),
+      remove: block.remove.filter((name) => reservedHeaderReason(name) === null),
+      basicAuth: [...(block.basicAuth ?? []), ...legacyBasicAuth(block.set)],
     });
   }
   const index = new PatternIndex(compiled);
@@ -53,7 +76,9 @@ export function compileHeaders(blocks: readonly HeaderBlock[]): HeaderMatcher {
 function combine(index: PatternIndex<CompiledBlock>, host: string, path: string): Headers {
   const set = new Map<string, { name: string; values: string[] }>();
   const remove = new Map<string, string>();
+  const users: BasicAuthUser[] = [];
   index.visit(host, path, (block, captures) => {
+    users.push(...block.basicAuth);
     for (const name of block.remove) {
       set.delete(name.toLowerCase());
       remove.set(name.toLowerCase(), name);
@@ -71,5 +96,6 @@ function combine(index: PatternIndex<CompiledBlock>, host: string, path: string)
   return Object.freeze({
     set: [...set.values()].map(({ name, values }) => [name, values.join(', ')] as [string, string]),
     remove: [...remove.values()],
+    guard: guardOf(users),
   });
 }

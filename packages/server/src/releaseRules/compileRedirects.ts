@@ -1,13 +1,18 @@
-import { type Captures, compilePathPattern, compileTemplate, requestHostName } from './pathPattern.ts';
+import { compileTarget } from './fillCaptures.ts';
+import { normalRequestPath } from './normalPath.ts';
+import { type Captures, compilePathPattern, normalisePath, requestHostName } from './pathPattern.ts';
 import { type IndexedPattern, PatternIndex } from './patternIndex.ts';
 import type { RedirectMatch, RedirectMatcher, RedirectRule } from './types.ts';
 
 interface CompiledRule extends IndexedPattern {
   rule: RedirectRule;
-  fill: (captures: Captures) => string;
+  /** The target for these captures; null when a capture cannot go where the to puts it. */
+  fill: (captures: Captures) => string | null;
   /** Query conditions split once: a placeholder captures the value, a literal must equal it. */
   conditions: { key: string; capture: string | null; value: string }[];
   keepsQuery: boolean;
+  /** A redirect to a path of the same host: it must never send a visitor to the address they asked for. */
+  staysOnHost: boolean;
 }
 
 /**
@@ -31,8 +36,9 @@ export function compileRedirects(rules: readonly RedirectRule[]): RedirectMatche
       pattern,
       rule,
       conditions,
-      fill: compileTemplate(rule.to, known),
+      fill: compileTarget(rule.to, known),
       keepsQuery: keepsRequestQuery(rule),
+      staysOnHost: rule.status >= 301 && rule.status <= 308 && rule.to.startsWith('/'),
     });
   }
   const all = new PatternIndex(compiled);
@@ -56,10 +62,14 @@ export function compileRedirects(rules: readonly RedirectRule[]): RedirectMatche
           if (!queryCaptures) return false;
           captures = { ...pathCaptures, ...queryCaptures };
         }
-        const target = entry.fill(captures);
+        const filled = entry.fill(captures);
+        if (filled === null) return false;
+        const target = entry.keepsQuery && rawQuery !== '' ? withQuery(filled, rawQuery) : filled;
+        // Netlify ignores a rule that would redirect to the very address asked for, rather than loop.
+        if (entry.staysOnHost && isSameAddress(target, path, rawQuery)) return false;
         found = {
           rule: entry.rule,
-          target: entry.keepsQuery && rawQuery !== '' ? withQuery(target, rawQuery) : target,
+          target,
           status: entry.rule.status,
           force: entry.rule.force,
           proxy: entry.rule.proxy,
@@ -98,4 +108,19 @@ function withQuery(target: string, query: string): string {
   const hash = target.indexOf('#');
   if (hash === -1) return `${target}?${query}`;
   return `${target.slice(0, hash)}?${query}${target.slice(hash)}`;
+}
+
+/**
+ * Whether a redirect's target names the request's own address: the same path (in normal form, a
+ * trailing slash not counting, as in matching) and the same query. `/a /a 301`, and `/a /a/ 301`
+ * asked as `/a/`, would otherwise redirect forever.
+ */
+function isSameAddress(target: string, normalPath: string, rawQuery: string): boolean {
+  const hash = target.indexOf('#');
+  const address = hash === -1 ? target : target.slice(0, hash);
+  const queryStart = address.indexOf('?');
+  const query = queryStart === -1 ? '' : address.slice(queryStart + 1);
+  if (query !== rawQuery) return false;
+  const path = queryStart === -1 ? address : address.slice(0, queryStart);
+  return normalisePath(normalRequestPath(path)) === normalisePath(normalPath);
 }

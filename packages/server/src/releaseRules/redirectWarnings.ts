@@ -1,3 +1,4 @@
+import { normalRulePath } from './normalPath.ts';
 import { isDynamicPath, normalisePath } from './pathPattern.ts';
 import type { RedirectRule, RuleProblem } from './types.ts';
 import { unreachableRules } from './unreachableRules.ts';
@@ -18,7 +19,7 @@ function warning(line: number, message: string): RuleProblem {
  */
 function redirectLoops(rules: readonly RedirectRule[]): RuleProblem[] {
   const nodes = new Map<string, RedirectRule>();
-  const key = (host: string | null, path: string) => `${host ?? '*'} ${normalisePath(path)}`;
+  const key = (host: string | null, path: string) => `${host ?? '*'} ${normalisePath(normalRulePath(path))}`;
   for (const rule of rules) {
     const isRedirect = rule.status >= 301 && rule.status <= 308;
     if (!isRedirect || rule.query.length > 0 || isDynamicPath(rule.path) || !rule.to.startsWith('/')) continue;
@@ -61,6 +62,10 @@ function redirectLoops(rules: readonly RedirectRule[]): RuleProblem[] {
 }
 
 function loopWarning(found: RedirectRule[]): RuleProblem {
+  if (found.length === 1) {
+    const [rule] = found as [RedirectRule];
+    return warning(rule.line, `rule redirects ${rule.path} to itself (${rule.to}): ignored when serving`);
+  }
   // Told from the rule written first, so the same loop always reads the same way.
   const first = found.reduce((best, rule, i) => (rule.line < found[best]!.line ? i : best), 0);
   const cycle = [...found.slice(first), ...found.slice(0, first)];

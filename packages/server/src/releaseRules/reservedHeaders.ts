@@ -1,0 +1,32 @@
+/**
+ * Headers a `_headers` file may neither set nor remove (`! Name`), each with why: they frame the
+ * answer or the connection, or state what only the server knows. Netlify ignores the same names
+ * (framing, hop-by-hop, Date, Server, Age, Alt-Svc, Allow, Accept-Ranges, Set-Cookie); Wharf adds
+ * the rest of the hop-by-hop family and Location. The README's `_headers` section lists them.
+ */
+const reasons: Record<string, string> = {
+  'transfer-encoding': 'frames the answer: the edge decides it',
+  'content-length': 'frames the answer: the edge decides it',
+  trailer: 'frames the answer: the edge sends no trailers',
+  'content-encoding': 'names the encoding the edge negotiated with the browser',
+  'content-range': 'belongs to the edge’s own answers to a Range request',
+  'accept-ranges': 'says whether the edge serves ranges, which it decides',
+  connection: 'is about the connection, not the answer',
+  'keep-alive': 'is about the connection, not the answer',
+  upgrade: 'is about the connection, not the answer',
+  te: 'is about the connection, not the answer',
+  'alt-svc': 'sends browsers to another server for the whole host',
+  location: 'is the edge’s own on redirects: write redirects in _redirects',
+  allow: 'is the edge’s own on its 405 answers',
+  date: 'is the edge’s clock',
+  age: 'is a cache’s own',
+  server: 'is the edge’s own',
+  'set-cookie': 'would set the same cookie for every visitor, and one for the parent domain reaches other sites',
+};
+
+/** Why Wharf ignores this header in `_headers`, or null when a file may set it. */
+export function reservedHeaderReason(name: string): string | null {
+  const lower = name.toLowerCase();
+  if (lower.startsWith('proxy-')) return 'is for proxies, not browsers';
+  return reasons[lower] ?? null;
+}
