@@ -1,42 +1,10 @@
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
-import net from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startTestServer, type TestServer } from '../../test/harness.ts';
+import { rawRequest } from '../../test/rawRequest.ts';
 import { siteRequest } from '../../test/siteClient.ts';
 import { buildWorld, uploadRelease } from '../../test/world.ts';
-
-interface RawAnswer {
-  status: number;
-  headers: Record<string, string>;
-}
-
-/**
- * A GET whose request line carries `path` byte for byte (latin1), as a client that does not
- * encode would send it: node:http refuses to send most of these.
- */
-function rawGet(port: number, host: string, path: string): Promise<RawAnswer> {
-  return new Promise((resolve, reject) => {
-    const socket = net.connect(port, '127.0.0.1', () =>
-      socket.write(Buffer.from(`GET ${path} HTTP/1.1\r\nHost: ${host}\r\nConnection: close\r\n\r\n`, 'latin1')),
-    );
-    const chunks: Buffer[] = [];
-    socket.on('data', (chunk: Buffer) => chunks.push(chunk));
-    socket.on('error', reject);
-    socket.setTimeout(10_000, () => socket.destroy(new Error(`no answer to ${path}`)));
-    socket.on('close', () => {
-      const text = Buffer.concat(chunks).toString('latin1');
-      const [head = ''] = text.split('\r\n\r\n');
-      const [statusLine = '', ...lines] = head.split('\r\n');
-      const headers: Record<string, string> = {};
-      for (const line of lines) {
-        const colon = line.indexOf(':');
-        headers[line.slice(0, colon).toLowerCase()] = line.slice(colon + 1).trim();
-      }
-      resolve({ status: Number(statusLine.split(' ')[1]), headers });
-    });
-  });
-}
 
 /** An upstream that answers with the request line it received. */
 function startUpstream() {
@@ -136,11 +104,11 @@ describe('visitor input in _redirects and _headers captures', () => {
 
   it('matches a percent-encoded from, however the request encodes the same path', async () => {
     for (const path of ['/authors/c%C3%A9line', '/authors/c%c3%a9line', '/authors/ce%CC%81line']) {
-      const answer = await rawGet(port, host, path);
+      const answer = await rawRequest(port, host, path);
       expect([answer.status, answer.headers.location], path).toEqual([301, '/authors/about-c%C3%A9line']);
     }
-    expect((await rawGet(port, host, '/caf%C3%A9/menu')).headers['x-menu']).toBe('yes');
-    expect((await rawGet(port, host, '/cafe%CC%81/menu')).headers['x-menu']).toBe('yes');
+    expect((await rawRequest(port, host, '/caf%C3%A9/menu')).headers['x-menu']).toBe('yes');
+    expect((await rawRequest(port, host, '/cafe%CC%81/menu')).headers['x-menu']).toBe('yes');
   });
 
   it('forwards a proxied capture with its escapes: no query, fragment or segment is injected', async () => {
@@ -162,14 +130,14 @@ describe('visitor input in _redirects and _headers captures', () => {
       ['/host/shop', 'https://shop.example.com/welcome'],
     ];
     for (const [path, location] of cases)
-      expect((await rawGet(port, host, path)).headers.location, path).toBe(location);
+      expect((await rawRequest(port, host, path)).headers.location, path).toBe(location);
     // A capture that is no host name cannot go into one: the rule does not apply.
     for (const path of ['/host/%0d%0a', '/host/%5B', '/host/%25', '/host/a.b%2Fc'])
-      expect((await rawGet(port, host, path)).status, path).toBe(404);
+      expect((await rawRequest(port, host, path)).status, path).toBe(404);
   });
 
   it('puts a capture into a header value as visible ASCII', async () => {
-    const answer = await rawGet(port, host, '/%E6%97%A5%E6%9C%AC.txt');
+    const answer = await rawRequest(port, host, '/%E6%97%A5%E6%9C%AC.txt');
     expect(answer.status).toBe(200);
     expect(answer.headers['x-asset']).toBe('%E6%97%A5%E6%9C%AC.txt');
   });
@@ -191,7 +159,7 @@ describe('visitor input in _redirects and _headers captures', () => {
     for (const prefix of PREFIXES) {
       for (const input of HOSTILE) {
         const path = `${prefix}${input}`;
-        const answer = await rawGet(port, host, path);
+        const answer = await rawRequest(port, host, path);
         expect(answer.status, path).toBeGreaterThanOrEqual(200);
         expect(answer.status, path).toBeLessThan(500);
         const location = answer.headers.location;
