@@ -26,9 +26,12 @@ function legacyBasicAuth(set: readonly [string, string][]): BasicAuthUser[] {
     .map((pair) => ({ user: pair.slice(0, Math.max(0, pair.indexOf(':'))), hash: 'closed' }));
 }
 
-/** What a stored block may set: rules stored before a name was reserved are held to today's list. */
-const settable = ([name]: readonly [string, string]) =>
-  name.toLowerCase() !== 'basic-auth' && reservedHeaderReason(name) === null;
+/**
+ * What a stored block may set: rules stored before a name was reserved, or before values had to
+ * be ASCII, are held to today's rules (a value Node cannot write would fail every answer).
+ */
+const settable = ([name, value]: readonly [string, string]) =>
+  name.toLowerCase() !== 'basic-auth' && reservedHeaderReason(name) === null && /^[\x20-\x7e\t]*$/.test(value);
 
 /** Results kept per host and path: a site's hot paths are few, and combining blocks is the costly part. */
 const cachedPaths = 2_000;

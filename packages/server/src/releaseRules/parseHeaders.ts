@@ -105,7 +105,7 @@ function addHeaderLine(block: ParsedHeaderBlock, content: string, usersSoFar: nu
 }
 
 function ignored(name: string, reason: string): LineProblem {
-  return { message: `${name} ${reason}: Wharf ignores it in _headers`, severity: 'warning' };
+  return { message: `Wharf ignores ${name} in _headers: it ${reason}`, severity: 'warning' };
 }
 
 /**

@@ -5,23 +5,23 @@
  * the rest of the hop-by-hop family and Location. The README's `_headers` section lists them.
  */
 const reasons: Record<string, string> = {
-  'transfer-encoding': 'frames the answer: the edge decides it',
-  'content-length': 'frames the answer: the edge decides it',
-  trailer: 'frames the answer: the edge sends no trailers',
+  'transfer-encoding': 'frames the answer, which the edge does',
+  'content-length': 'frames the answer, which the edge does',
+  trailer: 'announces trailers, which the edge never sends',
   'content-encoding': 'names the encoding the edge negotiated with the browser',
-  'content-range': 'belongs to the edge’s own answers to a Range request',
-  'accept-ranges': 'says whether the edge serves ranges, which it decides',
+  'content-range': 'belongs to the edge’s answers to Range requests',
+  'accept-ranges': 'says whether the edge serves ranges, which the edge decides',
   connection: 'is about the connection, not the answer',
   'keep-alive': 'is about the connection, not the answer',
   upgrade: 'is about the connection, not the answer',
   te: 'is about the connection, not the answer',
-  'alt-svc': 'sends browsers to another server for the whole host',
-  location: 'is the edge’s own on redirects: write redirects in _redirects',
-  allow: 'is the edge’s own on its 405 answers',
+  'alt-svc': 'would send browsers to another server for the whole host',
+  location: 'belongs to redirects: write them in _redirects',
+  allow: 'belongs to the edge’s 405 answers',
   date: 'is the edge’s clock',
-  age: 'is a cache’s own',
-  server: 'is the edge’s own',
-  'set-cookie': 'would set the same cookie for every visitor, and one for the parent domain reaches other sites',
+  age: 'belongs to caches',
+  server: 'names the server, which the edge does',
+  'set-cookie': 'would give every visitor the same cookie, and one for the parent domain reaches other sites',
 };
 
 /** Why Wharf ignores this header in `_headers`, or null when a file may set it. */
