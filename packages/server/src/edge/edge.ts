@@ -258,11 +258,12 @@ export class Edge {
   }
 
   /** Streams the request to an upstream (a console rule or a `_redirects` proxy), through the outbound guard. */
-  private proxyTo({ req, res, branch }: SiteRequest, url: URL) {
+  private proxyTo({ req, res, branch, guarded }: SiteRequest, url: URL) {
     const { protocol: proto } = clientOf(req, this.trustProxy);
     // X-Forwarded-For gets this connection's peer appended, as every proxy's does.
     const clientAddress = req.socket.remoteAddress ?? 'unknown';
-    const dropAuthorization = branch.protection !== null;
+    // The credential was Wharf's to check, never the upstream's.
+    const dropAuthorization = branch.protection !== null || guarded === true;
     return proxy(req, res, { url, clientAddress, proto, dropAuthorization, outbound: this.outbound });
   }
 
@@ -285,6 +286,7 @@ export class Edge {
       : manifest.rules?.headers?.headersFor(request.host, request.rulePath).guard;
     if (!guard) return this.serveReleaseOpen(request, manifest);
     const { req, res, site } = request;
+    request.guarded = true;
     const verdict = this.gate.check(req, guard, () => clientAddressOf(req, this.trustProxy));
     if (verdict === 'allowed') return this.serveReleaseOpen(request, manifest);
     if (typeof verdict === 'string') return refuse(res, site, verdict);

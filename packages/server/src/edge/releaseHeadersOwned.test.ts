@@ -1,3 +1,5 @@
+import http from 'node:http';
+import type { AddressInfo } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { expectStatus } from '../../test/client.ts';
 import { startTestServer, type TestServer } from '../../test/harness.ts';
@@ -30,8 +32,17 @@ const RESERVED = [
   'Set-Cookie: session=fixed; Domain=localhost',
 ];
 
+/** An upstream that tells whether it was sent a credential. */
+function startUpstream() {
+  const server = http.createServer((req, res) =>
+    res.end(JSON.stringify({ authorization: req.headers.authorization ?? null })),
+  );
+  return new Promise<http.Server>((resolve) => server.listen(0, '127.0.0.1', () => resolve(server)));
+}
+
 describe('headers a release’s _headers may not set, and Basic-Auth', () => {
   let server: TestServer;
+  let upstream: http.Server;
   let world: World;
   let port: number;
   let host: string;
@@ -40,7 +51,9 @@ describe('headers a release’s _headers may not set, and Basic-Auth', () => {
     siteRequest(port, host, path, { headers: authorization ? { authorization } : {} });
 
   beforeAll(async () => {
-    server = await startTestServer();
+    // The upstream is on loopback, which Wharf refuses unless the operator allows private upstreams.
+    server = await startTestServer({ env: { WHARF_ALLOW_PRIVATE_UPSTREAMS: 'on' } });
+    upstream = await startUpstream();
     port = Number(new URL(server.url).port);
     world = await buildWorld(server.url);
     host = `${world.site.name}.localhost:${port}`;
@@ -63,11 +76,18 @@ describe('headers a release’s _headers may not set, and Basic-Auth', () => {
         { name: 'file.txt', content: CONTENT },
         { name: 'protected/page.html', content: page('members only') },
         { name: '_headers', content: headers },
+        {
+          name: '_redirects',
+          content: `/protected/api/*  http://127.0.0.1:${(upstream.address() as AddressInfo).port}/:splat  200`,
+        },
       ],
     );
     problems = release.ruleProblems;
   });
-  afterAll(() => server?.close());
+  afterAll(async () => {
+    await server?.close();
+    upstream?.close();
+  });
 
   it('ignores framing, hop-by-hop and server-owned names, warning about each with its line', async () => {
     const reserved = RESERVED.map((line, index) => ({ name: line.split(':')[0]!, line: index + 2 }));
@@ -113,6 +133,9 @@ describe('headers a release’s _headers may not set, and Basic-Auth', () => {
       expect(allowed.headers['x-private']).toBe('yes');
       expect(allowed.headers['basic-auth']).toBeUndefined();
     }
+    const proxied = await get('/protected/api/data', basic('someuser', 'somepassword'));
+    expect(JSON.parse(proxied.text)).toEqual({ authorization: null });
+    expect((await get('/protected/api/data')).status).toBe(401);
     const open = await get('/');
     expect([open.status, open.headers['basic-auth']]).toEqual([200, undefined]);
   });

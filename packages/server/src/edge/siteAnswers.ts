@@ -17,6 +17,8 @@ export interface SiteRequest {
   rawPath: string;
   /** In the normal form rules and header patterns are matched in (releaseRules/normalPath.ts). */
   rulePath: string;
+  /** The path asked for a release's `Basic-Auth` user: the credential stops at the edge. */
+  guarded?: boolean;
   trailingSlash: boolean;
   query: string;
   /** The request's host name, lowercase and without its port: what host rules match. */

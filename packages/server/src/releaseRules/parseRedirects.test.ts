@@ -173,6 +173,14 @@ describe('parseRedirects warnings', () => {
     ],
     ['a rule to itself', '/self /self/ 308', [[1, 'rule redirects /self to itself (/self/): ignored when serving']]],
     [
+      'a dynamic rule to itself',
+      '/p/:id /p/:id/ 301\n/a/* /a/:splat 302\n/b/* /c/:splat',
+      [
+        [1, 'rule redirects /p/:id to itself (/p/:id/): ignored when serving'],
+        [2, 'rule redirects /a/* to itself (/a/:splat): ignored when serving'],
+      ],
+    ],
+    [
       'a host rule to a rule of any host',
       'https://a.example.com/p /q\n/q /p',
       [[1, expect.stringMatching(/redirect loop/)]],

@@ -5,7 +5,19 @@ import { unreachableRules } from './unreachableRules.ts';
 
 /** Rules that can never match, and loops between static redirects: worth a warning, not a refusal. */
 export function redirectWarnings(rules: readonly RedirectRule[]): RuleProblem[] {
-  return [...unreachableRules(rules), ...redirectLoops(rules)];
+  return [...unreachableRules(rules), ...redirectLoops(rules), ...dynamicSelfRedirects(rules)];
+}
+
+/**
+ * Dynamic redirects whose to is their own from (`/a/* /a/:splat`, `/p/:id /p/:id/`): every
+ * request they match would be sent back to itself. Static ones are found with the loops below.
+ */
+function dynamicSelfRedirects(rules: readonly RedirectRule[]): RuleProblem[] {
+  const shape = (path: string) => normalisePath(normalRulePath(path));
+  return rules
+    .filter((rule) => rule.status >= 301 && rule.status <= 308 && rule.query.length === 0 && isDynamicPath(rule.path))
+    .filter((rule) => !/[?#]/.test(rule.to) && shape(rule.to.replace(':splat', '*')) === shape(rule.path))
+    .map((rule) => warning(rule.line, `rule redirects ${rule.path} to itself (${rule.to}): ignored when serving`));
 }
 
 function warning(line: number, message: string): RuleProblem {
