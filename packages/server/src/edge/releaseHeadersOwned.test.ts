@@ -114,6 +114,21 @@ describe('headers a release’s _headers may not set, and Basic-Auth', () => {
     expect(answer.headers['proxy-authenticate']).toBeUndefined();
   });
 
+  it('refuses the same names, and values it cannot send, among the console’s headers', async () => {
+    const path = `/api/v1/sites/${world.site._id}/headers`;
+    for (const headers of [
+      [{ name: 'Transfer-Encoding', value: 'chunked' }],
+      [{ name: 'set-cookie', value: 'a=1', path: '/x/*' }],
+      [{ name: 'X-Title', value: '日本' }],
+      [{ name: 'X-Split', value: 'a\r\nb' }],
+    ]) {
+      const refused = await world.clients.owner.put(path, { headers });
+      expect(refused.status, headers[0]!.name).toBe(400);
+      expect(refused.body).toMatchObject({ code: 'VALIDATION_FAILED' });
+    }
+    expect((await get('/file.txt')).status).toBe(200);
+  });
+
   it('asks for one of the Basic-Auth users on the paths of its block, and never sends the header', async () => {
     const refused = await get('/protected/page');
     expect(refused.status).toBe(401);

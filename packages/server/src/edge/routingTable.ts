@@ -1,4 +1,11 @@
-import { BASIC_AUTH_USER, type Domain, type Header, type Redirect } from '@wharf/contract';
+import {
+  BASIC_AUTH_USER,
+  type Domain,
+  type Header,
+  patterns,
+  type Redirect,
+  reservedHeaderReason,
+} from '@wharf/contract';
 import type { Database, Db } from '../db/schema.ts';
 import { readJson } from '../lib/json.ts';
 import { compilePathPattern, type PathPattern } from '../releaseRules/pathPattern.ts';
@@ -68,6 +75,16 @@ const NO_HEADERS: [string, string][] = [];
 
 const forEveryPath = (header: Header) => !header.path;
 
+/**
+ * A site's or a branch's stored headers, less those saved before the contract refused them (a
+ * name Wharf sets itself, a value Node cannot write): one of those would break every answer.
+ */
+function headersOf(stored: string): Header[] {
+  return readJson<Header[]>(stored).filter(
+    (header) => reservedHeaderReason(header.name) === null && patterns.headerValue.test(header.value),
+  );
+}
+
 function mergeHeaders(site: Header[], branch: Header[]): [string, string][] {
   const everywhere = [...site, ...branch].filter(forEveryPath);
   if (everywhere.length === 0) return NO_HEADERS;
@@ -101,7 +118,7 @@ function domainsByOwnership(saved: Domain[]): Pick<SiteEntry, 'domains' | 'pendi
 }
 
 function toEntry(site: SiteRow, branches: BranchRow[]): SiteEntry {
-  const siteHeaders = readJson<Header[]>(site.headers);
+  const siteHeaders = headersOf(site.headers);
   const siteProtection = protectionOf(site);
   const entries = branches.map(
     (row): BranchEntry => ({
@@ -109,8 +126,8 @@ function toEntry(site: SiteRow, branches: BranchRow[]): SiteEntry {
       slug: row.slug,
       releaseId: row.release_id,
       protection: protectionOf(row) ?? siteProtection,
-      headers: mergeHeaders(siteHeaders, readJson<Header[]>(row.headers)),
-      scopedHeaders: scopedHeadersOf(siteHeaders, readJson<Header[]>(row.headers)),
+      headers: mergeHeaders(siteHeaders, headersOf(row.headers)),
+      scopedHeaders: scopedHeadersOf(siteHeaders, headersOf(row.headers)),
       redirects: readJson<Redirect[]>(row.redirects),
     }),
   );

@@ -1,9 +1,9 @@
+import { reservedHeaderReason } from '@wharf/contract';
 import { LruCache } from '../edge/lru.ts';
 import { guardOf } from './basicAuth.ts';
 import { compileHeaderValue } from './fillCaptures.ts';
 import { type Captures, compilePathPattern, requestHostName } from './pathPattern.ts';
 import { type IndexedPattern, PatternIndex } from './patternIndex.ts';
-import { reservedHeaderReason } from './reservedHeaders.ts';
 import type { BasicAuthUser, HeaderBlock, HeaderMatcher } from './types.ts';
 
 interface CompiledBlock extends IndexedPattern {

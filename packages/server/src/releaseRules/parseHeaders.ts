@@ -1,5 +1,5 @@
+import { reservedHeaderReason } from '@wharf/contract';
 import { compilePathPattern, splitAbsolute } from './pathPattern.ts';
-import { reservedHeaderReason } from './reservedHeaders.ts';
 import type { ParsedHeaderBlock, RuleProblem } from './types.ts';
 
 /**

@@ -1,8 +1,9 @@
 /**
- * Headers a `_headers` file may neither set nor remove (`! Name`), each with why: they frame the
- * answer or the connection, or state what only the server knows. Netlify ignores the same names
- * (framing, hop-by-hop, Date, Server, Age, Alt-Svc, Allow, Accept-Ranges, Set-Cookie); Wharf adds
- * the rest of the hop-by-hop family and Location. The README's `_headers` section lists them.
+ * Headers neither a release's `_headers` nor the console's headers may set (nor `_headers`
+ * remove with `! Name`), each with why: they frame the answer or the connection, or state what
+ * only the server knows. Netlify ignores the same names (framing, hop-by-hop, Date, Server, Age,
+ * Alt-Svc, Allow, Accept-Ranges, Set-Cookie); Wharf adds the rest of the hop-by-hop family and
+ * Location. The README's `_headers` section lists them.
  */
 const reasons: Record<string, string> = {
   'transfer-encoding': 'frames the answer, which the edge does',
@@ -24,7 +25,7 @@ const reasons: Record<string, string> = {
   'set-cookie': 'would give every visitor the same cookie, and one for the parent domain reaches other sites',
 };
 
-/** Why Wharf ignores this header in `_headers`, or null when a file may set it. */
+/** Why Wharf does not let a site set this header, or null when it may. */
 export function reservedHeaderReason(name: string): string | null {
   const lower = name.toLowerCase();
   if (lower.startsWith('proxy-')) return 'is for proxies, not browsers';
