@@ -58,9 +58,37 @@ describe('parseHeaders', () => {
     ['https://example.com:8443/*\n  X-A: 1', 1, /no port/],
     ['/two /patterns\n  X-A: 1', 1, /holds a space/],
     [`/long\n  X-Long: ${'x'.repeat(2_000)}`, 2, /2,000 characters/],
+    ['/page\n  X-Title: 日本', 2, /outside ASCII/],
+    ['/page\n  Basic-Auth:', 2, /names no user/],
+    ['/page\n  Basic-Auth: nopassword', 2, /user:password pairs/],
+    ['/page\n  Basic-Auth: :password', 2, /user:password pairs/],
+    [`/page\n  Basic-Auth: ${Array.from({ length: 51 }, (_, i) => `u${i}:p`).join(' ')}`, 2, /limit of 50 users/],
   ])('refuses %j with a reason on its line', (text, line, message) => {
     const { problems } = parseHeaders(text);
     expect(problems).toEqual([{ file: '_headers', line, severity: 'error', message: expect.stringMatching(message) }]);
+  });
+
+  it('takes Basic-Auth users out of the headers, and warns about each header Wharf sets itself', () => {
+    const { blocks, problems } = parseHeaders(
+      '/admin/*\n  Basic-Auth: ann:one bob:two:three\n  Transfer-Encoding: chunked\n  ! Content-Length\n  X-A: 1',
+    );
+    expect(blocks).toEqual([
+      {
+        line: 1,
+        host: null,
+        path: '/admin/*',
+        set: [['X-A', '1']],
+        remove: [],
+        credentials: [
+          { user: 'ann', password: 'one' },
+          { user: 'bob', password: 'two:three' },
+        ],
+      },
+    ]);
+    expect(problems).toEqual([
+      { file: '_headers', line: 3, severity: 'warning', message: expect.stringMatching(/ignores Transfer-Encoding/) },
+      { file: '_headers', line: 4, severity: 'warning', message: expect.stringMatching(/ignores Content-Length/) },
+    ]);
   });
 
   it('reads a file with Windows line ends', () => {
