@@ -1,4 +1,4 @@
-import { reservedHeaderReason } from '@wharf/contract';
+import { patterns, reservedHeaderReason } from '@wharf/contract';
 import { LruCache } from '../edge/lru.ts';
 import { guardOf } from './basicAuth.ts';
 import { compileHeaderValue } from './fillCaptures.ts';
@@ -15,23 +15,12 @@ interface CompiledBlock extends IndexedPattern {
 type Headers = ReturnType<HeaderMatcher['headersFor']>;
 
 /**
- * A release stored before Wharf hashed `Basic-Auth` kept it as a header with its passwords in
- * clear: it is never sent, and its users get a hash no password matches, so the path stays
- * closed (rather than open) until the release is uploaded again.
- */
-function legacyBasicAuth(set: readonly [string, string][]): BasicAuthUser[] {
-  return set
-    .filter(([name]) => name.toLowerCase() === 'basic-auth')
-    .flatMap(([, value]) => value.split(/\s+/).filter(Boolean))
-    .map((pair) => ({ user: pair.slice(0, Math.max(0, pair.indexOf(':'))), hash: 'closed' }));
-}
-
-/**
  * What a stored block may set: rules stored before a name was reserved, or before values had to
- * be ASCII, are held to today's rules (a value Node cannot write would fail every answer).
+ * be ASCII, are held to today's rules (a value Node cannot write would fail every answer), and
+ * `Basic-Auth` is never sent (migration 021 made the users of releases stored before it).
  */
 const settable = ([name, value]: readonly [string, string]) =>
-  name.toLowerCase() !== 'basic-auth' && reservedHeaderReason(name) === null && /^[\x20-\x7e\t]*$/.test(value);
+  name.toLowerCase() !== 'basic-auth' && reservedHeaderReason(name) === null && patterns.headerValue.test(value);
 
 /** Results kept per host and path: a site's hot paths are few, and combining blocks is the costly part. */
 const cachedPaths = 2_000;
@@ -53,7 +42,7 @@ export function compileHeaders(blocks: readonly HeaderBlock[]): HeaderMatcher {
         .filter(settable)
         .map(([name, value]) => ({ name, fill: compileHeaderValue(value, pattern.names) })),
       remove: block.remove.filter((name) => reservedHeaderReason(name) === null),
-      basicAuth: [...(block.basicAuth ?? []), ...legacyBasicAuth(block.set)],
+      basicAuth: block.basicAuth ?? [],
     });
   }
   const index = new PatternIndex(compiled);

@@ -1,4 +1,4 @@
-import { reservedHeaderReason } from '@wharf/contract';
+import { patterns, reservedHeaderReason } from '@wharf/contract';
 import { compilePathPattern, splitAbsolute } from './pathPattern.ts';
 import type { ParsedHeaderBlock, RuleProblem } from './types.ts';
 
@@ -95,7 +95,7 @@ function addHeaderLine(block: ParsedHeaderBlock, content: string, usersSoFar: nu
     );
   }
   if (hasControlCharacter(value)) return refused(`the value of ${name} holds a control character`);
-  if (/[^\x20-\x7e\t]/.test(value))
+  if (!patterns.headerValue.test(value))
     return refused(`the value of ${name} holds a character outside ASCII: percent-encode it`);
   if (name.toLowerCase() === 'basic-auth') return addCredentials(block, value, usersSoFar);
   const reserved = reservedHeaderReason(name);
