@@ -306,7 +306,8 @@ export class Edge {
     if (rules?.headers) request.headers = this.answerHeaders.headersFor(branch, rules, host, rulePath);
     if (rules?.redirects) {
       const exists = namedFile(manifest, path, trailingSlash) !== undefined;
-      const hit = rules.redirects.match(host, rulePath, query, { onlyForced: exists });
+      const scheme = clientOf(request.req, this.trustProxy).protocol;
+      const hit = rules.redirects.match(host, rulePath, query, { onlyForced: exists, scheme });
       if (hit) return this.followRule(request, manifest, hit);
     }
     return this.onlyGetOrHead(request) ?? this.sendFile(request, manifest);

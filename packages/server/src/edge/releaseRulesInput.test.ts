@@ -49,6 +49,8 @@ describe('visitor input in _redirects and _headers captures', () => {
       '/trailing   /trailing/   301!',
       '/loop-query  /loop-query?x=1   301!',
       '/store  id=:id  /products/:id?from=:id   301',
+      `http://${world.site.name}.localhost/same/*  http://${world.site.name}.localhost/same/:splat  301!`,
+      `http://${world.site.name}.localhost/secure/*  https://${world.site.name}.localhost/secure/:splat  301!`,
     ].join('\n');
     const headers = ['/*', '  X-Asset: :splat', '/caf%C3%A9/*', '  X-Menu: yes'].join('\n');
     const release = await uploadRelease(
@@ -119,6 +121,9 @@ describe('visitor input in _redirects and _headers captures', () => {
     expect((await get('/loop-query?x=1')).text).toBe(page('query'));
     expect((await get('/loop-query')).headers.location).toBe('/loop-query?x=1');
     expect((await get('/trailing/')).text).toBe(page('trailing'));
+    // Its own absolute URL too, on the scheme it was asked with; to https it is a redirect.
+    expect((await get('/same/page')).status).toBe(404);
+    expect((await get('/secure/page')).headers.location).toBe(`https://${host.split(':')[0]}/secure/page`);
     expect(problems).toEqual(
       expect.arrayContaining([
         expect.objectContaining({ line: 9, severity: 'warning', message: expect.stringMatching(/itself/) }),

@@ -11,8 +11,8 @@ interface CompiledRule extends IndexedPattern {
   /** Query conditions split once: a placeholder captures the value, a literal must equal it. */
   conditions: { key: string; capture: string | null; value: string }[];
   keepsQuery: boolean;
-  /** A redirect to a path of the same host: it must never send a visitor to the address they asked for. */
-  staysOnHost: boolean;
+  /** A redirect (3xx): it must never send a visitor to the address they asked for. */
+  redirects: boolean;
 }
 
 /**
@@ -38,7 +38,7 @@ export function compileRedirects(rules: readonly RedirectRule[]): RedirectMatche
       conditions,
       fill: compileTarget(rule.to, known),
       keepsQuery: keepsRequestQuery(rule),
-      staysOnHost: rule.status >= 301 && rule.status <= 308 && rule.to.startsWith('/'),
+      redirects: rule.status >= 301 && rule.status <= 308,
     });
   }
   const all = new PatternIndex(compiled);
@@ -51,10 +51,12 @@ export function compileRedirects(rules: readonly RedirectRule[]): RedirectMatche
     match(host, path, query, options) {
       const index = options?.onlyForced ? forced : all;
       if (!index) return null;
+      const hostName = requestHostName(host);
       const rawQuery = query.startsWith('?') ? query.slice(1) : query;
       let params: URLSearchParams | undefined;
       let found: RedirectMatch | null = null;
-      index.visit(requestHostName(host), path, (entry, pathCaptures) => {
+      const here: RequestAddress = { host: hostName, path, query: rawQuery, scheme: options?.scheme };
+      index.visit(hostName, path, (entry, pathCaptures) => {
         let captures = pathCaptures;
         if (entry.conditions.length > 0) {
           params ??= new URLSearchParams(rawQuery);
@@ -66,7 +68,7 @@ export function compileRedirects(rules: readonly RedirectRule[]): RedirectMatche
         if (filled === null) return false;
         const target = entry.keepsQuery && rawQuery !== '' ? withQuery(filled, rawQuery) : filled;
         // Netlify ignores a rule that would redirect to the very address asked for, rather than loop.
-        if (entry.staysOnHost && isSameAddress(target, path, rawQuery)) return false;
+        if (entry.redirects && isRequestAddress(target, here)) return false;
         found = {
           rule: entry.rule,
           target,
@@ -110,10 +112,29 @@ function withQuery(target: string, query: string): string {
   return `${target.slice(0, hash)}?${query}${target.slice(hash)}`;
 }
 
+interface RequestAddress {
+  host: string;
+  path: string;
+  query: string;
+  scheme: string | undefined;
+}
+
 /**
- * Whether a redirect's target names the request's own address: the same path (in normal form, a
- * trailing slash not counting, as in matching) and the same query. `/a /a 301`, and `/a /a/ 301`
- * asked as `/a/`, would otherwise redirect forever.
+ * Whether a redirect's target is the address asked for. A path is, with the same path and query
+ * (`/a /a 301`, `/a /a/ 301` asked as `/a/`); an absolute URL is when it also names the request's
+ * scheme and host (`http://example.com/* http://example.com/:splat 301!`), ports aside.
+ */
+function isRequestAddress(target: string, here: RequestAddress): boolean {
+  if (target.startsWith('/')) return isSameAddress(target, here.path, here.query);
+  if (here.scheme === undefined) return false;
+  const url = new URL(target);
+  if (url.protocol !== `${here.scheme}:` || url.hostname !== here.host) return false;
+  return isSameAddress(`${url.pathname}${url.search}`, here.path, here.query);
+}
+
+/**
+ * Whether a path target (with its query) is the request's path in normal form, a trailing slash
+ * not counting, as in matching, with the same query.
  */
 function isSameAddress(target: string, normalPath: string, rawQuery: string): boolean {
   const hash = target.indexOf('#');

@@ -65,9 +65,15 @@ export interface RedirectMatch {
 export interface RedirectMatcher {
   /**
    * The first rule in file order that matches; with onlyForced, the first forced one (a file
-   * shadows unforced rules). `path` in normal form (normalRequestPath), `query` as sent, in ASCII.
+   * shadows unforced rules). `path` in normal form (normalRequestPath), `query` as sent, in ASCII;
+   * `scheme`, the request's, lets a redirect to its own absolute URL be told apart from one to https.
    */
-  match(host: string, path: string, query: string, options?: { onlyForced?: boolean }): RedirectMatch | null;
+  match(
+    host: string,
+    path: string,
+    query: string,
+    options?: { onlyForced?: boolean; scheme?: string },
+  ): RedirectMatch | null;
   size: number;
 }
 
