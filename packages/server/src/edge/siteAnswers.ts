@@ -59,7 +59,7 @@ export function redirectTo(res: ServerResponse, status: number, location: string
 /**
  * A Location a browser reads as the redirect meant: visible ASCII only (anything else
  * percent-encoded as UTF-8, so no header is ever refused or mangled), and never `//host` or
- * `/\\host` when it is a path, which browsers would take for another site.
+ * `/\host` when it is a path, which browsers would take for another site.
  */
 export function safeLocation(location: string): string {
   const ascii = /^[\x21-\x7e]*$/.test(location) ? location : location.replace(/[^\x21-\x7e]+/g, percentEncode);

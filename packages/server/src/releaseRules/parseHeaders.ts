@@ -72,31 +72,31 @@ function openBlock(content: string, line: number): ParsedHeaderBlock | string {
   return { line, host: source.host, path: source.path, set: [], remove: [] };
 }
 
-const refused = (message: string): LineProblem => ({ message, severity: 'error' });
+const lineError = (message: string): LineProblem => ({ message, severity: 'error' });
 
 /** Adds a `Name: value` or `! Name` line to the block, or says why it does not. */
 function addHeaderLine(block: ParsedHeaderBlock, content: string, usersSoFar: number): LineProblem | null {
   if (content.startsWith('!')) {
     const name = content.slice(1).trim();
     if (!headerName.test(name))
-      return refused(`! ${name} does not name a header (a name is letters, digits and !#$%&'*+-.^_\`|~)`);
+      return lineError(`! ${name} does not name a header (a name is letters, digits and !#$%&'*+-.^_\`|~)`);
     const reserved = reservedHeaderReason(name);
     if (reserved) return ignored(name, reserved);
     block.remove.push(name);
     return null;
   }
   const colon = content.indexOf(':');
-  if (colon === -1) return refused(`${content} has no colon: a header line is Name: value`);
+  if (colon === -1) return lineError(`${content} has no colon: a header line is Name: value`);
   const name = content.slice(0, colon).trim();
   const value = content.slice(colon + 1).trim();
   if (!headerName.test(name)) {
-    return refused(
+    return lineError(
       `header name "${name}" is not valid (a name is letters, digits and !#$%&'*+-.^_\`|~, without spaces)`,
     );
   }
-  if (hasControlCharacter(value)) return refused(`the value of ${name} holds a control character`);
+  if (hasControlCharacter(value)) return lineError(`the value of ${name} holds a control character`);
   if (!patterns.headerValue.test(value))
-    return refused(`the value of ${name} holds a character outside ASCII: percent-encode it`);
+    return lineError(`the value of ${name} holds a character outside ASCII: percent-encode it`);
   if (name.toLowerCase() === 'basic-auth') return addCredentials(block, value, usersSoFar);
   const reserved = reservedHeaderReason(name);
   if (reserved) return ignored(name, reserved);
@@ -114,16 +114,16 @@ function ignored(name: string, reason: string): LineProblem {
  */
 function addCredentials(block: ParsedHeaderBlock, value: string, usersSoFar: number): LineProblem | null {
   const pairs = value.split(/\s+/).filter(Boolean);
-  if (pairs.length === 0) return refused('Basic-Auth names no user: write Basic-Auth: user:password');
+  if (pairs.length === 0) return lineError('Basic-Auth names no user: write Basic-Auth: user:password');
   const credentials: { user: string; password: string }[] = [];
   for (const pair of pairs) {
     const colon = pair.indexOf(':');
     if (colon <= 0 || colon === pair.length - 1)
-      return refused('Basic-Auth takes user:password pairs separated by spaces, each with a user and a password');
+      return lineError('Basic-Auth takes user:password pairs separated by spaces, each with a user and a password');
     credentials.push({ user: pair.slice(0, colon), password: pair.slice(colon + 1) });
   }
   if (usersSoFar + credentials.length > headerLimits.basicAuthUsers)
-    return refused(`Basic-Auth goes beyond the limit of ${headerLimits.basicAuthUsers} users in a file`);
+    return lineError(`Basic-Auth goes beyond the limit of ${headerLimits.basicAuthUsers} users in a file`);
   block.credentials = [...(block.credentials ?? []), ...credentials];
   return null;
 }
