@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { reservedHeaderReason } from '../reservedHeaders.ts';
 import {
   bool,
   color,
@@ -16,8 +17,10 @@ import {
 import { logoUrl, timestamp } from './common.ts';
 
 export const header = z.object({
-  name: matching(patterns.headerName),
-  value: text(),
+  name: matching(patterns.headerName).refine((name) => reservedHeaderReason(name) === null, {
+    message: messages.headerNameReserved,
+  }),
+  value: text().regex(patterns.headerValue, messages.headerValueAscii),
   /**
    * The paths the header is for, as in `_headers`: `/assets/*`, `/:lang/about`; empty or absent,
    * every path.

@@ -22,6 +22,7 @@ import * as blobVariants from './migrations/019_blob_variants.ts';
 import * as installation from './migrations/020_installation.ts';
 import { sealedPrivateKeys } from './migrations/021_sealed_private_keys.ts';
 import * as domainClaims from './migrations/022_domain_claims.ts';
+import * as basicAuthHashes from './migrations/023_basic_auth_hashes.ts';
 import type { Db } from './schema.ts';
 
 /**
@@ -51,6 +52,7 @@ const migrationsWith = (sealer: () => Sealer): Record<string, Migration> => ({
   '020_installation': installation,
   '021_sealed_private_keys': sealedPrivateKeys(sealer),
   '022_domain_claims': domainClaims,
+  '023_basic_auth_hashes': basicAuthHashes,
 });
 
 /** Brings the database to the latest migration (or up to `target`, which tests of a migration use). */

@@ -8,7 +8,8 @@ import type { Counters } from '../lib/counters.ts';
 import type { Sealer } from '../lib/secrets.ts';
 import { CHALLENGE_PREFIX } from '../modules/sites/ownership.ts';
 import type { OutboundGuard } from '../outbound/guard.ts';
-import type { RedirectMatch } from '../releaseRules/index.ts';
+import { normalRequestPath, type RedirectMatch } from '../releaseRules/index.ts';
+import { asciiQuery } from '../releaseRules/normalPath.ts';
 import type { BlobReader } from '../storage/localFiles.ts';
 import { AnswerHeaders, applyAnswerHeaders } from './answerHeaders.ts';
 import type { EdgeLog } from './edgeLog.ts';
@@ -201,13 +202,14 @@ export class Edge {
     const url = req.url ?? '/';
     const queryStart = url.indexOf('?');
     const rawPath = queryStart === -1 ? url : url.slice(0, queryStart);
-    const query = queryStart === -1 ? '' : url.slice(queryStart);
+    const query = queryStart === -1 ? '' : asciiQuery(url.slice(queryStart));
     const normalised = normalisePath(rawPath);
     if (!normalised) {
       applySiteHeaders(res, branch.headers);
       return sendPage(res, 400, 'badRequest');
     }
-    const headers = this.answerHeaders.headersFor(branch, undefined, host, `/${normalised.path}`);
+    const rulePath = normalRequestPath(rawPath);
+    const headers = this.answerHeaders.headersFor(branch, undefined, host, rulePath);
     applyAnswerHeaders(res, headers);
     const request: SiteRequest = {
       req,
@@ -216,6 +218,7 @@ export class Edge {
       branch,
       path: normalised.path,
       rawPath,
+      rulePath,
       trailingSlash: normalised.trailingSlash,
       query,
       host,
@@ -257,11 +260,12 @@ export class Edge {
   }
 
   /** Streams the request to an upstream (a console rule or a `_redirects` proxy), through the outbound guard. */
-  private proxyTo({ req, res, branch }: SiteRequest, url: URL) {
+  private proxyTo({ req, res, branch, guarded }: SiteRequest, url: URL) {
     const { protocol: proto } = clientOf(req, this.trustProxy);
     // X-Forwarded-For gets this connection's peer appended, as every proxy's does.
     const clientAddress = req.socket.remoteAddress ?? 'unknown';
-    const dropAuthorization = branch.protection !== null;
+    // The credential was Wharf's to check, never the upstream's.
+    const dropAuthorization = branch.protection !== null || guarded === true;
     return proxy(req, res, { url, clientAddress, proto, dropAuthorization, outbound: this.outbound });
   }
 
@@ -274,17 +278,38 @@ export class Edge {
   }
 
   /**
+   * A path the release's `_headers` protect with `Basic-Auth` asks for one of its users, through
+   * the gate of site passwords. A branch with a password of its own has asked for it already, and
+   * that is enough: a browser sends one credential.
+   */
+  private serveRelease(request: SiteRequest, manifest: Manifest): Answer {
+    const guard = request.branch.protection
+      ? null
+      : manifest.rules?.headers?.headersFor(request.host, request.rulePath).guard;
+    if (!guard) return this.serveReleaseOpen(request, manifest);
+    const { req, res, site } = request;
+    request.guarded = true;
+    const verdict = this.gate.check(req, guard, () => clientAddressOf(req, this.trustProxy));
+    if (verdict === 'allowed') return this.serveReleaseOpen(request, manifest);
+    if (typeof verdict === 'string') return refuse(res, site, verdict);
+    return verdict.then((late) =>
+      late === 'allowed' ? this.serveReleaseOpen(request, manifest) : refuse(res, site, late),
+    );
+  }
+
+  /**
    * The release's `_redirects` (a file at the path shadows the rules not forced with `!`), then
    * its files; `_headers` apply to every answer for the path.
    */
-  private serveRelease(request: SiteRequest, manifest: Manifest): Answer {
-    const { branch, path, trailingSlash, query, host } = request;
+  private serveReleaseOpen(request: SiteRequest, manifest: Manifest): Answer {
+    const { branch, path, trailingSlash, query, host, rulePath } = request;
     const rules = manifest.rules;
     // A file's answer takes these headers with its prepared ones; other answers get them set here.
-    if (rules?.headers) request.headers = this.answerHeaders.headersFor(branch, rules, host, `/${path}`);
+    if (rules?.headers) request.headers = this.answerHeaders.headersFor(branch, rules, host, rulePath);
     if (rules?.redirects) {
       const exists = namedFile(manifest, path, trailingSlash) !== undefined;
-      const hit = rules.redirects.match(host, `/${path}${trailingSlash ? '/' : ''}`, query, { onlyForced: exists });
+      const scheme = clientOf(request.req, this.trustProxy).protocol;
+      const hit = rules.redirects.match(host, rulePath, query, { onlyForced: exists, scheme });
       if (hit) return this.followRule(request, manifest, hit);
     }
     return this.onlyGetOrHead(request) ?? this.sendFile(request, manifest);

@@ -1,4 +1,11 @@
-import type { Domain, Header, Redirect } from '@wharf/contract';
+import {
+  BASIC_AUTH_USER,
+  type Domain,
+  type Header,
+  patterns,
+  type Redirect,
+  reservedHeaderReason,
+} from '@wharf/contract';
 import type { Database, Db } from '../db/schema.ts';
 import { readJson } from '../lib/json.ts';
 import { compilePathPattern, type PathPattern } from '../releaseRules/pathPattern.ts';
@@ -6,8 +13,14 @@ import { PatternIndex } from '../releaseRules/patternIndex.ts';
 import type { HostTarget } from './hosts.ts';
 
 /** A password guarding a site or branch; the version changes with every new password. */
+/**
+ * A password on a branch or a site: HTTP Basic with the one user `user`. The same shape as a
+ * release's `Basic-Auth` guard, so that both go through one password gate.
+ */
 export interface Protection {
-  hash: string;
+  /** User name → scrypt hash of the password. */
+  users: ReadonlyMap<string, string>;
+  /** Changes with the password: verified credentials and counted guesses belong to one version. */
   version: string;
 }
 
@@ -53,13 +66,24 @@ const RELOAD_BATCH = 500;
 type BranchRow = Database['branches'];
 
 function protectionOf(row: { password_hash: string | null; password_version: string | null }): Protection | null {
-  return row.password_hash ? { hash: row.password_hash, version: row.password_version ?? '' } : null;
+  if (!row.password_hash) return null;
+  return { users: new Map([[BASIC_AUTH_USER, row.password_hash]]), version: row.password_version ?? '' };
 }
 
 /** Shared by every branch without headers, so that answers prepared for one serve all of them. */
 const NO_HEADERS: [string, string][] = [];
 
 const forEveryPath = (header: Header) => !header.path;
+
+/**
+ * A site's or a branch's stored headers, less those saved before the contract refused them (a
+ * name Wharf sets itself, a value Node cannot write): one of those would break every answer.
+ */
+function headersOf(stored: string): Header[] {
+  return readJson<Header[]>(stored).filter(
+    (header) => reservedHeaderReason(header.name) === null && patterns.headerValue.test(header.value),
+  );
+}
 
 function mergeHeaders(site: Header[], branch: Header[]): [string, string][] {
   const everywhere = [...site, ...branch].filter(forEveryPath);
@@ -98,7 +122,7 @@ function domainsByOwnership(saved: Domain[]): Pick<SiteEntry, 'domains' | 'pendi
 }
 
 function toEntry(site: SiteRow, branches: BranchRow[]): SiteEntry {
-  const siteHeaders = readJson<Header[]>(site.headers);
+  const siteHeaders = headersOf(site.headers);
   const siteProtection = protectionOf(site);
   const entries = branches.map(
     (row): BranchEntry => ({
@@ -106,8 +130,8 @@ function toEntry(site: SiteRow, branches: BranchRow[]): SiteEntry {
       slug: row.slug,
       releaseId: row.release_id,
       protection: protectionOf(row) ?? siteProtection,
-      headers: mergeHeaders(siteHeaders, readJson<Header[]>(row.headers)),
-      scopedHeaders: scopedHeadersOf(siteHeaders, readJson<Header[]>(row.headers)),
+      headers: mergeHeaders(siteHeaders, headersOf(row.headers)),
+      scopedHeaders: scopedHeadersOf(siteHeaders, headersOf(row.headers)),
       redirects: readJson<Redirect[]>(row.redirects),
     }),
   );
