@@ -4,6 +4,7 @@ export * from './entities/audit.ts';
 export * from './entities/branch.ts';
 export * from './entities/common.ts';
 export * from './entities/deploy.ts';
+export * from './entities/form.ts';
 export * from './entities/hook.ts';
 export * from './entities/org.ts';
 export * from './entities/release.ts';

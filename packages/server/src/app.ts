@@ -39,6 +39,7 @@ import { authRoutes } from './modules/auth/routes.ts';
 import { branchRoutes } from './modules/branches/routes.ts';
 import { docsRoutes } from './modules/docs/routes.ts';
 import { startHookDeliveries } from './modules/hooks/delivery/start.ts';
+import { formRoutes } from './modules/forms/routes.ts';
 import { hookRoutes } from './modules/hooks/routes.ts';
 import { inviteRoutes } from './modules/invites/routes.ts';
 import { logoRoutes } from './modules/logos/routes.ts';
@@ -94,6 +95,7 @@ const modules = [
   logoRoutes,
   branchRoutes,
   releaseRoutes,
+  formRoutes,
   siteTokenRoutes,
   submissionRoutes,
   apiTokenRoutes,

@@ -172,6 +172,7 @@ export async function deleteSiteRows(trx: Executor, siteId: string) {
   await trx.deleteFrom('deploys').where('site_id', '=', siteId).execute();
   await trx.deleteFrom('site_tokens').where('site_id', '=', siteId).execute();
   await trx.deleteFrom('form_submissions').where('site_id', '=', siteId).execute();
+  await trx.deleteFrom('site_forms').where('site_id', '=', siteId).execute();
   await trx.deleteFrom('site_domains').where('site_id', '=', siteId).execute();
   const hookIds = trx.selectFrom('hooks').select('id').where('context', '=', 'sites').where('owner_id', '=', siteId);
   await trx.deleteFrom('hook_deliveries').where('hook_id', 'in', hookIds).execute();

@@ -1,7 +1,7 @@
 import type { RuleProblem } from '@wharf/contract';
 import { countOf } from '../../lib/plural.ts';
 
-const FILE_ORDER: RuleProblem['file'][] = ['_redirects', '_headers'];
+const FILE_ORDER: RuleProblem['file'][] = ['.wharf.yml', '_redirects', '_headers'];
 
 /** The problems as a reader goes through the files: `_redirects` first, then by line. */
 export const inFileOrder = (problems: RuleProblem[]) =>
