@@ -17,6 +17,7 @@ export * from './errors.ts';
 export * from './events.ts';
 export * from './openapi.ts';
 export * from './realtime.ts';
+export * from './releaseConfigSchema.ts';
 export * from './route.ts';
 export * from './routePath.ts';
 export * from './routes/index.ts';
