@@ -8,27 +8,36 @@ const honeypot = matching(/^[A-Za-z0-9_.:-]+$/, 100).describe(
   'A hidden field that people leave empty: a post that fills it is kept apart as spam',
 );
 
-const dbForm = z.strictObject({
+const dbFields = {
   type: z.literal('db').describe('Submissions are stored; the console and the API list them'),
   name: formName.describe(
     'Letters and underscores; what the page posts to (/.wharf/forms/{name}, or its form-name field)',
   ),
   honeypot: honeypot.optional(),
-});
-const emailForm = dbForm.extend({
+};
+const emailFields = {
+  ...dbFields,
   type: z.literal('email').describe('Submissions are stored and mailed to the recipient'),
   recipient: email.describe('Who gets a mail for each submission'),
-});
+};
+const dbForm = z.object(dbFields);
+const emailForm = z.object(emailFields);
 
 /** A form definition of spec.md §3: type (db or email), name, and for email a recipient. */
 export const form = z.discriminatedUnion('type', [dbForm, emailForm], { error: 'Must be db or email' });
 export type Form = z.infer<typeof form>;
+
+/** A form as `.wharf.yml` declares it: any other key is a mistake worth reporting (a misspelt `recipient`). */
+const declaredForm = z.discriminatedUnion('type', [z.strictObject(dbFields), z.strictObject(emailFields)], {
+  error: 'Must be db or email',
+});
 
 /** A list of forms whose names are unique, case aside (spec.md §5). */
 const uniqueForms = <T extends { name: string }>(item: z.ZodType<T>) =>
   uniqueBy(z.array(item).max(100, 'At most 100 forms'), (f) => f.name, messages.formNameUnique, 'name');
 
 export const forms = uniqueForms(form);
+const declaredForms = uniqueForms(declaredForm);
 
 /** The branches a site's form is narrowed to (their ids); null or absent: every branch of the site. */
 const formBranches = z.array(id).max(100).nullable();
@@ -63,7 +72,9 @@ export const siteFormsBody = z.object({ forms: uniqueForms(siteFormInput) });
  */
 export const releaseConfig = z
   .strictObject({
-    forms: forms.optional().describe('Forms of the site this release declares; they are added to the site at upload'),
+    forms: declaredForms
+      .optional()
+      .describe('Forms of the site this release declares; they are added to the site at upload'),
   })
   .describe('Wharf release configuration (.wharf.yml at the root of the uploaded folder)');
 export type ReleaseConfig = z.infer<typeof releaseConfig>;

@@ -22,6 +22,8 @@ function honeypotOf(attributes: Record<string, string>) {
  * marked form without a usable name is reported, with its line, and left out.
  */
 export function formsInHtml(html: string, path: string): { forms: Form[]; problems: RuleProblem[] } {
+  // Most pages have no form at all: they are not worth a parse.
+  if (!/<form/i.test(html)) return { forms: [], problems: [] };
   const forms: Form[] = [];
   const problems: RuleProblem[] = [];
   let line = 1;

@@ -53,14 +53,15 @@ function parseUrl(address: string, base?: URL) {
 
 /**
  * Where to send the visitor back: `_next` or the referring page when it resolves to this site's host,
- * else the home page. Only the path, query and fragment are answered, so the visitor stays on the
+ * else the home page. A post to a page (Netlify's way) goes to that page instead of the referring
+ * one: the form's `action` names its success page, as on Netlify. Only the path, query and fragment are answered, so the visitor stays on the
  * scheme and host they posted to; the scheme is not compared, as a TLS proxy in front makes the
  * page's `https` reach the edge as `http`.
  */
-function returnAddress(req: IncomingMessage, next: string | undefined) {
+function returnAddress(req: IncomingMessage, next: string | undefined, atPage: boolean) {
   const site = parseUrl(`${(req.socket as TLSSocket).encrypted ? 'https' : 'http'}://${requestHost(req)}`);
   if (!site) return '/';
-  for (const candidate of [next, req.headers.referer]) {
+  for (const candidate of [next, atPage ? req.url : req.headers.referer]) {
     const url = candidate ? parseUrl(candidate, site) : null;
     if (!url || !WEB_SCHEMES.has(url.protocol) || url.host !== site.host) continue;
     // On this host, a path such as `//evil.example/` would still be read as another host.
@@ -141,7 +142,7 @@ export class FormReceiver {
     if (await this.limited(input.clientAddress)) return tooMany(res, wantsJson);
     const fields = await readFields(req, res);
     if (!fields) return 0;
-    return this.accept(req, res, form, fields, input);
+    return this.accept(req, res, form, fields, input, false);
   }
 
   /**
@@ -158,7 +159,7 @@ export class FormReceiver {
     if (!name) return otherwise();
     const form = await this.formOf(input, name);
     if (!form) return noSuchForm(res, wantsJson);
-    return this.accept(req, res, form, fields, input);
+    return this.accept(req, res, form, fields, input, true);
   }
 
   /** The form the branch has by this name; none without a release, which is what a submission records. */
@@ -180,6 +181,7 @@ export class FormReceiver {
     form: Form,
     fields: Record<string, string>,
     input: FormPost,
+    atPage: boolean,
   ) {
     const { [HONEYPOT]: trap, [NEXT]: next, [FORM_NAME]: _named, ...rest } = fields;
     const { [form.honeypot ?? HONEYPOT]: declaredTrap, ...values } = rest;
@@ -191,7 +193,7 @@ export class FormReceiver {
       this.mail.afterCommit?.();
     }
     if (acceptsJson(req)) return sendJson(res, 200, { ok: true });
-    res.writeHead(303, { location: returnAddress(req, next), 'content-length': '0' });
+    res.writeHead(303, { location: returnAddress(req, next, atPage), 'content-length': '0' });
     res.end();
     return 0;
   }

@@ -138,6 +138,21 @@ describe.each(databases)('forms of a site on $name', ({ postgres }) => {
     ]);
   });
 
+  it("sends the visitor to the page posted to, the form's action naming its success page as on Netlify", async () => {
+    const thanks = await siteRequest(port, hostOf(), '/thanks?from=quote', {
+      method: 'POST',
+      headers: { 'content-type': 'multipart/form-data; boundary=x', referer: `http://${hostOf()}/quote.htm` },
+      body: '--x\r\nContent-Disposition: form-data; name="form-name"\r\n\r\nquote\r\n--x--\r\n',
+    });
+    expect([thanks.status, thanks.headers.location]).toEqual([303, '/thanks?from=quote']);
+    for (const path of ['//evil.example/', '/\\evil.example/']) {
+      const away = await post(path, 'form-name=quote&text=x');
+      expect([away.status, away.headers.location]).toEqual([303, '/']);
+    }
+    const next = await post('/thanks', 'form-name=quote&_next=%2Fquote.htm%3Fsent');
+    expect(next.headers.location).toBe('/quote.htm?sent');
+  });
+
   it('keeps a post that fills the honeypot out of the inbox, while answering it as any other', async () => {
     const before = (await submissions()).length;
     const caught = await post('/contact/', 'form-name=contact&email=bot%40example.com&bot-field=spam');
