@@ -41,9 +41,11 @@ export function formsInHtml(html: string, path: string): { forms: Form[]; proble
           file: path,
           line,
           severity: 'warning',
-          message: name
-            ? `The form "${name}" is not collected: a form name has only letters and underscores`
-            : 'A form marked for collection has no name attribute: it is not collected',
+          message: !name
+            ? 'A form marked for collection has no name attribute: it is not collected'
+            : parsed.error.issues[0]?.path[0] === 'honeypot'
+              ? `The form "${name}" is not collected: its honeypot field "${honeypot}" has other characters than letters, digits and _.:-`
+              : `The form "${name}" is not collected: a form name has only letters and underscores`,
         });
     },
   });
