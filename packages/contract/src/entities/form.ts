@@ -41,11 +41,17 @@ const declaredForms = uniqueForms(declaredForm);
 
 /** The branches a site's form is narrowed to (their ids); null or absent: every branch of the site. */
 const formBranches = z.array(id).max(100).nullable();
+const formBranchesInput = z
+  .array(id)
+  .min(1, 'Name a branch, or none for every branch')
+  .max(100)
+  .nullable()
+  .describe('The ids of the branches that take its posts; null or absent: every branch');
 
 /** A form of a site as it is saved: a definition, and the branches it is narrowed to, if any. */
 export const siteFormInput = z.discriminatedUnion('type', [
-  dbForm.extend({ branches: formBranches.optional() }),
-  emailForm.extend({ branches: formBranches.optional() }),
+  dbForm.extend({ branches: formBranchesInput.optional() }),
+  emailForm.extend({ branches: formBranchesInput.optional() }),
 ]);
 export type SiteFormInput = z.infer<typeof siteFormInput>;
 

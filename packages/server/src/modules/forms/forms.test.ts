@@ -209,6 +209,35 @@ describe.each(databases)('forms of a site on $name', ({ postgres }) => {
     expect((await siteForms()).map((form) => form.name)).toEqual(['contact', 'newsletter', 'quote']);
   });
 
+  it('refuses a narrowing to no branch or to a branch of another site, and forgets a deleted branch', async () => {
+    const path = `/api/v1/sites/${world.site._id}/forms`;
+    const before = await siteForms();
+    for (const [branches, field] of [
+      [[], 'forms.0.branches'],
+      [[world.site.mainBranch, 'not-a-branch'], 'forms.0.branches.1'],
+    ] as const) {
+      const refused = await owner.put(path, { forms: [{ type: 'db', name: 'narrow', branches }] });
+      expect([refused.status, refused.body.code, refused.body.details[0].field]).toEqual([
+        400,
+        'VALIDATION_FAILED',
+        field,
+      ]);
+    }
+    expect(await siteForms()).toEqual(before);
+    const gone = (await deploy([PLAIN_PAGE], ['gone'])) as Release & { deployedBranches: { _id: string }[] };
+    const goneId = gone.deployedBranches[0]!._id;
+    const narrowed = [
+      ...before.map(({ detected: _d, ...form }) => form),
+      { type: 'db', name: 'only_gone', branches: [goneId] },
+      { type: 'db', name: 'both', branches: [goneId, world.site.mainBranch] },
+    ];
+    expectStatus(await owner.put(path, { forms: narrowed }), 200);
+    expectStatus(await owner.delete(`/api/v1/sites/${world.site._id}/branches/${goneId}`), 204);
+    const after = await siteForms();
+    expect(after.find((form) => form.name === 'only_gone')).toBeUndefined();
+    expect(after.find((form) => form.name === 'both')?.branches).toEqual([world.site.mainBranch]);
+  });
+
   it('reports the mistakes of .wharf.yml with their lines, and applies the rest', async () => {
     const config = 'forms:\n  - name: feedback\n    type: db\n  - name: orders\n    type: email\n    recipient: nope\n';
     const release = await uploadRelease(

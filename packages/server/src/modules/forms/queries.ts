@@ -27,7 +27,7 @@ export function toSiteForm(row: SiteFormRow, existingBranches: Set<string>): Sit
   };
 }
 
-async function branchIdsOfSite(db: Executor, siteId: string) {
+export async function branchIdsOfSite(db: Executor, siteId: string) {
   const rows = await db.selectFrom('branches').select('id').where('site_id', '=', siteId).execute();
   return new Set(rows.map((row) => row.id));
 }

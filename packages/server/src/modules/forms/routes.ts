@@ -1,8 +1,9 @@
 import { api } from '@wharf/contract';
 import { mustManageSite, mustSeeSite } from '../../access/rules.ts';
+import { invalidField } from '../../http/errors.ts';
 import type { WharfApp } from '../../wharfApp.ts';
 import { findBranch } from '../branches/queries.ts';
-import { listSiteForms } from './queries.ts';
+import { branchIdsOfSite, listSiteForms } from './queries.ts';
 import { replaceSiteForms } from './service.ts';
 
 /**
@@ -19,7 +20,14 @@ export function formRoutes(app: WharfApp) {
 
   app.handle(api.setSiteForms, async ({ actor, params, body }) => {
     const { site } = await mustManageSite(db, actor, params.siteId);
-    await db.transaction().execute((trx) => replaceSiteForms(trx, site.id, body.forms));
+    await db.transaction().execute(async (trx) => {
+      const branches = await branchIdsOfSite(trx, site.id);
+      body.forms.forEach((form, index) => {
+        const stranger = form.branches?.findIndex((id) => !branches.has(id)) ?? -1;
+        if (stranger !== -1) throw invalidField(`forms.${index}.branches.${stranger}`, 'No such branch of the site');
+      });
+      await replaceSiteForms(trx, site.id, body.forms);
+    });
     return listSiteForms(db, site.id);
   });
 

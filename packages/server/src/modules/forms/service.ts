@@ -136,3 +136,20 @@ export async function addFormsOfRelease(trx: Executor, siteId: string, found: { 
   }
   await writeSiteForms(trx, siteId, next);
 }
+
+/**
+ * A deleted branch leaves the narrowing of the site's forms; a form that was narrowed to it alone
+ * went with it (no other branch took its posts; its submissions stay).
+ */
+export async function forgetBranchInForms(trx: Executor, siteId: string, branchId: string) {
+  const rows = await lockedSiteForms(trx, siteId);
+  const touched = rows.some((row) => branchIdsOf(row)?.includes(branchId));
+  if (!touched) return;
+  const kept = rows.flatMap((row) => {
+    const narrowed = branchIdsOf(row);
+    if (!narrowed?.includes(branchId)) return [row];
+    const others = narrowed.filter((id) => id !== branchId);
+    return others.length > 0 ? [{ ...row, branch_ids: JSON.stringify(others) }] : [];
+  });
+  await writeSiteForms(trx, siteId, kept);
+}
