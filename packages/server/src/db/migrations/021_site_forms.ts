@@ -74,6 +74,11 @@ export async function up(unknownDb: Kysely<unknown>) {
       detected: 0,
       position,
     }));
-    await db.insertInto('site_forms').values(values).execute();
+    // A few hundred rows a statement: within every database's limit of parameters.
+    for (let start = 0; start < values.length; start += 500)
+      await db
+        .insertInto('site_forms')
+        .values(values.slice(start, start + 500))
+        .execute();
   }
 }
