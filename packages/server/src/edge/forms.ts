@@ -23,6 +23,7 @@ const NEXT = '_next';
 const FORM_NAME = 'form-name';
 /** The bodies a browser's form posts: only those are read for a `form-name` at a page's address. */
 const FORM_TYPES = new Set(['application/x-www-form-urlencoded', 'multipart/form-data']);
+const WEB_SCHEMES = new Set(['http:', 'https:']);
 
 /** Whether a POST to a page's address may be a form's (Netlify's way): what a browser's form sends. */
 export function isFormPost(req: IncomingMessage) {
@@ -30,7 +31,6 @@ export function isFormPost(req: IncomingMessage) {
     req.method === 'POST' && FORM_TYPES.has((req.headers['content-type'] ?? '').split(';')[0]!.trim().toLowerCase())
   );
 }
-const WEB_SCHEMES = new Set(['http:', 'https:']);
 
 function sendJson(res: ServerResponse, status: number, body: unknown) {
   const text = Buffer.from(JSON.stringify(body));
@@ -54,8 +54,8 @@ function parseUrl(address: string, base?: URL) {
 /**
  * Where to send the visitor back: `_next` or the referring page when it resolves to this site's host,
  * else the home page. A post to a page (Netlify's way) goes to that page instead of the referring
- * one: the form's `action` names its success page, as on Netlify. Only the path, query and fragment are answered, so the visitor stays on the
- * scheme and host they posted to; the scheme is not compared, as a TLS proxy in front makes the
+ * one: the form's `action` names its success page, as on Netlify. Only the path, query and
+ * fragment are answered, so the visitor stays on the scheme and host they posted to; the scheme is not compared, as a TLS proxy in front makes the
  * page's `https` reach the edge as `http`.
  */
 function returnAddress(req: IncomingMessage, next: string | undefined, atPage: boolean) {
