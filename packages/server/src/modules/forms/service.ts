@@ -93,48 +93,31 @@ export async function setFormsSeenBy(trx: Executor, siteId: string, branchIds: s
  */
 export async function addFormsOfRelease(trx: Executor, siteId: string, found: { declared: Form[]; detected: Form[] }) {
   if (found.declared.length === 0 && found.detected.length === 0) return;
-  const rows = await lockedSiteForms(trx, siteId);
-  const byKey = new Map(rows.map((row) => [row.name_key, row]));
-  const next = rows.map((row) => ({ ...row }));
-  for (const form of found.declared) {
-    const row = byKey.get(keyOf(form.name));
-    if (row) {
-      const entry = next.find((candidate) => candidate.name_key === row.name_key)!;
-      if (entry.definition !== definitionText(form))
-        Object.assign(entry, { definition: definitionText(form), detected: 0 });
-    } else {
-      const entry = {
-        site_id: siteId,
-        name_key: keyOf(form.name),
-        definition: definitionText(form),
-        branch_ids: null,
-        detected: 0,
-        position: 0,
-      };
-      next.push(entry);
-      byKey.set(entry.name_key, entry);
-    }
-  }
-  for (const form of found.detected) {
-    const known = byKey.get(keyOf(form.name));
-    // The page names its honeypot field: a form declared without one takes it, or bots' posts would be kept.
-    if (known && form.honeypot && !definitionOf(known).honeypot) {
-      const entry = next.find((candidate) => candidate.name_key === known.name_key)!;
-      entry.definition = definitionText({ ...definitionOf(known), honeypot: form.honeypot });
-    }
-    if (known) continue;
-    const entry = {
+  // In the site's order; new forms go after, as a Map keeps the order of insertion.
+  const byKey = new Map((await lockedSiteForms(trx, siteId)).map((row) => [row.name_key, { ...row }]));
+  const add = (form: Form, detected: boolean) =>
+    byKey.set(keyOf(form.name), {
       site_id: siteId,
       name_key: keyOf(form.name),
       definition: definitionText(form),
       branch_ids: null,
-      detected: 1,
-      position: 0,
-    };
-    next.push(entry);
-    byKey.set(entry.name_key, entry);
+      detected: flag(detected),
+      position: byKey.size,
+    });
+  for (const form of found.declared) {
+    const known = byKey.get(keyOf(form.name));
+    if (!known) add(form, false);
+    else if (known.definition !== definitionText(form))
+      Object.assign(known, { definition: definitionText(form), detected: 0 });
   }
-  await writeSiteForms(trx, siteId, next);
+  for (const form of found.detected) {
+    const known = byKey.get(keyOf(form.name));
+    if (!known) add(form, true);
+    // The page names its honeypot field: a form declared without one takes it, or bots' posts would be kept.
+    else if (form.honeypot && !definitionOf(known).honeypot)
+      known.definition = definitionText({ ...definitionOf(known), honeypot: form.honeypot });
+  }
+  await writeSiteForms(trx, siteId, [...byKey.values()]);
 }
 
 /**
