@@ -14,8 +14,9 @@ describe('.wharf.yml', () => {
     });
   });
 
-  it('accepts an empty file', () => {
+  it('accepts an empty file, and an empty list of forms', () => {
     expect(parseReleaseConfig('')).toEqual({ forms: [], problems: [] });
+    expect(parseReleaseConfig('forms:\n')).toEqual({ forms: [], problems: [] });
   });
 
   it.each([

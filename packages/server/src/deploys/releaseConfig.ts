@@ -60,6 +60,8 @@ export function parseReleaseConfig(text: string): { forms: Form[]; problems: Rul
   if (document.contents !== null && !isMap(document.contents))
     return { forms: [], problems: [configProblem(1, 'Must be a mapping with the key forms')] };
   const config = (document.toJS() ?? {}) as { forms?: unknown };
+  // `forms:` with nothing after it is YAML's null: no forms, as an author means it.
+  if (config.forms === null) delete config.forms;
   const result = releaseConfig.safeParse(config);
   if (result.success) return { forms: result.data.forms ?? [], problems: [] };
   const issues = result.error.issues;
