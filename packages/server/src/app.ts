@@ -40,6 +40,7 @@ import { authRoutes } from './modules/auth/routes.ts';
 import { branchRoutes } from './modules/branches/routes.ts';
 import { cliRoutes } from './modules/cli/routes.ts';
 import { docsRoutes } from './modules/docs/routes.ts';
+import { formRoutes } from './modules/forms/routes.ts';
 import { startHookDeliveries } from './modules/hooks/delivery/start.ts';
 import { hookRoutes } from './modules/hooks/routes.ts';
 import { inviteRoutes } from './modules/invites/routes.ts';
@@ -96,6 +97,7 @@ const modules = [
   logoRoutes,
   branchRoutes,
   releaseRoutes,
+  formRoutes,
   siteTokenRoutes,
   submissionRoutes,
   apiTokenRoutes,

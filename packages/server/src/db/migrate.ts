@@ -23,6 +23,7 @@ import * as installation from './migrations/020_installation.ts';
 import { sealedPrivateKeys } from './migrations/021_sealed_private_keys.ts';
 import * as domainClaims from './migrations/022_domain_claims.ts';
 import * as basicAuthHashes from './migrations/023_basic_auth_hashes.ts';
+import * as siteForms from './migrations/024_site_forms.ts';
 import type { Db } from './schema.ts';
 
 /**
@@ -53,6 +54,7 @@ const migrationsWith = (sealer: () => Sealer): Record<string, Migration> => ({
   '021_sealed_private_keys': sealedPrivateKeys(sealer),
   '022_domain_claims': domainClaims,
   '023_basic_auth_hashes': basicAuthHashes,
+  '024_site_forms': siteForms,
 });
 
 /** Brings the database to the latest migration (or up to `target`, which tests of a migration use). */

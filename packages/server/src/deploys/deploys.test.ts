@@ -51,15 +51,18 @@ describe.each(databases)('deploys on $name', ({ postgres }) => {
     expect(names.filter((n) => n === 'site_branch_release_set')).toHaveLength(2);
   });
 
-  it('reads forms from .wharf.yml, and refuses a bad one naming the line', async () => {
+  it('reads forms from .wharf.yml, and reports a bad one with its line without failing the upload', async () => {
     const good = [...site, { name: '.wharf.yml', content: 'forms:\n  - name: contact\n    type: db\n' }];
     expect(expectStatus(await upload(token, uploadForm(await tarGz(good), 'with forms')), 200).forms).toEqual([
       { name: 'contact', type: 'db' },
     ]);
     const bad = [...site, { name: '.wharf.yml', content: 'forms:\n  - name: contact\n    type: email\n' }];
-    const answer = await upload(token, uploadForm(await tarGz(bad), 'bad forms'));
-    expect(answer.status).toBe(400);
-    expect(answer.body.message).toBe('.wharf.yml line 2: forms.0.recipient: Input is required');
+    const answer = expectStatus(await upload(token, uploadForm(await tarGz(bad), 'bad forms')), 200);
+    expect(answer.ruleProblems).toEqual([
+      { file: '.wharf.yml', line: 2, severity: 'error', message: 'forms.0.recipient: Input is required' },
+    ]);
+    // The bad declaration is left out: the site's form stays as it was.
+    expect(answer.forms).toEqual([{ name: 'contact', type: 'db' }]);
   });
 
   it.each([

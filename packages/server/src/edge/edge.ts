@@ -13,7 +13,7 @@ import { asciiQuery } from '../releaseRules/normalPath.ts';
 import type { BlobReader } from '../storage/localFiles.ts';
 import { AnswerHeaders, applyAnswerHeaders } from './answerHeaders.ts';
 import type { EdgeLog } from './edgeLog.ts';
-import { FORMS_PREFIX, FormReceiver } from './forms.ts';
+import { FORMS_PREFIX, FormReceiver, isFormPost } from './forms.ts';
 import { HostParser } from './hosts.ts';
 import { type Manifest, ManifestCache } from './manifests.ts';
 import { SiteMetrics } from './metrics.ts';
@@ -269,12 +269,22 @@ export class Edge {
     return proxy(req, res, { url, clientAddress, proto, dropAuthorization, outbound: this.outbound });
   }
 
-  /** A 405 for methods other than GET and HEAD, which are all files and pages answer; null for those. */
-  private onlyGetOrHead({ req, res }: SiteRequest): Answer | null {
+  /**
+   * A 405 for methods other than GET and HEAD, which are all files and pages answer; null for those.
+   * A form's post to a page of a release (Netlify's way, with a `form-name` field) is a submission.
+   */
+  private onlyGetOrHead({ req, res, site, branch }: SiteRequest): Answer | null {
     if (req.method === 'GET' || req.method === 'HEAD') return null;
-    res.writeHead(405, { allow: 'GET, HEAD', 'content-length': '0' });
-    res.end();
-    return 0;
+    const refuse = () => {
+      res.writeHead(405, { allow: 'GET, HEAD', 'content-length': '0' });
+      res.end();
+      return 0;
+    };
+    if (branch.releaseId && isFormPost(req)) {
+      const clientAddress = clientAddressOf(req, this.trustProxy);
+      return this.forms.receiveAtPage(req, res, { site, branch, clientAddress }, refuse);
+    }
+    return refuse();
   }
 
   /**

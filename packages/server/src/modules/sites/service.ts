@@ -161,6 +161,7 @@ export async function deleteSiteRows(trx: Executor, siteId: string) {
   await trx.deleteFrom('deploys').where('site_id', '=', siteId).execute();
   await trx.deleteFrom('site_tokens').where('site_id', '=', siteId).execute();
   await trx.deleteFrom('form_submissions').where('site_id', '=', siteId).execute();
+  await trx.deleteFrom('site_forms').where('site_id', '=', siteId).execute();
   const { org_id } = await trx.selectFrom('sites').select('org_id').where('id', '=', siteId).executeTakeFirstOrThrow();
   await dropSiteClaims(trx, { id: siteId, org_id });
   const hookIds = trx.selectFrom('hooks').select('id').where('context', '=', 'sites').where('owner_id', '=', siteId);
