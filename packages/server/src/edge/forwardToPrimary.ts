@@ -49,8 +49,7 @@ export const IDLE_TO_PRIMARY_MS = 4_000;
 
 /**
  * A request that can be handed over again after its connection was closed under it: idempotent,
- * and without a body, which has been read once and is gone (HTTP/1.1 declares one in its head;
- * an HTTP/2 request has one when its stream carried bytes).
+ * and read to its end without a byte of body (a body is read once, as it streams, and is gone).
  */
 function canHandOverAgain(req: IncomingMessage, bodyBytes: number) {
   return isIdempotent(req.method ?? '') && req.complete && bodyBytes === 0;
@@ -114,6 +113,7 @@ export class PrimaryForwarder {
     res.on('close', () => {
       if (!res.writableFinished) upstream.destroy();
     });
+    // The second hand-over is of a request read to its end without a body: there is nothing to pipe.
     if (!mayRepeat) return void upstream.end();
     req.on('data', (chunk: Buffer) => {
       bodyBytes += chunk.length;
