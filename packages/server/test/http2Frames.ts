@@ -94,7 +94,8 @@ function readFrames(received: ServerFrames, buffer: Buffer): Buffer {
 
 /**
  * Connects over TLS with ALPN h2, writes the preface, an empty SETTINGS and `frames` at once,
- * then collects what the server sends until it closes the connection or `forMs` passed.
+ * then collects what the server sends until it closes the connection, `until` holds of what came, or
+ * `forMs` passed.
  */
 export function sendFrames(
   port: number,
@@ -102,6 +103,7 @@ export function sendFrames(
   ca: string,
   frames: Buffer[],
   forMs: number,
+  until?: (received: ServerFrames) => boolean,
 ): Promise<ServerFrames> {
   const received: ServerFrames = {
     settings: new Map(),
@@ -117,6 +119,7 @@ export function sendFrames(
     let pending: Buffer = Buffer.alloc(0);
     socket.on('data', (chunk: Buffer) => {
       pending = readFrames(received, Buffer.concat([pending, chunk]));
+      if (until?.(received)) done();
     });
     const done = () => {
       clearTimeout(timer);

@@ -12,6 +12,12 @@ const CLOSED_UNDER_IT = new Set(['ECONNRESET', 'EPIPE']);
 /** Methods a repeated request does no harm with (RFC 9110 §9.2.2). */
 const IDEMPOTENT = new Set(['GET', 'HEAD', 'OPTIONS', 'TRACE', 'PUT', 'DELETE']);
 
+export const isIdempotent = (method: string) => IDEMPOTENT.has(method.toUpperCase());
+
+/** Whether a request failed because its reused connection was closed under it, before any answer. */
+export const closedUnderIt = (error: NodeJS.ErrnoException, reusedSocket: boolean) =>
+  reusedSocket && CLOSED_UNDER_IT.has(error.code ?? '');
+
 export interface OutboundRequest {
   url: URL;
   method: string;
@@ -38,10 +44,9 @@ const isStream = (body: OutboundRequest['body']): body is Readable =>
  * idle one at the very moment it is reused (the "socket hang up" a browser retries silently).
  */
 export function sendOutbound(guard: OutboundGuard, request: OutboundRequest): Promise<http.IncomingMessage> {
-  const repeatable =
-    !isStream(request.body) && (request.repeatable === true || IDEMPOTENT.has(request.method.toUpperCase()));
+  const repeatable = !isStream(request.body) && (request.repeatable === true || isIdempotent(request.method));
   return attempt(guard, request, repeatable).catch((error: NodeJS.ErrnoException & { reused?: boolean }) => {
-    if (!(repeatable && error.reused && CLOSED_UNDER_IT.has(error.code ?? ''))) throw error;
+    if (!(repeatable && closedUnderIt(error, error.reused === true))) throw error;
     guard.dropIdleConnections(request.url);
     return attempt(guard, request, false);
   });
