@@ -10,7 +10,6 @@ export const errorCodes = {
   BODY_INVALID: 400,
   MULTIPART_INVALID: 400,
   ARCHIVE_INVALID: 400,
-  RELEASE_CONFIG_INVALID: 400,
   DEPLOY_FILE_UNKNOWN: 400,
   DEPLOY_HASH_MISMATCH: 400,
   CERTIFICATE_INVALID: 400,
@@ -22,6 +21,8 @@ export const errorCodes = {
   URL_INVALID: 400,
   /** A request HTTP itself cannot read (a control character in a header, a broken request line). */
   REQUEST_MALFORMED: 400,
+  /** A Host header that is missing, repeated, or disagrees with the request's own authority. */
+  HOST_INVALID: 400,
   // 401: who is calling is unknown or not believed.
   SIGN_IN_REQUIRED: 401,
   CREDENTIALS_WRONG: 401,
@@ -62,6 +63,8 @@ export const errorCodes = {
   SITE_NAME_TAKEN: 409,
   BRANCH_NAME_TAKEN: 409,
   DOMAIN_TAKEN: 409,
+  // A name at or under a custom domain that another organization verified: only that one may claim it.
+  DOMAIN_OF_ANOTHER_ORG: 409,
   DOMAIN_RESERVED: 400,
   MAIN_BRANCH_UNDELETABLE: 409,
   MAIN_BRANCH_CANNOT_EXPIRE: 409,
@@ -80,7 +83,7 @@ export const errorCodes = {
   BODY_TOO_LARGE: 413,
   RELEASE_TOO_LARGE: 413,
   LOGO_TOO_LARGE: 413,
-  /** A path segment longer than any id or name the API has. */
+  /** A URL over the limit, or a path segment longer than any id or name the API has. */
   URL_TOO_LONG: 414,
   MEDIA_TYPE_UNSUPPORTED: 415,
   MISDIRECTED_REQUEST: 421,

@@ -30,7 +30,10 @@ export interface WharfApp {
   /** SMTP, when the operator configured it; null means mail is off. */
   mailer: Mailer | null;
   /** Every connection Wharf opens for a tenant goes through it. */
+  /** Connections of reverse-proxy rules (and the HTTP ownership check of custom domains). */
   outbound: OutboundGuard;
+  /** Connections of hook deliveries, with the hooks' own allow-list. */
+  hookOutbound: OutboundGuard;
   /** This node among the installation's (its row in the nodes table), and this process among its lives. */
   node: { name: string; instance: string };
   /** Counts of sign-in guesses and such, shared by every process of the installation with Redis. */

@@ -91,7 +91,7 @@ export async function uploadArchive(
       name,
       branches,
       branchExpiry: expires,
-      forms: await formsOfRelease(app, files),
+      forms: await formsOfRelease(app, files, files),
       rules: await rulesOfRelease(app, files),
       actorId,
       deployId: deploy.id,

@@ -1,5 +1,4 @@
 import { STATUS_CODES } from 'node:http';
-import type { Duplex } from 'node:stream';
 import { type ErrorCode, errorCodes } from '@wharf/contract';
 import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { isDiskFull } from './diskFull.ts';
@@ -79,32 +78,6 @@ export function sendError(reply: FastifyReply, body: ReturnType<typeof errorBody
     .code(body.statusCode)
     .type('application/json')
     .send(errorJson(body.code, body.message, body.details));
-}
-
-/**
- * What Node's HTTP parser refuses before any request exists (a header too large, a control
- * character in one): the contract's codes too, on a connection that then closes.
- */
-export function answerClientError(error: Error & { code?: string }, socket: Duplex) {
-  if (error.code === 'ECONNRESET' || socket.destroyed) return;
-  const code: ErrorCode =
-    error.code === 'HPE_HEADER_OVERFLOW'
-      ? 'HEADERS_TOO_LARGE'
-      : error.code === 'ERR_HTTP_REQUEST_TIMEOUT'
-        ? 'REQUEST_TIMEOUT'
-        : 'REQUEST_MALFORMED';
-  const messages: Partial<Record<ErrorCode, string>> = {
-    HEADERS_TOO_LARGE: 'The request line and headers are larger than the server accepts',
-    REQUEST_TIMEOUT: 'The request did not arrive in time',
-  };
-  const body = errorJson(code, messages[code] ?? 'The request is not valid HTTP');
-  const status = errorCodes[code];
-  if (socket.writable) {
-    socket.write(
-      `HTTP/1.1 ${status} ${STATUS_CODES[status]}\r\nContent-Type: application/json\r\nContent-Length: ${Buffer.byteLength(body)}\r\nConnection: close\r\n\r\n${body}`,
-    );
-  }
-  socket.destroy(error);
 }
 
 /** Fastify's failures before a route runs (a malformed or over-long path), shaped like every other. */

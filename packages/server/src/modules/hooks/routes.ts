@@ -15,7 +15,7 @@ export function hookRoutes(app: WharfApp) {
 }
 
 function bindHookRoutes(app: WharfApp, context: HookContext) {
-  const { db, sealer, outbound } = app;
+  const { db, sealer, hookOutbound: outbound } = app;
   const routes = hookRoutesByContext[context];
   const rules = hookContextRules[context];
 

@@ -6,6 +6,7 @@ import { recordEvent } from '../../events/outbox.ts';
 import { httpError } from '../../http/errors.ts';
 import type { WharfApp } from '../../wharfApp.ts';
 import { findBranch } from '../branches/queries.ts';
+import { setFormsSeenBy } from '../forms/service.ts';
 import { siteScope } from '../sites/siteEvents.ts';
 import { findRelease, getRelease, listReleases } from './queries.ts';
 import { deleteReleaseRows } from './service.ts';
@@ -60,13 +61,22 @@ export function releaseRoutes(app: WharfApp) {
     });
   });
 
-  // spec.md names no event for form changes, so none is recorded; the release answers the new forms.
+  /**
+   * Forms belong to the site, so that they survive the next deploy: the list becomes the site's
+   * forms as the branches serving the release see them, which is what the console's Forms tab of a
+   * branch (and any client of spec.md's call) means. spec.md names no event for form changes, so
+   * none is recorded; the release answers the new forms.
+   */
   app.handle(api.setReleaseForms, manageable, async ({ release, site, body }) => {
-    await db
-      .updateTable('releases')
-      .set({ forms: JSON.stringify(body.forms) })
-      .where('id', '=', release.id)
-      .execute();
+    await db.transaction().execute(async (trx) => {
+      const serving = await trx.selectFrom('branches').select('id').where('release_id', '=', release.id).execute();
+      await setFormsSeenBy(
+        trx,
+        site.id,
+        serving.map((branch) => branch.id),
+        body.forms,
+      );
+    });
     return getRelease(db, config, site.name, release.id);
   });
 }

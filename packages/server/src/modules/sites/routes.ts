@@ -1,13 +1,13 @@
 import { api } from '@wharf/contract';
 import { userOf } from '../../access/rules.ts';
 import type { WharfApp } from '../../wharfApp.ts';
-import { checkManualCertificates, keepSavedPrivateKeys, mustNotBeWharfHosts } from './certificates.ts';
+import { checkManualCertificates, keepSavedPrivateKeys, mustNotBeWharfHosts, sealPrivateKeys } from './certificates.ts';
 import { keepOwnership } from './ownership.ts';
 import { getSite, isSiteNameTaken, listTeamSites, searchOrgSites, storedDomains } from './queries.ts';
 import { createSite, deleteSite, siteNameProblem, updateSite } from './service.ts';
 
 export function siteRoutes(app: WharfApp) {
-  const { db, config, access } = app;
+  const { db, config, access, sealer } = app;
 
   app.handle(api.listOrgSites, access.orgMember, ({ params, query }) =>
     searchOrgSites(db, config, params.orgId, query.search, query),
@@ -36,9 +36,9 @@ export function siteRoutes(app: WharfApp) {
   app.handle(api.updateSite, access.siteManager, async ({ actor, params, body }) => {
     mustNotBeWharfHosts(config, body.domains);
     const saved = await storedDomains(db, params.siteId);
-    const domains = keepOwnership(saved, keepSavedPrivateKeys(saved, body.domains));
+    const domains = keepOwnership(saved, keepSavedPrivateKeys(sealer, saved, body.domains));
     checkManualCertificates(domains);
-    return updateSite(db, config, userOf(actor), params.siteId, { ...body, domains });
+    return updateSite(db, config, userOf(actor), params.siteId, { ...body, domains: sealPrivateKeys(sealer, domains) });
   });
 
   app.handle(api.deleteSite, access.siteAdmin, async ({ actor, site }) => {
