@@ -1,4 +1,4 @@
-import { createServer, type RequestListener } from 'node:http';
+import { createServer, type IncomingMessage, type RequestListener } from 'node:http';
 import { answerClientError } from './clientErrors.ts';
 import { withReadableTarget } from './requestTarget.ts';
 
@@ -11,14 +11,36 @@ import { withReadableTarget } from './requestTarget.ts';
  */
 export const KEEP_ALIVE_TIMEOUT_MS = 75_000;
 
+/** Whether a request announced a body: only those can be answered before they end. */
+const hasBody = (req: IncomingMessage) =>
+  req.headers['transfer-encoding'] !== undefined || (req.headers['content-length'] ?? '0') !== '0';
+
+/**
+ * A request answered before its body ended (a refused upload) leaves a connection that cannot
+ * carry another request until the client sends the rest, which it seldom does once answered: it
+ * is ended after the answer, as nginx does, rather than held for its keep-alive time.
+ */
+function endingUnreadBodies(listener: RequestListener): RequestListener {
+  return (req, res) => {
+    if (hasBody(req))
+      res.once('finish', () => {
+        if (!req.complete) req.socket.end();
+      });
+    listener(req, res);
+  };
+}
+
 /**
  * An HTTP server as every port of Wharf has it (the main port, the sites port, a cluster worker's):
  * its connections kept as long as above, requests that name two hosts or too long a URL refused
- * before any handler (requestTarget.ts), and the requests Node's parser refuses answered with a
+ * before any handler (requestTarget.ts), answers to bodies left unread ending their connection, and the requests Node's parser refuses answered with a
  * code (clientErrors.ts).
  */
 export function createHttpServer(listener: RequestListener) {
-  const server = createServer({ keepAliveTimeout: KEEP_ALIVE_TIMEOUT_MS }, withReadableTarget(listener));
+  const server = createServer(
+    { keepAliveTimeout: KEEP_ALIVE_TIMEOUT_MS },
+    withReadableTarget(endingUnreadBodies(listener)),
+  );
   server.on('clientError', answerClientError);
   return server;
 }
