@@ -16,6 +16,7 @@ export const errorCodes = {
   CERTIFICATE_INVALID: 400,
   UPSTREAM_NOT_ALLOWED: 400,
   IDEMPOTENCY_KEY_INVALID: 400,
+  UPLOAD_INCOMPLETE: 400,
   // 401: who is calling is unknown or not believed.
   SIGN_IN_REQUIRED: 401,
   CREDENTIALS_WRONG: 401,
@@ -52,6 +53,8 @@ export const errorCodes = {
   LOGO_NOT_FOUND: 404,
   SUBMISSION_NOT_FOUND: 404,
   DOMAIN_NOT_FOUND: 404,
+  // 408: the request's body did not arrive in time.
+  UPLOAD_TIMEOUT: 408,
   // 409: the request conflicts with the current state.
   SITE_NAME_TAKEN: 409,
   BRANCH_NAME_TAKEN: 409,

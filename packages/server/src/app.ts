@@ -14,6 +14,7 @@ import { compressionPool, compressionThreads, variantsSender } from './deploys/v
 import { Edge } from './edge/edge.ts';
 import { edgeRoutes } from './edge/routes.ts';
 import { Dispatcher } from './events/dispatcher.ts';
+import { answerClientError } from './http/clientErrors.ts';
 import { installErrorHandler, installNotFoundHandler } from './http/errorHandler.ts';
 import { bindRoute } from './http/handle.ts';
 import { misdirected, servedByEveryNode } from './http/misdirected.ts';
@@ -157,6 +158,7 @@ export async function buildApp(config: Config, options: BuildOptions = {}): Prom
     // request.ip (request logs, sign-in delays) follows the rule the edge and the workers follow.
     trustProxy: options.behindWorkers ? trustClusterWorkers : config.trustProxy,
     bodyLimit: 2 * 1024 * 1024,
+    clientErrorHandler: answerClientError,
     routerOptions: { maxParamLength: 500 },
   });
   // However the app is closed (a drain first, or only close() as tests do), connections whose
@@ -273,7 +275,7 @@ export async function buildApp(config: Config, options: BuildOptions = {}): Prom
     implemented,
     handle(route, handler, checkCaller) {
       implemented.add(route);
-      bindRoute(fastify, db, route, handler, settle, checkCaller);
+      bindRoute(fastify, db, route, handler, settle, config.uploadTimeouts, checkCaller);
     },
   };
   for (const register of modules) register(app);

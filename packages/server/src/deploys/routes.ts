@@ -1,9 +1,9 @@
-import type { Readable } from 'node:stream';
 import { api } from '@wharf/contract';
 import type { FastifyRequest } from 'fastify';
 import { mustUploadToSite } from '../access/rules.ts';
 import { httpError } from '../http/errors.ts';
 import { withIdempotencyKey } from '../http/idempotency.ts';
+import { uploadBody } from '../http/uploadBody.ts';
 import type { WharfApp } from '../wharfApp.ts';
 import { receiveDeployFile, receiveDeployFiles } from './deployFiles.ts';
 import { findOpenDeploy } from './deployRows.ts';
@@ -70,12 +70,12 @@ export function deployRoutes(app: WharfApp) {
 
   app.handle(api.uploadDeployFile, async ({ actor, params, request }) => {
     const deploy = await deployTakingFiles(actor, params.deployId, request, 'application/octet-stream');
-    await dropOnDiskFull(app, deploy.id, () => receiveDeployFile(app, deploy, params.hash, request.body as Readable));
+    await dropOnDiskFull(app, deploy.id, () => receiveDeployFile(app, deploy, params.hash, uploadBody(request)));
   });
 
   app.handle(api.uploadDeployFiles, async ({ actor, params, request }) => {
     const deploy = await deployTakingFiles(actor, params.deployId, request, 'application/x-tar');
-    await dropOnDiskFull(app, deploy.id, () => receiveDeployFiles(app, deploy, request.body as Readable));
+    await dropOnDiskFull(app, deploy.id, () => receiveDeployFiles(app, deploy, uploadBody(request)));
   });
 
   // Needs no Idempotency-Key: the deploy is the key, and a second finalise answers what the first made.
