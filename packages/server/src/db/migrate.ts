@@ -20,6 +20,7 @@ import * as retention from './migrations/017_retention.ts';
 import * as listIndexes from './migrations/018_list_indexes.ts';
 import * as blobVariants from './migrations/019_blob_variants.ts';
 import * as installation from './migrations/020_installation.ts';
+import * as deployForce from './migrations/021_deploy_force.ts';
 import type { Db } from './schema.ts';
 
 /**
@@ -47,6 +48,7 @@ const migrationsWith = (sealer: () => Sealer): Record<string, Migration> => ({
   '018_list_indexes': listIndexes,
   '019_blob_variants': blobVariants,
   '020_installation': installation,
+  '021_deploy_force': deployForce,
 });
 
 /** Brings the database to the latest migration (or up to `target`, which tests of a migration use). */
