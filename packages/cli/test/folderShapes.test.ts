@@ -128,6 +128,33 @@ describe('wharf upload of folders of every shape, against a real server', () => 
     expect(run.json().error).toContain('only what is inside the folder');
   });
 
+  it('says a folder is unchanged when the branch serves it already, and makes a release with --force', async () => {
+    const folder = await siteFolder({ 'index.html': '<h1>Run again</h1>', _redirects: '/old /new 301\n' });
+    const first = (await upload(folder, 'rerun')).json();
+    expect(first).toMatchObject({ ok: true, unchanged: false });
+    const again = await upload(folder, 'rerun');
+    expect(again.json()).toMatchObject({ ok: true, unchanged: true, release: { _id: first.release._id } });
+    const text = await runWharf(
+      [
+        'upload',
+        folder,
+        '--url',
+        world.server.url,
+        '--site',
+        world.siteId,
+        '--token',
+        world.siteToken,
+        '--branch',
+        'rerun',
+      ],
+      { env: { WHARF_HASH_CACHE: 'off' } },
+    );
+    expect(text.stdout).toContain('unchanged: the branches already serve these 2 files');
+    const forced = (await upload(folder, 'rerun', '--force')).json();
+    expect(forced).toMatchObject({ ok: true, unchanged: false });
+    expect(forced.release._id).not.toBe(first.release._id);
+  });
+
   // Build folders that no one here wrote, as npm ships them: an API explorer and a presentation site.
   // Their folders as installed, found as Node finds packages (neither exports its package.json).
   const installed = (name: string) =>
@@ -146,6 +173,8 @@ describe('wharf upload of folders of every shape, against a real server', () => 
       const again = await upload(folder, `${branch}-again`);
       expect(again.code).toBe(0);
       expect(again.json().uploaded).toEqual({ files: 0, bytes: 0 });
+      const rerun = await upload(folder, branch);
+      expect(rerun.json()).toMatchObject({ unchanged: true, uploaded: { files: 0, bytes: 0 } });
     },
   );
 });
