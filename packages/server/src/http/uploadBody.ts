@@ -66,8 +66,9 @@ class UploadWatch {
     if (this.failure) return;
     this.failure = error;
     this.stop();
-    // What is left of the body is never read: the connection cannot carry another request.
-    if (!this.reply.sent) this.reply.header('connection', 'close');
+    // What is left of the body is never read: an HTTP/1 connection cannot carry another request
+    // (over HTTP/2 only the stream ends, and the header does not belong).
+    if (!this.reply.sent && this.raw.httpVersionMajor === 1) this.reply.header('connection', 'close');
     for (const stream of this.guarded) stream.destroy(error);
     for (const listener of this.failureListeners) listener(error);
   }
