@@ -74,6 +74,7 @@ Options:
   -h, --help       this help
 
 .git folders, .DS_Store and Thumbs.db are left out; every other file is uploaded, dot files too.
+Links are followed inside the folder; a link to anything outside it stops the upload.
 Files unchanged since the folder's last upload (same size, modification time and inode) are not
 read again: their hashes are kept in $XDG_CACHE_HOME/wharf or ~/.cache/wharf (env WHARF_HASH_CACHE
 names another folder, or off for none).
