@@ -206,7 +206,7 @@ describeInBrowser('branches: add, roll back and forward, password, redirects, he
     await context.close();
   });
 
-  it('edits the forms of the served release with their validation', async () => {
+  it('edits the forms of the site with their validation, and a deploy keeps them and adds those its HTML marks', async () => {
     const site = expectStatus(await stage.world.clients.owner.get(`/api/v1/sites/${siteId}`), 200);
     const { context, page: tab } = await visit(stage, { user: 'teammate', orgId: stage.world.org._id });
     await tab.goto(`/sites/${siteId}/branches/${site.mainBranch}/forms`);
@@ -254,6 +254,24 @@ describeInBrowser('branches: add, roll back and forward, password, redirects, he
     await tab.getByRole('button', { name: 'Remove form 1' }).click();
     await discard.click();
     await expectVisible(tab.getByRole('group', { name: 'Form 2' }));
+    // The next deploy keeps them, and adds the form its page marks for Netlify.
+    const marked = '<form name="quote" data-netlify="true" netlify-honeypot="bot-field"></form>';
+    await uploadRelease(
+      stage.world.clients.owner,
+      siteId,
+      'v-forms',
+      ['main'],
+      [{ name: 'index.html', content: marked }],
+    );
+    await tab.reload();
+    await expect.poll(() => tab.getByRole('group', { name: /^Form \d$/ }).count()).toBe(3);
+    await expect
+      .poll(() => tab.getByRole('group', { name: 'Form 1' }).getByLabel('Name').inputValue())
+      .toBe('contact_us');
+    const detected = tab.getByRole('group', { name: 'Form 3' });
+    await expect.poll(() => detected.getByLabel('Name').inputValue()).toBe('quote');
+    await expectVisible(detected.getByText('detected'));
+    await snap(tab, 'branch-forms-detected');
     await context.close();
   });
 

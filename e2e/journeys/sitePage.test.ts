@@ -1,11 +1,12 @@
 import { execFile } from 'node:child_process';
-import { mkdtemp, rm, writeFile } from 'node:fs/promises';
+import { mkdir, mkdtemp, rm, writeFile } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
 import { promisify } from 'node:util';
 import { afterAll, beforeAll, expect, it } from 'vitest';
 import { tarGz, uploadForm } from '../../packages/server/test/archives.ts';
 import { expectStatus } from '../../packages/server/test/client.ts';
+import { freePort } from '../../packages/server/test/harness.ts';
 import { uploadRelease } from '../../packages/server/test/world.ts';
 import { describeInBrowser } from '../support/browser.ts';
 import {
@@ -22,7 +23,6 @@ import {
 } from '../support/journey.ts';
 
 const execFileAsync = promisify(execFile);
-const WHARF_BIN = path.resolve(import.meta.dirname, '../../packages/cli/bin/wharf.js');
 
 describeInBrowser('site page (/sites/{siteId}): releases, tokens, headers, password, traffic', () => {
   let stage: Stage;
@@ -53,7 +53,12 @@ describeInBrowser('site page (/sites/{siteId}): releases, tokens, headers, passw
     await page.getByRole('button', { name: 'How to upload' }).first().click();
     const modal = page.getByRole('dialog', { name: 'How to upload' });
     const command = (await modal.getByLabel('Upload command', { exact: true }).textContent()) ?? '';
-    expect(command).toBe(`npx wharf upload ./dist --url ${stage.server.url} --site ${site._id} --token <token>`);
+    expect(command).toBe(
+      `npx --yes ${stage.server.url}/cli/wharf-cli.tgz upload ./dist --url ${stage.server.url} --site ${site._id} --token <token>`,
+    );
+    expect(await modal.getByLabel('Upload command without npx', { exact: true }).textContent()).toBe(
+      `curl -fsSLO ${stage.server.url}/cli/wharf.mjs && node wharf.mjs upload ./dist --url ${stage.server.url} --site ${site._id} --token <token>`,
+    );
     await snap(page, 'site-how-to-upload');
     await modal.getByRole('link', { name: 'create one in the Tokens tab' }).click();
     await expectPath(page, `/sites/${site._id}/tokens`);
@@ -65,13 +70,21 @@ describeInBrowser('site page (/sites/{siteId}): releases, tokens, headers, passw
       await stage.world.clients.owner.post(`/api/v1/sites/${site._id}/tokens`, { name: 'CI' }),
       200,
     ).value;
-    const folder = await mkdtemp(path.join(os.tmpdir(), 'wharf-e2e-dist-'));
-    await writeFile(path.join(folder, 'index.html'), '<!doctype html><h1>Uploaded by the CLI</h1>');
-    const args = command.replace('./dist', folder).replace('<token>', token).split(' ').slice(2);
-    await execFileAsync(process.execPath, [WHARF_BIN, ...args, '--release', 'first', '--branch', 'main'], {
-      env: { PATH: process.env.PATH ?? '' },
+    // npx fetches the CLI from this Wharf: an empty npm cache and a registry nobody answers on.
+    const job = await mkdtemp(path.join(os.tmpdir(), 'wharf-e2e-job-'));
+    await mkdir(path.join(job, 'dist'));
+    await writeFile(path.join(job, 'dist', 'index.html'), '<!doctype html><h1>Uploaded by the CLI</h1>');
+    await execFileAsync('/bin/sh', ['-c', `${command.replace('<token>', token)} --release first --branch main`], {
+      cwd: job,
+      env: {
+        PATH: [path.dirname(process.execPath), '/usr/bin', '/bin'].join(':'),
+        HOME: job,
+        npm_config_cache: path.join(job, 'npm-cache'),
+        npm_config_registry: `http://127.0.0.1:${await freePort()}/`,
+        npm_config_fetch_retries: '0',
+      },
     });
-    await rm(folder, { recursive: true, force: true });
+    await rm(job, { recursive: true, force: true });
     await expectVisible(page.getByLabel('Release first'));
     const visitor = await context.newPage();
     await visitor.goto(site.url);
@@ -156,7 +169,7 @@ describeInBrowser('site page (/sites/{siteId}): releases, tokens, headers, passw
     const value = (await created.getByLabel('Value of CI', { exact: true }).textContent()) ?? '';
     expect(value.length).toBeGreaterThan(20);
     expect(await created.getByLabel('Upload command', { exact: true }).textContent()).toBe(
-      `npx wharf upload ./dist --url ${stage.server.url} --site ${site._id} --token ${value}`,
+      `npx --yes ${stage.server.url}/cli/wharf-cli.tgz upload ./dist --url ${stage.server.url} --site ${site._id} --token ${value}`,
     );
     await created.getByRole('button', { name: 'Copy the upload command' }).click();
     expect(await page.evaluate(() => navigator.clipboard.readText())).toContain(`--token ${value}`);

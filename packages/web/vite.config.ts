@@ -1,5 +1,6 @@
 import react from '@vitejs/plugin-react';
 import { defineConfig, type ProxyOptions } from 'vite';
+import { consoleBuildId } from './build/consoleBuild.ts';
 import { precompress } from './build/precompress.ts';
 import { routeTableWithoutSchemas } from './build/routeTable.ts';
 
@@ -22,7 +23,7 @@ const FRAME = [
 ];
 
 export default defineConfig({
-  plugins: [react(), routeTableWithoutSchemas(), precompress()],
+  plugins: [react(), routeTableWithoutSchemas(), consoleBuildId(), precompress()],
   // The server puts a fresh nonce here in each page and in its Content-Security-Policy.
   html: { cspNonce: 'WHARF_CSP_NONCE' },
   build: {

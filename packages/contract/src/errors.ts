@@ -10,12 +10,20 @@ export const errorCodes = {
   BODY_INVALID: 400,
   MULTIPART_INVALID: 400,
   ARCHIVE_INVALID: 400,
-  RELEASE_CONFIG_INVALID: 400,
   DEPLOY_FILE_UNKNOWN: 400,
   DEPLOY_HASH_MISMATCH: 400,
   CERTIFICATE_INVALID: 400,
   UPSTREAM_NOT_ALLOWED: 400,
   IDEMPOTENCY_KEY_INVALID: 400,
+  /** Text holding a NUL character or a lone UTF-16 surrogate, or bytes that are not UTF-8: no field may hold it. */
+  TEXT_INVALID: 400,
+  /** A URL whose percent-encoding is malformed or does not encode UTF-8. */
+  URL_INVALID: 400,
+  /** A request HTTP itself cannot read (a control character in a header, a broken request line). */
+  REQUEST_MALFORMED: 400,
+  /** A Host header that is missing, repeated, or disagrees with the request's own authority. */
+  HOST_INVALID: 400,
+  /** A request body that ended before the size it announced. */
   UPLOAD_INCOMPLETE: 400,
   // 401: who is calling is unknown or not believed.
   SIGN_IN_REQUIRED: 401,
@@ -59,6 +67,8 @@ export const errorCodes = {
   SITE_NAME_TAKEN: 409,
   BRANCH_NAME_TAKEN: 409,
   DOMAIN_TAKEN: 409,
+  // A name at or under a custom domain that another organization verified: only that one may claim it.
+  DOMAIN_OF_ANOTHER_ORG: 409,
   DOMAIN_RESERVED: 400,
   MAIN_BRANCH_UNDELETABLE: 409,
   MAIN_BRANCH_CANNOT_EXPIRE: 409,
@@ -72,15 +82,19 @@ export const errorCodes = {
   // 410: it was there and is gone for good.
   INVITE_EXPIRED: 410,
   DEPLOY_EXPIRED: 410,
-  // 413, 415, 421, 422, 429
+  // 408, 413, 414, 415, 421, 422, 429, 431
+  REQUEST_TIMEOUT: 408,
   BODY_TOO_LARGE: 413,
   RELEASE_TOO_LARGE: 413,
   LOGO_TOO_LARGE: 413,
+  /** A URL over the limit, or a path segment longer than any id or name the API has. */
+  URL_TOO_LONG: 414,
   MEDIA_TYPE_UNSUPPORTED: 415,
   MISDIRECTED_REQUEST: 421,
   IDEMPOTENCY_KEY_REUSED: 422,
   DOMAIN_NOT_VERIFIED: 422,
   RATE_LIMITED: 429,
+  HEADERS_TOO_LARGE: 431,
   // 5xx: the server's side.
   INTERNAL_ERROR: 500,
   SERVER_UNAVAILABLE: 503,

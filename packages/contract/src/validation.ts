@@ -9,6 +9,8 @@ export const messages = {
   mustMatch: (pattern: RegExp) => `Must match ${pattern.source}`,
   redirectPathUnique: 'Branch name must be unique',
   headerNameUnique: 'Header name must be unique',
+  headerNameReserved: 'Wharf sets this header itself',
+  headerValueAscii: 'Must be printable ASCII (percent-encode anything else)',
   formNameUnique: 'Form name must be unique',
   duplicateDomain: 'Duplicate domain',
   searchMinLength: 'Search needs at least 3 characters',
@@ -25,6 +27,8 @@ export const patterns = {
   headerPath: /^(?:\/.*)?$/,
   hostName: /^(?=.{1,253}$)(?:[a-z0-9](?:[a-z0-9-]{0,61}[a-z0-9])?\.)+[a-z0-9](?:[a-z0-9-]{0,61}[a-z0-9])?$/,
   headerName: /^[!#$%&'*+.^_`|~0-9A-Za-z-]+$/,
+  /** What a header value holds: visible ASCII, spaces and tabs (anything else cannot be sent as is). */
+  headerValue: /^[\x20-\x7e\t]*$/,
 } as const;
 
 /** A zod string that reports a missing value with the spec's 'Input is required'. */

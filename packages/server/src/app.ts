@@ -1,7 +1,7 @@
-import { createServer } from 'node:http';
 import cookie from '@fastify/cookie';
 import multipart from '@fastify/multipart';
 import Fastify from 'fastify';
+import { accessGuards } from './access/guards.ts';
 import { joinNodes } from './cluster/nodes.ts';
 import type { Config } from './config.ts';
 import { serveConsole } from './console/serveConsole.ts';
@@ -15,11 +15,14 @@ import { Edge } from './edge/edge.ts';
 import { edgeRoutes } from './edge/routes.ts';
 import { Dispatcher } from './events/dispatcher.ts';
 import { answerClientError } from './http/clientErrors.ts';
-import { installErrorHandler, installNotFoundHandler } from './http/errorHandler.ts';
+import { answerFrameworkError, installErrorHandler, installNotFoundHandler } from './http/errorHandler.ts';
 import { bindRoute } from './http/handle.ts';
+import { createHttpServer } from './http/httpServer.ts';
+import { installJsonBodies } from './http/jsonBody.ts';
 import { misdirected, servedByEveryNode } from './http/misdirected.ts';
 import { refuseCrossOriginMutations } from './http/sameOrigin.ts';
 import { installSecurityHeaders } from './http/securityHeaders.ts';
+import { checkUrlTextOfOtherRoutes } from './http/textRule.ts';
 import { trustClusterWorkers } from './http/trustProxy.ts';
 import { zodSerializerCompiler, zodValidatorCompiler } from './http/validation.ts';
 import { JobRunner } from './jobs/runner.ts';
@@ -38,7 +41,9 @@ import { auditRoutes } from './modules/audit/routes.ts';
 import { ensureFirstAdmin } from './modules/auth/passwordLogins.ts';
 import { authRoutes } from './modules/auth/routes.ts';
 import { branchRoutes } from './modules/branches/routes.ts';
+import { cliRoutes } from './modules/cli/routes.ts';
 import { docsRoutes } from './modules/docs/routes.ts';
+import { formRoutes } from './modules/forms/routes.ts';
 import { startHookDeliveries } from './modules/hooks/delivery/start.ts';
 import { hookRoutes } from './modules/hooks/routes.ts';
 import { inviteRoutes } from './modules/invites/routes.ts';
@@ -95,12 +100,14 @@ const modules = [
   logoRoutes,
   branchRoutes,
   releaseRoutes,
+  formRoutes,
   siteTokenRoutes,
   submissionRoutes,
   apiTokenRoutes,
   hookRoutes,
   deployRoutes,
   docsRoutes,
+  cliRoutes,
   edgeRoutes,
 ];
 
@@ -134,7 +141,7 @@ export async function buildApp(config: Config, options: BuildOptions = {}): Prom
   const fastify = Fastify({
     // One port for everything: requests for a site's host go to the edge, the rest to the API.
     serverFactory: (handler) => {
-      const server = createServer(
+      const server = createHttpServer(
         lifecycle.requestListener(
           // Behind workers the requests come over a local socket: the workers redirect and add HSTS.
           httpsListener(
@@ -158,8 +165,11 @@ export async function buildApp(config: Config, options: BuildOptions = {}): Prom
     // request.ip (request logs, sign-in delays) follows the rule the edge and the workers follow.
     trustProxy: options.behindWorkers ? trustClusterWorkers : config.trustProxy,
     bodyLimit: 2 * 1024 * 1024,
+    // The server answers what its parser refuses (createHttpServer); Fastify's own answer would come second.
     clientErrorHandler: answerClientError,
     routerOptions: { maxParamLength: 500 },
+    // Every failure a client can get carries a code of the contract, those of Fastify's router too.
+    frameworkErrors: answerFrameworkError,
   });
   // However the app is closed (a drain first, or only close() as tests do), connections whose
   // answers end from then on close after them rather than stay open for their keep-alive time.
@@ -167,6 +177,8 @@ export async function buildApp(config: Config, options: BuildOptions = {}): Prom
   fastify.setValidatorCompiler(zodValidatorCompiler);
   fastify.setSerializerCompiler(zodSerializerCompiler);
   installErrorHandler(fastify);
+  installJsonBodies(fastify);
+  checkUrlTextOfOtherRoutes(fastify);
   installNotFoundHandler(
     fastify,
     options.serveConsole === false ? undefined : serveConsole(fastify, options.consoleDir),
@@ -203,8 +215,20 @@ export async function buildApp(config: Config, options: BuildOptions = {}): Prom
   const counters = await openCounters(config.redisUrl, installationTag(secret));
   fastify.addHook('onClose', () => counters.close());
   lifecycle.readiness = nodeReadiness({ db, counters, blobs, redis: config.redisUrl !== null });
-  const outbound = new OutboundGuard({ allowPrivate: config.allowPrivateUpstreams, log: fastify.log });
-  fastify.addHook('onClose', async () => outbound.close());
+  const outbound = new OutboundGuard({
+    allowPrivate: config.allowPrivateUpstreams,
+    allowList: config.proxyAllowedPrivate,
+    log: fastify.log,
+  });
+  const hookOutbound = new OutboundGuard({
+    allowPrivate: config.allowPrivateUpstreams,
+    allowList: config.hooksAllowedPrivate,
+    log: fastify.log,
+  });
+  fastify.addHook('onClose', async () => {
+    outbound.close();
+    hookOutbound.close();
+  });
   const dispatcher = new Dispatcher(db, fastify.log);
   const jobs = new JobRunner(db, fastify.log);
   edge = new Edge(db, config, {
@@ -265,6 +289,7 @@ export async function buildApp(config: Config, options: BuildOptions = {}): Prom
     jobs,
     mailer,
     outbound,
+    hookOutbound,
     counters,
     node: { name: node.name, instance: node.instance },
     lifecycle,
@@ -273,9 +298,10 @@ export async function buildApp(config: Config, options: BuildOptions = {}): Prom
     log: fastify.log,
     fastify,
     implemented,
-    handle(route, handler, checkCaller) {
+    access: accessGuards(db),
+    handle(route, guard, handler) {
       implemented.add(route);
-      bindRoute(fastify, db, route, handler, settle, config.uploadTimeouts, checkCaller);
+      bindRoute(fastify, db, route, guard, handler, settle, config.uploadTimeouts);
     },
   };
   for (const register of modules) register(app);

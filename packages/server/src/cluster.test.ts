@@ -1,9 +1,8 @@
 import { mkdtemp, rm } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
-import { setTimeout as sleep } from 'node:timers/promises';
 import { io } from 'socket.io-client';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { expectStatus, signedIn, type TestClient } from '../test/client.ts';
 import { freePort, TEST_PASSWORD } from '../test/harness.ts';
 import { exited, siteGet, startWharf, type WharfProcess, waitForApi } from '../test/processes.ts';
@@ -64,13 +63,17 @@ describe('Wharf with worker processes (WHARF_WORKERS)', () => {
 
   it('counts the requests of all workers in /metrics', async () => {
     for (let i = 0; i < 10; i++) await siteGet(port, host, '/missing');
-    let metrics = '';
-    for (let attempt = 0; attempt < 50 && !/status="4xx"} (1\d|[2-9]\d)/.test(metrics); attempt++) {
-      await sleep(100);
-      metrics = await (await fetch(`${url}/metrics`, { headers: { authorization: `Bearer ${METRICS_TOKEN}` } })).text();
-    }
-    expect(metrics).toMatch(
-      new RegExp(`wharf_site_requests_total\\{site="${site.name}",status="4xx"\\} (1\\d|[2-9]\\d)`),
+    // The workers send their counts to the primary once a second: until then /metrics has fewer.
+    await vi.waitFor(
+      async () => {
+        const metrics = await (
+          await fetch(`${url}/metrics`, { headers: { authorization: `Bearer ${METRICS_TOKEN}` } })
+        ).text();
+        expect(metrics).toMatch(
+          new RegExp(`wharf_site_requests_total\\{site="${site.name}",status="4xx"\\} (1\\d|[2-9]\\d)`),
+        );
+      },
+      { timeout: 20_000, interval: 100 },
     );
   });
 

@@ -4,8 +4,27 @@ import { z } from 'zod';
 import { type ClusterSettings, clusterSettings } from './clusterSettings.ts';
 import { parseTrustProxy, type TrustProxy, trustNobody } from './http/trustProxy.ts';
 import { type SignInSettings, signInEnvironment, signInSettings } from './modules/auth/signInSettings.ts';
+import { emptyAllowList, type PrivateAllowList, parsePrivateAllowList } from './outbound/privateAllowList.ts';
 import { type StorageSettings, storageSettings } from './storage/storageSettings.ts';
 import { type DnsUpdateSettings, parseDnsUpdateUrl } from './tls/acme/dnsUpdateSettings.ts';
+
+/** A comma-separated list of private hosts and networks one kind of outbound connection may reach. */
+function allowList(setting: string) {
+  return z
+    .string()
+    .transform((value, ctx) => {
+      try {
+        return parsePrivateAllowList(setting, value);
+      } catch (error) {
+        ctx.addIssue({
+          code: 'custom',
+          message: `must be host names, addresses and CIDRs separated by commas: ${(error as Error).message}`,
+        });
+        return z.NEVER;
+      }
+    })
+    .default(emptyAllowList(setting));
+}
 
 /** Every environment variable Wharf reads, with its default; README.md documents the same list. */
 const environment = z
@@ -15,6 +34,8 @@ const environment = z
     WHARF_SITES_PORT: z.coerce.number({ error: 'must be a port number' }).int().min(0).max(65535).optional(),
     WHARF_METRICS_TOKEN: z.string().min(16, 'must be at least 16 characters').optional(),
     WHARF_ALLOW_PRIVATE_UPSTREAMS: z.enum(['on', 'off'], { error: 'must be on or off' }).default('off'),
+    WHARF_HOOKS_ALLOWED_PRIVATE: allowList('WHARF_HOOKS_ALLOWED_PRIVATE'),
+    WHARF_PROXY_ALLOWED_PRIVATE: allowList('WHARF_PROXY_ALLOWED_PRIVATE'),
     PORT: z.coerce.number({ error: 'must be a port number' }).int().min(0).max(65535).default(8080),
     HOST: z.string().default('0.0.0.0'),
     WHARF_HTTPS_PORT: z.coerce.number({ error: 'must be a port number' }).int().min(0).max(65535).optional(),
@@ -163,8 +184,12 @@ export interface Config {
   sitesPort: number | null;
   /** Bearer token for /metrics; without it, /metrics answers no one. */
   metricsToken: string | null;
-  /** Whether reverse-proxy rules (and later hooks) may reach loopback, private and other non-public addresses. */
+  /** Whether reverse-proxy rules and hooks may reach loopback, private and other non-public addresses. */
   allowPrivateUpstreams: boolean;
+  /** The private hosts and networks hook deliveries may reach all the same. */
+  hooksAllowedPrivate: PrivateAllowList;
+  /** The private hosts and networks reverse-proxy rules may reach all the same. */
+  proxyAllowedPrivate: PrivateAllowList;
   host: string;
   /** HTTPS beside HTTP (which then redirects to it); null serves plain HTTP only. */
   https: HttpsConfig | null;
@@ -246,6 +271,8 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
     sitesPort: e.WHARF_SITES_PORT ?? null,
     metricsToken: e.WHARF_METRICS_TOKEN ?? null,
     allowPrivateUpstreams: e.WHARF_ALLOW_PRIVATE_UPSTREAMS === 'on',
+    hooksAllowedPrivate: e.WHARF_HOOKS_ALLOWED_PRIVATE,
+    proxyAllowedPrivate: e.WHARF_PROXY_ALLOWED_PRIVATE,
     host: e.HOST,
     https: httpsConfig(e),
     trustProxy: e.WHARF_TRUST_PROXY ?? trustNobody,

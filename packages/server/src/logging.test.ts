@@ -2,10 +2,9 @@ import { spawn, spawnSync } from 'node:child_process';
 import { mkdtemp, rm } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
-import { setTimeout as sleep } from 'node:timers/promises';
 import { sql } from 'kysely';
 import { io, type Socket } from 'socket.io-client';
-import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from 'vitest';
 import { sha256 } from '../test/archives.ts';
 import { expectStatus, signedIn } from '../test/client.ts';
 import { freePort, startTestServer, TEST_PASSWORD, type TestServer } from '../test/harness.ts';
@@ -116,13 +115,15 @@ describe('the logs of Wharf as `npm start` runs it', () => {
     const { site } = await siteWithLostFile(url, dataDir);
     const host = `${site.name}.localhost:${port}`;
     await failedGet(port, host, '/');
-    let logged: { pid: number } | undefined;
-    for (let attempt = 0; attempt < 100 && !logged; attempt++) {
-      logged = jsonLines(wharf.stdout()).find((line) => line.msg === 'site request failed');
-      if (!logged) await sleep(50);
-    }
-    expect(logged).toMatchObject({ level: 50, host, path: '/', err: { code: 'ENOENT' } });
-    expect(logged!.pid).not.toBe(wharf.child.pid);
+    const logged = await vi.waitFor(
+      () => {
+        const line = jsonLines(wharf!.stdout()).find((line) => line.msg === 'site request failed');
+        expect(line).toMatchObject({ level: 50, host, path: '/', err: { code: 'ENOENT' } });
+        return line as { pid: number };
+      },
+      { timeout: 20_000, interval: 50 },
+    );
+    expect(logged.pid).not.toBe(wharf.child.pid);
   });
 
   it('prints readable lines rather than JSON in a terminal, at LOG_LEVEL', async () => {
@@ -148,7 +149,7 @@ describe('the logs of Wharf as `npm start` runs it', () => {
       output += chunk.toString();
     });
     try {
-      for (let attempt = 0; attempt < 300 && !output.includes('Wharf is running'); attempt++) await sleep(50);
+      await vi.waitFor(() => expect(output).toContain('Wharf is running'), { timeout: 20_000, interval: 50 });
       // biome-ignore lint/suspicious/noControlCharactersInRegex: the colours of a terminal
       const plain = output.replace(/\u001b\[[0-9;]*m/g, '');
       expect(plain).toMatch(/^\[\d\d:\d\d:\d\d\.\d{3}\] INFO \(\d+\): Wharf is running/m);

@@ -1,8 +1,8 @@
 import cluster from 'node:cluster';
-import { createServer } from 'node:http';
 import { buildApp } from './app.ts';
 import { type Running, runPrimary, runWorker, workerCount } from './cluster.ts';
 import { type Config, ConfigError, loadConfig, loadDotEnv } from './config.ts';
+import { createHttpServer } from './http/httpServer.ts';
 import { sitesPortListener } from './lifecycle/health.ts';
 import { listenTls } from './tls/https.ts';
 
@@ -16,7 +16,7 @@ async function runAlone(config: Config): Promise<Running> {
   if (app.tls && config.https) await listenTls(app.tls, config.https.port, config.host);
   if (config.sitesPort !== null) {
     // A port of its own for the sites, e.g. behind a load balancer that splits by host.
-    const sites = createServer(sitesPortListener(app.edge, app.lifecycle));
+    const sites = createHttpServer(sitesPortListener(app.edge, app.lifecycle));
     app.lifecycle.adopt(sites);
     sites.listen(config.sitesPort, config.host);
   }

@@ -1,10 +1,11 @@
 import type { Route } from '@wharf/contract';
 import type { FastifyBaseLogger, FastifyInstance } from 'fastify';
+import type { AccessGuards, Guard } from './access/guards.ts';
 import type { Config } from './config.ts';
 import type { Db } from './db/schema.ts';
 import type { Edge } from './edge/edge.ts';
 import type { Dispatcher } from './events/dispatcher.ts';
-import type { AnyRoute, CallerCheck, RouteHandler } from './http/handle.ts';
+import type { AnyRoute, RouteHandler } from './http/handle.ts';
 import type { JobRunner } from './jobs/runner.ts';
 import type { Counters } from './lib/counters.ts';
 import type { Sealer } from './lib/secrets.ts';
@@ -29,7 +30,10 @@ export interface WharfApp {
   /** SMTP, when the operator configured it; null means mail is off. */
   mailer: Mailer | null;
   /** Every connection Wharf opens for a tenant goes through it. */
+  /** Connections of reverse-proxy rules (and the HTTP ownership check of custom domains). */
   outbound: OutboundGuard;
+  /** Connections of hook deliveries, with the hooks' own allow-list. */
+  hookOutbound: OutboundGuard;
   /** This node among the installation's (its row in the nodes table), and this process among its lives. */
   node: { name: string; instance: string };
   /** Counts of sign-in guesses and such, shared by every process of the installation with Redis. */
@@ -44,5 +48,8 @@ export interface WharfApp {
   fastify: FastifyInstance;
   /** The contract routes this server implements. */
   implemented: Set<Route>;
-  handle<R extends AnyRoute>(route: R, handler: RouteHandler<R>, checkCaller?: CallerCheck): void;
+  /** The guards of the usual roles, for `handle`. */
+  access: AccessGuards;
+  /** Binds a contract route: its guard decides who may call it (before any input is read), its handler what it does. */
+  handle<R extends AnyRoute, T extends object>(route: R, guard: Guard<T>, handler: RouteHandler<R, T>): void;
 }

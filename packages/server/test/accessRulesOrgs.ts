@@ -28,6 +28,7 @@ export function orgRules(joiner: TestClient): Partial<Record<RouteName, AccessRu
     getSystemEnv: { allow: everyone, call: () => ({}) },
     recordPageViews: { allow: signedIn, call: () => ({ body: { views: [{ path: '/orgs', count: 1 }] } }) },
     getOpenApi: { allow: everyone, call: () => ({}) },
+    getReleaseConfigSchema: { allow: everyone, call: () => ({}) },
     getAuthMethods: { allow: everyone, call: () => ({}) },
     signInInMemory: {
       allow: everyone,

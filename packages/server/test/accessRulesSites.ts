@@ -192,6 +192,12 @@ export function siteRules(): Partial<Record<RouteName, AccessRule>> {
         body: { forms: [{ type: 'email', name: 'contact', recipient: 'me@example.com' }] },
       }),
     },
+    listSiteForms: { allow: orgMembers, call: siteParams },
+    setSiteForms: {
+      allow: siteManagers,
+      call: (w) => ({ ...siteParams(w), body: { forms: [{ type: 'db', name: 'contact', branches: null }] } }),
+    },
+    listBranchForms: { allow: orgMembers, call: (w) => branchParams(w) },
     createDeploy: {
       allow: siteManagers,
       call: (w) => ({

@@ -10,6 +10,15 @@ import { buildWorld, type World } from './world.ts';
 /** Values that break one field at a time: absent, wrong types, over-long, empty, malformed. */
 const BAD_VALUES: unknown[] = [undefined, 12345, { nested: true }, 'x'.repeat(1001), '', ' !not/valid! ', -1, 'abc'];
 
+/**
+ * Text no field may hold, whatever its schema: PostgreSQL refuses a NUL, UTF-8 cannot encode a
+ * lone surrogate. A query string cannot carry a lone surrogate at all (it is not UTF-8).
+ */
+const BAD_TEXT = [
+  { value: 'a\u0000b', message: 'Must not contain the NUL character', inQuery: true },
+  { value: 'a\ud800b', message: 'Must be valid Unicode text (a lone surrogate is not)', inQuery: false },
+];
+
 function objectShape(schema: unknown): Record<string, z.ZodType> | null {
   return schema instanceof z.ZodObject ? (schema.shape as Record<string, z.ZodType>) : null;
 }
@@ -22,7 +31,7 @@ interface Variant {
   query?: Record<string, unknown>;
   body?: unknown;
   /** The message the contract gives for this input; the server must answer it for that field. */
-  expected?: { field: string; message: string };
+  expected?: { field: string; message: string; code?: 'TEXT_INVALID' };
 }
 
 /** Every single-field corruption of a valid call that the contract refuses. */
@@ -61,6 +70,7 @@ function variantsOf(
       }
     }
   }
+  variants.push(...badTextVariants(route, valid));
   for (const key of Object.keys(params)) {
     variants.push({
       label: `unknown ${key}`,
@@ -69,6 +79,38 @@ function variantsOf(
       body: valid.body,
       ...(valid.headers ? { headers: valid.headers } : {}),
     });
+  }
+  return variants;
+}
+
+/** Each field of the body, query and path holding text no field may hold, one at a time. */
+function badTextVariants(
+  route: Route,
+  valid: { params?: Record<string, string>; query?: Record<string, unknown>; body?: unknown },
+) {
+  const variants: Variant[] = [];
+  const params = valid.params ?? {};
+  const parts = [
+    { part: 'body', prefix: '', shape: route.multipart || route.binaryBody ? null : objectShape(route.body) },
+    { part: 'query', prefix: 'query', shape: objectShape(route.query) },
+    { part: 'path', prefix: 'path', shape: Object.fromEntries(Object.keys(params).map((key) => [key, null])) },
+  ] as const;
+  for (const { part, prefix, shape } of parts) {
+    for (const key of Object.keys(shape ?? {})) {
+      for (const bad of BAD_TEXT) {
+        if (part !== 'body' && !bad.inQuery) continue;
+        const input = { params, query: valid.query, body: valid.body };
+        const replaced = { ...((part === 'body' ? valid.body : part === 'query' ? valid.query : params) ?? {}) };
+        (replaced as Record<string, unknown>)[key] = bad.value;
+        variants.push({
+          label: `${part}.${key} = ${JSON.stringify(bad.value)}`,
+          params: part === 'path' ? (replaced as Record<string, string>) : input.params,
+          query: part === 'query' ? replaced : input.query,
+          body: part === 'body' ? replaced : input.body,
+          expected: { field: [prefix, key].filter(Boolean).join('.'), message: bad.message, code: 'TEXT_INVALID' },
+        });
+      }
+    }
   }
   return variants;
 }
@@ -144,6 +186,7 @@ describe.each(databases)('bad input on $name', ({ postgres }) => {
     async () => {
       const problems: string[] = [];
       let checked = 0;
+      let badText = 0;
       for await (const { name, route, variant } of corruptedCalls()) {
         const before = await snapshot(server.app.db);
         const query = queryString(variant.query);
@@ -154,6 +197,7 @@ describe.each(databases)('bad input on $name', ({ postgres }) => {
           variant.headers,
         );
         checked++;
+        if (variant.expected?.code === 'TEXT_INVALID') badText++;
         const where = `${name} with ${variant.label}`;
         if (answer.status < 400 || answer.status >= 500) problems.push(`${where}: answered ${answer.status}`);
         if (variant.expected) {
@@ -161,7 +205,7 @@ describe.each(databases)('bad input on $name', ({ postgres }) => {
           const named = details.some(
             (d) => d.field === variant.expected!.field && d.message === variant.expected!.message,
           );
-          if (answer.status !== 400 || answer.body?.code !== 'VALIDATION_FAILED' || !named) {
+          if (answer.status !== 400 || answer.body?.code !== (variant.expected.code ?? 'VALIDATION_FAILED') || !named) {
             problems.push(
               `${where}: wanted 400 ${JSON.stringify(variant.expected)}, got ${answer.status} ${JSON.stringify(answer.body)}`,
             );
@@ -173,6 +217,7 @@ describe.each(databases)('bad input on $name', ({ postgres }) => {
       }
       expect(problems).toEqual([]);
       expect(checked).toBeGreaterThan(100);
+      expect(badText).toBeGreaterThan(150);
     },
     SWEEP_TIMEOUT,
   );

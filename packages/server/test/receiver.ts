@@ -1,6 +1,7 @@
 import { createHmac, timingSafeEqual } from 'node:crypto';
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
+import { reusedConnectionCutter } from './reusedConnections.ts';
 
 /** A request a receiver got: what a hook sent. */
 export interface Received {
@@ -28,10 +29,14 @@ export function verifySignature(secret: string, header: string | undefined, body
 /** An HTTP receiver on loopback that records every request it answers, as `answer` says. */
 export async function startReceiver(
   answer: (received: Omit<Received, 'status'>, index: number) => Answer | Promise<Answer>,
+  options: { cutReusedConnections?: boolean } = {},
 ) {
   const requests: Received[] = [];
   const waiters = new Set<() => void>();
+  const cutter = reusedConnectionCutter();
   const server = http.createServer((req, res) => {
+    // See reusedConnectionCutter: what a receiver closing idle connections does at the worst moment.
+    if (options.cutReusedConnections && cutter.cut(req)) return;
     const chunks: Buffer[] = [];
     req.on('data', (chunk: Buffer) => chunks.push(chunk));
     req.on('end', async () => {
@@ -48,6 +53,7 @@ export async function startReceiver(
   return {
     url: `http://127.0.0.1:${port}/hook`,
     requests,
+    cutter,
     /** Resolves once `count` requests arrived, or fails after `timeoutMs`. */
     async received(count: number, timeoutMs = 20_000): Promise<Received[]> {
       const deadline = Date.now() + timeoutMs;

@@ -12,9 +12,9 @@ export interface SiteAnswer {
  * would send it; fetch cannot set the Host header, so this uses node:http.
  */
 /**
- * Connections are reused, but dropped after 2 s idle: the server closes idle ones after 5 s, and a
- * request sent on a connection just as the server closes it fails with a reset (seen on loaded
- * machines). A browser retries such a request; a test would fail instead.
+ * Connections are reused, but dropped after 2 s idle, far from the server's 75 s (KEEP_ALIVE_TIMEOUT_MS):
+ * a request sent on a connection just as the server closes it fails with a reset, which a browser
+ * retries and a test would not (see keepAlive.test.ts for the race).
  */
 const agent = new http.Agent({ keepAlive: true, timeout: 2_000 });
 
@@ -22,11 +22,23 @@ export function siteRequest(
   port: number,
   host: string,
   path: string,
-  options: { method?: string; headers?: Record<string, string>; body?: string | Buffer } = {},
+  options: {
+    method?: string;
+    /** Headers by name, after the Host; or every header line in order (`[name, value, …]`, the Host too). */
+    headers?: Record<string, string> | string[];
+    body?: string | Buffer;
+  } = {},
 ): Promise<SiteAnswer> {
   return new Promise((resolve, reject) => {
     const request = http.request(
-      { host: '127.0.0.1', port, path, method: options.method ?? 'GET', headers: { host, ...options.headers }, agent },
+      {
+        host: '127.0.0.1',
+        port,
+        path,
+        method: options.method ?? 'GET',
+        headers: Array.isArray(options.headers) ? options.headers : { host, ...options.headers },
+        agent,
+      },
       (response) => {
         const chunks: Buffer[] = [];
         response.on('data', (chunk: Buffer) => chunks.push(chunk));

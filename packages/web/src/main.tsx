@@ -5,8 +5,13 @@ import { createRoot } from 'react-dom/client';
 import { App } from './app/App.tsx';
 import { preloadPageOf } from './app/pages.ts';
 import { createQueryClient } from './app/queryClient.ts';
+import { watchChunkFailures } from './lib/chunks.ts';
+import { watchForNewBuilds } from './lib/consoleBuild.ts';
 import { prefetchSession } from './lib/currentOrg.tsx';
 
+// Before any code is loaded on demand: a failure to load it is handled, never a blank page.
+watchChunkFailures();
+watchForNewBuilds();
 // The page's code and the session are asked for at once, before anything renders.
 const queryClient = createQueryClient();
 prefetchSession(queryClient);

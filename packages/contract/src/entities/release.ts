@@ -1,29 +1,12 @@
 import { z } from 'zod';
-import { email, matching, messages, patterns, uniqueBy } from '../validation.ts';
 import { branch } from './branch.ts';
 import { timestamp } from './common.ts';
+import { form } from './form.ts';
 
-const formName = matching(patterns.formName);
-
-export const form = z.discriminatedUnion(
-  'type',
-  [
-    z.object({ type: z.literal('db'), name: formName }),
-    z.object({ type: z.literal('email'), name: formName, recipient: email }),
-  ],
-  { error: 'Must be db or email' },
-);
-export type Form = z.infer<typeof form>;
-export const forms = uniqueBy(
-  z.array(form).max(100, 'At most 100 forms'),
-  (f) => f.name,
-  messages.formNameUnique,
-  'name',
-);
-
-/** A line of a release's `_redirects` or `_headers` that Wharf refused (error) or doubts (warning). */
+/** A line of a release's `_redirects`, `_headers` or `.wharf.yml` that Wharf refused (error) or doubts (warning). */
 export const ruleProblem = z.object({
-  file: z.enum(['_redirects', '_headers']),
+  /** `_redirects`, `_headers`, `.wharf.yml`, or the path of an HTML page whose form could not be taken. */
+  file: z.string(),
   line: z.number().int(),
   message: z.string(),
   severity: z.enum(['error', 'warning']),
@@ -35,6 +18,7 @@ export const release = z.object({
   siteId: z.string(),
   name: z.string(),
   date: timestamp,
+  /** The forms of the site as the branches serving this release see them (for one that none serves: those of every branch). */
   forms: z.array(form),
   /** The branches that point at this release now. */
   branches: z.array(z.object({ _id: z.string(), name: z.string(), url: z.string() })),
@@ -44,8 +28,6 @@ export const release = z.object({
   ruleProblems: z.array(ruleProblem),
 });
 export type Release = z.infer<typeof release>;
-
-export const formsBody = z.object({ forms });
 
 /** What an upload answers: the release, and the branches now serving it with their URLs. */
 export const deployedRelease = release.extend({

@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { reservedHeaderReason } from '../reservedHeaders.ts';
 import {
   bool,
   color,
@@ -16,8 +17,10 @@ import {
 import { logoUrl, timestamp } from './common.ts';
 
 export const header = z.object({
-  name: matching(patterns.headerName),
-  value: text(),
+  name: matching(patterns.headerName).refine((name) => reservedHeaderReason(name) === null, {
+    message: messages.headerNameReserved,
+  }),
+  value: text().regex(patterns.headerValue, messages.headerValueAscii),
   /**
    * The paths the header is for, as in `_headers`: `/assets/*`, `/:lang/about`; empty or absent,
    * every path.
@@ -80,6 +83,12 @@ export const domainOwnership = z.object({
   verifiedAt: timestamp.nullable(),
   /** Why the last check failed, until one succeeds. */
   lastError: z.string().optional(),
+  /**
+   * Set when the claim ended unverified: another site verified the name or a domain above it
+   * (`taken`), or it was not verified in time (`expired`). Wharf no longer answers its HTTP
+   * challenge; the TXT record can still prove it once nobody else holds the name.
+   */
+  ended: z.object({ reason: z.enum(['taken', 'expired']), at: timestamp, message: z.string() }).optional(),
 });
 export type DomainOwnership = z.infer<typeof domainOwnership>;
 

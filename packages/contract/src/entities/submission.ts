@@ -12,7 +12,7 @@ export const submission = z.object({
   releaseId: z.string(),
   form: z.string(),
   fields: z.record(z.string(), z.string()),
-  /** Caught by the honeypot field `_gotcha`: kept apart, never mailed nor announced. */
+  /** Caught by a honeypot (the form's field, or `_gotcha`): kept apart, never mailed nor announced. */
   spam: z.boolean(),
   createdAt: timestamp,
 });

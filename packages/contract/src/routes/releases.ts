@@ -1,7 +1,8 @@
 import { z } from 'zod';
 import { paged } from '../entities/common.ts';
 import { createDeployBody, deploy, sha256 } from '../entities/deploy.ts';
-import { deployedRelease, formsBody, release } from '../entities/release.ts';
+import { formsBody } from '../entities/form.ts';
+import { deployedRelease, release } from '../entities/release.ts';
 import { noContent, route } from '../route.ts';
 import { id, name, pageQuery, search } from '../validation.ts';
 import { ids } from './params.ts';
@@ -108,7 +109,8 @@ export const setReleaseForms = route({
   method: 'put',
   path: '/api/v1/releases/:releaseId/forms',
   scope: 'release_forms',
-  summary: 'Replace the form definitions of a release',
+  summary:
+    "Set the site's forms as the branches serving the release see them: forms belong to the site and survive deploys",
   params: ids('releaseId'),
   body: formsBody,
   response: release,

@@ -40,6 +40,15 @@ export const getOpenApi = route({
   response: z.record(z.string(), z.unknown()),
 });
 
+export const getReleaseConfigSchema = route({
+  method: 'get',
+  path: '/api/v1/schemas/wharf.yml.json',
+  scope: null,
+  auth: 'public',
+  summary: 'JSON Schema of .wharf.yml, the configuration at the root of an uploaded folder',
+  response: z.record(z.string(), z.unknown()),
+});
+
 export const getAuthMethods = route({
   method: 'get',
   path: '/auth/methods',

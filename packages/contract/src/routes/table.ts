@@ -2,6 +2,7 @@ import type { Route } from '../route.ts';
 import * as apiTokens from './apiTokens.ts';
 import * as audit from './audit.ts';
 import * as branches from './branches.ts';
+import * as forms from './forms.ts';
 import { orgHooks, siteHooks, teamHooks, userHooks } from './hooks.ts';
 import * as logos from './logos.ts';
 import * as orgs from './orgs.ts';
@@ -31,6 +32,7 @@ export const api = {
   ...sites,
   ...branches,
   ...releases,
+  ...forms,
   ...submissions,
   ...apiTokens,
   ...prefixed('orgHook', orgHooks),

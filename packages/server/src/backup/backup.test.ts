@@ -1,5 +1,5 @@
 import { spawn } from 'node:child_process';
-import { mkdtemp, rm } from 'node:fs/promises';
+import { mkdtemp, readdir, rm, stat } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
@@ -26,6 +26,18 @@ function wharfServer(args: string[], settings: Record<string, string>) {
     child.stderr.on('data', (chunk: Buffer) => (output += chunk));
     child.on('exit', (code) => resolve({ code, output }));
   });
+}
+
+/** The permission bits of `dir` and of everything under it that is not as private as `mode` says, by path. */
+async function lessPrivateThan(dir: string, fileMode: number, folderMode: number) {
+  const entries = [dir, ...(await readdir(dir, { recursive: true })).map((name) => path.join(dir, name))];
+  const found: Record<string, string> = {};
+  for (const entry of entries) {
+    const info = await stat(entry);
+    const mode = info.mode & 0o777;
+    if (mode !== (info.isDirectory() ? folderMode : fileMode)) found[path.relative(dir, entry)] = mode.toString(8);
+  }
+  return found;
 }
 
 const SCRIPT = { name: 'assets/app.js', content: 'export const greeting = "hello from the backup";\n'.repeat(40) };
@@ -67,6 +79,8 @@ describe.each(databases)('wharf-server backup and restore on $name', ({ postgres
     await stopFlipping();
     expect(made.output).toContain('Backup complete');
     expect(made.code).toBe(0);
+    // The database, the secret and the sites' files are readable by Wharf's account only.
+    expect(await lessPrivateThan(dir, 0o600, 0o700)).toEqual({});
     await world.clients.owner.put(`/api/v1/sites/${world.site._id}/branches/${world.site.mainBranch}/release`, {
       release: second._id,
     });
@@ -80,6 +94,8 @@ describe.each(databases)('wharf-server backup and restore on $name', ({ postgres
       const put = await wharfServer(['restore', dir], settings);
       expect(put.output).toContain('every file the database lists is in place');
       expect(put.code).toBe(0);
+      const restoredFiles = postgres ? ['secret'] : ['secret', 'wharf.sqlite'];
+      for (const file of restoredFiles) expect((await stat(path.join(dataDir, file))).mode & 0o777).toBe(0o600);
       restored = await startTestServer({ dataDir, schema });
       const owner = await new TestClient(restored.url).signIn('owner');
       const site = expectStatus(await owner.get(`/api/v1/sites/${world.site._id}`), 200);

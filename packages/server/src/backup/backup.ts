@@ -1,5 +1,5 @@
 import { createReadStream } from 'node:fs';
-import { mkdir, stat } from 'node:fs/promises';
+import { stat } from 'node:fs/promises';
 import path from 'node:path';
 import { Readable } from 'node:stream';
 import type { Config } from '../config.ts';
@@ -7,7 +7,7 @@ import type { Db } from '../db/schema.ts';
 import { inParallel } from '../lib/inParallel.ts';
 import type { BlobStore } from '../storage/blobStore.ts';
 import { renameDurably, syncToDisk } from '../storage/durable.ts';
-import { writeDurably } from './files.ts';
+import { makePrivateFolder, makeTreePrivate, writeDurably } from './files.ts';
 import { holdingCollection } from './holds.ts';
 import { BackupError, type BackupManifest, BLOBS_DIR, DATABASE_FILES, MANIFEST_FILE, SECRET_FILE } from './manifest.ts';
 import { type SnapshotBlob, snapshotDatabase } from './snapshot.ts';
@@ -41,11 +41,12 @@ async function copySecret(config: Config, dir: string): Promise<BackupManifest['
 /**
  * A consistent copy of a running Wharf in `dir`: the database as it is at one moment, every blob
  * it refers to, and the secret that opens its sealed tokens. The garbage collection is held off
- * meanwhile, so no file the copied database needs disappears before it is copied.
+ * meanwhile, so no file the copied database needs disappears before it is copied. Every file of
+ * it is readable by Wharf's account only (0600, folders 0700).
  */
 export async function backup(sources: BackupSources, dir: string): Promise<BackupManifest> {
   const { config, db, blobs, say } = sources;
-  await mkdir(dir, { recursive: true });
+  await makePrivateFolder(dir);
   return holdingCollection(db, 'backup', async () => {
     const engine = config.databaseUrl ? 'postgres' : 'sqlite';
     const databaseFile = path.join(dir, DATABASE_FILES[engine]);
@@ -74,6 +75,7 @@ export async function backup(sources: BackupSources, dir: string): Promise<Backu
       secret: await copySecret(config, dir),
     };
     await writeDurably(path.join(dir, MANIFEST_FILE), Readable.from([JSON.stringify(manifest, null, 2)]));
+    await makeTreePrivate(dir);
     await syncToDisk(dir);
     return manifest;
   });

@@ -1,5 +1,5 @@
 import { createReadStream } from 'node:fs';
-import { copyFile, mkdir, readdir, readFile, rm, stat } from 'node:fs/promises';
+import { chmod, copyFile, mkdir, readdir, readFile, rm, stat } from 'node:fs/promises';
 import path from 'node:path';
 import { Readable } from 'node:stream';
 import pg from 'pg';
@@ -10,7 +10,7 @@ import { randomString } from '../lib/ids.ts';
 import { inParallel } from '../lib/inParallel.ts';
 import type { BlobStore } from '../storage/blobStore.ts';
 import { renameDurably } from '../storage/durable.ts';
-import { writeDurably } from './files.ts';
+import { PRIVATE_FILE_MODE, PRIVATE_FOLDER_MODE, writeDurably } from './files.ts';
 import { BackupError, type BackupManifest, BLOBS_DIR, DATABASE_FILES, readManifest, SECRET_FILE } from './manifest.ts';
 import { runPgTool } from './snapshot.ts';
 
@@ -29,7 +29,8 @@ const exists = (file: string) =>
   );
 
 async function restoreSqlite(config: Config, dir: string, force: boolean) {
-  await mkdir(config.dataDir, { recursive: true });
+  // A data directory that exists keeps its mode: the operator (or a volume's owner) chose it.
+  await mkdir(config.dataDir, { recursive: true, mode: PRIVATE_FOLDER_MODE });
   const target = path.join(config.dataDir, SQLITE_FILE);
   if ((await exists(target)) && !force) {
     throw new BackupError(
@@ -38,6 +39,8 @@ async function restoreSqlite(config: Config, dir: string, force: boolean) {
   }
   const temporary = `${target}.${randomString(8)}.tmp`;
   await copyFile(path.join(dir, DATABASE_FILES.sqlite), temporary);
+  // copyFile keeps the mode of the backup's copy, which an older Wharf left readable by all.
+  await chmod(temporary, PRIVATE_FILE_MODE);
   // The old database's write-ahead log must not be replayed over the restored one.
   await Promise.all(['-wal', '-shm'].map((suffix) => rm(`${target}${suffix}`, { force: true })));
   await renameDurably(temporary, target);

@@ -125,6 +125,12 @@ describe.skipIf(!services)('several Wharf nodes on one PostgreSQL, one Redis and
   let mainBranchId: string;
   let firstReleaseId: string;
   const served = (node: Node, url: string, pathname = '/') => siteRequest(node.port, new URL(url).host, pathname);
+  /** The deploys of the site in the database every node shares. */
+  const deploysOfSite = () =>
+    withPg(async (client) => {
+      const rows = await client.query(`select id from ${schema}.deploys where site_id = $1`, [siteId]);
+      return rows.rows.map((row: { id: string }) => row.id);
+    });
   /** Asks until `ok` holds, every 20 ms, and answers how long it took; fails after 10 s. */
   async function within(check: () => Promise<boolean>) {
     const startedAt = performance.now();
@@ -205,12 +211,14 @@ describe.skipIf(!services)('several Wharf nodes on one PostgreSQL, one Redis and
     const token = expectStatus(await owner.post(`/api/v1/sites/${siteId}/tokens`, { name: 'ci' }), 200).value;
     // Half the body to node A, which is then killed: the client's request fails (its connection
     // dies, or a worker process of A answers 503 as its primary goes).
+    const deploysBefore = await deploysOfSite();
     const cut = sendHalfThenWait(a.port, `/api/v1/sites/${siteId}/releases`, body, {
       authorization: `Bearer ${token}`,
       'content-type': form.headers.get('content-type')!,
       'idempotency-key': key,
     });
-    await sleep(300);
+    // Killed once it has opened a deploy for the upload and is reading the body, whatever the load.
+    await within(async () => (await deploysOfSite()).some((id) => !deploysBefore.includes(id)));
     a.process.child.kill('SIGKILL');
     await exited(a.process.child);
     expect(await cut).not.toBe(200);

@@ -20,12 +20,16 @@ import * as retention from './migrations/017_retention.ts';
 import * as listIndexes from './migrations/018_list_indexes.ts';
 import * as blobVariants from './migrations/019_blob_variants.ts';
 import * as installation from './migrations/020_installation.ts';
-import * as deployForce from './migrations/021_deploy_force.ts';
+import { sealedPrivateKeys } from './migrations/021_sealed_private_keys.ts';
+import * as domainClaims from './migrations/022_domain_claims.ts';
+import * as basicAuthHashes from './migrations/023_basic_auth_hashes.ts';
+import * as siteForms from './migrations/024_site_forms.ts';
+import * as deployForce from './migrations/025_deploy_force.ts';
 import type { Db } from './schema.ts';
 
 /**
  * Migrations in order; a new one is appended here and never edited after it ships. A migration
- * that seals data (012) gets the installation's sealer, made only when it is needed.
+ * that seals data (012, 021) gets the installation's sealer, made only when it is needed.
  */
 const migrationsWith = (sealer: () => Sealer): Record<string, Migration> => ({
   '001_initial': initial,
@@ -48,7 +52,11 @@ const migrationsWith = (sealer: () => Sealer): Record<string, Migration> => ({
   '018_list_indexes': listIndexes,
   '019_blob_variants': blobVariants,
   '020_installation': installation,
-  '021_deploy_force': deployForce,
+  '021_sealed_private_keys': sealedPrivateKeys(sealer),
+  '022_domain_claims': domainClaims,
+  '023_basic_auth_hashes': basicAuthHashes,
+  '024_site_forms': siteForms,
+  '025_deploy_force': deployForce,
 });
 
 /** Brings the database to the latest migration (or up to `target`, which tests of a migration use). */

@@ -104,7 +104,17 @@ export interface Database {
     keep_releases_count: number | null;
     created_at: Iso;
   };
-  site_domains: { name: string; site_id: string };
+  /** Sites' claims of custom domains: several per name until one is verified (see migration 022). */
+  domain_claims: {
+    name: string;
+    site_id: string;
+    org_id: string;
+    verified_at: Iso | null;
+    verified_by: 'txt' | 'http' | null;
+    claimed_at: Iso;
+  };
+  /** Verified domains taken off their site lately, by the organization that held them. */
+  released_domains: { name: string; org_id: string; released_at: Iso };
   branches: {
     id: string;
     site_id: string;
@@ -212,6 +222,20 @@ export interface Database {
     spam: Flag;
     /** The branch's name when it was posted to, for a branch deleted since. */
     branch_name: string;
+  };
+  /** The forms of a site (migration 021): they outlive releases. */
+  site_forms: {
+    site_id: string;
+    /** The name in lower case: names are unique per site, case aside. */
+    name_key: string;
+    /** JSON of the Form (type, name, recipient, honeypot). */
+    definition: Json;
+    /** JSON list of the branch ids it is narrowed to; null: every branch. */
+    branch_ids: Json | null;
+    /** Found in an upload's HTML rather than declared by a person. */
+    detected: Flag;
+    /** Its place in the list people see. */
+    position: number;
   };
   branch_releases: { branch_id: string; release_id: string; set_at: Iso };
   /** The length of each list kept by triggers (migration 018): `list` names it, `owner_id` whose it is. */

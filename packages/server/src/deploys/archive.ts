@@ -5,6 +5,7 @@ import type { ReleaseLimits } from '../config.ts';
 import { isDiskFull } from '../http/diskFull.ts';
 import { HttpError, httpError } from '../http/errors.ts';
 import { malformedMultipart } from '../http/multipart.ts';
+import { isGoodText } from '../http/textRule.ts';
 import type { WharfApp } from '../wharfApp.ts';
 import { commitBlobs, type ReceivedFile } from './blobs.ts';
 import type { ReleaseFile } from './createRelease.ts';
@@ -27,8 +28,11 @@ const megabytes = (bytes: number) => `${Math.round(bytes / 1024 / 1024)} MiB`;
 
 /** The path of an archive entry inside the release, or a 400 naming the entry. */
 export function entryPath(name: string): string | null {
-  if (name.includes('\uFFFD'))
-    throw httpError('ARCHIVE_INVALID', `Archive entry "${name}" has a name that is not valid UTF-8`);
+  if (name.includes('\uFFFD') || !isGoodText(name))
+    throw httpError(
+      'ARCHIVE_INVALID',
+      `Archive entry "${JSON.stringify(name).slice(1, -1)}" has a name that is not valid UTF-8`,
+    );
   if (name.startsWith('/')) throw httpError('ARCHIVE_INVALID', `Archive entry "${name}" has an absolute path`);
   const segments = name.split('/').filter((segment) => segment !== '' && segment !== '.');
   if (segments.includes('..')) throw httpError('ARCHIVE_INVALID', `Archive entry "${name}" leaves the release folder`);

@@ -1,4 +1,4 @@
-import { expiryMs, type Form } from '@wharf/contract';
+import { expiryMs } from '@wharf/contract';
 import { sql } from 'kysely';
 import type { Config } from '../config.ts';
 import type { Database, Db, Executor } from '../db/schema.ts';
@@ -7,8 +7,10 @@ import { httpError } from '../http/errors.ts';
 import { newId, now } from '../lib/ids.ts';
 import { findBranch, toBranch } from '../modules/branches/queries.ts';
 import { insertBranch, pointBranchAt } from '../modules/branches/service.ts';
+import { addFormsOfRelease } from '../modules/forms/service.ts';
 import { getRelease } from '../modules/releases/queries.ts';
 import { siteScope } from '../modules/sites/siteEvents.ts';
+import type { FormsOfRelease } from './formsOfRelease.ts';
 import type { RulesOfRelease } from './rulesOfRelease.ts';
 import { unchangedRelease } from './unchangedRelease.ts';
 import { enqueueVariants } from './variants.ts';
@@ -26,7 +28,8 @@ export interface NewRelease {
   branches: string[];
   /** How long after now the branches expire (`14d`); null or absent: they never do. */
   branchExpiry?: string | null;
-  forms: Form[];
+  /** The forms its `.wharf.yml` declares and its pages mark: added to the site's. */
+  forms: FormsOfRelease;
   /** Its `_redirects` and `_headers`, parsed, and what is wrong in them. */
   rules: RulesOfRelease;
   actorId: string | null;
@@ -96,14 +99,16 @@ export async function createRelease(db: Db, config: Config, input: NewRelease) {
         id: releaseId,
         site_id: site.id,
         name: input.name,
-        forms: JSON.stringify(input.forms),
+        // What the release's own files declared and marked; the site's forms are what is served.
+        forms: JSON.stringify([...input.forms.declared, ...input.forms.detected]),
         file_count: totals.files,
         total_size: totals.bytes,
         rules: JSON.stringify(input.rules.rules),
-        rule_problems: JSON.stringify(input.rules.problems),
+        rule_problems: JSON.stringify([...input.forms.problems, ...input.rules.problems]),
         created_at: now(),
       })
       .execute();
+    await addFormsOfRelease(trx, site.id, input.forms);
     // Live now, unencoded; brotli and gzip follow from the job queue.
     await enqueueVariants(trx, input.deployId);
     await takeOverDeployFiles(trx, input.deployId, releaseId);

@@ -4,6 +4,7 @@ import { onOneNodeAtATime } from '../cluster/oneNodeAtATime.ts';
 import type { Database, Executor } from '../db/schema.ts';
 import { sweepExpiredIdempotencyKeys } from '../http/idempotency.ts';
 import { pruneFinishedJobs } from '../jobs/prune.ts';
+import { expireUnverifiedClaims } from '../modules/sites/claimEnds.ts';
 import { deleteExpiredBranches } from '../retention/expiredBranches.ts';
 import { pruneReleases } from '../retention/releaseRetention.ts';
 import type { WharfApp } from '../wharfApp.ts';
@@ -98,7 +99,7 @@ export async function collectGarbage(app: WharfApp, at = new Date()) {
  * One round of housekeeping: forgets expired deploys and idempotency keys, applies retention
  * (expired branches, then releases past their site's retention), collects the files nothing
  * uses any more, rows first and then (with `orphans`) the store's files no row accounts for,
- * and prunes old jobs.
+ * prunes old jobs, and ends the custom domains' claims left unverified too long.
  */
 export async function keepHouse(app: WharfApp, at = new Date(), { orphans = true } = {}) {
   await sweepExpiredDeploys(app, at);
@@ -111,6 +112,8 @@ export async function keepHouse(app: WharfApp, at = new Date(), { orphans = true
   if (collected + unrecorded > 0) app.log.info({ collected, unrecorded }, 'collected unused release files');
   const pruned = await pruneFinishedJobs(app.db);
   if (pruned.jobs + pruned.attempts > 0) app.log.info(pruned, 'pruned old jobs and hook deliveries');
+  const expiredClaims = await expireUnverifiedClaims(app, at);
+  if (expiredClaims > 0) app.log.info({ expiredClaims }, 'ended unverified custom domain claims');
 }
 
 /** Rounds between two walks through the whole store: with millions of files, a walk is long. */

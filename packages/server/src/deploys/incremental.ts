@@ -7,7 +7,7 @@ import type { WharfApp } from '../wharfApp.ts';
 import { blobsOfOrg } from './blobs.ts';
 import { createRelease, deployedRelease, mustNotExpireMainBranch } from './createRelease.ts';
 import { dropDeploy, findOpenDeploy, insertDeployFiles, openDeploy } from './deployRows.ts';
-import { formsOfRelease } from './formsOfRelease.ts';
+import { formsOfRelease, pagesOfDeploy } from './formsOfRelease.ts';
 import { RELEASE_CONFIG_FILE } from './releaseConfig.ts';
 import { ReleasePaths } from './releasePaths.ts';
 import { RULE_FILES, rulesOfRelease } from './rulesOfRelease.ts';
@@ -136,7 +136,7 @@ export async function finishDeploy(app: WharfApp, deployId: string, site: Databa
       name: deploy.name,
       branches: readJson<string[]>(deploy.branches),
       branchExpiry: deploy.branch_expiry,
-      forms: await formsOfRelease(app, configFiles),
+      forms: await formsOfRelease(app, configFiles, await pagesOfDeploy(app.db, deployId)),
       rules: await rulesOfRelease(app, configFiles),
       actorId: deploy.actor_id,
       deployId,

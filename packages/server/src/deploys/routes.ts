@@ -1,12 +1,17 @@
 import { api } from '@wharf/contract';
 import type { FastifyRequest } from 'fastify';
+import { type Guard, param } from '../access/guards.ts';
 import { mustUploadToSite } from '../access/rules.ts';
+import type { Database } from '../db/schema.ts';
 import { httpError } from '../http/errors.ts';
 import { withIdempotencyKey } from '../http/idempotency.ts';
 import { uploadBody } from '../http/uploadBody.ts';
 import type { WharfApp } from '../wharfApp.ts';
 import { receiveDeployFile, receiveDeployFiles } from './deployFiles.ts';
 import { findOpenDeploy } from './deployRows.ts';
+
+type OpenDeploy = Awaited<ReturnType<typeof findOpenDeploy>>;
+
 import { dropOnDiskFull, finishDeploy, startDeploy } from './incremental.ts';
 import { fingerprintOfUpload, uploadArchive } from './uploadArchive.ts';
 
@@ -19,20 +24,18 @@ export function deployRoutes(app: WharfApp) {
   const runningTtlMs = app.config.deployTtlMs;
 
   /** The deploy of the path and its site, for a caller who may upload to that site. */
-  async function deployOf(actor: Parameters<typeof mustUploadToSite>[1], deployId: string) {
-    const deploy = await findOpenDeploy(app, deployId);
+  const deployOf: Guard<{ deploy: OpenDeploy; site: Database['sites'] }> = async (actor, params) => {
+    const deploy = await findOpenDeploy(app, param(params, 'deployId'));
     const site = await mustUploadToSite(db, actor, deploy.site_id);
     return { deploy, site };
-  }
+  };
 
-  /** The deploy still taking files, for a caller who may upload to it, with a body of the route's media type. */
-  async function deployTakingFiles(
-    actor: Parameters<typeof mustUploadToSite>[1],
-    deployId: string,
+  /** The deploy still taking files, with a body of the route's media type. */
+  function takingFiles(
+    { deploy, site }: { deploy: OpenDeploy; site: Database['sites'] },
     request: FastifyRequest,
     mediaType: string,
   ) {
-    const { deploy, site } = await deployOf(actor, deployId);
     if (deploy.release_id) throw httpError('DEPLOY_FINALISED', 'The deploy is already finalised');
     if (request.headers['content-type']?.split(';')[0]?.trim() !== mediaType) {
       throw httpError('MEDIA_TYPE_UNSUPPORTED', `Send the files as ${mediaType}`);
@@ -40,8 +43,7 @@ export function deployRoutes(app: WharfApp) {
     return { id: deploy.id, orgId: site.org_id };
   }
 
-  app.handle(api.uploadRelease, async ({ actor, params, request, reply }) => {
-    const site = await mustUploadToSite(db, actor, params.siteId);
+  app.handle(api.uploadRelease, app.access.siteUploader, async ({ actor, site, request, reply }) => {
     return withIdempotencyKey(
       db,
       { request, reply, actor, runningTtlMs, holder: app.node.instance },
@@ -55,8 +57,7 @@ export function deployRoutes(app: WharfApp) {
     );
   });
 
-  app.handle(api.createDeploy, async ({ actor, params, body, request, reply }) => {
-    const site = await mustUploadToSite(db, actor, params.siteId);
+  app.handle(api.createDeploy, app.access.siteUploader, async ({ actor, site, body, request, reply }) => {
     const fingerprint = JSON.stringify(body);
     return withIdempotencyKey(
       db,
@@ -68,19 +69,18 @@ export function deployRoutes(app: WharfApp) {
     );
   });
 
-  app.handle(api.uploadDeployFile, async ({ actor, params, request }) => {
-    const deploy = await deployTakingFiles(actor, params.deployId, request, 'application/octet-stream');
+  app.handle(api.uploadDeployFile, deployOf, async ({ deploy: open, site, params, request }) => {
+    const deploy = takingFiles({ deploy: open, site }, request, 'application/octet-stream');
     await dropOnDiskFull(app, deploy.id, () => receiveDeployFile(app, deploy, params.hash, uploadBody(request)));
   });
 
-  app.handle(api.uploadDeployFiles, async ({ actor, params, request }) => {
-    const deploy = await deployTakingFiles(actor, params.deployId, request, 'application/x-tar');
+  app.handle(api.uploadDeployFiles, deployOf, async ({ deploy: open, site, request }) => {
+    const deploy = takingFiles({ deploy: open, site }, request, 'application/x-tar');
     await dropOnDiskFull(app, deploy.id, () => receiveDeployFiles(app, deploy, uploadBody(request)));
   });
 
   // Needs no Idempotency-Key: the deploy is the key, and a second finalise answers what the first made.
-  app.handle(api.finalizeDeploy, async ({ actor, params }) => {
-    const { site } = await deployOf(actor, params.deployId);
-    return dropOnDiskFull(app, params.deployId, () => finishDeploy(app, params.deployId, site));
+  app.handle(api.finalizeDeploy, deployOf, async ({ deploy, site }) => {
+    return dropOnDiskFull(app, deploy.id, () => finishDeploy(app, deploy.id, site));
   });
 }

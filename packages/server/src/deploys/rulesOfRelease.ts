@@ -6,6 +6,7 @@ import {
   type RedirectRule,
   type RuleFile,
   type RuleProblem,
+  withHashedPasswords,
 } from '../releaseRules/index.ts';
 import type { WharfApp } from '../wharfApp.ts';
 import { blobKey } from './blobs.ts';
@@ -63,7 +64,7 @@ export async function rulesOfRelease(app: WharfApp, files: ReleaseFile[]): Promi
   const headers = await readRulesFile(app, files, '_headers', problems);
   if (headers !== null) {
     const parsed = parseHeaders(headers);
-    rules.headers = parsed.blocks;
+    rules.headers = await withHashedPasswords(parsed.blocks);
     problems.push(...parsed.problems);
   }
   return { rules, problems };

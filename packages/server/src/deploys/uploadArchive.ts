@@ -8,6 +8,7 @@ import type { ReleaseLimits } from '../config.ts';
 import type { Database } from '../db/schema.ts';
 import { httpError, invalidField } from '../http/errors.ts';
 import { readParts } from '../http/multipart.ts';
+import { mustBeGoodText } from '../http/textRule.ts';
 import { validationError } from '../http/validation.ts';
 import type { WharfApp } from '../wharfApp.ts';
 import { byteLimit, receiveArchive } from './archive.ts';
@@ -20,6 +21,7 @@ import { rulesOfRelease } from './rulesOfRelease.ts';
 const forceField = z.enum(['true', 'false'], { error: 'Must be true or false' });
 
 function field(value: string, field: string, schema: z.ZodType<string> = releaseName) {
+  mustBeGoodText(value, field);
   const result = schema.safeParse(value);
   if (!result.success) throw validationError(result.error, field);
   return result.data;
@@ -96,7 +98,7 @@ export async function uploadArchive(
       name,
       branches,
       branchExpiry: expires,
-      forms: await formsOfRelease(app, files),
+      forms: await formsOfRelease(app, files, files),
       rules: await rulesOfRelease(app, files),
       actorId,
       deployId: deploy.id,

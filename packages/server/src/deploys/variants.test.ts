@@ -1,9 +1,8 @@
 import { mkdtemp, rm } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
-import { setTimeout as sleep } from 'node:timers/promises';
 import { brotliDecompressSync, gunzipSync } from 'node:zlib';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { sha256 } from '../../test/archives.ts';
 import { signedIn } from '../../test/client.ts';
 import { databases, startTestServer, type TestServer, withPg } from '../../test/harness.ts';
@@ -108,8 +107,7 @@ for (const database of databases) {
       await server.close();
       server = await start();
       world.clients.owner = await signedIn(server.url, 'owner');
-      for (let attempt = 0; attempt < 200 && (await pendingJobs()) > 0; attempt++) await sleep(50);
-      expect(await pendingJobs()).toBe(0);
+      await vi.waitFor(async () => expect(await pendingJobs()).toBe(0), { timeout: 20_000, interval: 50 });
       const blob = await server.app.db
         .selectFrom('blobs')
         .select(['br_size', 'gz_size', 'variants_pending'])
@@ -118,11 +116,14 @@ for (const database of databases) {
       expect(Number(blob.variants_pending)).toBe(0);
       expect(Number(blob.br_size)).toBeLessThan(LARGE_CSS.length);
       // The edge asks after a pending blob at most once a second: the stored variant comes soon after.
-      let br = await get('/site.css', { 'accept-encoding': 'gzip, br' });
-      for (let attempt = 0; attempt < 40 && br.headers.etag !== `"${sha256(LARGE_CSS)}-br"`; attempt++) {
-        await sleep(100);
-        br = await get('/site.css', { 'accept-encoding': 'gzip, br' });
-      }
+      const br = await vi.waitFor(
+        async () => {
+          const answer = await get('/site.css', { 'accept-encoding': 'gzip, br' });
+          expect(answer.headers.etag).toBe(`"${sha256(LARGE_CSS)}-br"`);
+          return answer;
+        },
+        { timeout: 20_000, interval: 100 },
+      );
       expect(br.headers['content-encoding']).toBe('br');
       expect(br.headers.etag).toBe(`"${sha256(LARGE_CSS)}-br"`);
       expect(br.headers['content-length']).toBe(String(blob.br_size));
@@ -135,11 +136,14 @@ for (const database of databases) {
       ]);
       expect(gunzipSync(gz.body).toString()).toBe(LARGE_CSS);
       // The small file too: its stored variant replaces the one made on the fly, under its own ETag.
-      let small = await get('/app.js', { 'accept-encoding': 'br' });
-      for (let attempt = 0; attempt < 40 && small.headers.etag !== `"${sha256(SMALL_JS)}-br"`; attempt++) {
-        await sleep(100);
-        small = await get('/app.js', { 'accept-encoding': 'br' });
-      }
+      const small = await vi.waitFor(
+        async () => {
+          const answer = await get('/app.js', { 'accept-encoding': 'br' });
+          expect(answer.headers.etag).toBe(`"${sha256(SMALL_JS)}-br"`);
+          return answer;
+        },
+        { timeout: 20_000, interval: 100 },
+      );
       expect(small.headers.etag).toBe(`"${sha256(SMALL_JS)}-br"`);
       expect(brotliDecompressSync(small.body).toString()).toBe(SMALL_JS);
       const stale = await get('/app.js', { 'accept-encoding': 'br', 'if-none-match': `"${sha256(SMALL_JS)}-br-fast"` });

@@ -201,6 +201,14 @@ describe('the edge', () => {
     expect((await get('/')).status).toBe(200);
   });
 
+  it('reads the Basic scheme in any case', async () => {
+    expectStatus(await owner.put(`${base}/branches/${world.site.mainBranch}/password`, { password: 'letmein' }), 200);
+    const credential = basic('user', 'letmein').slice('Basic '.length);
+    for (const scheme of ['basic', 'BASIC', 'bAsIc'])
+      expect((await get('/', { authorization: `${scheme} ${credential}` })).status).toBe(200);
+    expectStatus(await owner.delete(`${base}/branches/${world.site.mainBranch}/password`), 200);
+  });
+
   it("uses the site's password where the branch has none", async () => {
     expectStatus(await owner.put(`${base}/password`, { password: 'site-secret' }), 200);
     expect((await get('/')).status).toBe(401);

@@ -8,11 +8,12 @@ import type { Counters } from '../lib/counters.ts';
 import type { Sealer } from '../lib/secrets.ts';
 import { CHALLENGE_PREFIX } from '../modules/sites/ownership.ts';
 import type { OutboundGuard } from '../outbound/guard.ts';
-import type { RedirectMatch } from '../releaseRules/index.ts';
+import { normalRequestPath, type RedirectMatch } from '../releaseRules/index.ts';
+import { asciiQuery } from '../releaseRules/normalPath.ts';
 import type { BlobReader } from '../storage/localFiles.ts';
 import { AnswerHeaders, applyAnswerHeaders } from './answerHeaders.ts';
 import type { EdgeLog } from './edgeLog.ts';
-import { FORMS_PREFIX, FormReceiver } from './forms.ts';
+import { FORMS_PREFIX, FormReceiver, isFormPost } from './forms.ts';
 import { HostParser } from './hosts.ts';
 import { type Manifest, ManifestCache } from './manifests.ts';
 import { SiteMetrics } from './metrics.ts';
@@ -165,15 +166,15 @@ export class Edge {
    * request for such a domain gets what an unknown host gets.
    */
   private isOwnershipChallenge(req: IncomingMessage, host: string) {
-    const token = this.table.challengeToken(host);
-    return token !== undefined && req.url === `${CHALLENGE_PREFIX}${token}`;
+    const token = req.url?.startsWith(CHALLENGE_PREFIX) ? req.url.slice(CHALLENGE_PREFIX.length) : undefined;
+    return token !== undefined && this.table.answersChallenge(host, token);
   }
 
   handle(req: IncomingMessage, res: ServerResponse) {
     const host = this.hosts.parse(requestHost(req));
     if (host && this.isOwnershipChallenge(req, host.name)) {
       res.writeHead(200, { 'content-type': 'text/plain; charset=utf-8', 'cache-control': 'no-store' });
-      res.end(req.method === 'HEAD' ? undefined : this.table.challengeToken(host.name));
+      res.end(req.method === 'HEAD' ? undefined : req.url!.slice(CHALLENGE_PREFIX.length));
       return;
     }
     const resolved = host ? this.table.resolve(host.target) : null;
@@ -201,13 +202,14 @@ export class Edge {
     const url = req.url ?? '/';
     const queryStart = url.indexOf('?');
     const rawPath = queryStart === -1 ? url : url.slice(0, queryStart);
-    const query = queryStart === -1 ? '' : url.slice(queryStart);
+    const query = queryStart === -1 ? '' : asciiQuery(url.slice(queryStart));
     const normalised = normalisePath(rawPath);
     if (!normalised) {
       applySiteHeaders(res, branch.headers);
       return sendPage(res, 400, 'badRequest');
     }
-    const headers = this.answerHeaders.headersFor(branch, undefined, host, `/${normalised.path}`);
+    const rulePath = normalRequestPath(rawPath);
+    const headers = this.answerHeaders.headersFor(branch, undefined, host, rulePath);
     applyAnswerHeaders(res, headers);
     const request: SiteRequest = {
       req,
@@ -216,6 +218,7 @@ export class Edge {
       branch,
       path: normalised.path,
       rawPath,
+      rulePath,
       trailingSlash: normalised.trailingSlash,
       query,
       host,
@@ -244,7 +247,9 @@ export class Edge {
     if (branch.redirects.length > 0) {
       const requestPath = `/${path}${trailingSlash ? '/' : ''}`;
       const rule = matchRedirect(branch.redirects, requestPath);
-      if (rule?.type === 'file') return sendFileRule(req, res, requestPath, rule.config.content, request.headers);
+      // A file rule is a file: it answers GET and HEAD, and 405 to the rest as the release's files do.
+      if (rule?.type === 'file')
+        return this.onlyGetOrHead(request) ?? sendFileRule(req, res, requestPath, rule.config.content, request.headers);
       if (rule?.type === 'reverse_proxy') return this.proxyTo(request, upstreamUrl(rule.config, rawPath, query));
       if (rule?.type === 'redirect') return redirectTo(res, rule.config.status, withQuery(rule.config.target, query));
     }
@@ -255,34 +260,66 @@ export class Edge {
   }
 
   /** Streams the request to an upstream (a console rule or a `_redirects` proxy), through the outbound guard. */
-  private proxyTo({ req, res, branch }: SiteRequest, url: URL) {
+  private proxyTo({ req, res, branch, guarded }: SiteRequest, url: URL) {
     const { protocol: proto } = clientOf(req, this.trustProxy);
     // X-Forwarded-For gets this connection's peer appended, as every proxy's does.
     const clientAddress = req.socket.remoteAddress ?? 'unknown';
-    const dropAuthorization = branch.protection !== null;
+    // The credential was Wharf's to check, never the upstream's.
+    const dropAuthorization = branch.protection !== null || guarded === true;
     return proxy(req, res, { url, clientAddress, proto, dropAuthorization, outbound: this.outbound });
   }
 
-  /** A 405 for methods other than GET and HEAD, which are all files and pages answer; null for those. */
-  private onlyGetOrHead({ req, res }: SiteRequest): Answer | null {
+  /**
+   * A 405 for methods other than GET and HEAD, which are all files and pages answer; null for those.
+   * A form's post to a page of a release (Netlify's way, with a `form-name` field) is a submission.
+   */
+  private onlyGetOrHead({ req, res, site, branch }: SiteRequest): Answer | null {
     if (req.method === 'GET' || req.method === 'HEAD') return null;
-    res.writeHead(405, { allow: 'GET, HEAD', 'content-length': '0' });
-    res.end();
-    return 0;
+    const refuse = () => {
+      res.writeHead(405, { allow: 'GET, HEAD', 'content-length': '0' });
+      res.end();
+      return 0;
+    };
+    if (branch.releaseId && isFormPost(req)) {
+      const clientAddress = clientAddressOf(req, this.trustProxy);
+      return this.forms.receiveAtPage(req, res, { site, branch, clientAddress }, refuse);
+    }
+    return refuse();
+  }
+
+  /**
+   * A path the release's `_headers` protect with `Basic-Auth` asks for one of its users, through
+   * the gate of site passwords. A branch with a password of its own has asked for it already, and
+   * that is enough: a browser sends one credential.
+   */
+  private serveRelease(request: SiteRequest, manifest: Manifest): Answer {
+    const guard = request.branch.protection
+      ? null
+      : manifest.rules?.headers?.headersFor(request.host, request.rulePath).guard;
+    if (!guard) return this.serveReleaseOpen(request, manifest);
+    const { req, res, site } = request;
+    request.guarded = true;
+    const verdict = this.gate.check(req, guard, () => clientAddressOf(req, this.trustProxy));
+    if (verdict === 'allowed') return this.serveReleaseOpen(request, manifest);
+    if (typeof verdict === 'string') return refuse(res, site, verdict);
+    return verdict.then((late) =>
+      late === 'allowed' ? this.serveReleaseOpen(request, manifest) : refuse(res, site, late),
+    );
   }
 
   /**
    * The release's `_redirects` (a file at the path shadows the rules not forced with `!`), then
    * its files; `_headers` apply to every answer for the path.
    */
-  private serveRelease(request: SiteRequest, manifest: Manifest): Answer {
-    const { branch, path, trailingSlash, query, host } = request;
+  private serveReleaseOpen(request: SiteRequest, manifest: Manifest): Answer {
+    const { branch, path, trailingSlash, query, host, rulePath } = request;
     const rules = manifest.rules;
     // A file's answer takes these headers with its prepared ones; other answers get them set here.
-    if (rules?.headers) request.headers = this.answerHeaders.headersFor(branch, rules, host, `/${path}`);
+    if (rules?.headers) request.headers = this.answerHeaders.headersFor(branch, rules, host, rulePath);
     if (rules?.redirects) {
       const exists = namedFile(manifest, path, trailingSlash) !== undefined;
-      const hit = rules.redirects.match(host, `/${path}${trailingSlash ? '/' : ''}`, query, { onlyForced: exists });
+      const scheme = clientOf(request.req, this.trustProxy).protocol;
+      const hit = rules.redirects.match(host, rulePath, query, { onlyForced: exists, scheme });
       if (hit) return this.followRule(request, manifest, hit);
     }
     return this.onlyGetOrHead(request) ?? this.sendFile(request, manifest);

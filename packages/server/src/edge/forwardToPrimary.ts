@@ -3,6 +3,7 @@ import { connect, type Socket } from 'node:net';
 import { errorJson } from '../http/errorHandler.ts';
 import { isPseudoHeader, requestHost } from '../http/requestHost.ts';
 import { clientOf, type TrustProxy } from '../http/trustProxy.ts';
+import { closedUnderIt, isIdempotent } from '../outbound/request.ts';
 
 /**
  * The address a forwarded request came from, set by the worker that received it: the primary sees
@@ -40,6 +41,21 @@ function forwardedHeaders(req: IncomingMessage, trust: TrustProxy): IncomingHttp
 }
 
 /**
+ * How long an idle connection to the primary is kept for reuse: far less than the primary keeps
+ * it (KEEP_ALIVE_TIMEOUT_MS, 75 s), so the worker lets it go first and never sends a request on a
+ * connection the primary is closing. A new connection over the local socket costs next to nothing.
+ */
+export const IDLE_TO_PRIMARY_MS = 4_000;
+
+/**
+ * A request that can be handed over again after its connection was closed under it: idempotent,
+ * and read to its end without a byte of body (a body is read once, as it streams, and is gone).
+ */
+function canHandOverAgain(req: IncomingMessage, bodyBytes: number) {
+  return isIdempotent(req.method ?? '') && req.complete && bodyBytes === 0;
+}
+
+/**
  * Hands the console's and the API's requests that reach a cluster worker to the primary process,
  * which alone runs them (sessions, real-time sockets, uploads), over its local socket.
  */
@@ -50,10 +66,20 @@ export class PrimaryForwarder {
     private readonly socketPath: string,
     private readonly trust: TrustProxy,
   ) {
-    this.agent = new http.Agent({ keepAlive: true });
+    this.agent = new http.Agent({ keepAlive: true, timeout: IDLE_TO_PRIMARY_MS });
   }
 
   request(req: IncomingMessage, res: ServerResponse) {
+    this.handOver(req, res, true);
+  }
+
+  /**
+   * Sends the request to the primary and its answer back. `mayRepeat`: a bodiless idempotent
+   * request whose reused connection is closed under it goes once more on a new one (the idle
+   * ones, of the same age, go too) rather than failing with 503.
+   */
+  private handOver(req: IncomingMessage, res: ServerResponse, mayRepeat: boolean) {
+    let bodyBytes = 0;
     const upstream = http.request(
       {
         agent: this.agent,
@@ -70,8 +96,12 @@ export class PrimaryForwarder {
         answer.on('error', () => res.destroy());
       },
     );
-    upstream.on('error', () => {
+    upstream.on('error', (error: NodeJS.ErrnoException) => {
       if (res.headersSent) return res.destroy();
+      if (mayRepeat && closedUnderIt(error, upstream.reusedSocket) && canHandOverAgain(req, bodyBytes)) {
+        this.dropIdleConnections();
+        return this.handOver(req, res, false);
+      }
       const body = errorJson('SERVER_UNAVAILABLE', 'Wharf is restarting; try again');
       res.writeHead(503, {
         'content-type': 'application/json; charset=utf-8',
@@ -83,7 +113,16 @@ export class PrimaryForwarder {
     res.on('close', () => {
       if (!res.writableFinished) upstream.destroy();
     });
+    // The second hand-over is of a request read to its end without a body: there is nothing to pipe.
+    if (!mayRepeat) return void upstream.end();
+    req.on('data', (chunk: Buffer) => {
+      bodyBytes += chunk.length;
+    });
     req.pipe(upstream);
+  }
+
+  private dropIdleConnections() {
+    for (const sockets of Object.values(this.agent.freeSockets)) for (const socket of sockets ?? []) socket.destroy();
   }
 
   /** Passes an upgrade (the console's real-time WebSocket) through as raw bytes both ways. */

@@ -40,9 +40,11 @@ interface Validators {
 }
 
 interface Case {
-  path: string;
+  /** The request target: a path, or made from the host (`host:port`) the server is asked on. */
+  path: string | ((host: string) => string);
   method?: 'GET' | 'HEAD' | 'POST';
-  headers?: (file: Validators) => Record<string, string>;
+  /** Headers by name after the Host, or every header line (`[name, value, …]`, the Host included). */
+  headers?: (file: Validators, host: string) => Record<string, string> | string[];
   /** Where Wharf answers otherwise on purpose: what differs, and why. */
   differs?: { wharf: Partial<Summary>; why: string };
 }
@@ -201,6 +203,15 @@ const CASES: Record<string, Case> = {
     path: '/photo.png',
     headers: () => ({ 'accept-encoding': 'gzip' }),
   },
+
+  'Range with the unit in another case': { path: '/photo.png', headers: () => ({ range: 'Bytes=0-9' }) },
+  'an absolute-form target, whose host wins over Host': {
+    path: (host) => `http://${host}/app.js`,
+    headers: () => ['Host', 'elsewhere.invalid'],
+  },
+  'two Host headers': { path: '/app.js', headers: (_file, host) => ['Host', host, 'Host', host] },
+  'a URL over 8 KB': { path: `/${'a'.repeat(9_000)}` },
+  'a URL over 16 KB, more than Node reads of a request head': { path: `/${'a'.repeat(20_000)}` },
 };
 
 describe('the edge answers as nginx does', () => {
@@ -239,10 +250,11 @@ describe('the edge answers as nginx does', () => {
   });
 
   async function ask(port: number, on: string, request: Case) {
-    const plain = await siteRequest(port, on, request.path);
+    const target = typeof request.path === 'string' ? request.path : request.path(on);
+    const plain = await siteRequest(port, on, target);
     const file = { etag: String(plain.headers.etag), lastModified: String(plain.headers['last-modified']) };
-    const headers = request.headers?.(file) ?? {};
-    return summarise(await siteRequest(port, on, request.path, { method: request.method, headers }));
+    const headers = request.headers?.(file, on) ?? {};
+    return summarise(await siteRequest(port, on, target, { method: request.method, headers }));
   }
 
   it.each(Object.entries(CASES))('%s', async (_name, request) => {

@@ -18,7 +18,7 @@ const withCredential = (user: string, password: string, socket = {}) =>
 const client = () => '192.0.2.1';
 
 describe('the password gate of the edge', async () => {
-  const protection = { hash: await hashPassword('letmein'), version: 'v1' };
+  const protection = { users: new Map([['user', await hashPassword('letmein')]]), version: 'v1' };
 
   it('hashes a new credential once for many parallel requests, then answers from memory at once', async () => {
     const gate = new PasswordGate(new MemoryCounters());
@@ -36,7 +36,7 @@ describe('the password gate of the edge', async () => {
     expect(await gate.check(withCredential('admin', 'letmein'), protection, client)).toBe('denied');
     expect(await gate.check(withCredential('user', 'wrong'), protection, client)).toBe('denied');
     expect(await gate.check(withCredential('user', 'letmein'), protection, client)).toBe('allowed');
-    const changed = { hash: await hashPassword('changed'), version: 'v2' };
+    const changed = { users: new Map([['user', await hashPassword('changed')]]), version: 'v2' };
     expect(await gate.check(withCredential('user', 'letmein'), changed, client)).toBe('denied');
   });
 
@@ -47,7 +47,7 @@ describe('the password gate of the edge', async () => {
     vi.mocked(verifyPassword).mockClear();
     expect(gate.check(withCredential('user', 'letmein', connection), protection, client)).toBe('allowed');
     expect(await gate.check(withCredential('user', 'wrong', connection), protection, client)).toBe('denied');
-    const changed = { hash: await hashPassword('changed'), version: 'v2' };
+    const changed = { users: new Map([['user', await hashPassword('changed')]]), version: 'v2' };
     expect(await gate.check(withCredential('user', 'letmein', connection), changed, client)).toBe('denied');
     expect(verifyPassword).toHaveBeenCalledTimes(2);
   });

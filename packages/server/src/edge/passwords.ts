@@ -1,26 +1,28 @@
 import { createHash } from 'node:crypto';
 import type { IncomingMessage } from 'node:http';
 import type { Socket } from 'node:net';
-import { BASIC_AUTH_USER } from '@wharf/contract';
 import type { Counters } from '../lib/counters.ts';
 import { GuessThrottle } from '../lib/guessThrottle.ts';
-import { equalInConstantTime, verifyPassword } from '../lib/passwords.ts';
+import { verifyPassword } from '../lib/passwords.ts';
 import { LruCache } from './lru.ts';
 import type { Protection } from './routingTable.ts';
 
 export type Verdict = 'allowed' | 'denied' | 'limited';
 
-/** Whether a Basic credential is user `user` with the password; the hash runs whatever the user name. */
-async function matches(credential: string, hash: string) {
+/** Whether a Basic credential names one of the users with its password; a hash runs whatever the user name. */
+async function matches(credential: string, users: ReadonlyMap<string, string>) {
   const decoded = Buffer.from(credential, 'base64').toString('utf8');
   const separator = decoded.indexOf(':');
   const user = separator === -1 ? '' : decoded.slice(0, separator);
-  const passwordMatches = await verifyPassword(decoded.slice(separator + 1), hash);
-  return equalInConstantTime(user, BASIC_AUTH_USER) && passwordMatches;
+  const hash = users.get(user);
+  // An unknown user costs the hash of a known one: the time of a refusal does not tell which names exist.
+  const passwordMatches = await verifyPassword(decoded.slice(separator + 1), hash ?? users.values().next().value ?? '');
+  return hash !== undefined && passwordMatches;
 }
 
 /**
- * HTTP Basic with user `user`. A verified credential is remembered under the password's version
+ * HTTP Basic, for a site's or a branch's password (user `user`) and for a release's `Basic-Auth`
+ * users alike. A verified credential is remembered under the password's version
  * and a hash of the credential, so the slow hash runs once, not on every request; a new password
  * has a new version and so forgets all of them. New credentials wait their turn like sign-ins:
  * failures slow the next tries of their address and of that password.
@@ -42,7 +44,8 @@ export class PasswordGate {
     const header = req.headers.authorization;
     const known = this.connections.get(req.socket);
     if (known && known.header === header && known.version === protection.version) return 'allowed';
-    const credential = header?.startsWith('Basic ') ? header.slice(6).trim() : null;
+    // The scheme is case-insensitive (RFC 9110 §11.1): `basic …` is what some clients send.
+    const credential = header && /^basic\s/i.test(header) ? header.slice(6).trim() : null;
     if (!header || !credential) return 'denied';
     const key = `${protection.version}:${createHash('sha256').update(credential).digest('base64url')}`;
     if (this.verified.get(key)) {
@@ -65,7 +68,7 @@ export class PasswordGate {
   private async verify(credential: string, key: string, protection: Protection, clientAddress: string) {
     // The password's version stands for the user name of a sign-in: guesses at one site's password are slowed wherever they come from.
     const outcome = await this.guesses.attempt(clientAddress, protection.version, () =>
-      matches(credential, protection.hash),
+      matches(credential, protection.users),
     );
     if (outcome === 'right') this.verified.set(key, true);
     return outcome === 'right' ? 'allowed' : outcome === 'busy' ? 'limited' : 'denied';

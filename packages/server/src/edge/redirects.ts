@@ -1,14 +1,10 @@
-import http, {
-  type IncomingHttpHeaders,
-  type IncomingMessage,
-  type OutgoingHttpHeaders,
-  type ServerResponse,
-} from 'node:http';
-import https from 'node:https';
+import type { IncomingHttpHeaders, IncomingMessage, OutgoingHttpHeaders, ServerResponse } from 'node:http';
+import type { Http2ServerRequest } from 'node:http2';
 import type { Redirect } from '@wharf/contract';
 import { isPseudoHeader, requestHost } from '../http/requestHost.ts';
 import { contentTypeOf } from '../lib/contentType.ts';
 import type { OutboundGuard } from '../outbound/guard.ts';
+import { sendOutbound } from '../outbound/request.ts';
 import type { AnswerHeader } from './answerHeaders.ts';
 import { sendPage } from './pages.ts';
 import { forwardedPath } from './proxyPath.ts';
@@ -104,10 +100,20 @@ export function proxy(
   headers['x-forwarded-for'] = forwardedFor ? `${forwardedFor}, ${input.clientAddress}` : input.clientAddress;
   headers['x-forwarded-host'] = requestHost(req) ?? '';
   headers['x-forwarded-proto'] = input.proto;
-  const client = input.url.protocol === 'https:' ? https : http;
-  const upstream = client.request(
-    input.url,
-    { method: req.method, headers, timeout: UPSTREAM_TIMEOUT_MS, agent: input.outbound.agentFor(input.url) },
+  // A visitor who leaves frees the upstream connection at once rather than after the answer.
+  const visitorLeft = new AbortController();
+  res.on('close', () => {
+    if (!res.writableFinished) visitorLeft.abort();
+  });
+  sendOutbound(input.outbound, {
+    url: input.url,
+    method: req.method ?? 'GET',
+    headers,
+    // Without a body the request can be sent again on a new connection (see sendOutbound).
+    body: hasBody(req) ? req : undefined,
+    timeout: UPSTREAM_TIMEOUT_MS,
+    signal: visitorLeft.signal,
+  }).then(
     (answer) => {
       res.writeHead(answer.statusCode ?? 502, endToEnd(answer.headers));
       answer.on('data', (chunk: Buffer) => {
@@ -116,17 +122,20 @@ export function proxy(
       answer.on('error', () => res.destroy());
       answer.pipe(res);
     },
+    () => {
+      if (visitorLeft.signal.aborted) return;
+      if (!res.headersSent) sent = sendPage(res, 502, 'badGateway');
+      else res.destroy();
+    },
   );
-  const fail = () => {
-    if (!res.headersSent) sent = sendPage(res, 502, 'badGateway');
-    else res.destroy();
-  };
-  upstream.on('timeout', () => upstream.destroy(new Error('upstream timeout')));
-  upstream.on('error', fail);
-  // A visitor who leaves frees the upstream connection at once rather than after the answer.
-  res.on('close', () => {
-    if (!res.writableFinished) upstream.destroy();
-  });
-  req.pipe(upstream);
   return over;
+}
+
+/**
+ * Whether a request carries a body: over HTTP/1.1 a length above zero or chunked framing (RFC 9112
+ * §6.3); over HTTP/2, a stream its HEADERS frame did not end.
+ */
+function hasBody(req: IncomingMessage) {
+  if (req.httpVersionMajor === 2) return !(req as unknown as Http2ServerRequest).stream.endAfterHeaders;
+  return req.headers['transfer-encoding'] !== undefined || Number(req.headers['content-length'] ?? 0) > 0;
 }

@@ -3,6 +3,7 @@ import type { AddressInfo } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { expectStatus, type TestClient } from '../../test/client.ts';
 import { startTestServer, type TestServer } from '../../test/harness.ts';
+import { reusedConnectionCutter } from '../../test/reusedConnections.ts';
 import { siteRequest } from '../../test/siteClient.ts';
 import { buildWorld, uploadRelease, type World } from '../../test/world.ts';
 import { openMail } from '../mail/queue.ts';
@@ -68,6 +69,15 @@ describe('redirects and forms at the edge', () => {
     expect(answer.text).toBe('User-agent: *\nDisallow: /');
   });
 
+  it('answers a POST to a file rule with 405, as to any file', async () => {
+    const redirects = [{ type: 'file', path: '/robots.txt', config: { content: 'User-agent: *' } }];
+    expectStatus(await owner.put(redirectsPath, { redirects }), 200);
+    const answer = await siteRequest(port, host, '/robots.txt', { method: 'POST', body: 'x=1' });
+    expect(answer.status).toBe(405);
+    expect(answer.headers.allow).toBe('GET, HEAD');
+    expect(answer.text).toBe('');
+  });
+
   it('streams a prefix to the upstream with X-Forwarded headers and the prefix stripped', async () => {
     const { port: upstreamPort } = upstream.address() as AddressInfo;
     const redirects = [
@@ -95,6 +105,33 @@ describe('redirects and forms at the edge', () => {
     const down = await siteRequest(port, host, '/down/x');
     expect(down.status).toBe(502);
     expect(down.text).toContain('Bad gateway');
+  });
+
+  it('sends a GET again when the upstream closes the kept-alive connection under it, never a POST with a body', async () => {
+    const cutter = reusedConnectionCutter();
+    const closing = http.createServer((req, res) => {
+      if (cutter.cut(req)) return;
+      req.resume();
+      req.on('end', () => res.end(`${req.method} ${req.url}`));
+    });
+    await new Promise<void>((resolve) => closing.listen(0, '127.0.0.1', resolve));
+    try {
+      const url = `http://127.0.0.1:${(closing.address() as AddressInfo).port}/`;
+      expectStatus(
+        await owner.put(redirectsPath, { redirects: [{ type: 'reverse_proxy', path: '/up/*', config: { url } }] }),
+        200,
+      );
+      for (const path of ['/up/one', '/up/two', '/up/three']) {
+        const answer = await siteRequest(port, host, path);
+        expect([answer.status, answer.text]).toEqual([200, `GET ${path}`]);
+      }
+      expect(cutter.cuts).toBe(2);
+      const posted = await siteRequest(port, host, '/up/form', { method: 'POST', body: 'a=1' });
+      expect(posted.status).toBe(502);
+    } finally {
+      closing.closeAllConnections();
+      closing.close();
+    }
   });
 
   it('stores a declared db form and redirects back to the page', async () => {

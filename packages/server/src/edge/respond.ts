@@ -93,9 +93,12 @@ function onTheFlyVariant(req: IncomingMessage, file: ServedFile): 'br' | 'gzip' 
   return variant === 'identity' ? null : variant;
 }
 
-/** A single `bytes=a-b` range; null when absent or not one we serve (then the whole file goes). */
+/**
+ * A single `bytes=a-b` range; null when absent or not one we serve (then the whole file goes). The
+ * unit is case-insensitive, as every token of HTTP (RFC 9110 §14.1).
+ */
 function parseRange(header: string, size: number): { start: number; end: number } | 'unsatisfiable' | null {
-  const match = /^bytes=(\d*)-(\d*)$/.exec(header.trim());
+  const match = /^bytes=(\d*)-(\d*)$/i.exec(header.trim());
   if (!match || (match[1] === '' && match[2] === '')) return null;
   const start = match[1] === '' ? Math.max(0, size - Number(match[2])) : Number(match[1]);
   const end = match[1] === '' || match[2] === '' ? size - 1 : Math.min(Number(match[2]), size - 1);

@@ -1,6 +1,5 @@
 import { createHash, timingSafeEqual } from 'node:crypto';
 import { api } from '@wharf/contract';
-import { mustSeeSite } from '../access/rules.ts';
 import { httpError } from '../http/errors.ts';
 import { pageViewMetrics } from '../modules/analytics/pageViews.ts';
 import type { WharfApp } from '../wharfApp.ts';
@@ -43,8 +42,7 @@ export function edgeRoutes(app: WharfApp) {
     return reply.type('text/plain; version=0.0.4').send(`${sites}${await pageViewMetrics(db)}\n`);
   });
 
-  app.handle(api.getSiteTraffic, async ({ actor, params, query }) => {
-    const { site } = await mustSeeSite(db, actor, params.siteId);
+  app.handle(api.getSiteTraffic, app.access.siteViewer, async ({ site, query }) => {
     await edge.metrics.flush(db);
     const since = new Date(Date.now() - query.hours * 3600_000).toISOString();
     const rows = await db

@@ -1,4 +1,11 @@
-import type { Domain, Header, Redirect } from '@wharf/contract';
+import {
+  BASIC_AUTH_USER,
+  type Domain,
+  type Header,
+  patterns,
+  type Redirect,
+  reservedHeaderReason,
+} from '@wharf/contract';
 import type { Database, Db } from '../db/schema.ts';
 import { readJson } from '../lib/json.ts';
 import { compilePathPattern, type PathPattern } from '../releaseRules/pathPattern.ts';
@@ -6,8 +13,14 @@ import { PatternIndex } from '../releaseRules/patternIndex.ts';
 import type { HostTarget } from './hosts.ts';
 
 /** A password guarding a site or branch; the version changes with every new password. */
+/**
+ * A password on a branch or a site: HTTP Basic with the one user `user`. The same shape as a
+ * release's `Basic-Auth` guard, so that both go through one password gate.
+ */
 export interface Protection {
-  hash: string;
+  /** User name → scrypt hash of the password. */
+  users: ReadonlyMap<string, string>;
+  /** Changes with the password: verified credentials and counted guesses belong to one version. */
   version: string;
 }
 
@@ -44,7 +57,7 @@ export interface SiteEntry {
   headers: [string, string][];
   /** Verified domains only: the edge serves no other. */
   domains: Domain[];
-  /** Saved domains not verified yet, with the token their HTTP challenge answers. */
+  /** Saved domains not verified yet whose claim goes on, with the token their HTTP challenge answers. */
   pendingDomains: { name: string; token: string }[];
 }
 
@@ -53,13 +66,24 @@ const RELOAD_BATCH = 500;
 type BranchRow = Database['branches'];
 
 function protectionOf(row: { password_hash: string | null; password_version: string | null }): Protection | null {
-  return row.password_hash ? { hash: row.password_hash, version: row.password_version ?? '' } : null;
+  if (!row.password_hash) return null;
+  return { users: new Map([[BASIC_AUTH_USER, row.password_hash]]), version: row.password_version ?? '' };
 }
 
 /** Shared by every branch without headers, so that answers prepared for one serve all of them. */
 const NO_HEADERS: [string, string][] = [];
 
 const forEveryPath = (header: Header) => !header.path;
+
+/**
+ * A site's or a branch's stored headers, less those saved before the contract refused them (a
+ * name Wharf sets itself, a value Node cannot write): one of those would break every answer.
+ */
+function headersOf(stored: string): Header[] {
+  return readJson<Header[]>(stored).filter(
+    (header) => reservedHeaderReason(header.name) === null && patterns.headerValue.test(header.value),
+  );
+}
 
 function mergeHeaders(site: Header[], branch: Header[]): [string, string][] {
   const everywhere = [...site, ...branch].filter(forEveryPath);
@@ -82,19 +106,23 @@ function scopedHeadersOf(site: Header[], branch: Header[]): PatternIndex<ScopedH
   return scoped.length > 0 ? new PatternIndex(scoped) : null;
 }
 
-/** Only a verified domain is served; one not verified yet answers only its ownership challenge. */
+/**
+ * Only a verified domain is served; one not verified yet answers only its ownership challenge, and
+ * one whose claim ended (taken by another site, or expired) answers nothing.
+ */
 function domainsByOwnership(saved: Domain[]): Pick<SiteEntry, 'domains' | 'pendingDomains'> {
   const domains: Domain[] = [];
   const pendingDomains: SiteEntry['pendingDomains'] = [];
   for (const domain of saved) {
     if (domain.ownership?.verifiedAt) domains.push(domain);
-    else if (domain.ownership) pendingDomains.push({ name: domain.name, token: domain.ownership.token });
+    else if (domain.ownership && !domain.ownership.ended)
+      pendingDomains.push({ name: domain.name, token: domain.ownership.token });
   }
   return { domains, pendingDomains };
 }
 
 function toEntry(site: SiteRow, branches: BranchRow[]): SiteEntry {
-  const siteHeaders = readJson<Header[]>(site.headers);
+  const siteHeaders = headersOf(site.headers);
   const siteProtection = protectionOf(site);
   const entries = branches.map(
     (row): BranchEntry => ({
@@ -102,8 +130,8 @@ function toEntry(site: SiteRow, branches: BranchRow[]): SiteEntry {
       slug: row.slug,
       releaseId: row.release_id,
       protection: protectionOf(row) ?? siteProtection,
-      headers: mergeHeaders(siteHeaders, readJson<Header[]>(row.headers)),
-      scopedHeaders: scopedHeadersOf(siteHeaders, readJson<Header[]>(row.headers)),
+      headers: mergeHeaders(siteHeaders, headersOf(row.headers)),
+      scopedHeaders: scopedHeadersOf(siteHeaders, headersOf(row.headers)),
       redirects: readJson<Redirect[]>(row.redirects),
     }),
   );
@@ -124,7 +152,8 @@ export class RoutingTable {
   private readonly byName = new Map<string, SiteEntry>();
   private readonly byId = new Map<string, SiteEntry>();
   private readonly byDomain = new Map<string, { site: SiteEntry; domain: Domain }>();
-  private readonly challenges = new Map<string, { site: SiteEntry; token: string }>();
+  /** Host → token → the site claiming it: several sites may claim one name until one verifies it. */
+  private readonly challenges = new Map<string, Map<string, SiteEntry>>();
 
   get size() {
     return this.byId.size;
@@ -172,8 +201,11 @@ export class RoutingTable {
     if (this.byName.get(old.name) === old) this.byName.delete(old.name);
     for (const domain of old.domains)
       if (this.byDomain.get(domain.name)?.site === old) this.byDomain.delete(domain.name);
-    for (const pending of old.pendingDomains)
-      if (this.challenges.get(pending.name)?.site === old) this.challenges.delete(pending.name);
+    for (const pending of old.pendingDomains) {
+      const tokens = this.challenges.get(pending.name);
+      if (tokens?.get(pending.token) === old) tokens.delete(pending.token);
+      if (tokens?.size === 0) this.challenges.delete(pending.name);
+    }
   }
 
   private put(entry: SiteEntry) {
@@ -181,12 +213,20 @@ export class RoutingTable {
     this.byId.set(entry.id, entry);
     this.byName.set(entry.name, entry);
     for (const domain of entry.domains) this.byDomain.set(domain.name, { site: entry, domain });
-    for (const { name, token } of entry.pendingDomains) this.challenges.set(name, { site: entry, token });
+    for (const { name, token } of entry.pendingDomains) {
+      const tokens = this.challenges.get(name) ?? new Map<string, SiteEntry>();
+      tokens.set(token, entry);
+      this.challenges.set(name, tokens);
+    }
   }
 
-  /** The token a saved domain not verified yet answers at its challenge path, else undefined. */
-  challengeToken(host: string): string | undefined {
-    return this.challenges.get(host)?.token;
+  /**
+   * Whether a claim of this host not verified yet has this token. A host the table serves (a
+   * verified domain, or a branch under one that exposes branches) answers no one's challenge: it
+   * reaches Wharf for its holder, which proves nothing about whoever else claims it.
+   */
+  answersChallenge(host: string, token: string): boolean {
+    return this.challenges.get(host)?.has(token) === true && !this.isDomain(host);
   }
 
   /** The site and branch a host asks for; undefined branch when the site has no such branch. */

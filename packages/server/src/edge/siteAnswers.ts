@@ -1,4 +1,5 @@
 import type { IncomingMessage, OutgoingHttpHeaders, ServerResponse } from 'node:http';
+import { percentEncode } from '../releaseRules/fillCaptures.ts';
 import { type AnswerHeader, applyAnswerHeaders } from './answerHeaders.ts';
 import type { BranchEntry, SiteEntry } from './routingTable.ts';
 
@@ -14,6 +15,10 @@ export interface SiteRequest {
   path: string;
   /** As the client sent it, still percent-encoded: what a reverse-proxy rule forwards. */
   rawPath: string;
+  /** In the normal form rules and header patterns are matched in (releaseRules/normalPath.ts). */
+  rulePath: string;
+  /** The path asked for a release's `Basic-Auth` user: the credential stops at the edge. */
+  guarded?: boolean;
   trailingSlash: boolean;
   query: string;
   /** The request's host name, lowercase and without its port: what host rules match. */
@@ -44,11 +49,21 @@ export function redirectTo(res: ServerResponse, status: number, location: string
     if (value === null) res.removeHeader(name);
     else headers[name] = value;
   }
-  headers.location = location;
+  headers.location = safeLocation(location);
   headers['content-length'] = '0';
   res.writeHead(status, headers);
   res.end();
   return 0;
+}
+
+/**
+ * A Location a browser reads as the redirect meant: visible ASCII only (anything else
+ * percent-encoded as UTF-8, so no header is ever refused or mangled), and never `//host` or
+ * `/\host` when it is a path, which browsers would take for another site.
+ */
+export function safeLocation(location: string): string {
+  const ascii = /^[\x21-\x7e]*$/.test(location) ? location : location.replace(/[^\x21-\x7e]+/g, percentEncode);
+  return ascii.startsWith('/') ? ascii.replace(/^[/\\]+/, '/') : ascii;
 }
 
 /** A console redirect keeps the request's query unless its target has one of its own. */

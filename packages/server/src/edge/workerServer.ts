@@ -1,8 +1,9 @@
-import { createServer, type Server } from 'node:http';
+import type { Server } from 'node:http';
 import type { Socket } from 'node:net';
 import type { Logger } from 'pino';
 import type { Config } from '../config.ts';
 import { openDb } from '../db/connection.ts';
+import { createHttpServer } from '../http/httpServer.ts';
 import { misdirected, servedByEveryNode } from '../http/misdirected.ts';
 import { openCounters } from '../lib/counters.ts';
 import { installationTag } from '../lib/secretCheck.ts';
@@ -35,7 +36,11 @@ function listen(server: Server, port: number, host: string) {
 export async function startEdgeWorker(config: Config, primarySocket: string, log: Logger) {
   const db = openDb({ dataDir: config.dataDir, databaseUrl: config.databaseUrl });
   const blobs = openBlobStore(config);
-  const outbound = new OutboundGuard({ allowPrivate: config.allowPrivateUpstreams, log });
+  const outbound = new OutboundGuard({
+    allowPrivate: config.allowPrivateUpstreams,
+    allowList: config.proxyAllowedPrivate,
+    log,
+  });
   // Email forms queue sealed mail jobs; the primary's job runner finds them within its poll.
   const secret = resolveSecret(config.secret, config.dataDir);
   const sealer = new Sealer(secret);
@@ -46,7 +51,7 @@ export async function startEdgeWorker(config: Config, primarySocket: string, log
   if (config.roles.edge) await edge.load();
   const forwarder = new PrimaryForwarder(primarySocket, config.trustProxy);
   const challenges = httpChallengesFor(config, db);
-  const shared = createServer(
+  const shared = createHttpServer(
     lifecycle.requestListener(
       httpsListener(
         config.https,
@@ -73,7 +78,7 @@ export async function startEdgeWorker(config: Config, primarySocket: string, log
     await listenTls(tls, config.https.port, config.host);
   }
   if (config.sitesPort !== null) {
-    const sites = createServer(sitesPortListener(edge, lifecycle));
+    const sites = createHttpServer(sitesPortListener(edge, lifecycle));
     lifecycle.adopt(sites);
     await listen(sites, config.sitesPort, config.host);
   }

@@ -99,6 +99,11 @@ const sentences: Record<Exclude<EventName, 'form_submitted'>, Sentence> = {
     if (Array.isArray(p.data.headers)) return `${p.who} saved the headers of ${p.site}`;
     const verified = text(p.data.domainVerified);
     if (verified) return `${p.who} verified the domain ${verified} of ${p.site}`;
+    const ended = text(p.data.domainClaimEnded);
+    if (ended)
+      return p.data.reason === 'expired'
+        ? `The claim of ${ended} by ${p.site} expired unverified`
+        : `The claim of ${ended} by ${p.site} ended: another site verified it`;
     return `${p.who} updated the settings of ${text(p.data.name) ?? p.site}`;
   },
   site_logo_set: (p) => `${p.who} set the logo of ${p.site}`,

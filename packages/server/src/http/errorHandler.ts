@@ -5,15 +5,40 @@ import { isDiskFull } from './diskFull.ts';
 import { type FieldProblem, HttpError } from './errors.ts';
 import { malformedMultipart } from './multipart.ts';
 
-/** Errors raised by Fastify and its plugins, given Wharf's code for the same failure. */
-function codeOfFrameworkError(error: FastifyError, statusCode: number): ErrorCode {
-  if (statusCode === 413) return 'BODY_TOO_LARGE';
-  if (statusCode === 415) return 'MEDIA_TYPE_UNSUPPORTED';
-  if (statusCode === 429) return 'RATE_LIMITED';
-  if (statusCode === 404) return 'ROUTE_NOT_FOUND';
-  if (statusCode >= 500) return 'INTERNAL_ERROR';
-  if (/MULTIPART|BOUNDARY|PART/i.test(error.code ?? '')) return 'MULTIPART_INVALID';
-  return 'BODY_INVALID';
+/** Failures of Fastify and its plugins by their own code, given Wharf's code for the same failure. */
+const frameworkCodes: Record<string, ErrorCode> = {
+  FST_ERR_BAD_URL: 'URL_INVALID',
+  FST_ERR_MAX_PARAM_LENGTH: 'URL_TOO_LONG',
+  FST_ERR_CTP_INVALID_JSON_BODY: 'BODY_INVALID',
+  FST_ERR_CTP_EMPTY_JSON_BODY: 'BODY_INVALID',
+  FST_ERR_CTP_INVALID_CONTENT_LENGTH: 'BODY_INVALID',
+  FST_ERR_CTP_BODY_TOO_LARGE: 'BODY_TOO_LARGE',
+  FST_ERR_CTP_INVALID_MEDIA_TYPE: 'MEDIA_TYPE_UNSUPPORTED',
+  FST_ERR_CTP_EMPTY_TYPE: 'MEDIA_TYPE_UNSUPPORTED',
+  // @fastify/multipart answers 406 to a body that is not multipart: for Wharf the media type is wrong.
+  FST_INVALID_MULTIPART_CONTENT_TYPE: 'MEDIA_TYPE_UNSUPPORTED',
+};
+
+/** The rest by their status, so that no answer's status ever differs from its code's. */
+const codesByStatus: Record<number, ErrorCode> = {
+  400: 'BODY_INVALID',
+  404: 'ROUTE_NOT_FOUND',
+  408: 'REQUEST_TIMEOUT',
+  413: 'BODY_TOO_LARGE',
+  414: 'URL_TOO_LONG',
+  415: 'MEDIA_TYPE_UNSUPPORTED',
+  429: 'RATE_LIMITED',
+  431: 'HEADERS_TOO_LARGE',
+  503: 'SERVER_UNAVAILABLE',
+};
+
+function codeOfFrameworkError(error: FastifyError): ErrorCode {
+  const known = frameworkCodes[error.code ?? ''];
+  if (known) return known;
+  const status = error.statusCode;
+  const statusCode = status && status >= 400 && status < 600 ? status : 500;
+  if (statusCode === 400 && /MULTIPART|BOUNDARY|PART/i.test(error.code ?? '')) return 'MULTIPART_INVALID';
+  return codesByStatus[statusCode] ?? (statusCode < 500 ? 'REQUEST_MALFORMED' : 'INTERNAL_ERROR');
 }
 
 /** The one shape of every failure: `{ statusCode, code, error, message }`, plus `details` for validation. */
@@ -30,8 +55,8 @@ export function errorBody(error: FastifyError | HttpError) {
       message: "The server's disk is full; nothing was stored. Ask its operator to free space, then try again",
     };
   }
-  const statusCode = error.statusCode && error.statusCode >= 400 && error.statusCode < 600 ? error.statusCode : 500;
-  const code = codeOfFrameworkError(error, statusCode);
+  const code = codeOfFrameworkError(error);
+  const statusCode = errorCodes[code];
   const message = statusCode >= 500 ? 'Something went wrong on our side; it has been logged' : error.message;
   return { statusCode, code, message, details: undefined };
 }
@@ -53,6 +78,11 @@ export function sendError(reply: FastifyReply, body: ReturnType<typeof errorBody
     .code(body.statusCode)
     .type('application/json')
     .send(errorJson(body.code, body.message, body.details));
+}
+
+/** Fastify's failures before a route runs (a malformed or over-long path), shaped like every other. */
+export function answerFrameworkError(error: FastifyError, _request: FastifyRequest, reply: FastifyReply) {
+  return sendError(reply, errorBody(error));
 }
 
 export function installErrorHandler(fastify: FastifyInstance) {

@@ -2,10 +2,12 @@ import { noContent, type Route } from '@wharf/contract';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import type { z } from 'zod';
 import { type Actor, anonymous, resolveActor } from '../access/actor.ts';
+import type { Guard, PathParams } from '../access/guards.ts';
 import type { UploadTimeouts } from '../config.ts';
 import type { Db } from '../db/schema.ts';
 import { trackEvents } from '../events/outbox.ts';
 import { httpError } from './errors.ts';
+import { CONTRACT_ROUTE, mustHaveGoodUrlText } from './textRule.ts';
 import { watchUploadBody } from './uploadBody.ts';
 
 // biome-ignore lint/suspicious/noExplicitAny: matches any schema in the positions not asked for
@@ -17,7 +19,7 @@ type ResponseOf<R> = R extends Route<z.ZodType, z.ZodType, z.ZodType, infer S> ?
 
 export type { AnyRoute };
 
-export interface HandlerContext<R extends AnyRoute> {
+export interface RouteInput<R extends AnyRoute> {
   params: ParamsOf<R>;
   query: QueryOf<R>;
   body: BodyOf<R>;
@@ -26,15 +28,15 @@ export interface HandlerContext<R extends AnyRoute> {
   reply: FastifyReply;
 }
 
+/** What a handler gets: the validated input, the caller, and what the route's guard found. */
+export type HandlerContext<R extends AnyRoute, T extends object = object> = RouteInput<R> & T;
+
 // biome-ignore lint/suspicious/noConfusingVoidType: handlers of 204 routes simply return nothing
 type HandlerResult<R> = ResponseOf<R> | FastifyReply | undefined | void;
 
-export type RouteHandler<R extends AnyRoute> = (
-  context: HandlerContext<R>,
+export type RouteHandler<R extends AnyRoute, T extends object = object> = (
+  context: HandlerContext<R, T>,
 ) => Promise<HandlerResult<R>> | HandlerResult<R>;
-
-/** A check of the caller that needs no input (a permission of the installation), run before the input is read. */
-export type CallerCheck = (actor: Actor) => Promise<void>;
 
 /** Refuses callers the route's `auth` and `scope` rule out, before any role check runs. */
 function admit(route: Route, actor: Actor): void {
@@ -61,30 +63,34 @@ function admit(route: Route, actor: Actor): void {
   }
 }
 
-/** The caller of each request, known before its body is read. */
-const actors = new WeakMap<FastifyRequest, Actor>();
+/** The caller of each request and what its route's guard found, known before its body is read. */
+const admitted = new WeakMap<FastifyRequest, { actor: Actor; granted: object }>();
 
 /**
- * Binds a handler to a contract route. The caller is resolved and admitted first (401/403 before
- * anything of the input is read), then Fastify parses and validates params, query and body with
- * the route's schemas, and serialises the answer with its response schema.
+ * Binds a handler to a contract route. Before anything of the input is read, the caller is
+ * resolved and admitted (the route's `auth` and the token's scope), the URL's text checked, and
+ * the route's guard decides from the caller and the path alone (membership, role, the resources
+ * the path names): every 401, 403 and 404 comes before any 400. Then Fastify parses and
+ * validates params, query and body with the route's schemas, the handler runs with what the
+ * guard found, and the answer is serialised with the response schema.
  */
-export function bindRoute<R extends AnyRoute>(
+export function bindRoute<R extends AnyRoute, T extends object>(
   fastify: FastifyInstance,
   db: Db,
   route: R,
-  handler: RouteHandler<R>,
+  guard: Guard<T>,
+  handler: RouteHandler<R, T>,
   /** Runs after a handler that recorded events, before its answer: they reach the edges first. */
   afterEvents: (lastSeq: number) => Promise<void>,
   /** How long the body of a route that takes files (multipart or raw bytes) may take to arrive. */
   uploadTimeouts: UploadTimeouts,
-  checkCaller?: CallerCheck,
 ) {
   const takesFiles = Boolean(route.multipart || route.binaryBody);
   const hasResponseBody = (route.response as z.ZodType) !== noContent;
   fastify.route({
     method: route.method.toUpperCase() as 'GET',
     url: route.path,
+    config: { [CONTRACT_ROUTE]: true },
     ...(route.bodyLimit ? { bodyLimit: route.bodyLimit } : {}),
     schema: {
       ...(route.params ? { params: route.params } : {}),
@@ -100,13 +106,15 @@ export function bindRoute<R extends AnyRoute>(
           ? await resolveActor(db, request).catch(() => anonymous)
           : await resolveActor(db, request);
       admit(route, actor);
-      await checkCaller?.(actor);
-      actors.set(request, actor);
+      mustHaveGoodUrlText(request);
+      const granted = await guard(actor, request.params as PathParams);
+      admitted.set(request, { actor, granted });
     },
     handler: async (request, reply) => {
-      const actor = actors.get(request) ?? anonymous;
+      const { actor, granted } = admitted.get(request) ?? { actor: anonymous, granted: {} };
       const { result, lastSeq } = await trackEvents(async () =>
         handler({
+          ...(granted as T),
           params: request.params as ParamsOf<R>,
           query: request.query as QueryOf<R>,
           body: request.body as BodyOf<R>,

@@ -2,8 +2,7 @@ import { mkdtemp, rm } from 'node:fs/promises';
 import http from 'node:http';
 import os from 'node:os';
 import path from 'node:path';
-import { setTimeout as sleep } from 'node:timers/promises';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { freePort } from '../../test/harness.ts';
 import { exited, startWharf, waitForApi } from '../../test/processes.ts';
 import { randomString } from '../lib/ids.ts';
@@ -31,15 +30,17 @@ function apiGet(port: number, urlPath: string, headers: Record<string, string>) 
 async function clientsSeenByThePrimary(wharf: Awaited<ReturnType<typeof startWharf>>, port: number) {
   const probes = Array.from({ length: 4 }, () => randomString(12));
   for (const probe of probes) expect(await apiGet(port, `/api/v1/system/info?probe=${probe}`, SPOOFED)).toBe(200);
-  let lines: string[] = [];
-  for (let attempt = 0; attempt < 50; attempt++) {
-    lines = wharf
-      .stdout()
-      .split('\n')
-      .filter((line) => line.includes('incoming request') && probes.some((probe) => line.includes(probe)));
-    if (lines.length === probes.length) break;
-    await sleep(100);
-  }
+  const lines = await vi.waitFor(
+    () => {
+      const logged = wharf
+        .stdout()
+        .split('\n')
+        .filter((line) => line.includes('incoming request') && probes.some((probe) => line.includes(probe)));
+      expect(logged).toHaveLength(probes.length);
+      return logged;
+    },
+    { timeout: 20_000, interval: 100 },
+  );
   return lines.map((line) => {
     const { req } = JSON.parse(line);
     return { address: req.remoteAddress, host: req.host };

@@ -1,6 +1,6 @@
 import { randomBytes } from 'node:crypto';
 import { setTimeout as sleep } from 'node:timers/promises';
-import { afterAll, describe, expect, it } from 'vitest';
+import { afterAll, describe, expect, it, vi } from 'vitest';
 import { testRedisUrl } from '../../test/harness.ts';
 import { type Counters, MemoryCounters, openCounters } from './counters.ts';
 import { FailureLimiter } from './rateLimit.ts';
@@ -23,23 +23,36 @@ describe.each(kinds)('counters $name', ({ open }) => {
     await Promise.all(opened.map((made) => made.close()));
   });
 
+  // The windows are long enough for two calls in a row on a busy machine to fall in one: what
+  // distinguishes a window from its first addition from a sliding one is a second addition asking
+  // for a much longer window, not a race between sleeps and the window's end.
+  const WINDOW_MS = 2_000;
+
   it('counts within a window that starts at the first addition, then forgets', async () => {
     const counts = await counters();
-    expect(await counts.add('a', 300)).toBe(1);
-    await sleep(150);
-    expect(await counts.add('a', 300)).toBe(2);
+    const firstAddedBefore = Date.now();
+    expect(await counts.add('a', WINDOW_MS)).toBe(1);
+    // A window that moved with this addition would keep the count a minute.
+    expect(await counts.add('a', 60_000)).toBe(2);
     expect(await counts.read('a')).toBe(2);
-    await sleep(200);
-    expect(await counts.read('a')).toBe(0);
+    const forgotten = await vi.waitFor(
+      async () => {
+        expect(await counts.read('a')).toBe(0);
+        return Date.now();
+      },
+      { timeout: 20_000, interval: 50 },
+    );
+    expect(forgotten).toBeGreaterThanOrEqual(firstAddedBefore + WINDOW_MS);
     expect(await counts.read('never')).toBe(0);
   });
 
   it('keeps a sliding count as long as additions keep coming, and clears on request', async () => {
     const counts = await counters();
-    await counts.add('b', 300, true);
-    await sleep(200);
-    await counts.add('b', 300, true);
-    await sleep(200);
+    await counts.add('b', WINDOW_MS, true);
+    const firstAddedAfter = Date.now();
+    expect(await counts.add('b', 60_000, true)).toBe(2);
+    // Once the first addition's window is over, the second one's still holds the count.
+    await sleep(firstAddedAfter + WINDOW_MS + 100 - Date.now());
     expect(await counts.read('b')).toBe(2);
     await counts.clear('b');
     expect(await counts.read('b')).toBe(0);

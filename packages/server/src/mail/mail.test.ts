@@ -12,7 +12,7 @@ const mailJobs = (server: TestServer) =>
 /** Waits until no mail job is waiting: what the world queued while it was built has gone. */
 async function quiet(server: TestServer) {
   await expect
-    .poll(async () => (await mailJobs(server)).filter((job) => job.state === 'pending').length, { timeout: 10_000 })
+    .poll(async () => (await mailJobs(server)).filter((job) => job.state === 'pending').length, { timeout: 20_000 })
     .toBe(0);
 }
 

@@ -3,6 +3,7 @@ import https from 'node:https';
 import type { AddressInfo } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { OutboundGuard, OutboundRefused } from './guard.ts';
+import { emptyAllowList, parsePrivateAllowList } from './privateAllowList.ts';
 
 /** A real server on loopback that counts the connections that reach it. */
 function startCountingServer() {
@@ -16,9 +17,10 @@ function startCountingServer() {
   );
 }
 
-function guardWithLog(allowPrivate: boolean) {
+function guardWithLog(allowPrivate: boolean, allowList = emptyAllowList('WHARF_PROXY_ALLOWED_PRIVATE')) {
   const warnings: Record<string, unknown>[] = [];
-  const guard = new OutboundGuard({ allowPrivate, log: { warn: (details) => void warnings.push(details) } });
+  const log = { warn: (details: Record<string, unknown>) => void warnings.push(details) };
+  const guard = new OutboundGuard({ allowPrivate, allowList, log });
   return { guard, warnings };
 }
 
@@ -100,5 +102,36 @@ describe('the outbound guard', () => {
     expect(saved('https://api.example.com/v1')).toBeNull();
     expect(saved('http://[2606:4700:4700::1111]/')).toBeNull();
     expect(open.guard.problemWithUrl('http://127.0.0.1:8080/')).toBeNull();
+  });
+});
+
+describe('the outbound guard with an allow-list', () => {
+  let upstream: Awaited<ReturnType<typeof startCountingServer>>;
+  const byName = guardWithLog(false, parsePrivateAllowList('WHARF_HOOKS_ALLOWED_PRIVATE', 'localhost'));
+  const byNetwork = guardWithLog(false, parsePrivateAllowList('WHARF_HOOKS_ALLOWED_PRIVATE', '127.0.0.0/8'));
+
+  beforeAll(async () => {
+    upstream = await startCountingServer();
+  });
+  afterAll(() => {
+    byName.guard.close();
+    byNetwork.guard.close();
+    upstream.server.close();
+  });
+
+  it('lets a listed name reach the private address it resolves to, and not that address written out', async () => {
+    expect(await fetchThrough(byName.guard, `http://localhost:${upstream.port}/`)).toBe('reached');
+    const literal = await fetchThrough(byName.guard, `http://127.0.0.1:${upstream.port}/`);
+    expect(literal).toBeInstanceOf(OutboundRefused);
+    expect(byName.guard.problemWithUrl('http://LocalHost./hook')).toBeNull();
+    expect(byName.guard.problemWithUrl('http://127.0.0.1/hook')).toMatch(/WHARF_HOOKS_ALLOWED_PRIVATE/);
+  });
+
+  it('lets any name reach an address of a listed network: the address connected to decides', async () => {
+    expect(await fetchThrough(byNetwork.guard, `http://127.0.0.1:${upstream.port}/`)).toBe('reached');
+    expect(await fetchThrough(byNetwork.guard, `http://[::ffff:127.0.0.1]:${upstream.port}/`)).toBe('reached');
+    expect(await fetchThrough(byNetwork.guard, `http://localhost:${upstream.port}/`)).toBe('reached');
+    expect(byNetwork.guard.problemWithUrl('http://127.0.0.2/')).toBeNull();
+    expect(byNetwork.guard.problemWithUrl('http://10.0.0.1/')).toMatch(/^10\.0\.0\.1 is a private address/);
   });
 });

@@ -4,6 +4,7 @@ import https from 'node:https';
 import { isIP, type LookupFunction } from 'node:net';
 import type { Duplex } from 'node:stream';
 import { refusedRange } from './addresses.ts';
+import { listsAddress, listsName, type PrivateAllowList, reachableByName } from './privateAllowList.ts';
 import { upstreamUrlProblem } from './upstreamUrls.ts';
 
 /** A connection the guard would not open: the host asked for, the address it is, and why. */
@@ -26,21 +27,32 @@ export interface OutboundLog {
 
 type ConnectCallback = (err: Error | null, stream: Duplex) => void;
 
+export interface OutboundGuardOptions {
+  /** `WHARF_ALLOW_PRIVATE_UPSTREAMS=on`: every address may be reached. */
+  allowPrivate: boolean;
+  /** The private hosts and networks this kind of connection may reach all the same. */
+  allowList: PrivateAllowList;
+  log: OutboundLog;
+}
+
 /**
- * The one gate for every connection Wharf opens on a tenant's behalf (reverse-proxy rules now,
- * hook deliveries next). Its agents check the address each socket actually connects to, after DNS,
- * so a name that resolves to a public address when the rule is saved and to 127.0.0.1 later
- * (DNS rebinding) is refused all the same. Callers send their requests through `agentFor(url)` and
- * check URLs people save with `problemWithUrl`.
+ * The gate for every connection Wharf opens on a tenant's behalf: one guard for reverse-proxy
+ * rules, one for hook deliveries, each with its operator's allow-list. Its agents check the address
+ * each socket actually connects to, after DNS, so a name that resolves to a public address when the
+ * rule is saved and to 127.0.0.1 later (DNS rebinding) is refused all the same. Callers send their
+ * requests with `sendOutbound` (request.ts), which uses `agentFor(url)`, and check URLs people save
+ * with `problemWithUrl`.
  */
 export class OutboundGuard {
   readonly httpAgent: http.Agent;
   readonly httpsAgent: https.Agent;
   private readonly allowPrivate: boolean;
+  private readonly allowList: PrivateAllowList;
   private readonly log: OutboundLog;
 
-  constructor(options: { allowPrivate: boolean; log: OutboundLog }) {
+  constructor(options: OutboundGuardOptions) {
     this.allowPrivate = options.allowPrivate;
+    this.allowList = options.allowList;
     this.log = options.log;
     this.httpAgent = new GuardedHttpAgent(this);
     this.httpsAgent = new GuardedHttpsAgent(this);
@@ -50,9 +62,15 @@ export class OutboundGuard {
     return url.protocol === 'https:' ? this.httpsAgent : this.httpAgent;
   }
 
-  /** Why a URL someone saves may not be used as an upstream, or null; no DNS is asked (see upstreamUrls.ts). */
+  /**
+   * Why a URL someone saves may not be used as an upstream, or null; no DNS is asked (see
+   * upstreamUrls.ts). A listed name, or an address in a listed network, is taken as it is.
+   */
   problemWithUrl(url: string): string | null {
-    return this.allowPrivate ? null : upstreamUrlProblem(url);
+    if (this.allowPrivate) return null;
+    const host = new URL(url).hostname.replace(/^\[(.*)\]$/, '$1');
+    if (listsName(this.allowList, host) || listsAddress(this.allowList, host)) return null;
+    return upstreamUrlProblem(url, this.allowList.setting);
   }
 
   /** `dns.lookup` that fails with `OutboundRefused` when any address of the name is refused. */
@@ -82,29 +100,54 @@ export class OutboundGuard {
     return isIP(host) ? this.refusalOf(host, host) : null;
   }
 
+  /**
+   * Closes the idle kept-alive connections to one origin: once one was closed under a request,
+   * those of its age are suspect, and a request sent again must go out on a new one.
+   */
+  dropIdleConnections(url: URL) {
+    const port = url.port || (url.protocol === 'https:' ? '443' : '80');
+    // The agents key their connections by `host:port:…` (Node's Agent.getName), the host without brackets.
+    const origin = `${url.hostname.replace(/^\[(.*)\]$/, '$1')}:${port}:`;
+    const { freeSockets } = this.agentFor(url);
+    for (const [name, sockets] of Object.entries(freeSockets))
+      if (name.startsWith(origin)) for (const socket of sockets ?? []) socket.destroy();
+  }
+
   /** Closes the idle kept-alive connections (at shutdown). */
   close() {
     this.httpAgent.destroy();
     this.httpsAgent.destroy();
   }
 
+  /**
+   * The address connected to decides, whatever the URL said: it may be in a listed network, or be
+   * the address of a listed name, except the addresses no name may lead to (cloud metadata and
+   * the rest of link-local: see privateAllowList.ts).
+   */
   private refusalOf(host: string, address: string): OutboundRefused | null {
     if (this.allowPrivate) return null;
     const range = refusedRange(address);
-    return range ? this.refused(new OutboundRefused(host, address, range)) : null;
+    if (!range || listsAddress(this.allowList, address)) return null;
+    if (listsName(this.allowList, host) && reachableByName(address)) return null;
+    return this.refused(new OutboundRefused(host, address, range));
   }
 
   private refused(refusal: OutboundRefused) {
     this.log.warn(
       { host: refusal.host, address: refusal.address, range: refusal.range },
-      `outbound connection refused: ${refusal.message} (WHARF_ALLOW_PRIVATE_UPSTREAMS is off)`,
+      `outbound connection refused: ${refusal.message} (not in ${this.allowList.setting}, and WHARF_ALLOW_PRIVATE_UPSTREAMS is off)`,
     );
     return refusal;
   }
 }
 
-// Kept-alive connections were checked when they were opened; a reused one goes to the same address.
-const AGENT_OPTIONS = { keepAlive: true };
+/**
+ * Kept-alive connections were checked when they were opened; a reused one goes to the same address.
+ * One idle for 4 s is closed here (undici's default), before the servers most often found upstream
+ * close theirs (Node's and Apache's 5 s): a server that closes an idle connection as it is reused
+ * costs a retry (request.ts). A server announcing a shorter `Keep-Alive: timeout` is believed.
+ */
+const AGENT_OPTIONS = { keepAlive: true, timeout: 4_000 };
 
 class GuardedHttpAgent extends http.Agent {
   constructor(private readonly guard: OutboundGuard) {

@@ -5,8 +5,8 @@ import { refusedRange } from './addresses.ts';
 // (RFC 6761), mDNS `.local` (RFC 6762), `.home.arpa` (RFC 8375) and `.internal` (ICANN, private use).
 const LOCAL_SUFFIXES = ['localhost', 'local', 'home.arpa', 'internal'];
 
-const HINT =
-  'Wharf does not connect to its own machine or network for a site unless its operator sets WHARF_ALLOW_PRIVATE_UPSTREAMS=on';
+const hint = (setting: string) =>
+  `Wharf does not connect to its own machine or network for a site unless its operator lists the host in ${setting} or sets WHARF_ALLOW_PRIVATE_UPSTREAMS=on`;
 
 function localNameProblem(name: string): string | null {
   if (LOCAL_SUFFIXES.some((suffix) => name === suffix || name.endsWith(`.${suffix}`)))
@@ -26,7 +26,7 @@ function localNameProblem(name: string): string | null {
  * when it connects anyway, and resolving on save would let any site member probe which names the
  * server's internal DNS knows.
  */
-export function upstreamUrlProblem(value: string): string | null {
+export function upstreamUrlProblem(value: string, allowListSetting: string): string | null {
   const hostname = new URL(value).hostname;
   let problem: string | null;
   if (hostname.startsWith('[')) {
@@ -39,5 +39,5 @@ export function upstreamUrlProblem(value: string): string | null {
   } else {
     problem = localNameProblem(hostname.replace(/\.$/, ''));
   }
-  return problem && `${problem}; ${HINT}`;
+  return problem && `${problem}; ${hint(allowListSetting)}`;
 }

@@ -1,21 +1,33 @@
+import { patterns, reservedHeaderReason } from '@wharf/contract';
 import { LruCache } from '../edge/lru.ts';
-import { type Captures, compilePathPattern, compileTemplate, requestHostName } from './pathPattern.ts';
+import { guardOf } from './basicAuth.ts';
+import { compileHeaderValue } from './fillCaptures.ts';
+import { type Captures, compilePathPattern, requestHostName } from './pathPattern.ts';
 import { type IndexedPattern, PatternIndex } from './patternIndex.ts';
-import type { HeaderBlock, HeaderMatcher } from './types.ts';
+import type { BasicAuthUser, HeaderBlock, HeaderMatcher } from './types.ts';
 
 interface CompiledBlock extends IndexedPattern {
   set: { name: string; fill: (captures: Captures) => string }[];
   remove: string[];
+  basicAuth: BasicAuthUser[];
 }
 
-type Headers = { set: [string, string][]; remove: string[] };
+type Headers = ReturnType<HeaderMatcher['headersFor']>;
+
+/**
+ * What a stored block may set: rules stored before a name was reserved, or before values had to
+ * be ASCII, are held to today's rules (a value Node cannot write would fail every answer), and
+ * `Basic-Auth` is never sent (migration 021 made the users of releases stored before it).
+ */
+const settable = ([name, value]: readonly [string, string]) =>
+  name.toLowerCase() !== 'basic-auth' && reservedHeaderReason(name) === null && patterns.headerValue.test(value);
 
 /** Results kept per host and path: a site's hot paths are few, and combining blocks is the costly part. */
 const cachedPaths = 2_000;
 
 /**
  * Compiles header blocks once per release. Values may use the pattern's placeholders (`:name`,
- * `:splat`), filled per path, as Cloudflare documents.
+ * `:splat`), filled per path, as Cloudflare documents, percent-encoded (fillCaptures.ts).
  */
 export function compileHeaders(blocks: readonly HeaderBlock[]): HeaderMatcher {
   const compiled: CompiledBlock[] = [];
@@ -26,8 +38,11 @@ export function compileHeaders(blocks: readonly HeaderBlock[]): HeaderMatcher {
       index,
       host: block.host,
       pattern,
-      set: block.set.map(([name, value]) => ({ name, fill: compileTemplate(value, pattern.names) })),
-      remove: block.remove,
+      set: block.set
+        .filter(settable)
+        .map(([name, value]) => ({ name, fill: compileHeaderValue(value, pattern.names) })),
+      remove: block.remove.filter((name) => reservedHeaderReason(name) === null),
+      basicAuth: block.basicAuth ?? [],
     });
   }
   const index = new PatternIndex(compiled);
@@ -53,7 +68,9 @@ export function compileHeaders(blocks: readonly HeaderBlock[]): HeaderMatcher {
 function combine(index: PatternIndex<CompiledBlock>, host: string, path: string): Headers {
   const set = new Map<string, { name: string; values: string[] }>();
   const remove = new Map<string, string>();
+  const users: BasicAuthUser[] = [];
   index.visit(host, path, (block, captures) => {
+    users.push(...block.basicAuth);
     for (const name of block.remove) {
       set.delete(name.toLowerCase());
       remove.set(name.toLowerCase(), name);
@@ -71,5 +88,6 @@ function combine(index: PatternIndex<CompiledBlock>, host: string, path: string)
   return Object.freeze({
     set: [...set.values()].map(({ name, values }) => [name, values.join(', ')] as [string, string]),
     remove: [...remove.values()],
+    guard: guardOf(users),
   });
 }

@@ -1,13 +1,18 @@
-import { type Captures, compilePathPattern, compileTemplate, requestHostName } from './pathPattern.ts';
+import { compileTarget } from './fillCaptures.ts';
+import { normalRequestPath } from './normalPath.ts';
+import { type Captures, compilePathPattern, normalisePath, requestHostName } from './pathPattern.ts';
 import { type IndexedPattern, PatternIndex } from './patternIndex.ts';
 import type { RedirectMatch, RedirectMatcher, RedirectRule } from './types.ts';
 
 interface CompiledRule extends IndexedPattern {
   rule: RedirectRule;
-  fill: (captures: Captures) => string;
+  /** The target for these captures; null when a capture cannot go where the to puts it. */
+  fill: (captures: Captures) => string | null;
   /** Query conditions split once: a placeholder captures the value, a literal must equal it. */
   conditions: { key: string; capture: string | null; value: string }[];
   keepsQuery: boolean;
+  /** A redirect (3xx): it must never send a visitor to the address they asked for. */
+  redirects: boolean;
 }
 
 /**
@@ -31,8 +36,9 @@ export function compileRedirects(rules: readonly RedirectRule[]): RedirectMatche
       pattern,
       rule,
       conditions,
-      fill: compileTemplate(rule.to, known),
+      fill: compileTarget(rule.to, known),
       keepsQuery: keepsRequestQuery(rule),
+      redirects: rule.status >= 301 && rule.status <= 308,
     });
   }
   const all = new PatternIndex(compiled);
@@ -45,10 +51,12 @@ export function compileRedirects(rules: readonly RedirectRule[]): RedirectMatche
     match(host, path, query, options) {
       const index = options?.onlyForced ? forced : all;
       if (!index) return null;
+      const hostName = requestHostName(host);
       const rawQuery = query.startsWith('?') ? query.slice(1) : query;
       let params: URLSearchParams | undefined;
       let found: RedirectMatch | null = null;
-      index.visit(requestHostName(host), path, (entry, pathCaptures) => {
+      const here: RequestAddress = { host: hostName, path, query: rawQuery, scheme: options?.scheme };
+      index.visit(hostName, path, (entry, pathCaptures) => {
         let captures = pathCaptures;
         if (entry.conditions.length > 0) {
           params ??= new URLSearchParams(rawQuery);
@@ -56,10 +64,14 @@ export function compileRedirects(rules: readonly RedirectRule[]): RedirectMatche
           if (!queryCaptures) return false;
           captures = { ...pathCaptures, ...queryCaptures };
         }
-        const target = entry.fill(captures);
+        const filled = entry.fill(captures);
+        if (filled === null) return false;
+        const target = entry.keepsQuery && rawQuery !== '' ? withQuery(filled, rawQuery) : filled;
+        // Netlify ignores a rule that would redirect to the very address asked for, rather than loop.
+        if (entry.redirects && isRequestAddress(target, here)) return false;
         found = {
           rule: entry.rule,
-          target: entry.keepsQuery && rawQuery !== '' ? withQuery(target, rawQuery) : target,
+          target,
           status: entry.rule.status,
           force: entry.rule.force,
           proxy: entry.rule.proxy,
@@ -98,4 +110,38 @@ function withQuery(target: string, query: string): string {
   const hash = target.indexOf('#');
   if (hash === -1) return `${target}?${query}`;
   return `${target.slice(0, hash)}?${query}${target.slice(hash)}`;
+}
+
+interface RequestAddress {
+  host: string;
+  path: string;
+  query: string;
+  scheme: string | undefined;
+}
+
+/**
+ * Whether a redirect's target is the address asked for. A path is, with the same path and query
+ * (`/a /a 301`, `/a /a/ 301` asked as `/a/`); an absolute URL is when it also names the request's
+ * scheme and host (`http://example.com/* http://example.com/:splat 301!`), ports aside.
+ */
+function isRequestAddress(target: string, here: RequestAddress): boolean {
+  if (target.startsWith('/')) return isSameAddress(target, here.path, here.query);
+  if (here.scheme === undefined) return false;
+  const url = new URL(target);
+  if (url.protocol !== `${here.scheme}:` || url.hostname !== here.host) return false;
+  return isSameAddress(`${url.pathname}${url.search}`, here.path, here.query);
+}
+
+/**
+ * Whether a path target (with its query) is the request's path in normal form, a trailing slash
+ * not counting, as in matching, with the same query.
+ */
+function isSameAddress(target: string, normalPath: string, rawQuery: string): boolean {
+  const hash = target.indexOf('#');
+  const address = hash === -1 ? target : target.slice(0, hash);
+  const queryStart = address.indexOf('?');
+  const query = queryStart === -1 ? '' : address.slice(queryStart + 1);
+  if (query !== rawQuery) return false;
+  const path = queryStart === -1 ? address : address.slice(0, queryStart);
+  return normalisePath(normalRequestPath(path)) === normalisePath(normalPath);
 }

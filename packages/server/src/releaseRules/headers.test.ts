@@ -58,9 +58,37 @@ describe('parseHeaders', () => {
     ['https://example.com:8443/*\n  X-A: 1', 1, /no port/],
     ['/two /patterns\n  X-A: 1', 1, /holds a space/],
     [`/long\n  X-Long: ${'x'.repeat(2_000)}`, 2, /2,000 characters/],
+    ['/page\n  X-Title: 日本', 2, /outside ASCII/],
+    ['/page\n  Basic-Auth:', 2, /names no user/],
+    ['/page\n  Basic-Auth: nopassword', 2, /user:password pairs/],
+    ['/page\n  Basic-Auth: :password', 2, /user:password pairs/],
+    [`/page\n  Basic-Auth: ${Array.from({ length: 51 }, (_, i) => `u${i}:p`).join(' ')}`, 2, /limit of 50 users/],
   ])('refuses %j with a reason on its line', (text, line, message) => {
     const { problems } = parseHeaders(text);
     expect(problems).toEqual([{ file: '_headers', line, severity: 'error', message: expect.stringMatching(message) }]);
+  });
+
+  it('takes Basic-Auth users out of the headers, and warns about each header Wharf sets itself', () => {
+    const { blocks, problems } = parseHeaders(
+      '/admin/*\n  Basic-Auth: ann:one bob:two:three\n  Transfer-Encoding: chunked\n  ! Content-Length\n  X-A: 1',
+    );
+    expect(blocks).toEqual([
+      {
+        line: 1,
+        host: null,
+        path: '/admin/*',
+        set: [['X-A', '1']],
+        remove: [],
+        credentials: [
+          { user: 'ann', password: 'one' },
+          { user: 'bob', password: 'two:three' },
+        ],
+      },
+    ]);
+    expect(problems).toEqual([
+      { file: '_headers', line: 3, severity: 'warning', message: expect.stringMatching(/ignores Transfer-Encoding/) },
+      { file: '_headers', line: 4, severity: 'warning', message: expect.stringMatching(/ignores Content-Length/) },
+    ]);
   });
 
   it('reads a file with Windows line ends', () => {
@@ -101,14 +129,14 @@ describe('compileHeaders', () => {
     const matcher = matcherOf(
       '/assets/*\n  Cache-Control: public, max-age=31536000, immutable\n/account/settings\n  X-Frame-Options: DENY',
     );
-    expect(matcher.headersFor('site.test', path)).toEqual({ set: expected, remove: [] });
+    expect(matcher.headersFor('site.test', path)).toMatchObject({ set: expected, remove: [] });
   });
 
   it('fills placeholders and the splat of the pattern in values', () => {
     const matcher = matcherOf(
       '/recipes/:dish\n  X-Dish: Cooking :dish\n/docs/*\n  Link: <https://cdn.example.net/:splat>; rel=preload',
     );
-    expect(matcher.headersFor('site.test', '/recipes/ramen')).toEqual({
+    expect(matcher.headersFor('site.test', '/recipes/ramen')).toMatchObject({
       set: [['X-Dish', 'Cooking ramen']],
       remove: [],
     });
@@ -134,7 +162,7 @@ describe('compileHeaders', () => {
       '  X-Slug: :slug',
     ].join('\n');
     const matcher = matcherOf(text);
-    expect(matcher.headersFor('site.test', '/blog/hello')).toEqual({
+    expect(matcher.headersFor('site.test', '/blog/hello')).toMatchObject({
       set: [
         ['Cache-Control', 'max-age=0, no-cache, must-revalidate'],
         ['X-Frame-Options', 'DENY'],
@@ -150,11 +178,11 @@ describe('compileHeaders', () => {
 
   it('removes a header a broader block set, and lists it for Wharf’s own headers too', () => {
     const matcher = matcherOf(
-      '/*\n  X-Robots-Tag: noindex\n  X-Frame-Options: DENY\n/public/*\n  ! x-robots-tag\n  ! Server',
+      '/*\n  X-Robots-Tag: noindex\n  X-Frame-Options: DENY\n/public/*\n  ! x-robots-tag\n  ! Cache-Control',
     );
-    expect(matcher.headersFor('site.test', '/public/page')).toEqual({
+    expect(matcher.headersFor('site.test', '/public/page')).toMatchObject({
       set: [['X-Frame-Options', 'DENY']],
-      remove: ['x-robots-tag', 'Server'],
+      remove: ['x-robots-tag', 'Cache-Control'],
     });
     expect(matcher.headersFor('site.test', '/private').set).toEqual([
       ['X-Robots-Tag', 'noindex'],
@@ -166,7 +194,7 @@ describe('compileHeaders', () => {
     const matcher = matcherOf(
       '/*\n  X-Robots-Tag: noindex\n/blog/*\n  ! X-Robots-Tag\n/blog/drafts/*\n  X-Robots-Tag: none',
     );
-    expect(matcher.headersFor('site.test', '/blog/drafts/one')).toEqual({
+    expect(matcher.headersFor('site.test', '/blog/drafts/one')).toMatchObject({
       set: [['X-Robots-Tag', 'none']],
       remove: ['X-Robots-Tag'],
     });

@@ -171,7 +171,15 @@ describe('parseRedirects warnings', () => {
       '/x /start\n/c/ /a 302\n/a /b\n/b /c',
       [[2, 'redirect loop: /c/ → /a → /b → /c/ (lines 2, 3, 4)']],
     ],
-    ['a rule to itself', '/self /self/ 308', [[1, 'redirect loop: /self → /self (lines 1)']]],
+    ['a rule to itself', '/self /self/ 308', [[1, 'rule redirects /self to itself (/self/): ignored when serving']]],
+    [
+      'a dynamic rule to itself',
+      '/p/:id /p/:id/ 301\n/a/* /a/:splat 302\n/b/* /c/:splat',
+      [
+        [1, 'rule redirects /p/:id to itself (/p/:id/): ignored when serving'],
+        [2, 'rule redirects /a/* to itself (/a/:splat): ignored when serving'],
+      ],
+    ],
     [
       'a host rule to a rule of any host',
       'https://a.example.com/p /q\n/q /p',

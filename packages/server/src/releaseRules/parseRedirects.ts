@@ -116,7 +116,8 @@ function takeStatus(fields: string[]): { code: RedirectStatus; force: boolean } 
 
 function targetProblem(to: string, status: RedirectStatus, defined: string[]): string | null {
   const external = absoluteUrl.test(to);
-  if (!to.startsWith('/') && !external) return `to ${to} must be a /path or an http(s):// URL`;
+  // `//host/…` would be another site's address, read by browsers as relative to the scheme.
+  if ((!to.startsWith('/') || /^\/[/\\]/.test(to)) && !external) return `to ${to} must be a /path or an http(s):// URL`;
   if (status === 404 && external) return `a 404 rule shows a page of the release: its to (${to}) must be a path`;
   const missing = placeholdersIn(to).find((name) => !defined.includes(name));
   if (!missing) return null;

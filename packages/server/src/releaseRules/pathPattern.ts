@@ -1,7 +1,10 @@
+import { normalRulePath } from './normalPath.ts';
+
 /**
  * The path patterns both files share: literal segments, `:name` segments matching one segment, and
  * one `*` splat matching the rest (captured as `splat`). Paths are case-sensitive, as both peers
  * document, and a trailing slash does not matter: `/about` and `/about/` are the same path.
+ * Patterns and the paths they match are both in normal form, so `/c%C3%A9line` matches `/céline`.
  */
 export interface PathPattern {
   /** The pattern without its trailing slash: the key of a static pattern. */
@@ -32,9 +35,9 @@ function escapeRegex(text: string): string {
   return text.replace(regexSpecials, '\\$&');
 }
 
-/** The compiled pattern, or the reason it is not one. */
+/** The compiled pattern, or the reason it is not one. It matches paths in normal form (normalPath.ts). */
 export function compilePathPattern(path: string): PathPattern | string {
-  const normal = normalisePath(path);
+  const normal = normalisePath(normalRulePath(path));
   if (normal.split('*').length > 2) return 'has more than one splat (*)';
   const segments = normal.slice(1).split('/');
   const names: string[] = [];
@@ -98,18 +101,4 @@ const valuePlaceholder = /:([A-Za-z_]\w*)/g;
 /** Placeholder names (`:name`) a `to` or a header value uses. */
 export function placeholdersIn(text: string): string[] {
   return [...text.matchAll(valuePlaceholder)].map((found) => found[1]!);
-}
-
-/** Splits a template once so that filling it per request is a join, not a regex run. */
-export function compileTemplate(text: string, known: readonly string[]): (captures: Captures) => string {
-  const parts: (string | { name: string })[] = [];
-  let last = 0;
-  for (const found of text.matchAll(valuePlaceholder)) {
-    if (!known.includes(found[1]!)) continue;
-    parts.push(text.slice(last, found.index), { name: found[1]! });
-    last = found.index + found[0].length;
-  }
-  if (parts.length === 0) return () => text;
-  parts.push(text.slice(last));
-  return (captures) => parts.map((part) => (typeof part === 'string' ? part : (captures[part.name] ?? ''))).join('');
 }

@@ -18,6 +18,6 @@ describe('the README’s examples of _redirects and _headers', () => {
     expect(redirects.rules).toHaveLength(9);
     const headers = parseHeaders(example('# _headers: a path pattern, its headers indented below'));
     expect(headers.problems).toEqual([]);
-    expect(headers.blocks.map((block) => block.path)).toEqual(['/*', '/assets/*', '/embed/*']);
+    expect(headers.blocks.map((block) => block.path)).toEqual(['/*', '/assets/*', '/embed/*', '/admin/*']);
   });
 });

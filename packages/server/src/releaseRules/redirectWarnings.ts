@@ -1,10 +1,23 @@
+import { normalRulePath } from './normalPath.ts';
 import { isDynamicPath, normalisePath } from './pathPattern.ts';
 import type { RedirectRule, RuleProblem } from './types.ts';
 import { unreachableRules } from './unreachableRules.ts';
 
 /** Rules that can never match, and loops between static redirects: worth a warning, not a refusal. */
 export function redirectWarnings(rules: readonly RedirectRule[]): RuleProblem[] {
-  return [...unreachableRules(rules), ...redirectLoops(rules)];
+  return [...unreachableRules(rules), ...redirectLoops(rules), ...dynamicSelfRedirects(rules)];
+}
+
+/**
+ * Dynamic redirects whose to is their own from (`/a/* /a/:splat`, `/p/:id /p/:id/`): every
+ * request they match would be sent back to itself. Static ones are found with the loops below.
+ */
+function dynamicSelfRedirects(rules: readonly RedirectRule[]): RuleProblem[] {
+  const shape = (path: string) => normalisePath(normalRulePath(path));
+  return rules
+    .filter((rule) => rule.status >= 301 && rule.status <= 308 && rule.query.length === 0 && isDynamicPath(rule.path))
+    .filter((rule) => !/[?#]/.test(rule.to) && shape(rule.to.replace(':splat', '*')) === shape(rule.path))
+    .map((rule) => warning(rule.line, `rule redirects ${rule.path} to itself (${rule.to}): ignored when serving`));
 }
 
 function warning(line: number, message: string): RuleProblem {
@@ -18,7 +31,7 @@ function warning(line: number, message: string): RuleProblem {
  */
 function redirectLoops(rules: readonly RedirectRule[]): RuleProblem[] {
   const nodes = new Map<string, RedirectRule>();
-  const key = (host: string | null, path: string) => `${host ?? '*'} ${normalisePath(path)}`;
+  const key = (host: string | null, path: string) => `${host ?? '*'} ${normalisePath(normalRulePath(path))}`;
   for (const rule of rules) {
     const isRedirect = rule.status >= 301 && rule.status <= 308;
     if (!isRedirect || rule.query.length > 0 || isDynamicPath(rule.path) || !rule.to.startsWith('/')) continue;
@@ -61,6 +74,10 @@ function redirectLoops(rules: readonly RedirectRule[]): RuleProblem[] {
 }
 
 function loopWarning(found: RedirectRule[]): RuleProblem {
+  if (found.length === 1) {
+    const [rule] = found as [RedirectRule];
+    return warning(rule.line, `rule redirects ${rule.path} to itself (${rule.to}): ignored when serving`);
+  }
   // Told from the rule written first, so the same loop always reads the same way.
   const first = found.reduce((best, rule, i) => (rule.line < found[best]!.line ? i : best), 0);
   const cycle = [...found.slice(first), ...found.slice(0, first)];

@@ -32,6 +32,25 @@ export interface HeaderBlock {
   path: string;
   set: [string, string][];
   remove: string[];
+  /** Its `Basic-Auth` users, as stored: each password's hash, never the password. */
+  basicAuth?: BasicAuthUser[];
+}
+
+export interface BasicAuthUser {
+  user: string;
+  /** scrypt, as lib/passwords.ts makes it. */
+  hash: string;
+}
+
+/** A block as read from the file, its `Basic-Auth` passwords still in clear until they are hashed. */
+export interface ParsedHeaderBlock extends Omit<HeaderBlock, 'basicAuth'> {
+  credentials?: { user: string; password: string }[];
+}
+
+/** Who may see a path `Basic-Auth` protects: user name → password hash; `version` names this set. */
+export interface BasicAuthGuard {
+  version: string;
+  users: ReadonlyMap<string, string>;
 }
 
 export interface RedirectMatch {
@@ -44,15 +63,26 @@ export interface RedirectMatch {
 }
 
 export interface RedirectMatcher {
-  /** The first rule in file order that matches; with onlyForced, the first forced one (a file shadows unforced rules). */
-  match(host: string, path: string, query: string, options?: { onlyForced?: boolean }): RedirectMatch | null;
+  /**
+   * The first rule in file order that matches; with onlyForced, the first forced one (a file
+   * shadows unforced rules). `path` in normal form (normalRequestPath), `query` as sent, in ASCII;
+   * `scheme`, the request's, lets a redirect to its own absolute URL be told apart from one to https.
+   */
+  match(
+    host: string,
+    path: string,
+    query: string,
+    options?: { onlyForced?: boolean; scheme?: string },
+  ): RedirectMatch | null;
   size: number;
 }
 
 export interface HeaderMatcher {
   /**
    * Every block matching the path, combined in file order: a header set by several blocks gets its values
-   * joined with ', '; `remove` lists the names `! Name` lines remove (apply `remove` first, then `set`).
+   * joined with ', '; `remove` lists the names `! Name` lines remove (apply `remove` first, then `set`);
+   * `guard`, when a matching block has `Basic-Auth`, the users any of which may see the path.
+   * `path` in normal form (normalRequestPath).
    */
-  headersFor(host: string, path: string): { set: [string, string][]; remove: string[] };
+  headersFor(host: string, path: string): { set: [string, string][]; remove: string[]; guard: BasicAuthGuard | null };
 }

@@ -4,7 +4,7 @@ import { get } from 'node:http';
 import os from 'node:os';
 import path from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { buildServer } from '../../../../scripts/buildServer.mjs';
 import { sha256, tarGz, uploadForm } from '../../test/archives.ts';
 import { expectStatus, signedIn, type TestClient } from '../../test/client.ts';
@@ -124,12 +124,10 @@ describe('durable writes of a real Wharf process, traced with strace', () => {
     expectStatus(await owner.request('POST', `/api/v1/orgs/${org._id}/logo`, logoForm()), 200);
     // The variants are made after the release went live; the edge sends the stored one once it is recorded.
     const storedBrotli = `"${sha256(page)}-br"`;
-    for (
-      let attempt = 0;
-      attempt < 100 && (await etagServed(url, 'durable.localhost', 'br')) !== storedBrotli;
-      attempt++
-    )
-      await sleep(100);
+    await vi.waitFor(async () => expect(await etagServed(url, 'durable.localhost', 'br')).toBe(storedBrotli), {
+      timeout: 20_000,
+      interval: 100,
+    });
 
     const calls = completedCalls(await readFile(traceFile, 'utf8'));
     // The first write of the release's row to SQLite's log: the commit that makes it visible.

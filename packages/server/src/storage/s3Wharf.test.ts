@@ -53,7 +53,7 @@ describe('Wharf keeping its files in an S3-compatible bucket', () => {
     expect(Buffer.from(range.body).equals(large.subarray(1000, 2000))).toBe(true);
     // The variants are made from a copy of the blob, and stored beside it in the bucket.
     await expect
-      .poll(async () => (await s3.keys(PREFIX)).includes(blobKey(sha256(page), 'br')), { timeout: 10_000 })
+      .poll(async () => (await s3.keys(PREFIX)).includes(blobKey(sha256(page), 'br')), { timeout: 20_000 })
       .toBe(true);
     const compressed = await served(url, '/', { 'accept-encoding': 'br' });
     expect(compressed.headers['content-encoding']).toBe('br');

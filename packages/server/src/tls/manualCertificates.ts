@@ -1,6 +1,7 @@
 import { X509Certificate } from 'node:crypto';
 import type tls from 'node:tls';
 import type { RoutingTable } from '../edge/routingTable.ts';
+import type { Sealer } from '../lib/secrets.ts';
 import { type CertificateSource, secureContextOf } from './certificateStore.ts';
 
 interface Prepared {
@@ -14,6 +15,7 @@ interface Prepared {
  * from the routing table, so a saved certificate reaches every worker with the site's reload.
  * A context is made once per saved configuration: the routing table keeps the same object until
  * the site reloads, and a reload's new objects (and the old ones' contexts) go with the old entry.
+ * The private key is stored sealed, and opened only here, when the context is made.
  */
 export class ManualCertificates implements CertificateSource {
   private readonly prepared = new WeakMap<object, Prepared | null>();
@@ -21,6 +23,7 @@ export class ManualCertificates implements CertificateSource {
   constructor(
     private readonly table: RoutingTable,
     private readonly ticketKeys: Buffer,
+    private readonly sealer: Sealer,
   ) {}
 
   contextFor(serverName: string): tls.SecureContext | null {
@@ -35,11 +38,12 @@ export class ManualCertificates implements CertificateSource {
     return prepared.context;
   }
 
-  private prepare(chain: string, key: string): Prepared | null {
+  private prepare(chain: string, sealedKey: string): Prepared | null {
     try {
+      const key = this.sealer.open(sealedKey);
       return { certificate: new X509Certificate(chain), context: secureContextOf(chain, key, this.ticketKeys) };
     } catch {
-      // Saved pairs were checked when saved; one OpenSSL still refuses is not served.
+      // Saved pairs were checked when saved; one OpenSSL still refuses (or another secret sealed) is not served.
       return null;
     }
   }

@@ -40,7 +40,7 @@ export interface TlsSourceParts {
  */
 export function startTlsSources(config: Config, parts: TlsSourceParts): Acme | null {
   const ticketKeys = ticketKeysFrom(parts.secret);
-  if (parts.tls) parts.tls.certificates.addSource(new ManualCertificates(parts.edge.table, ticketKeys));
+  if (parts.tls) parts.tls.certificates.addSource(new ManualCertificates(parts.edge.table, ticketKeys, parts.sealer));
   const acme = parts.challenges
     ? createAcme(config, { ...parts, challenges: parts.challenges, ticketKeys, dns: dnsUpdaterFor(config) })
     : null;

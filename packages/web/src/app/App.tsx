@@ -8,6 +8,7 @@ import { OrgLiveUpdates } from '../features/realtime/OrgLiveUpdates.tsx';
 import { RealtimeProvider } from '../features/realtime/RealtimeProvider.tsx';
 import { Telemetry } from '../features/telemetry/Telemetry.tsx';
 import { CurrentOrgProvider } from '../lib/currentOrg.tsx';
+import { ConsoleNoticeBar } from './ConsoleNoticeBar.tsx';
 import { CrashBoundary } from './CrashBoundary.tsx';
 import { getStyleNonce } from './cspNonce.ts';
 import { NotificationsOnDemand } from './NotificationsOnDemand.tsx';
@@ -27,6 +28,7 @@ export function App({ queryClient }: { queryClient: QueryClient }) {
     >
       {/* Bottom right: a toast never hides the header or a page's menu, which sit at the top. */}
       <NotificationsOnDemand position="bottom-right" autoClose={6000} />
+      <ConsoleNoticeBar />
       <CrashBoundary>
         <QueryClientProvider client={queryClient}>
           <BrowserRouter>

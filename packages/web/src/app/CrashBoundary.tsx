@@ -4,10 +4,15 @@ import type { ReactNode } from 'react';
 import { ErrorBoundary, type FallbackProps } from 'react-error-boundary';
 import { useLocation } from 'react-router';
 import { crashReportsStarted, reportCrash } from '../features/telemetry/crashReports.ts';
+import { isChunkLoadError } from '../lib/chunks.ts';
 import { errorText } from '../lib/notify.ts';
 
-/** What replaces a part of the console that failed to render: what happened, and two ways on. */
+/**
+ * What replaces a part of the console that failed to render: what happened, and two ways on.
+ * Code that could not be loaded is no crash of the console: the notice above the page says it.
+ */
 function CrashNotice({ error }: FallbackProps) {
+  if (isChunkLoadError(error)) return null;
   return (
     <Paper withBorder p="xl" role="alert" maw={640} mx="auto" my="xl">
       <Stack align="center" ta="center" gap="sm">
@@ -43,7 +48,7 @@ export function CrashBoundary({ children, resetKeys }: { children: ReactNode; re
   return (
     <ErrorBoundary
       FallbackComponent={CrashNotice}
-      onError={(error, info) => reportCrash(error, info.componentStack)}
+      onError={(error, info) => isChunkLoadError(error) || reportCrash(error, info.componentStack)}
       resetKeys={resetKeys}
     >
       {children}

@@ -1,14 +1,16 @@
-import { type ComponentType, lazy } from 'react';
+import type { ComponentType } from 'react';
 import { matchPath } from 'react-router';
+import { lazyChunk } from '../lib/chunks.ts';
 import { sessionCookieAtLoad } from '../lib/sessionCookie.ts';
 
 /**
  * A page whose code loads when it is first shown, so that each screen downloads only what it
- * uses; `preload` starts the download earlier.
+ * uses; `preload` starts the download earlier (a failure there is left to the page's own load,
+ * which tries again and says so).
  */
 function page<M, K extends keyof M>(load: () => Promise<M>, name: K) {
-  const Page = lazy(async () => ({ default: (await load())[name] as ComponentType }));
-  return Object.assign(Page, { preload: load });
+  const Page = lazyChunk(async () => (await load())[name] as ComponentType);
+  return Object.assign(Page, { preload: () => load().catch(() => undefined) });
 }
 
 /** A page beyond the first ones: it loads with all of Mantine's styles (components/allMantineStyles.ts). */

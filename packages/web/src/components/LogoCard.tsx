@@ -1,12 +1,13 @@
 import { Button, Card, Group, Skeleton, Stack, Text, Title } from '@mantine/core';
 import { IconTrash } from '@tabler/icons-react';
 import { useMutation } from '@tanstack/react-query';
-import { lazy, Suspense } from 'react';
+import { lazyChunk } from '../lib/chunks.ts';
 import { notifyFailure } from '../lib/notify.ts';
 import { EntityAvatar } from './EntityAvatar.tsx';
+import { OnDemand } from './OnDemand.tsx';
 
 // The drop-zone library serves only the settings screens that show this card.
-const LogoDropzone = lazy(() => import('./LogoDropzone.tsx').then((m) => ({ default: m.LogoDropzone })));
+const LogoDropzone = lazyChunk(() => import('./LogoDropzone.tsx').then((m) => m.LogoDropzone));
 
 /** The Logo card of organization, team and site settings: preview, upload by drop or choice, remove. */
 export function LogoCard({
@@ -49,13 +50,13 @@ export function LogoCard({
             </Button>
           )}
         </Stack>
-        <Suspense fallback={<Skeleton h={96} style={{ flex: 1, minWidth: 220 }} />}>
+        <OnDemand fallback={<Skeleton h={96} style={{ flex: 1, minWidth: 220 }} />}>
           <LogoDropzone
             loading={uploadLogo.isPending}
             onDrop={(file) => uploadLogo.mutate(file)}
             onReject={(error) => notifyFailure('upload logo', error)}
           />
-        </Suspense>
+        </OnDemand>
       </Group>
     </Card>
   );

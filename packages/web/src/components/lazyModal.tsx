@@ -1,4 +1,6 @@
-import { type ComponentType, lazy, Suspense, useState } from 'react';
+import { type ComponentType, useState } from 'react';
+import { lazyChunk } from '../lib/chunks.ts';
+import { OnDemand } from './OnDemand.tsx';
 
 /**
  * A modal whose code loads when it is first opened (ModalOnDemand), not with the page that may
@@ -6,9 +8,9 @@ import { type ComponentType, lazy, Suspense, useState } from 'react';
  * creates from. It brings all of Mantine's styles, which that page may not have loaded.
  */
 export function lazyModal<P extends { opened: boolean }>(load: () => Promise<ComponentType<P>>) {
-  return lazy(async () => {
+  return lazyChunk(async () => {
     const [, component] = await Promise.all([import('./allMantineStyles.ts'), load()]);
-    return { default: component };
+    return component;
   });
 }
 
@@ -21,8 +23,8 @@ export function ModalOnDemand<P extends { opened: boolean }>({
   if (props.opened && !wanted) setWanted(true);
   if (!wanted) return null;
   return (
-    <Suspense fallback={null}>
+    <OnDemand>
       <Modal {...(props as unknown as P)} />
-    </Suspense>
+    </OnDemand>
   );
 }

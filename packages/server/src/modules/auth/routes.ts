@@ -1,4 +1,6 @@
 import { api } from '@wharf/contract';
+import type { Actor } from '../../access/actor.ts';
+import { type Guard, param } from '../../access/guards.ts';
 import { httpError } from '../../http/errors.ts';
 import { GuessThrottle } from '../../lib/guessThrottle.ts';
 import type { WharfApp } from '../../wharfApp.ts';
@@ -16,9 +18,9 @@ export function authRoutes(app: WharfApp) {
   const guesses = new GuessThrottle(app.counters, 'sign-ins');
   const passwordsOn = async () => signIn.passwords && (await hasPasswordLogins(app));
 
-  app.handle(api.getAuthMethods, async () => signInMethods(signIn, await passwordsOn()));
+  app.handle(api.getAuthMethods, app.access.anyone, async () => signInMethods(signIn, await passwordsOn()));
 
-  app.handle(api.signInInMemory, async ({ body, request, reply }) => {
+  app.handle(api.signInInMemory, app.access.anyone, async ({ body, request, reply }) => {
     if (!signIn.passwords)
       throw httpError('SIGN_IN_METHOD_OFF', 'Signing in with a user name and password is turned off here');
     const outcome = await guesses.attempt(request.ip ?? 'unknown', body.user, () =>
@@ -40,25 +42,37 @@ export function authRoutes(app: WharfApp) {
     return getUser(app.db, signIn.orgCreators, userId);
   });
 
-  app.handle(api.signOut, async ({ actor, reply }) => {
+  app.handle(api.signOut, app.access.anyone, async ({ actor, reply }) => {
     if (actor.kind === 'session') await endSession(app.db, actor.sessionHash);
     clearSessionCookie(reply);
   });
 
-  app.handle(api.getUser, ({ actor }) => getUser(app.db, signIn.orgCreators, actor.userId!));
+  app.handle(api.getUser, app.access.person, ({ userId }) => getUser(app.db, signIn.orgCreators, userId));
 
-  app.handle(api.disconnectUser, async ({ actor, reply }) => {
-    await endAllSessions(app.db, actor.userId!);
+  app.handle(api.disconnectUser, app.access.person, async ({ userId, reply }) => {
+    await endAllSessions(app.db, userId);
     clearSessionCookie(reply);
   });
 
-  app.handle(api.listIdentities, ({ actor }) =>
-    listIdentities(app.db, actor.userId!, actor.kind === 'session' ? actor.identityId : null),
+  app.handle(api.listIdentities, app.access.person, ({ actor, userId }) =>
+    listIdentities(app.db, userId, actor.kind === 'session' ? actor.identityId : null),
   );
 
-  app.handle(api.unlinkIdentity, async ({ actor, params }) => {
+  /** The signed-in session (no token), and one of its user's own accounts named by the path. */
+  const ownIdentity: Guard<{ session: Actor & { kind: 'session' } }> = async (actor, params) => {
     if (actor.kind !== 'session') throw httpError('TOKEN_KIND_REFUSED', 'Only a signed-in session may do this');
-    await unlinkIdentity(app.db, actor.userId, params.identityId, actor.sessionHash);
+    const own = await app.db
+      .selectFrom('identities')
+      .select('id')
+      .where('id', '=', param(params, 'identityId'))
+      .where('user_id', '=', actor.userId)
+      .executeTakeFirst();
+    if (!own) throw httpError('IDENTITY_NOT_FOUND', 'This account is not connected to you');
+    return { session: actor };
+  };
+
+  app.handle(api.unlinkIdentity, ownIdentity, async ({ session: { userId, sessionHash }, params }) => {
+    await unlinkIdentity(app.db, userId, params.identityId, sessionHash);
   });
 
   providerRoutes(app);

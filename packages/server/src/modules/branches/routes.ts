@@ -1,12 +1,7 @@
 import { api } from '@wharf/contract';
-import {
-  mustManageSite,
-  mustSeeSite,
-  mustSeeSiteOrItsToken,
-  mustUploadToSite,
-  personOf,
-  userOf,
-} from '../../access/rules.ts';
+import { type Guard, type PathParams, param } from '../../access/guards.ts';
+import { mustManageSite, mustSeeSite, mustUploadToSite, personOf, userOf } from '../../access/rules.ts';
+import type { Database } from '../../db/schema.ts';
 import { httpError } from '../../http/errors.ts';
 import type { WharfApp } from '../../wharfApp.ts';
 import { getRelease } from '../releases/queries.ts';
@@ -22,53 +17,57 @@ import {
 } from './service.ts';
 import { freeSlug } from './slugs.ts';
 
+type Site = Database['sites'];
+type Branch = Awaited<ReturnType<typeof findBranch>>;
+
 export function branchRoutes(app: WharfApp) {
-  const { db, config } = app;
+  const { db, config, access } = app;
+  const branchOf = (site: { id: string }, params: PathParams) => findBranch(db, site.id, param(params, 'branchId'));
+
+  /** The site and branch of the path, for a caller who may see the site. */
+  const viewable: Guard<{ site: Site; branch: Branch }> = async (actor, params) => {
+    const { site } = await mustSeeSite(db, actor, param(params, 'siteId'));
+    return { site, branch: await branchOf(site, params) };
+  };
 
   /** The site and branch of the path, for a caller who may manage the site. */
-  async function manageable(actor: Parameters<typeof mustManageSite>[1], params: { siteId: string; branchId: string }) {
-    const { site } = await mustManageSite(db, actor, params.siteId);
-    return { site, branch: await findBranch(db, site.id, params.branchId), actorId: userOf(actor) };
-  }
+  const manageable: Guard<{ site: Site; branch: Branch; actorId: string }> = async (actor, params) => {
+    const { site } = await mustManageSite(db, actor, param(params, 'siteId'));
+    return { site, branch: await branchOf(site, params), actorId: userOf(actor) };
+  };
 
   /** As manageable, or the site's own token: what a CI does to the branches it deploys. */
-  async function deployable(actor: Parameters<typeof mustManageSite>[1], params: { siteId: string; branchId: string }) {
-    const site = await mustUploadToSite(db, actor, params.siteId);
-    return { site, branch: await findBranch(db, site.id, params.branchId), actorId: personOf(actor) };
-  }
+  const deployable: Guard<{ site: Site; branch: Branch; actorId: string | null }> = async (actor, params) => {
+    const site = await mustUploadToSite(db, actor, param(params, 'siteId'));
+    return { site, branch: await branchOf(site, params), actorId: personOf(actor) };
+  };
 
-  app.handle(api.listBranches, async ({ actor, params }) => {
-    const site = await mustSeeSiteOrItsToken(db, actor, params.siteId);
-    return (await listBranchRows(db, site.id)).map((row) => toBranch(config, site.name, row));
-  });
+  app.handle(api.listBranches, access.siteViewerOrToken, async ({ site }) =>
+    (await listBranchRows(db, site.id)).map((row) => toBranch(config, site.name, row)),
+  );
 
-  app.handle(api.createBranch, async ({ actor, params, body }) => {
-    const { site } = await mustManageSite(db, actor, params.siteId);
-    return createBranch(db, config, userOf(actor), site, body);
-  });
+  app.handle(api.createBranch, access.siteManager, ({ actor, site, body }) =>
+    createBranch(db, config, userOf(actor), site, body),
+  );
 
   // Only those who may create or rename a branch need to know whether a name is free.
-  app.handle(api.validateBranchName, async ({ actor, params, body }) => {
-    await mustManageSite(db, actor, params.siteId);
+  app.handle(api.validateBranchName, access.siteManager, async ({ params, body }) => {
     return (await isBranchNameTaken(db, params.siteId, body.name))
       ? { valid: false, message: 'Branch name is taken' }
       : { valid: true };
   });
 
-  app.handle(api.getBranch, async ({ actor, params }) => {
-    const { site } = await mustSeeSite(db, actor, params.siteId);
-    const row = await findBranch(db, site.id, params.branchId);
+  app.handle(api.getBranch, viewable, async ({ site, branch: row }) => {
     const currentRelease = row.release_id ? await getRelease(db, config, site.name, row.release_id) : null;
     return { ...toBranch(config, site.name, row), currentRelease };
   });
 
-  app.handle(api.deleteBranch, async ({ actor, params }) => {
-    const { site, branch, actorId } = await deployable(actor, params);
+  app.handle(api.deleteBranch, deployable, async ({ site, branch, actorId }) => {
     await deleteBranch(db, actorId, site, branch);
   });
 
-  app.handle(api.renameBranch, async ({ actor, params, body }) => {
-    const target = await manageable(actor, params);
+  app.handle(api.renameBranch, manageable, ({ site, branch, actorId, body }) => {
+    const target = { site, branch, actorId };
     return changeBranch(db, config, {
       ...target,
       event: 'site_branch_updated',
@@ -81,8 +80,8 @@ export function branchRoutes(app: WharfApp) {
     });
   });
 
-  app.handle(api.setBranchRelease, async ({ actor, params, body }) => {
-    const target = await deployable(actor, params);
+  app.handle(api.setBranchRelease, deployable, ({ site, branch, actorId, body }) => {
+    const target = { site, branch, actorId };
     const data: Record<string, unknown> = { releaseId: body.release, previousReleaseId: target.branch.release_id };
     return changeBranch(db, config, {
       ...target,
@@ -97,29 +96,27 @@ export function branchRoutes(app: WharfApp) {
     });
   });
 
-  app.handle(api.setBranchPassword, async ({ actor, params, body }) => {
-    const target = await manageable(actor, params);
+  app.handle(api.setBranchPassword, manageable, async ({ site, branch, actorId, body }) => {
+    const target = { site, branch, actorId };
     const columns = await newPasswordColumns(body.password);
     return changeBranch(db, config, { ...target, event: 'site_branch_password_set', data: {}, prepare: () => columns });
   });
 
-  app.handle(api.removeBranchPassword, async ({ actor, params }) => {
-    const target = await manageable(actor, params);
+  app.handle(api.removeBranchPassword, manageable, ({ site, branch, actorId }) => {
     return changeBranch(db, config, {
-      ...target,
+      site,
+      branch,
+      actorId,
       event: 'site_branch_password_removed',
       data: {},
       prepare: () => ({ password_hash: null, password_version: null }),
     });
   });
 
-  app.handle(api.getBranchRedirects, async ({ actor, params }) => {
-    const { site } = await mustSeeSite(db, actor, params.siteId);
-    return redirectsOf(await findBranch(db, site.id, params.branchId));
-  });
+  app.handle(api.getBranchRedirects, viewable, ({ branch }) => redirectsOf(branch));
 
-  app.handle(api.setBranchRedirects, async ({ actor, params, body }) => {
-    const target = await manageable(actor, params);
+  app.handle(api.setBranchRedirects, manageable, async ({ site, branch: before, actorId, body }) => {
+    const target = { site, branch: before, actorId };
     mustBeAllowedUpstreams(app.outbound, body.redirects);
     const branch = await changeBranch(db, config, {
       ...target,
@@ -130,10 +127,11 @@ export function branchRoutes(app: WharfApp) {
     return redirectsOf(await findBranch(db, target.site.id, branch._id));
   });
 
-  app.handle(api.setBranchHeaders, async ({ actor, params, body }) => {
-    const target = await manageable(actor, params);
+  app.handle(api.setBranchHeaders, manageable, async ({ site, branch: target, actorId, body }) => {
     const branch = await changeBranch(db, config, {
-      ...target,
+      site,
+      branch: target,
+      actorId,
       event: 'site_branch_updated',
       data: { headers: body.headers.map((h) => h.name) },
       prepare: () => ({ headers: JSON.stringify(body.headers) }),

@@ -8,6 +8,7 @@ import { httpError, invalidField } from '../../http/errors.ts';
 import { newId, now, randomString } from '../../lib/ids.ts';
 import { hashPassword } from '../../lib/passwords.ts';
 import type { OutboundGuard } from '../../outbound/guard.ts';
+import { forgetBranchInForms } from '../forms/service.ts';
 import { siteScope } from '../sites/siteEvents.ts';
 import { type BranchRow, findBranch, isBranchNameTaken, toBranch } from './queries.ts';
 import { freeSlug } from './slugs.ts';
@@ -152,6 +153,7 @@ export async function deleteBranch(
     const { numDeletedRows } = await deletion.executeTakeFirst();
     if (numDeletedRows === 0n) return false;
     await trx.deleteFrom('branch_releases').where('branch_id', '=', branch.id).execute();
+    await forgetBranchInForms(trx, site.id, branch.id);
     await recordEvent(trx, {
       name: 'site_branch_deleted',
       actorId,

@@ -1,7 +1,7 @@
 import { createReadStream } from 'node:fs';
 import { createRequire } from 'node:module';
 import path from 'node:path';
-import { api, openApiDocument } from '@wharf/contract';
+import { api, openApiDocument, releaseConfigJsonSchema } from '@wharf/contract';
 import { httpError } from '../../http/errors.ts';
 import { contentTypeOf } from '../../lib/contentType.ts';
 import { API_VERSION } from '../../version.ts';
@@ -35,10 +35,15 @@ const page = `<!doctype html>
 </body>
 </html>`;
 
-/** The OpenAPI document and a readable reference of it at /api/docs, for people with API tokens. */
+/**
+ * The OpenAPI document and a readable reference of it at /api/docs, for people with API tokens;
+ * the JSON Schema of `.wharf.yml`, for editors.
+ */
 export function docsRoutes(app: WharfApp) {
   const document = openApiDocument(API_VERSION);
-  app.handle(api.getOpenApi, () => document);
+  app.handle(api.getOpenApi, app.access.anyone, () => document);
+  const releaseConfigSchema = releaseConfigJsonSchema();
+  app.handle(api.getReleaseConfigSchema, app.access.anyone, () => releaseConfigSchema);
 
   app.fastify.get('/api/docs', (_request, reply) => reply.redirect('/api/docs/'));
   app.fastify.get('/api/docs/', (_request, reply) => reply.type('text/html; charset=utf-8').send(page));

@@ -1,5 +1,5 @@
 import { type HookContext, hookContexts, hookEventsByContext, hookRoutesByContext } from '@wharf/contract';
-import type { Actor } from '../../access/actor.ts';
+import { type Guard, param } from '../../access/guards.ts';
 import { userOf } from '../../access/rules.ts';
 import { httpError } from '../../http/errors.ts';
 import { enqueueJob } from '../../jobs/queue.ts';
@@ -15,18 +15,24 @@ export function hookRoutes(app: WharfApp) {
 }
 
 function bindHookRoutes(app: WharfApp, context: HookContext) {
-  const { db, sealer, outbound } = app;
+  const { db, sealer, hookOutbound: outbound } = app;
   const routes = hookRoutesByContext[context];
   const rules = hookContextRules[context];
 
-  async function owner(actor: Actor, params: unknown) {
-    const named = rules.param ? (params as Record<string, string>)[rules.param] : undefined;
+  /** The owner of the path's hooks, for a caller who may see and change them. */
+  const owner = (async (actor, params) => {
+    const named = rules.param ? param(params, rules.param) : undefined;
     const { ownerId, scope } = await rules.authorize(db, actor, named);
-    return { db, sealer, outbound, context, ownerId, scope, actorId: userOf(actor) };
-  }
+    return { change: { db, sealer, outbound, context, ownerId, scope, actorId: userOf(actor) } };
+  }) satisfies Guard;
 
-  app.handle(routes.list, async ({ actor, params }) => {
-    const { ownerId } = await owner(actor, params);
+  /** As owner, and the hook of the path, which must be one of the owner's. */
+  const ownHook = (async (actor, params) => {
+    const { change } = await owner(actor, params);
+    return { change, hook: await findHook(db, context, change.ownerId, param(params, 'hookId')) };
+  }) satisfies Guard;
+
+  app.handle(routes.list, owner, async ({ change: { ownerId } }) => {
     const rows = await db
       .selectFrom('hooks')
       .selectAll()
@@ -38,27 +44,17 @@ function bindHookRoutes(app: WharfApp, context: HookContext) {
     return rows.map((row) => toHook(sealer, row));
   });
 
-  app.handle(routes.create, async ({ actor, params, body }) => createHook(await owner(actor, params), body));
+  app.handle(routes.create, owner, ({ change, body }) => createHook(change, body));
 
-  app.handle(routes.get, async ({ actor, params }) => {
-    const { ownerId } = await owner(actor, params);
-    return toHook(sealer, await findHook(db, context, ownerId, params.hookId));
-  });
+  app.handle(routes.get, ownHook, ({ hook }) => toHook(sealer, hook));
 
-  app.handle(routes.update, async ({ actor, params, body }) =>
-    updateHook(await owner(actor, params), params.hookId, body),
-  );
+  app.handle(routes.update, ownHook, ({ change, hook, body }) => updateHook(change, hook.id, body));
 
-  app.handle(routes.remove, async ({ actor, params }) => deleteHook(await owner(actor, params), params.hookId));
+  app.handle(routes.remove, ownHook, ({ change, hook }) => deleteHook(change, hook.id));
 
-  app.handle(routes.events, async ({ actor, params }) => {
-    await owner(actor, params);
-    return [...hookEventsByContext[context]];
-  });
+  app.handle(routes.events, owner, () => [...hookEventsByContext[context]]);
 
-  app.handle(routes.deliveries, async ({ actor, params, query }) => {
-    const { ownerId } = await owner(actor, params);
-    await findHook(db, context, ownerId, params.hookId);
+  app.handle(routes.deliveries, ownHook, async ({ params, query }) => {
     const ids = db.selectFrom('hook_deliveries').select('hook_deliveries.id').where('hook_id', '=', params.hookId);
     const kept = { list: 'hook_deliveries', ownerId: params.hookId } as const;
     const newestFirst = (q: typeof ids) => q.orderBy('date', 'desc').orderBy('id', 'desc');
@@ -81,25 +77,27 @@ function bindHookRoutes(app: WharfApp, context: HookContext) {
   });
 
   // Both queue a new delivery job; the answer comes before it is sent (the Deliveries tab shows it).
-  app.handle(routes.redeliver, async ({ actor, params }) => {
-    const { ownerId } = await owner(actor, params);
-    await findHook(db, context, ownerId, params.hookId);
+  /** As ownHook, and one of the hook's deliveries, named by the path. */
+  const ownDelivery = (async (actor, params) => {
+    const { hook } = await ownHook(actor, params);
     const delivery = await db
       .selectFrom('hook_deliveries')
       .innerJoin('jobs', 'jobs.id', 'hook_deliveries.job_id')
       .select(['jobs.payload', 'jobs.event_id'])
-      .where('hook_deliveries.id', '=', params.deliveryId)
-      .where('hook_deliveries.hook_id', '=', params.hookId)
+      .where('hook_deliveries.id', '=', param(params, 'deliveryId'))
+      .where('hook_deliveries.hook_id', '=', hook.id)
       .executeTakeFirst();
     if (!delivery) throw httpError('DELIVERY_NOT_FOUND', 'Delivery not found');
+    return { delivery };
+  }) satisfies Guard;
+
+  app.handle(routes.redeliver, ownDelivery, async ({ delivery, params }) => {
     const payload = readJson<unknown>(delivery.payload);
     await enqueueJob(db, { kind: 'hook', hookId: params.hookId, eventId: delivery.event_id, payload });
     void app.jobs.wake();
   });
 
-  app.handle(routes.test, async ({ actor, params }) => {
-    const { ownerId, scope } = await owner(actor, params);
-    const hook = await findHook(db, context, ownerId, params.hookId);
+  app.handle(routes.test, ownHook, async ({ change: { scope }, hook }) => {
     const ping = {
       id: newId(),
       event: 'ping',

@@ -1,5 +1,6 @@
 import { api } from '@wharf/contract';
-import { mustAdminOrg, userOf } from '../../access/rules.ts';
+import { type Guard, param } from '../../access/guards.ts';
+import { userOf } from '../../access/rules.ts';
 import { httpError } from '../../http/errors.ts';
 import type { WharfApp } from '../../wharfApp.ts';
 import { getOrg } from '../orgs/queries.ts';
@@ -7,13 +8,40 @@ import { findInviteByToken, listInvites, toInvite } from './queries.ts';
 import { acceptInvite, createInvite, declineInvite, deleteInvite } from './service.ts';
 
 export function inviteRoutes(app: WharfApp) {
-  app.handle(api.listInvites, async ({ actor, params }) => {
-    await mustAdminOrg(app.db, actor, params.orgId);
-    return listInvites(app.db, params.orgId);
-  });
+  const { access } = app;
 
-  app.handle(api.createInvite, async ({ actor, params, body }) => {
-    await mustAdminOrg(app.db, actor, params.orgId);
+  /** An invitation named by the path's id, for a person; its token (the body's) is checked by what uses it. */
+  const invitation = (async (actor, params) => {
+    const row = await app.db
+      .selectFrom('invites')
+      .select('id')
+      .where('id', '=', param(params, 'inviteId'))
+      .executeTakeFirst();
+    if (!row) throw httpError('INVITE_NOT_FOUND', 'Invitation not found');
+    return { userId: userOf(actor) };
+  }) satisfies Guard;
+
+  /** An invitation of the path's organization, for its admins. */
+  const orgInvitation = (async (actor, params) => {
+    const { member } = await access.orgAdmin(actor, params);
+    const row = await app.db
+      .selectFrom('invites')
+      .select('id')
+      .where('id', '=', param(params, 'inviteId'))
+      .where('org_id', '=', member.org_id)
+      .executeTakeFirst();
+    if (!row) throw httpError('INVITE_NOT_FOUND', 'Invitation not found');
+    return { member };
+  }) satisfies Guard;
+
+  /** The invitation whose token is the path's, for a person. */
+  const invitationOfToken = (async (actor, params) => ({
+    userId: userOf(actor),
+    invite: await findInviteByToken(app.db, param(params, 'token')),
+  })) satisfies Guard;
+  app.handle(api.listInvites, access.orgAdmin, ({ params }) => listInvites(app.db, params.orgId));
+
+  app.handle(api.createInvite, access.orgAdmin, async ({ actor, params, body }) => {
     const invite = await createInvite(app.db, app.sealer, {
       orgId: params.orgId,
       actorId: userOf(actor),
@@ -27,23 +55,23 @@ export function inviteRoutes(app: WharfApp) {
     return invite;
   });
 
-  app.handle(api.deleteInvite, async ({ actor, params }) => {
-    await mustAdminOrg(app.db, actor, params.orgId);
+  app.handle(api.deleteInvite, orgInvitation, async ({ actor, params }) => {
     if (!(await deleteInvite(app.db, userOf(actor), params.orgId, params.inviteId)))
       throw httpError('INVITE_NOT_FOUND', 'Invitation not found');
   });
 
   // The invitee sees the invite even once expired, so the console can say so.
-  app.handle(api.getInvite, async ({ params, body }) => {
+  app.handle(api.getInvite, invitationOfToken, async ({ invite: row, params, body }) => {
     if (params.token !== body.token) throw httpError('INVITE_NOT_FOUND', 'Invitation not found');
-    const row = await findInviteByToken(app.db, body.token);
     const org = await getOrg(app.db, row.org_id);
     return { ...toInvite(row), org: { _id: org._id, name: org.name, color: org.color, logo: org.logo } };
   });
 
-  app.handle(api.acceptInvite, ({ actor, params, body }) => acceptInvite(app.db, actor, params.inviteId, body.token));
+  app.handle(api.acceptInvite, invitation, ({ actor, params, body }) =>
+    acceptInvite(app.db, actor, params.inviteId, body.token),
+  );
 
-  app.handle(api.declineInvite, ({ actor, params, body }) =>
-    declineInvite(app.db, userOf(actor), params.inviteId, body.token),
+  app.handle(api.declineInvite, invitation, ({ userId, params, body }) =>
+    declineInvite(app.db, userId, params.inviteId, body.token),
   );
 }

@@ -1,5 +1,6 @@
 import { api, type EventName, type Route } from '@wharf/contract';
 import type { Actor } from '../../access/actor.ts';
+import type { Guard } from '../../access/guards.ts';
 import { mustAdminOrg, mustAdminTeam, mustManageSite, userOf } from '../../access/rules.ts';
 import type { Executor } from '../../db/schema.ts';
 import { recordEvent } from '../../events/outbox.ts';
@@ -63,10 +64,11 @@ export function logoRoutes(app: WharfApp) {
 
 function bindLogoRoutes(app: WharfApp, { table, param, routes, events, authorize }: LogoOwner) {
   const idOf = (params: unknown) => (params as Record<string, string>)[param]!;
+  /** The owner of the path's logo, for a caller who may change it. */
+  const changer = (async (actor, params) => ({ scope: await authorize(app.db, actor, idOf(params)) })) satisfies Guard;
 
-  app.handle(routes.set, async ({ actor, params, request }) => {
+  app.handle(routes.set, changer, async ({ actor, scope, params, request }) => {
     const id = idOf(params);
-    const scope = await authorize(app.db, actor, id);
     const { bytes, type } = await readLogo(request);
     const version = randomString(8);
     await app.blobs.put(logoBlobKey(table, id), bytes);
@@ -82,9 +84,8 @@ function bindLogoRoutes(app: WharfApp, { table, param, routes, events, authorize
     return { logo: logoUrl(table, id, version)! };
   });
 
-  app.handle(routes.remove, async ({ actor, params }) => {
+  app.handle(routes.remove, changer, async ({ actor, scope, params }) => {
     const id = idOf(params);
-    const scope = await authorize(app.db, actor, id);
     await app.db.transaction().execute(async (trx) => {
       await trx.updateTable(table).set({ logo_type: null, logo_version: null }).where('id', '=', id).execute();
       await recordEvent(trx, { name: events.removed, actorId: userOf(actor), ...scope, data: {} });
@@ -92,7 +93,7 @@ function bindLogoRoutes(app: WharfApp, { table, param, routes, events, authorize
     await app.blobs.remove(logoBlobKey(table, id));
   });
 
-  app.handle(routes.get, async ({ params, request, reply }) => {
+  app.handle(routes.get, app.access.anyone, async ({ params, request, reply }) => {
     const id = idOf(params);
     const row = await app.db
       .selectFrom(table)

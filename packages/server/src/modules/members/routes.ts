@@ -1,19 +1,26 @@
 import { api } from '@wharf/contract';
+import { type Guard, param } from '../../access/guards.ts';
 import { mustBeOrgMember, mustOwnOrg, userOf } from '../../access/rules.ts';
 import { recordEvent } from '../../events/outbox.ts';
 import { httpError } from '../../http/errors.ts';
 import type { WharfApp } from '../../wharfApp.ts';
 import { getMember, listMembers, toOrgMember } from './queries.ts';
 
-export function memberRoutes(app: WharfApp) {
-  app.handle(api.listMembers, async ({ actor, params, query }) => {
-    await mustBeOrgMember(app.db, actor, params.orgId);
-    return listMembers(app.db, params.orgId, query.search, query);
-  });
+type Member = Awaited<ReturnType<typeof getMember>>;
 
-  app.handle(api.updateMember, async ({ actor, params, body }) => {
-    const member = await getMember(app.db, params.memberId);
+export function memberRoutes(app: WharfApp) {
+  app.handle(api.listMembers, app.access.orgMember, ({ params, query }) =>
+    listMembers(app.db, params.orgId, query.search, query),
+  );
+
+  /** The member of the path, for the owner of its organization. */
+  const ownerOfMember: Guard<{ member: Member }> = async (actor, params) => {
+    const member = await getMember(app.db, param(params, 'memberId'));
     await mustOwnOrg(app.db, actor, member.org_id);
+    return { member };
+  };
+
+  app.handle(api.updateMember, ownerOfMember, async ({ actor, member, body }) => {
     if (member.owner === 1) throw httpError('OWNER_PROTECTED', 'The owner is always an admin');
     await app.db.transaction().execute(async (trx) => {
       await trx
@@ -32,11 +39,15 @@ export function memberRoutes(app: WharfApp) {
   });
 
   // The owner removes members; anyone but the owner may leave on their own.
-  app.handle(api.deleteMember, async ({ actor, params }) => {
-    const member = await getMember(app.db, params.memberId);
+  const ownerOrSelf: Guard<{ member: Member }> = async (actor, params) => {
+    const member = await getMember(app.db, param(params, 'memberId'));
     const self = await mustBeOrgMember(app.db, actor, member.org_id);
     if (self.id !== member.id && self.owner !== 1)
       throw httpError('ROLE_INSUFFICIENT', 'Only the owner of the organization can do this');
+    return { member };
+  };
+
+  app.handle(api.deleteMember, ownerOrSelf, async ({ actor, member }) => {
     if (member.owner === 1) throw httpError('OWNER_PROTECTED', 'The owner cannot be removed from the organization');
     await app.db.transaction().execute(async (trx) => {
       await trx.deleteFrom('team_members').where('member_id', '=', member.id).execute();

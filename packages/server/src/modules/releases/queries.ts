@@ -6,20 +6,12 @@ import { httpError } from '../../http/errors.ts';
 import { readJson } from '../../lib/json.ts';
 import { countOf, type KeptCount, keptCount, type Page, pageIds, totalOf } from '../../lib/paging.ts';
 import { branchUrl } from '../../lib/urls.ts';
+import { formsOfReleases } from '../forms/queries.ts';
 import { releasesOfSiteNamed } from './nameSearch.ts';
 
 /** A release as lists read it: without its rules, which only the edge needs (and which may be large). */
-type ReleaseRow = Omit<Database['releases'], 'rules'>;
-const RELEASE_COLUMNS = [
-  'id',
-  'site_id',
-  'name',
-  'forms',
-  'file_count',
-  'total_size',
-  'rule_problems',
-  'created_at',
-] as const;
+type ReleaseRow = Omit<Database['releases'], 'rules' | 'forms'>;
+const RELEASE_COLUMNS = ['id', 'site_id', 'name', 'file_count', 'total_size', 'rule_problems', 'created_at'] as const;
 
 /** The branches pointing at each of these releases now, by name. */
 function branchesServing(db: Executor, releaseIds: string[]) {
@@ -33,13 +25,27 @@ function branchesServing(db: Executor, releaseIds: string[]) {
 
 type ServingBranch = Awaited<ReturnType<typeof branchesServing>>[number];
 
-function toRelease(config: Config, siteName: string, row: ReleaseRow, branches: ServingBranch[]): Release {
+/** The branches and forms of releases of one site: forms belong to the site, each release sees them through its branches. */
+async function servingOf(db: Executor, siteId: string, releaseIds: string[]) {
+  const branches = await branchesServing(db, releaseIds);
+  const servedBy = new Map<string, string[]>();
+  for (const branch of branches)
+    servedBy.set(branch.release_id!, [...(servedBy.get(branch.release_id!) ?? []), branch.id]);
+  return { branches, formsOf: await formsOfReleases(db, siteId, servedBy) };
+}
+
+function toRelease(
+  config: Config,
+  siteName: string,
+  row: ReleaseRow,
+  { branches, formsOf }: { branches: ServingBranch[]; formsOf: (releaseId: string) => Form[] },
+): Release {
   return {
     _id: row.id,
     siteId: row.site_id,
     name: row.name,
     date: row.created_at,
-    forms: readJson<Form[]>(row.forms),
+    forms: formsOf(row.id),
     branches: branches
       .filter((branch) => branch.release_id === row.id)
       .map((branch) => ({ _id: branch.id, name: branch.name, url: branchUrl(config, siteName, branch.slug) })),
@@ -57,11 +63,12 @@ export async function toReleases(
   rows: ReleaseRow[],
 ): Promise<Release[]> {
   if (rows.length === 0) return [];
-  const branches = await branchesServing(
+  const serving = await servingOf(
     db,
+    rows[0]!.site_id,
     rows.map((row) => row.id),
   );
-  return rows.map((row) => toRelease(config, siteName, row, branches));
+  return rows.map((row) => toRelease(config, siteName, row, serving));
 }
 
 export async function findRelease(db: Executor, releaseId: string) {
@@ -104,11 +111,12 @@ export async function listReleases(
     .execute();
   const count = await totalOf(rows, page, () => (kept ? keptCount(db, kept) : countOf(ids)));
   if (rows.length === 0) return { items: [], count };
-  const branches = await branchesServing(
+  const serving = await servingOf(
     db,
+    site.id,
     rows.map((row) => row.id),
   );
-  const items = rows.map((row) => toRelease(config, site.name, row, branches));
+  const items = rows.map((row) => toRelease(config, site.name, row, serving));
   return { items, count };
 }
 

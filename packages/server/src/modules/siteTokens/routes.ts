@@ -1,6 +1,7 @@
 import { api, type SiteToken } from '@wharf/contract';
 import { SITE_TOKEN_PREFIX } from '../../access/actor.ts';
-import { mustManageSite, userOf } from '../../access/rules.ts';
+import { type Guard, param } from '../../access/guards.ts';
+import { userOf } from '../../access/rules.ts';
 import type { Database } from '../../db/schema.ts';
 import { recordEvent } from '../../events/outbox.ts';
 import { httpError } from '../../http/errors.ts';
@@ -15,10 +16,9 @@ function toSiteToken(sealer: Sealer, row: Database['site_tokens']): SiteToken {
 
 /** Upload tokens: each authorises only release uploads to its own site. */
 export function siteTokenRoutes(app: WharfApp) {
-  const { db, sealer } = app;
+  const { db, sealer, access } = app;
 
-  app.handle(api.listSiteTokens, async ({ actor, params }) => {
-    const { site } = await mustManageSite(db, actor, params.siteId);
+  app.handle(api.listSiteTokens, access.siteManager, async ({ site }) => {
     const rows = await db
       .selectFrom('site_tokens')
       .selectAll()
@@ -29,8 +29,7 @@ export function siteTokenRoutes(app: WharfApp) {
     return rows.map((row) => toSiteToken(sealer, row));
   });
 
-  app.handle(api.createSiteToken, async ({ actor, params, body }) => {
-    const { site } = await mustManageSite(db, actor, params.siteId);
+  app.handle(api.createSiteToken, access.siteManager, async ({ actor, site, body }) => {
     const value = newSecret(SITE_TOKEN_PREFIX);
     const row = {
       id: newId(),
@@ -52,8 +51,20 @@ export function siteTokenRoutes(app: WharfApp) {
     return toSiteToken(sealer, row);
   });
 
-  app.handle(api.deleteSiteToken, async ({ actor, params }) => {
-    const { site } = await mustManageSite(db, actor, params.siteId);
+  /** A token of the path's site, for those who manage the site. */
+  const siteToken = (async (actor, params) => {
+    const granted = await access.siteManager(actor, params);
+    const row = await db
+      .selectFrom('site_tokens')
+      .select('id')
+      .where('id', '=', param(params, 'tokenId'))
+      .where('site_id', '=', granted.site.id)
+      .executeTakeFirst();
+    if (!row) throw httpError('SITE_TOKEN_NOT_FOUND', 'Token not found');
+    return granted;
+  }) satisfies Guard;
+
+  app.handle(api.deleteSiteToken, siteToken, async ({ actor, site, params }) => {
     await db.transaction().execute(async (trx) => {
       const deleted = await trx
         .deleteFrom('site_tokens')

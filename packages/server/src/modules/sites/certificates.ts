@@ -2,6 +2,7 @@ import { createPrivateKey, X509Certificate } from 'node:crypto';
 import { type Domain, messages } from '@wharf/contract';
 import type { Config } from '../../config.ts';
 import { invalidField } from '../../http/errors.ts';
+import type { Sealer } from '../../lib/secrets.ts';
 
 /** A manual certificate must parse, carry an RSA key, and match the private key given with it. */
 export function checkManualCertificates(domains: Domain[]) {
@@ -41,12 +42,13 @@ export function checkManualCertificates(domains: Domain[]) {
 /**
  * A manual domain saved without a private key keeps the key saved for the same name (answers
  * never show it, so the console cannot send it back); one that has none saved must bring one.
+ * Saved keys are sealed (see sealPrivateKeys): they come back opened, to be checked with the chain.
  */
-export function keepSavedPrivateKeys(saved: Domain[], given: Domain[]): Domain[] {
+export function keepSavedPrivateKeys(sealer: Sealer, saved: Domain[], given: Domain[]): Domain[] {
   const savedKeys = new Map(
     saved.flatMap((domain) =>
       domain.sslConfiguration.type === 'manual' && domain.sslConfiguration.privateKey
-        ? [[domain.name, domain.sslConfiguration.privateKey] as const]
+        ? [[domain.name, sealer.open(domain.sslConfiguration.privateKey)] as const]
         : [],
     ),
   );
@@ -60,6 +62,18 @@ export function keepSavedPrivateKeys(saved: Domain[], given: Domain[]): Domain[]
     const privateKey = savedKeys.get(domain.name);
     if (!privateKey) throw invalidField(`domains.${index}.sslConfiguration.privateKey`, messages.required);
     return { ...domain, sslConfiguration: { ...ssl, privateKey } };
+  });
+}
+
+/**
+ * Manual certificates' private keys are stored sealed, as token values and hook secrets are: a
+ * copy of the database alone does not give away the domains' keys. The edge opens them to serve.
+ */
+export function sealPrivateKeys(sealer: Sealer, domains: Domain[]): Domain[] {
+  return domains.map((domain) => {
+    const ssl = domain.sslConfiguration;
+    if (ssl.type !== 'manual' || !ssl.privateKey) return domain;
+    return { ...domain, sslConfiguration: { ...ssl, privateKey: sealer.seal(ssl.privateKey) } };
   });
 }
 

@@ -1,10 +1,12 @@
 import { api, type DomainOwnership } from '@wharf/contract';
-import { mustManageSite, userOf } from '../../access/rules.ts';
+import { userOf } from '../../access/rules.ts';
 import type { Executor } from '../../db/schema.ts';
 import { recordEvent } from '../../events/outbox.ts';
 import { httpError } from '../../http/errors.ts';
 import { now } from '../../lib/ids.ts';
 import type { WharfApp } from '../../wharfApp.ts';
+import { takeOverClaims } from './claimEnds.ts';
+import { changeOwnership, httpProofProblem, mustBeClaimable } from './claims.ts';
 import { isVerified } from './ownership.ts';
 import { checkHttpChallenge, checkTxtRecord } from './ownershipChecks.ts';
 import { getSite, storedDomains } from './queries.ts';
@@ -14,39 +16,76 @@ import { siteScope } from './siteEvents.ts';
  * Writes the ownership of one domain, read again in the same transaction: a save of the settings
  * while DNS was asked may have removed the domain, or given the name a new token.
  */
-async function writeOwnership(trx: Executor, siteId: string, name: string, token: string, ownership: DomainOwnership) {
-  const domains = await storedDomains(trx, siteId);
-  const index = domains.findIndex((domain) => domain.name === name && domain.ownership?.token === token);
-  if (index === -1) return false;
-  domains[index] = { ...domains[index]!, ownership };
-  await trx
-    .updateTable('sites')
-    .set({ domains: JSON.stringify(domains) })
-    .where('id', '=', siteId)
-    .execute();
-  return true;
+function writeOwnership(trx: Executor, siteId: string, name: string, token: string, ownership: DomainOwnership) {
+  return changeOwnership(trx, siteId, name, (saved) => (saved.token === token ? ownership : null));
+}
+
+const isUniqueViolation = (error: unknown) => {
+  const code = String((error as { code?: unknown }).code ?? '');
+  return code === '23505' || code.startsWith('SQLITE_CONSTRAINT');
+};
+
+/** The site's claim of a name becomes the verified one (claims that ended hold no row: it is made again). */
+async function markClaimVerified(
+  trx: Executor,
+  site: { id: string; org_id: string },
+  name: string,
+  verified: { at: string; by: 'txt' | 'http' },
+) {
+  await trx.deleteFrom('domain_claims').where('site_id', '=', site.id).where('name', '=', name).execute();
+  try {
+    await trx
+      .insertInto('domain_claims')
+      .values({
+        name,
+        site_id: site.id,
+        org_id: site.org_id,
+        verified_at: verified.at,
+        verified_by: verified.by,
+        claimed_at: verified.at,
+      })
+      .execute();
+  } catch (error) {
+    // Two sites proved the same name at once: the database keeps one verified claim per name.
+    if (isUniqueViolation(error)) throw httpError('DOMAIN_TAKEN', `The domain ${name} was verified by another site`);
+    throw error;
+  }
+  await trx.deleteFrom('released_domains').where('name', '=', name).execute();
 }
 
 /** Custom domains' ownership: checked when their owners ask, served by the edge once verified. */
 export function siteDomainRoutes(app: WharfApp) {
   const { db, config, outbound } = app;
 
-  app.handle(api.verifySiteDomain, async ({ actor, params }) => {
-    const { site } = await mustManageSite(db, actor, params.siteId);
+  app.handle(api.verifySiteDomain, app.access.siteManager, async ({ actor, site, params }) => {
     const domain = (await storedDomains(db, site.id)).find((saved) => saved.name === params.name);
     if (!domain?.ownership) throw httpError('DOMAIN_NOT_FOUND', `The site has no domain ${params.name}`);
     if (isVerified(domain)) return getSite(db, config, site.id);
+    // Nothing is asked of DNS for a name someone else holds: no proof would change that.
+    await mustBeClaimable(db, site, domain.name);
     const { token } = domain.ownership;
     // The TXT record first; the HTTP challenge for a domain whose DNS Wharf cannot reach or its owner cannot edit.
     const txtProblem = await checkTxtRecord({ config, outbound }, domain.name, token);
-    const httpProblem = txtProblem && (await checkHttpChallenge({ config, outbound }, domain.name, token));
+    const httpProblem =
+      txtProblem &&
+      ((await httpProofProblem(db, site, domain)) ??
+        (await checkHttpChallenge({ config, outbound }, domain.name, token)));
     if (txtProblem && httpProblem) {
       const reason = `${txtProblem}, and ${httpProblem}`;
-      await writeOwnership(db, site.id, domain.name, token, { token, verifiedAt: null, lastError: reason });
+      await writeOwnership(db, site.id, domain.name, token, {
+        ...domain.ownership,
+        verifiedAt: null,
+        lastError: reason,
+      });
       throw httpError('DOMAIN_NOT_VERIFIED', `${domain.name} is not verified: ${reason}`);
     }
     await db.transaction().execute(async (trx) => {
-      if (!(await writeOwnership(trx, site.id, domain.name, token, { token, verifiedAt: now() }))) return;
+      // Another site may have verified the name (or a domain above it) while DNS was asked.
+      await mustBeClaimable(trx, site, domain.name);
+      const verifiedAt = now();
+      if (!(await writeOwnership(trx, site.id, domain.name, token, { token, verifiedAt }))) return;
+      await markClaimVerified(trx, site, domain.name, { at: verifiedAt, by: txtProblem ? 'http' : 'txt' });
+      await takeOverClaims(trx, site, domain.name);
       // The event tells every edge to read the site again, and so to start serving the domain.
       await recordEvent(trx, {
         name: 'site_updated',

@@ -1,7 +1,7 @@
 import { Resolver } from 'node:dns/promises';
-import http from 'node:http';
 import type { Config } from '../../config.ts';
 import type { OutboundGuard } from '../../outbound/guard.ts';
+import { sendOutbound } from '../../outbound/request.ts';
 import { CHALLENGE_PREFIX, txtRecordName } from './ownership.ts';
 
 const CHALLENGE_TIMEOUT_MS = 5_000;
@@ -59,11 +59,10 @@ async function challengeAddress(parts: OwnershipCheckParts, domainName: string):
 }
 
 function fetchChallenge(outbound: OutboundGuard, url: URL, host: string): Promise<{ status: number; body: string }> {
-  return new Promise((resolve, reject) => {
-    const req = http.get(
-      url,
-      { agent: outbound.httpAgent, headers: { host }, signal: AbortSignal.timeout(CHALLENGE_TIMEOUT_MS) },
-      (res) => {
+  const signal = AbortSignal.timeout(CHALLENGE_TIMEOUT_MS);
+  return sendOutbound(outbound, { url, method: 'GET', headers: { host }, signal }).then(
+    (res) =>
+      new Promise((resolve, reject) => {
         let body = '';
         res.setEncoding('utf8');
         res.on('data', (chunk: string) => {
@@ -72,10 +71,8 @@ function fetchChallenge(outbound: OutboundGuard, url: URL, host: string): Promis
         });
         res.on('close', () => resolve({ status: res.statusCode ?? 0, body }));
         res.on('error', reject);
-      },
-    );
-    req.on('error', reject);
-  });
+      }),
+  );
 }
 
 /**

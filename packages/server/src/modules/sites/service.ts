@@ -6,6 +6,7 @@ import { httpError, invalidField } from '../../http/errors.ts';
 import { colorFromName } from '../../lib/colors.ts';
 import { newId, now } from '../../lib/ids.ts';
 import { FLAT_BRANCH_SEPARATOR } from '../../lib/urls.ts';
+import { dropSiteClaims, saveClaims } from './claims.ts';
 import { getSite, isSiteNameTaken } from './queries.ts';
 
 export const MAIN_BRANCH_NAME = 'main';
@@ -85,18 +86,6 @@ export async function createSite(
   return getSite(db, config, siteId);
 }
 
-async function claimDomains(trx: Executor, siteId: string, domains: Domain[]) {
-  await trx.deleteFrom('site_domains').where('site_id', '=', siteId).execute();
-  if (domains.length === 0) return;
-  const names = domains.map((d) => d.name);
-  const taken = await trx.selectFrom('site_domains').select('name').where('name', 'in', names).executeTakeFirst();
-  if (taken) throw httpError('DOMAIN_TAKEN', `The domain ${taken.name} is used by another site`);
-  await trx
-    .insertInto('site_domains')
-    .values(names.map((name) => ({ name, site_id: siteId })))
-    .execute();
-}
-
 export interface SiteSettings {
   name: string;
   color: string;
@@ -126,7 +115,7 @@ export async function updateSite(db: Db, config: Config, actorId: string, siteId
     if (!mainBranch) {
       throw invalidField('mainBranch', 'Must be a branch of this site');
     }
-    await claimDomains(trx, siteId, settings.domains);
+    await saveClaims(trx, { id: siteId, org_id: site.org_id }, settings.domains);
     // What the site's own address serves never expires (see mustNotExpireMainBranch).
     await trx.updateTable('branches').set({ expires_at: null }).where('id', '=', settings.mainBranch).execute();
     await trx
@@ -172,7 +161,9 @@ export async function deleteSiteRows(trx: Executor, siteId: string) {
   await trx.deleteFrom('deploys').where('site_id', '=', siteId).execute();
   await trx.deleteFrom('site_tokens').where('site_id', '=', siteId).execute();
   await trx.deleteFrom('form_submissions').where('site_id', '=', siteId).execute();
-  await trx.deleteFrom('site_domains').where('site_id', '=', siteId).execute();
+  await trx.deleteFrom('site_forms').where('site_id', '=', siteId).execute();
+  const { org_id } = await trx.selectFrom('sites').select('org_id').where('id', '=', siteId).executeTakeFirstOrThrow();
+  await dropSiteClaims(trx, { id: siteId, org_id });
   const hookIds = trx.selectFrom('hooks').select('id').where('context', '=', 'sites').where('owner_id', '=', siteId);
   await trx.deleteFrom('hook_deliveries').where('hook_id', 'in', hookIds).execute();
   await trx.deleteFrom('hooks').where('context', '=', 'sites').where('owner_id', '=', siteId).execute();

@@ -1,7 +1,7 @@
 import { api } from '@wharf/contract';
 import type { Updateable } from 'kysely';
 import type { Actor } from '../../access/actor.ts';
-import { mustManageSite, mustSeeSite, userOf } from '../../access/rules.ts';
+import { userOf } from '../../access/rules.ts';
 import type { Database, Db } from '../../db/schema.ts';
 import { recordEvent } from '../../events/outbox.ts';
 import { randomString } from '../../lib/ids.ts';
@@ -29,10 +29,9 @@ async function updateSite(
 
 /** Site headers, the site password and retention: settings that apply to every branch of the site. */
 export function siteSettingsRoutes(app: WharfApp) {
-  const { db, config } = app;
+  const { db, config, access } = app;
 
-  app.handle(api.setSiteHeaders, async ({ actor, params, body }) => {
-    const { site } = await mustManageSite(db, actor, params.siteId);
+  app.handle(api.setSiteHeaders, access.siteManager, async ({ actor, site, body }) => {
     await updateSite(
       db,
       actor,
@@ -43,8 +42,7 @@ export function siteSettingsRoutes(app: WharfApp) {
     return body.headers;
   });
 
-  app.handle(api.setSitePassword, async ({ actor, params, body }) => {
-    const { site } = await mustManageSite(db, actor, params.siteId);
+  app.handle(api.setSitePassword, access.siteManager, async ({ actor, site, body }) => {
     const passwordHash = await hashPassword(body.password);
     await updateSite(
       db,
@@ -56,8 +54,7 @@ export function siteSettingsRoutes(app: WharfApp) {
     return getSite(db, config, site.id);
   });
 
-  app.handle(api.removeSitePassword, async ({ actor, params }) => {
-    const { site } = await mustManageSite(db, actor, params.siteId);
+  app.handle(api.removeSitePassword, access.siteManager, async ({ actor, site }) => {
     await updateSite(
       db,
       actor,
@@ -68,8 +65,7 @@ export function siteSettingsRoutes(app: WharfApp) {
     return getSite(db, config, site.id);
   });
 
-  app.handle(api.setSiteRetention, async ({ actor, params, body }) => {
-    const { site } = await mustManageSite(db, actor, params.siteId);
+  app.handle(api.setSiteRetention, access.siteManager, async ({ actor, site, body }) => {
     await updateSite(
       db,
       actor,
@@ -80,8 +76,5 @@ export function siteSettingsRoutes(app: WharfApp) {
     return getSite(db, config, site.id);
   });
 
-  app.handle(api.getSiteUsage, async ({ actor, params }) => {
-    const { site } = await mustSeeSite(db, actor, params.siteId);
-    return siteUsage(db, site.id);
-  });
+  app.handle(api.getSiteUsage, access.siteViewer, ({ site }) => siteUsage(db, site.id));
 }

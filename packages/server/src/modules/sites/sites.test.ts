@@ -97,23 +97,29 @@ describe.each(databases)('teams and sites on $name', ({ postgres }) => {
     expect(wrong.body.message).toBe('mainBranch: Must be a branch of this site');
   });
 
-  it('keeps domains unique within a site and across sites', async () => {
-    const a = expectStatus(await owner.post(`/api/v1/teams/${teamId}/sites`, { name: 'dom-a' }), 200);
-    const b = expectStatus(await owner.post(`/api/v1/teams/${teamId}/sites`, { name: 'dom-b' }), 200);
-    const settings = (site: typeof a, domains: unknown[]) => ({
+  it('keeps domains unique within a site, and a verified domain to its site', async () => {
+    const sites: { _id: string; name: string; mainBranch: string }[] = [];
+    for (const name of ['dom-a', 'dom-b', 'dom-c'])
+      sites.push(expectStatus(await owner.post(`/api/v1/teams/${teamId}/sites`, { name }), 200));
+    const settings = (site: (typeof sites)[number], domains: unknown[]) => ({
       name: site.name,
       color: '#000000',
       mainBranch: site.mainBranch,
       spa: false,
       domains,
     });
+    const [first, second, third] = sites as [(typeof sites)[number], (typeof sites)[number], (typeof sites)[number]];
     const domain = { name: 'www.example.com', exposeBranches: true, sslConfiguration: { type: 'acme' } };
-    const twice = await owner.put(`/api/v1/sites/${a._id}`, settings(a, [domain, domain]));
+    const twice = await owner.put(`/api/v1/sites/${first._id}`, settings(first, [domain, domain]));
     expect(twice.status).toBe(400);
     expect(twice.body.details).toContainEqual({ field: 'domains.1.name', message: 'Duplicate domain' });
-    expectStatus(await owner.put(`/api/v1/sites/${a._id}`, settings(a, [domain])), 200);
-    const clash = await owner.put(`/api/v1/sites/${b._id}`, settings(b, [domain]));
+    const saved = expectStatus(await owner.put(`/api/v1/sites/${first._id}`, settings(first, [domain])), 200);
+    // A claim not verified blocks no one: another site may claim the name until one proves it.
+    expectStatus(await owner.put(`/api/v1/sites/${second._id}`, settings(second, [domain])), 200);
+    await verifyDomains(owner, dns, first._id, saved.domains);
+    const clash = await owner.put(`/api/v1/sites/${third._id}`, settings(third, [domain]));
     expect(clash.status).toBe(409);
+    expect(clash.body.code).toBe('DOMAIN_TAKEN');
     expect(clash.body.message).toBe('The domain www.example.com is used by another site');
   });
 
@@ -199,6 +205,9 @@ describe.each(databases)('teams and sites on $name', ({ postgres }) => {
       .where('id', '=', site._id)
       .executeTakeFirst();
     expect(stored?.domains).not.toContain('expiresAt');
+    // The key is stored sealed, as token values are: the database alone does not give it away.
+    expect(stored?.domains).not.toContain('PRIVATE KEY');
+    expect(stored?.domains).not.toContain(mine.privateKey.split('\n')[1]);
     // A new chain with the old key is checked against the saved key.
     const mismatched = await owner.put(`/api/v1/sites/${site._id}`, settings({ fullchain: other.fullchain }));
     expect(mismatched.body.message).toBe(

@@ -1,6 +1,6 @@
 import { Readable } from 'node:stream';
 import { api } from '@wharf/contract';
-import { mustManageSite } from '../../access/rules.ts';
+import { type Guard, param } from '../../access/guards.ts';
 import type { WharfApp } from '../../wharfApp.ts';
 import { csvFileName, submissionsCsv } from './csvExport.ts';
 import { deleteSubmission, findSubmission, listSubmissions } from './queries.ts';
@@ -10,16 +10,14 @@ import { deleteSubmission, findSubmission, listSubmissions } from './queries.ts'
  * who manage the site (its team's members, the organization's admins and owners) read them.
  */
 export function submissionRoutes(app: WharfApp) {
-  const { db } = app;
+  const { db, access } = app;
 
-  app.handle(api.listSubmissions, async ({ actor, params, query }) => {
-    const { site } = await mustManageSite(db, actor, params.siteId);
+  app.handle(api.listSubmissions, access.siteManager, async ({ site, query }) => {
     const { page, size, ...filter } = query;
     return listSubmissions(db, site.id, filter, { page, size });
   });
 
-  app.handle(api.exportSubmissions, async ({ actor, params, query, reply }) => {
-    const { site } = await mustManageSite(db, actor, params.siteId);
+  app.handle(api.exportSubmissions, access.siteManager, async ({ site, query, reply }) => {
     const fileName = csvFileName(site.name, query, new Date().toISOString().slice(0, 10));
     return reply
       .header('content-type', 'text/csv; charset=utf-8')
@@ -28,14 +26,16 @@ export function submissionRoutes(app: WharfApp) {
       .send(Readable.from(submissionsCsv(db, site.id, query)));
   });
 
-  app.handle(api.getSubmission, async ({ actor, params }) => {
-    const { site } = await mustManageSite(db, actor, params.siteId);
-    return findSubmission(db, site.id, params.submissionId);
-  });
+  /** A submission to the path's site, for those who manage the site. */
+  const submission = (async (actor, params) => {
+    const { site } = await access.siteManager(actor, params);
+    return { site, submission: await findSubmission(db, site.id, param(params, 'submissionId')) };
+  }) satisfies Guard;
+
+  app.handle(api.getSubmission, submission, ({ submission }) => submission);
 
   // No event: deleting a submission removes a visitor's data, which is nothing to announce.
-  app.handle(api.deleteSubmission, async ({ actor, params }) => {
-    const { site } = await mustManageSite(db, actor, params.siteId);
+  app.handle(api.deleteSubmission, submission, async ({ site, params }) => {
     await deleteSubmission(db, site.id, params.submissionId);
   });
 }

@@ -5,9 +5,9 @@ import type { WharfApp } from '../../wharfApp.ts';
 export function systemRoutes(app: WharfApp) {
   const { config } = app;
 
-  app.handle(api.getSystemInfo, () => ({ version: API_VERSION }));
+  app.handle(api.getSystemInfo, app.access.anyone, () => ({ version: API_VERSION }));
 
-  app.handle(api.getSystemEnv, () => ({
+  app.handle(api.getSystemEnv, app.access.anyone, () => ({
     url: config.url.origin,
     sitesUrl: config.sitesUrl.origin,
     version: API_VERSION,

@@ -82,12 +82,14 @@ function plan(host: string, siteId: string): CertificatePlan {
   return { name: host, siteId, challenge: 'http-01' };
 }
 
+/** The site that verified a custom domain: several may claim a name, one at most holds it. */
 async function domainNamed(db: Db, name: string): Promise<{ siteId: string; domain: Domain } | null> {
   const row = await db
-    .selectFrom('site_domains')
-    .innerJoin('sites', 'sites.id', 'site_domains.site_id')
+    .selectFrom('domain_claims')
+    .innerJoin('sites', 'sites.id', 'domain_claims.site_id')
     .select(['sites.id', 'sites.domains'])
-    .where('site_domains.name', '=', name)
+    .where('domain_claims.name', '=', name)
+    .where('domain_claims.verified_at', 'is not', null)
     .executeTakeFirst();
   const domain = row ? readJson<Domain[]>(row.domains).find((entry) => entry.name === name) : undefined;
   return row && domain ? { siteId: row.id, domain } : null;

@@ -3,6 +3,7 @@ import { useForm } from '@mantine/form';
 import { useMutation } from '@tanstack/react-query';
 import { api, type RouteBody } from '@wharf/contract';
 import { call } from '../../lib/api.ts';
+import { loadChunk } from '../../lib/chunks.ts';
 import { validateWithLazySchema } from '../../lib/form.ts';
 import { errorText } from '../../lib/notify.ts';
 import { useSetUser } from '../../lib/session.ts';
@@ -11,7 +12,7 @@ import { useSetUser } from '../../lib/session.ts';
 export function InMemorySignIn() {
   const setUser = useSetUser();
   const form = useForm({ initialValues: { user: '', password: '' } });
-  const rules = () => import('./signInRules.ts').then((m) => m.signInBody);
+  const rules = () => loadChunk(() => import('./signInRules.ts')).then((m) => m.signInBody);
   const signIn = useMutation({
     mutationFn: (body: RouteBody<typeof api.signInInMemory>) => call(api.signInInMemory, { body }),
     onSuccess: (user) => setUser(user),

@@ -1,5 +1,6 @@
+import type { SiteForm } from '@wharf/contract';
 import { describe, expect, it } from 'vitest';
-import { formOf, formValues, validateForms } from './formValues.ts';
+import { type FormValues, formOf, formValues, isOnBranch, validateForms } from './formValues.ts';
 import { redirectField, redirectOf, redirectValues, validateRedirects } from './redirectValues.ts';
 
 describe('redirect rules in the editor', () => {
@@ -68,25 +69,36 @@ describe('redirect rules in the editor', () => {
 });
 
 describe('forms in the editor', () => {
-  it('sends a recipient only for email forms', () => {
-    expect(formOf({ type: 'db', name: 'contact', recipient: 'kept@example.com' })).toEqual({
+  const values = (entry: Partial<FormValues>): FormValues => ({ ...formValues(), ...entry });
+
+  it('sends a recipient only for email forms, and a form for every branch as such', () => {
+    expect(formOf(values({ type: 'db', name: 'contact', recipient: 'kept@example.com' }))).toEqual({
       type: 'db',
       name: 'contact',
+      branches: null,
     });
-    expect(formValues({ type: 'email', name: 'news', recipient: 'a@b.c' })).toEqual({
-      type: 'email',
-      name: 'news',
-      recipient: 'a@b.c',
-    });
+    const news: SiteForm = { type: 'email', name: 'news', recipient: 'a@b.c', branches: ['b1'], detected: false };
+    expect(formValues(news)).toEqual({ ...news, honeypot: '', branches: ['b1'] });
+    expect(formOf(formValues(news))).toEqual({ type: 'email', name: 'news', recipient: 'a@b.c', branches: ['b1'] });
+  });
+
+  it('keeps the honeypot a page named, which the editor does not show', () => {
+    const found: SiteForm = { type: 'db', name: 'contact', honeypot: 'bot-field', branches: null, detected: true };
+    expect(formOf(formValues(found))).toEqual({ type: 'db', name: 'contact', honeypot: 'bot-field', branches: null });
+  });
+
+  it('tells whether a branch takes the posts of a form', () => {
+    expect(isOnBranch(values({ branches: [] }), 'b1')).toBe(true);
+    expect(isOnBranch(values({ branches: ['b2'] }), 'b1')).toBe(false);
   });
 
   it('refuses names that are not letters and underscores, or repeated in any case', () => {
-    const form = (name: string) => ({ type: 'db' as const, name, recipient: '' });
+    const form = (name: string) => values({ type: 'db', name });
     expect(validateForms({ forms: [form('contact-us')] })).toEqual({ 'forms.0.name': 'Must match ^[A-Za-z_]+$' });
     expect(validateForms({ forms: [form('Contact'), form('contact')] })).toEqual({
       'forms.1.name': 'Form name must be unique',
     });
-    expect(validateForms({ forms: [{ type: 'email', name: 'news', recipient: 'nobody' }] })).toEqual({
+    expect(validateForms({ forms: [values({ type: 'email', name: 'news', recipient: 'nobody' })] })).toEqual({
       'forms.0.recipient': 'Invalid email',
     });
   });

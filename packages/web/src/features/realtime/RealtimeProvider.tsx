@@ -2,6 +2,8 @@ import { useQueryClient } from '@tanstack/react-query';
 import { REALTIME_PATH, type RealtimeMessage, type RealtimeRoom } from '@wharf/contract';
 import { createContext, type ReactNode, useContext, useEffect, useMemo, useRef, useState } from 'react';
 import type { Socket } from 'socket.io-client';
+import { ignoreMissingChunk, loadChunk } from '../../lib/chunks.ts';
+import { checkForNewBuild } from '../../lib/consoleBuild.ts';
 import { refetchFailed } from '../../lib/failedQueries.ts';
 import { useUser } from '../../lib/session.ts';
 
@@ -30,7 +32,8 @@ export function RealtimeProvider({ children }: { children: ReactNode }) {
     let connection: Socket | null = null;
     let left = false;
     // The client library loads with the first signed-in page: the sign-in page does not need it.
-    void import('socket.io-client').then(({ io }) => {
+    // Missing, it leaves the page without live updates; loadChunk's notice says so.
+    loadChunk(() => import('socket.io-client')).then(({ io }) => {
       if (left) return;
       // A WebSocket at once, rather than a few polling requests first; polling only where it fails.
       connection = io({
@@ -46,9 +49,13 @@ export function RealtimeProvider({ children }: { children: ReactNode }) {
         for (const listener of listeners.current) listener(message);
       });
       // The socket is back, so is the server: what failed meanwhile is asked again.
-      connection.io.on('reconnect', () => void refetchFailed(client));
+      connection.io.on('reconnect', () => {
+        void refetchFailed(client);
+        // The server may have been restarted into a new version: offer it.
+        void checkForNewBuild();
+      });
       setSocket(connection);
-    });
+    }, ignoreMissingChunk);
     return () => {
       left = true;
       connection?.disconnect();

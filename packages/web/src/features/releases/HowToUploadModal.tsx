@@ -22,6 +22,11 @@ export function HowToUploadModal({
           job. The release is served by the main branch as soon as the upload ends.
         </Text>
         <UploadCommand siteId={siteId} />
+        <Text size="sm">
+          The command comes from this Wharf, in its own version: npx fetches it from here. Without npm, download its one
+          file and run it with Node (20 or newer):
+        </Text>
+        <UploadCommand siteId={siteId} form="node" />
         <Text size="sm" fw={600}>
           Replace {'<token>'} with a token
         </Text>

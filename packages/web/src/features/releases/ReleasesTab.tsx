@@ -9,6 +9,7 @@ import { EmptyState } from '../../components/EmptyState.tsx';
 import { ErrorPanel } from '../../components/ErrorPanel.tsx';
 import classes from '../../components/ListRow.module.css';
 import { PageFooter } from '../../components/LoadMore.tsx';
+import { UploadCommand } from '../../components/UploadCommand.tsx';
 import { call } from '../../lib/api.ts';
 import { notifyFailure } from '../../lib/notify.ts';
 import { useSearchTerm } from '../../lib/useSearchTerm.ts';
@@ -76,8 +77,13 @@ export function ReleasesTab({ site, canManage }: { site: Site; canManage: boolea
         <EmptyState
           icon={<IconPackage size={26} stroke={1.5} />}
           title="No releases"
-          description="Upload a build of the site from your machine or CI with the command-line tool."
-          action={howToButton}
+          description="Upload a build of the site from your machine or CI with this Wharf's command-line tool:"
+          action={
+            <Stack gap="sm" align="center" w="100%" maw={640}>
+              <UploadCommand siteId={site._id} />
+              {howToButton}
+            </Stack>
+          }
         />
       )}
       {items.length > 0 && (

@@ -23,6 +23,22 @@ function CopyableValue({ label, value }: { label: string; value: string }) {
   );
 }
 
+const ENDED_LABELS = { taken: 'Taken', expired: 'Expired' } as const;
+
+/** A claim not verified yet, or one that ended unverified (another site verified the name, or time ran out) and why. */
+function ClaimState({ ownership }: { ownership: Ownership }) {
+  return (
+    <Group gap="xs" wrap="nowrap" align="flex-start">
+      <Badge color={ownership.ended ? 'red' : 'orange'} variant="light" style={{ flexShrink: 0 }}>
+        {ownership.ended ? ENDED_LABELS[ownership.ended.reason] : 'Not verified'}
+      </Badge>
+      <Text size="xs" c="dimmed">
+        {ownership.ended?.message ?? 'Wharf serves this domain once you prove you hold it.'}
+      </Text>
+    </Group>
+  );
+}
+
 /**
  * Whether Wharf serves a saved custom domain: only once its owners proved they hold it, by a TXT
  * record, or by pointing the domain at Wharf, which then answers the HTTP challenge.
@@ -54,21 +70,17 @@ export function DomainOwnership({ siteId, name, ownership }: { siteId: string; n
   return (
     <Paper withBorder p="sm" radius="md" aria-label={`Ownership of ${name}`}>
       <Stack gap="sm">
-        <Group gap="xs">
-          <Badge color="orange" variant="light">
-            Not verified
-          </Badge>
-          <Text size="xs" c="dimmed">
-            Wharf serves this domain once you prove you hold it.
-          </Text>
-        </Group>
+        <ClaimState ownership={ownership} />
         <Text size="sm">Create this TXT record at your DNS provider:</Text>
         <CopyableValue label="Name" value={`_wharf.${name}`} />
         <CopyableValue label="Value" value={ownership.token} />
-        <Text size="xs" c="dimmed" style={{ overflowWrap: 'anywhere' }}>
-          Or, when Wharf cannot reach your DNS, point {name} at this Wharf: it then answers{' '}
-          <Code fz="xs">{`http://${name}/.well-known/wharf-ownership/${ownership.token}`}</Code>, which proves it too.
-        </Text>
+        {/* A claim that ended is proved by its TXT record only: Wharf no longer answers its challenge. */}
+        {!ownership.ended && (
+          <Text size="xs" c="dimmed" style={{ overflowWrap: 'anywhere' }}>
+            Or, when Wharf cannot reach your DNS, point {name} at this Wharf: it then answers{' '}
+            <Code fz="xs">{`http://${name}/.well-known/wharf-ownership/${ownership.token}`}</Code>, which proves it too.
+          </Text>
+        )}
         {reason && (
           <Alert
             color="red"

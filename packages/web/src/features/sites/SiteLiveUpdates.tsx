@@ -7,7 +7,8 @@ import { prependRelease } from '../releases/releasesQuery.ts';
 const staleRoutes: [RegExp, Route[]][] = [
   [/^site_(updated|logo_|password_|deleted)/, [api.getSite, api.listTeamSites]],
   [/^site_branch_/, [api.listBranches, api.getBranch, api.getSite, api.listReleases, api.getBranchRedirects]],
-  [/^site_release_/, [api.listBranches, api.getBranch, api.getSite, api.getRelease]],
+  // An upload adds the forms its .wharf.yml declares and its HTML marks.
+  [/^site_release_/, [api.listBranches, api.getBranch, api.getSite, api.getRelease, api.listSiteForms]],
   [/^site_release_(renamed|deleted)/, [api.listReleases]],
   [/^site_token_/, [api.listSiteTokens]],
   [/^site_hook_/, [api.siteHookList, api.siteHookGet]],

@@ -1,9 +1,11 @@
 import { useHotkeys } from '@mantine/hooks';
 import { spotlight } from '@mantine/spotlight';
 import { HOTKEY_SITE_SEARCH } from '@wharf/contract';
-import { lazy, Suspense, useEffect, useSyncExternalStore } from 'react';
+import { useEffect, useSyncExternalStore } from 'react';
+import { OnDemand } from '../../components/OnDemand.tsx';
+import { lazyChunk } from '../../lib/chunks.ts';
 
-const SiteSearch = lazy(() => import('./SiteSearch.tsx').then((m) => ({ default: m.SiteSearch })));
+const SiteSearch = lazyChunk(() => import('./SiteSearch.tsx').then((m) => m.SiteSearch));
 
 /** Not asked for yet, asked for and loading, or shown once and listening for its shortcut itself. */
 let phase: 'idle' | 'loading' | 'loaded' = 'idle';
@@ -42,9 +44,9 @@ export function SiteSearchOnDemand() {
   useHotkeys(current === 'loaded' ? [] : [[HOTKEY_SITE_SEARCH, openSiteSearch]]);
   if (current === 'idle') return null;
   return (
-    <Suspense fallback={null}>
+    <OnDemand>
       <SiteSearch />
       {current === 'loading' && <OpenOnceLoaded />}
-    </Suspense>
+    </OnDemand>
   );
 }

@@ -103,10 +103,10 @@ export function SubmissionsList({
           title="No submissions"
           description={
             spam ? (
-              'Posts that fill in the hidden field _gotcha, as bots do, are kept here.'
+              "Posts that fill in a form's hidden honeypot field (or _gotcha), as bots do, are kept here."
             ) : (
               <>
-                A page of the site posts to a form declared in its release:
+                A page of the site posts to one of the site's forms:
                 <br />
                 <Code>{'<form method="post" action="/.wharf/forms/NAME">'}</Code>
               </>

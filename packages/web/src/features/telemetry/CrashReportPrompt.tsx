@@ -13,7 +13,7 @@ export function CrashReportPrompt() {
   const [choice, setChoice] = useCrashReportChoice();
 
   useEffect(() => {
-    if (dsn && choice === 'enabled') void startCrashReports(dsn);
+    if (dsn && choice === 'enabled') startCrashReports(dsn);
   }, [dsn, choice]);
 
   const answer = (enabled: boolean) => setChoice(enabled ? 'enabled' : 'disabled');

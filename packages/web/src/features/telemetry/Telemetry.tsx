@@ -1,4 +1,6 @@
-import { lazy, Suspense, useEffect } from 'react';
+import { useEffect } from 'react';
+import { OnDemand } from '../../components/OnDemand.tsx';
+import { lazyChunk } from '../../lib/chunks.ts';
 import { useFirstPageShown } from '../../lib/firstPage.ts';
 import { notifyFailure } from '../../lib/notify.ts';
 import { useUser } from '../../lib/session.ts';
@@ -6,9 +8,9 @@ import { useSystemEnv } from '../../lib/systemEnv.ts';
 import { AnalyticsNotice } from './AnalyticsNotice.tsx';
 
 // Only installations with a crash-report service ask: the others never load the question.
-const CrashReportPrompt = lazy(() => import('./CrashReportPrompt.tsx').then((m) => ({ default: m.CrashReportPrompt })));
+const CrashReportPrompt = lazyChunk(() => import('./CrashReportPrompt.tsx').then((m) => m.CrashReportPrompt));
 // Only signed-in users are counted, from their first page on: nobody else loads the counting.
-const PageViewCounter = lazy(() => import('./pageViews.ts').then((m) => ({ default: m.PageViewCounter })));
+const PageViewCounter = lazyChunk(() => import('./pageViews.ts').then((m) => m.PageViewCounter));
 
 /** What the console asks and tells about crash reports and analytics, on every page. */
 export function Telemetry() {
@@ -21,15 +23,15 @@ export function Telemetry() {
   return (
     <>
       {env.data?.crashReports.dsn && (
-        <Suspense fallback={null}>
+        <OnDemand>
           <CrashReportPrompt />
-        </Suspense>
+        </OnDemand>
       )}
       <AnalyticsNotice />
       {signedIn && pageShown && env.data?.analytics.enabled && (
-        <Suspense fallback={null}>
+        <OnDemand>
           <PageViewCounter />
-        </Suspense>
+        </OnDemand>
       )}
     </>
   );

@@ -1,5 +1,6 @@
 import { useLocalStorage } from '@mantine/hooks';
 import { UI_VERSION } from '@wharf/contract';
+import { ignoreMissingChunk, loadChunk } from '../../lib/chunks.ts';
 import { storageKeys } from '../../lib/storage.ts';
 
 export type CrashReportChoice = 'enabled' | 'disabled';
@@ -20,13 +21,14 @@ type Reporter = typeof import('@sentry/browser');
 let reporter: Promise<Reporter> | null = null;
 
 /** Sends the console's uncaught errors to the installation's crash-report service. */
-export function startCrashReports(dsn: string): Promise<Reporter> {
-  // Loaded only when reports are on: nobody else pays for the reporting library.
-  reporter ??= import('@sentry/browser').then((Sentry) => {
+export function startCrashReports(dsn: string) {
+  // Loaded only when reports are on: nobody else pays for the reporting library. If it cannot be
+  // loaded, this page sends none (the console's notice says part of it is missing).
+  reporter ??= loadChunk(() => import('@sentry/browser')).then((Sentry) => {
     Sentry.init({ dsn, release: `wharf-console@${UI_VERSION}`, sendDefaultPii: false });
     return Sentry;
   });
-  return reporter;
+  reporter.catch(ignoreMissingChunk);
 }
 
 /** Whether this page sends crash reports. */
@@ -39,5 +41,8 @@ export function crashReportsStarted(): boolean {
  * reporting library listens to. Nothing is sent while reports are off.
  */
 export function reportCrash(error: unknown, componentStack?: string | null) {
-  void reporter?.then((Sentry) => Sentry.captureException(error, { contexts: { react: { componentStack } } }));
+  void reporter?.then(
+    (Sentry) => Sentry.captureException(error, { contexts: { react: { componentStack } } }),
+    ignoreMissingChunk,
+  );
 }

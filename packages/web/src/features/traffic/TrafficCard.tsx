@@ -2,16 +2,17 @@ import { Card, Group, Skeleton, Stack, Text } from '@mantine/core';
 import { IconChartAreaLine } from '@tabler/icons-react';
 import { useQuery } from '@tanstack/react-query';
 import { api } from '@wharf/contract';
-import { lazy, Suspense } from 'react';
 import { ErrorPanel } from '../../components/ErrorPanel.tsx';
+import { OnDemand } from '../../components/OnDemand.tsx';
 import { apiQuery } from '../../lib/api.ts';
 import { formatBytes } from '../../lib/bytes.ts';
+import { lazyChunk } from '../../lib/chunks.ts';
 import { trafficSeries } from './trafficSeries.ts';
 
 const HOURS = 72;
 
 // The charting library is most of a site page's code: it loads when there is traffic to draw.
-const TrafficChart = lazy(() => import('./TrafficChart.tsx').then((m) => ({ default: m.TrafficChart })));
+const TrafficChart = lazyChunk(() => import('./TrafficChart.tsx').then((m) => m.TrafficChart));
 
 const hourLabel = (hour: string) =>
   new Date(hour).toLocaleString('en', { weekday: 'short', hour: 'numeric', hour12: false });
@@ -66,9 +67,9 @@ export function TrafficCard({ siteId }: { siteId: string }) {
         </Group>
       )}
       {traffic.data && requests > 0 && (
-        <Suspense fallback={<Skeleton h={96} />}>
+        <OnDemand fallback={<Skeleton h={96} />}>
           <TrafficChart data={series} />
-        </Suspense>
+        </OnDemand>
       )}
     </Card>
   );

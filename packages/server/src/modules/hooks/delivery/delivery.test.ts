@@ -31,8 +31,11 @@ describe('hook deliveries', () => {
     await Promise.all(receivers.map((receiver) => receiver.close()));
   });
 
-  async function receiver(answer: Parameters<typeof startReceiver>[0] = () => ({ status: 200 })) {
-    const started = await startReceiver(answer);
+  async function receiver(
+    answer: Parameters<typeof startReceiver>[0] = () => ({ status: 200 }),
+    options: Parameters<typeof startReceiver>[1] = {},
+  ) {
+    const started = await startReceiver(answer, options);
     receivers.push(started);
     return started;
   }
@@ -95,6 +98,22 @@ describe('hook deliveries', () => {
     expect(delivery!.data).toMatchObject({ attempt: 1, final: true, response: { status: 200 } });
     // The secret is never stored in clear, not even in what the delivery recorded.
     expect(JSON.stringify(delivery)).not.toContain(hook.config.secret);
+  });
+
+  it('sends a delivery again at once when the receiver closes the kept-alive connection under it', async () => {
+    const web = await receiver(() => ({ status: 200 }), { cutReusedConnections: true });
+    const hook = await siteHook('web', web.url);
+    await addBranch();
+    await web.received(1);
+    // The second delivery goes out on the connection the first one left open, which the receiver cuts.
+    await addBranch();
+    await web.received(2);
+    const deliveries = await recorded(hook, 2);
+    expect(web.cutter.cuts).toBe(1);
+    expect(deliveries.map((d) => [d.data.attempt, d.success, d.data.error])).toEqual([
+      [1, true, null],
+      [1, true, null],
+    ]);
   });
 
   it('retries 503 and 429 after the Retry-After the receiver gives, and records each attempt', async () => {

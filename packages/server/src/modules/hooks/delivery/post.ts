@@ -1,6 +1,6 @@
-import http from 'node:http';
-import https from 'node:https';
+import type http from 'node:http';
 import type { OutboundGuard } from '../../../outbound/guard.ts';
+import { sendOutbound } from '../../../outbound/request.ts';
 
 /** Kept of an answer's body: enough to see what a receiver said, never a whole page. */
 export const KEPT_BODY_BYTES = 4096;
@@ -29,17 +29,17 @@ export function post(
   headers: Record<string, string>,
   body: string,
 ): Promise<PostResult> {
-  const request = url.protocol === 'https:' ? https.request : http.request;
-  return new Promise((resolve, reject) => {
-    const req = request(
-      url,
-      {
-        method: 'POST',
-        agent: guard.agentFor(url),
-        headers: { ...headers, 'content-length': String(Buffer.byteLength(body)) },
-        signal: AbortSignal.timeout(DELIVERY_TIMEOUT_MS),
-      },
-      (res) => {
+  return sendOutbound(guard, {
+    url,
+    method: 'POST',
+    headers: { ...headers, 'content-length': String(Buffer.byteLength(body)) },
+    body,
+    signal: AbortSignal.timeout(DELIVERY_TIMEOUT_MS),
+    // Sent again on a connection the receiver closed under it: the queue would send it again anyway.
+    repeatable: true,
+  }).then(
+    (res) =>
+      new Promise<PostResult>((resolve, reject) => {
         const chunks: Buffer[] = [];
         let kept = 0;
         res.on('data', (chunk: Buffer) => {
@@ -55,9 +55,6 @@ export function post(
           }),
         );
         res.on('error', reject);
-      },
-    );
-    req.on('error', reject);
-    req.end(body);
-  });
+      }),
+  );
 }

@@ -30,5 +30,5 @@ export function startHookDeliveries(app: WharfApp) {
     return { sentence: describeEvent(event, book), link: path ? origin + path : null };
   };
   app.dispatcher.addDurable(hookFanOut);
-  app.jobs.register('hook', hookSender({ ...app, describe }));
+  app.jobs.register('hook', hookSender({ ...app, outbound: app.hookOutbound, describe }));
 }

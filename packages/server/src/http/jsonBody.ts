@@ -1,0 +1,26 @@
+import { isUtf8 } from 'node:buffer';
+import type { FastifyInstance } from 'fastify';
+import { httpError } from './errors.ts';
+import { findBadText, textInvalid } from './textRule.ts';
+
+/**
+ * JSON bodies, read as bytes: bytes that are not UTF-8 are refused rather than silently turned
+ * into U+FFFD, and every string and key of the parsed body goes under the text rule. Fastify's
+ * own parser (with its guards against `__proto__` and `constructor.prototype`, as configured) does the parsing, so nothing else changes.
+ */
+export function installJsonBodies(fastify: FastifyInstance) {
+  const { onProtoPoisoning = 'error', onConstructorPoisoning = 'error' } = fastify.initialConfig;
+  const parseJson = fastify.getDefaultJsonParser(onProtoPoisoning, onConstructorPoisoning);
+  fastify.removeContentTypeParser('application/json');
+  fastify.addContentTypeParser('application/json', { parseAs: 'buffer' }, (request, bytes, done) => {
+    if (!isUtf8(bytes as Buffer)) {
+      done(httpError('TEXT_INVALID', 'The body is not valid UTF-8'), undefined);
+      return;
+    }
+    parseJson(request, (bytes as Buffer).toString('utf8'), (error, body) => {
+      if (error) return done(error, undefined);
+      const problem = findBadText(body, []);
+      return problem ? done(textInvalid(problem), undefined) : done(null, body);
+    });
+  });
+}

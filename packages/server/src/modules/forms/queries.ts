@@ -1,0 +1,60 @@
+import type { Form, SiteForm } from '@wharf/contract';
+import type { Database, Executor } from '../../db/schema.ts';
+import { isSet, readJson } from '../../lib/json.ts';
+
+export type SiteFormRow = Database['site_forms'];
+
+export function siteFormRows(db: Executor, siteId: string) {
+  return db.selectFrom('site_forms').selectAll().where('site_id', '=', siteId).orderBy('position').execute();
+}
+
+export const definitionOf = (row: SiteFormRow) => readJson<Form>(row.definition);
+export const branchIdsOf = (row: SiteFormRow) => (row.branch_ids === null ? null : readJson<string[]>(row.branch_ids));
+
+/** Whether a branch accepts posts to the form: every branch does, unless it is narrowed to others. */
+export function seenBy(row: SiteFormRow, branchIds: string[]) {
+  const narrowed = branchIdsOf(row);
+  return narrowed === null || narrowed.some((id) => branchIds.includes(id));
+}
+
+/** A form as the API answers it; a branch deleted since it was narrowed to it is left out. */
+export function toSiteForm(row: SiteFormRow, existingBranches: Set<string>): SiteForm {
+  const narrowed = branchIdsOf(row);
+  return {
+    ...definitionOf(row),
+    branches: narrowed === null ? null : narrowed.filter((id) => existingBranches.has(id)),
+    detected: isSet(row.detected),
+  };
+}
+
+export async function branchIdsOfSite(db: Executor, siteId: string) {
+  const rows = await db.selectFrom('branches').select('id').where('site_id', '=', siteId).execute();
+  return new Set(rows.map((row) => row.id));
+}
+
+/** The forms of a site; with `branchIds`, only those these branches see (none given: those of every branch). */
+export async function listSiteForms(db: Executor, siteId: string, branchIds?: string[]) {
+  const [rows, existing] = await Promise.all([siteFormRows(db, siteId), branchIdsOfSite(db, siteId)]);
+  const kept = branchIds ? rows.filter((row) => seenBy(row, branchIds)) : rows;
+  return kept.map((row) => toSiteForm(row, existing));
+}
+
+/** The form a post to this branch names (case aside), if the branch sees one of that name. */
+export async function findBranchForm(db: Executor, siteId: string, branchId: string, name: string) {
+  const row = await db
+    .selectFrom('site_forms')
+    .selectAll()
+    .where('site_id', '=', siteId)
+    .where('name_key', '=', name.toLowerCase())
+    .executeTakeFirst();
+  return row && seenBy(row, [branchId]) ? definitionOf(row) : undefined;
+}
+
+/** The forms of each release, as the branches serving it see them; a release none serves sees the site-wide ones. */
+export async function formsOfReleases(db: Executor, siteId: string, servedBy: Map<string, string[]>) {
+  const rows = await siteFormRows(db, siteId);
+  return (releaseId: string): Form[] => {
+    const branchIds = servedBy.get(releaseId) ?? [];
+    return rows.filter((row) => seenBy(row, branchIds)).map(definitionOf);
+  };
+}
