@@ -16,7 +16,7 @@ export const mainHelp = `wharf ${version}: upload releases to a Wharf server
 
 Usage:
   wharf upload <folder> --url URL --site SITE_ID --token TOKEN [--release NAME] [--branch NAME]...
-                                       [--expires 14d]
+                                       [--expires 14d] [--force]
   wharf branch delete NAME             delete a branch (a preview); never the main branch
   wharf rollback --branch NAME --release ID|NAME
                                        point a branch at another release of the site
@@ -68,10 +68,13 @@ Options:
                    each later deploy edits in place (needs the same token)
   --expires TIME   delete the branches this long after the upload: 30m, 12h, 14d   (env WHARF_EXPIRES)
                    (at most 365d; never the main branch); an upload without it makes them stay
+  --force          make a new release even when the branches already serve these very files
+                   (without it, such an upload answers "unchanged" and makes none)
   --json           print one JSON object with the result (or the error) on stdout
   -h, --help       this help
 
 .git folders, .DS_Store and Thumbs.db are left out; every other file is uploaded, dot files too.
+Links are followed inside the folder; a link to anything outside it stops the upload.
 Files unchanged since the folder's last upload (same size, modification time and inode) are not
 read again: their hashes are kept in $XDG_CACHE_HOME/wharf or ~/.cache/wharf (env WHARF_HASH_CACHE
 names another folder, or off for none).

@@ -152,6 +152,8 @@ describe('pull-request previews', () => {
       GITLAB_TOKEN: token,
     });
     for (const release of ['a', 'b']) {
+      // A change in each: a folder the preview serves already would make no release "b".
+      await writeFile(path.join(folder, 'index.html'), `<p>MR note ${release}</p>`);
       const run = await runWharf(['upload', folder, '--comment', '--release', release], {
         env: gitlabEnv('forge-token'),
       });

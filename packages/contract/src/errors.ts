@@ -23,6 +23,8 @@ export const errorCodes = {
   REQUEST_MALFORMED: 400,
   /** A Host header that is missing, repeated, or disagrees with the request's own authority. */
   HOST_INVALID: 400,
+  /** A request body that ended before the size it announced. */
+  UPLOAD_INCOMPLETE: 400,
   // 401: who is calling is unknown or not believed.
   SIGN_IN_REQUIRED: 401,
   CREDENTIALS_WRONG: 401,
@@ -59,6 +61,8 @@ export const errorCodes = {
   LOGO_NOT_FOUND: 404,
   SUBMISSION_NOT_FOUND: 404,
   DOMAIN_NOT_FOUND: 404,
+  // 408: the request's body did not arrive in time.
+  UPLOAD_TIMEOUT: 408,
   // 409: the request conflicts with the current state.
   SITE_NAME_TAKEN: 409,
   BRANCH_NAME_TAKEN: 409,

@@ -301,7 +301,7 @@ export async function buildApp(config: Config, options: BuildOptions = {}): Prom
     access: accessGuards(db),
     handle(route, guard, handler) {
       implemented.add(route);
-      bindRoute(fastify, db, route, guard, handler, settle);
+      bindRoute(fastify, db, route, guard, handler, settle, config.uploadTimeouts);
     },
   };
   for (const register of modules) register(app);

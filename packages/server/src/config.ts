@@ -118,6 +118,14 @@ const environment = z
       .default(4 * 1024 ** 3),
     WHARF_MAX_RELEASE_FILES: z.coerce.number({ error: 'must be a number of files' }).int().positive().default(100_000),
     WHARF_DEPLOY_TTL_MINUTES: z.coerce.number({ error: 'must be a number of minutes' }).positive().default(60),
+    WHARF_UPLOAD_IDLE_SECONDS: z.coerce
+      .number({ error: 'must be a number of seconds' })
+      .positive('must be a number of seconds, more than 0')
+      .default(60),
+    WHARF_UPLOAD_DEADLINE_SECONDS: z.coerce
+      .number({ error: 'must be a number of seconds' })
+      .positive('must be a number of seconds, more than 0')
+      .default(3600),
     WHARF_COMPRESSION_THREADS: z.coerce
       .number({ error: 'must be a whole number of threads' })
       .int('must be a whole number of threads')
@@ -213,6 +221,7 @@ export interface Config {
   logLevel: Environment['LOG_LEVEL'];
   limits: ReleaseLimits;
   deployTtlMs: number;
+  uploadTimeouts: UploadTimeouts;
   /** Worker threads making brotli and gzip variants of uploaded files; null: one fewer than the CPUs, at least 1. */
   compressionThreads: number | null;
   /** How long a stopping process lets requests in flight finish before it cuts them. */
@@ -225,6 +234,14 @@ export interface ReleaseLimits {
   /** Bytes of all files of one release, uncompressed. */
   releaseBytes: number;
   releaseFiles: number;
+}
+
+/** How long the body of an upload (a file, a batch, an archive) may take to arrive. */
+export interface UploadTimeouts {
+  /** With no byte arriving while Wharf waits for one. */
+  idleMs: number;
+  /** From the request's start to the body's last byte. */
+  deadlineMs: number;
 }
 
 export class ConfigError extends Error {}
@@ -281,6 +298,7 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
       releaseFiles: e.WHARF_MAX_RELEASE_FILES,
     },
     deployTtlMs: e.WHARF_DEPLOY_TTL_MINUTES * 60_000,
+    uploadTimeouts: { idleMs: e.WHARF_UPLOAD_IDLE_SECONDS * 1000, deadlineMs: e.WHARF_UPLOAD_DEADLINE_SECONDS * 1000 },
     compressionThreads: e.WHARF_COMPRESSION_THREADS ?? null,
     shutdownGraceMs: e.WHARF_SHUTDOWN_GRACE_SECONDS * 1000,
   };

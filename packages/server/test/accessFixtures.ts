@@ -81,11 +81,12 @@ export async function unservedRelease(w: World) {
   return release;
 }
 
-/** An incremental deploy whose files the server already has. */
+/** An incremental deploy whose files the server already has; forced, as main serves them already. */
 export async function completeDeploy(w: World) {
   const files = SITE_FILES.map((f) => ({ path: f.name, hash: sha256(f.content), size: f.content.length }));
   const path = `/api/v1/sites/${w.site._id}/deploys`;
-  return expectStatus(await w.clients.owner.post(path, { name: 'deploy', branches: ['main'], files }), 200);
+  const body = { name: 'deploy', branches: ['main'], files, force: true };
+  return expectStatus(await w.clients.owner.post(path, body), 200);
 }
 
 type HookContextName = 'orgs' | 'teams' | 'sites' | 'users';

@@ -166,7 +166,12 @@ export function siteRules(): Partial<Record<RouteName, AccessRule>> {
     uploadRelease: {
       allow: siteManagers,
       events: ['site_release_created', 'site_branch_release_set'],
-      call: async (w) => ({ ...siteParams(w), body: uploadForm(await tarGz(SITE_FILES), 'upload', ['main']) }),
+      call: async (w) => {
+        // Forced: main serves these files already, and each call must make a release.
+        const body = uploadForm(await tarGz(SITE_FILES), 'upload', ['main']);
+        body.append('force', 'true');
+        return { ...siteParams(w), body };
+      },
       after: restoreMainRelease,
     },
     getRelease: { allow: orgMembers, call: releaseParams },

@@ -23,6 +23,19 @@ export interface RequestBody {
 
 type Attempt = { status: number; statusText: string; text: string } | { networkProblem: unknown };
 
+/**
+ * A streamed body without its empty chunks. Node's fetch sends a stream chunked and stops for good
+ * at an empty chunk (it waits for a drain that never comes), so the server waits for the rest
+ * until a timeout: a tar of an empty file (`.nojekyll`) holds one. Every streamed body goes
+ * through here, whoever made it.
+ */
+async function* withoutEmptyChunks(chunks: AsyncIterable<Uint8Array>) {
+  for await (const chunk of chunks) if (chunk.byteLength > 0) yield chunk;
+}
+
+const sendable = (content: RequestBody['content']) =>
+  typeof content === 'string' || !(Symbol.asyncIterator in content) ? content : withoutEmptyChunks(content);
+
 /** The calls of the contract the CLI makes, each retried on network errors and 5xx answers. */
 export function wharfApi(connection: Connection) {
   const base = connection.url.href.replace(/\/+$/, '');
@@ -42,7 +55,7 @@ export function wharfApi(connection: Connection) {
           ...(body ? { 'content-type': body.contentType } : {}),
           ...(idempotencyKey ? { 'idempotency-key': idempotencyKey } : {}),
         },
-        body: body?.content as RequestInit['body'],
+        body: (body ? sendable(body.content) : undefined) as RequestInit['body'],
         duplex: 'half',
       } as RequestInit);
       return { status: response.status, statusText: response.statusText, text: await response.text() };

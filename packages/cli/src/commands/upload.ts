@@ -45,7 +45,7 @@ async function releaseTarget(
   }
   progress.note(`Release "${name}" for ${branches.join(', ')}${from}, site ${args.siteId} on ${args.url.origin}`);
   if (args.expires) progress.note(`The branches expire ${args.expires} after this upload`);
-  return { siteId: args.siteId, name, branches, expires: args.expires } satisfies ReleaseTarget;
+  return { siteId: args.siteId, name, branches, expires: args.expires, force: args.force } satisfies ReleaseTarget;
 }
 
 /** What the commit status and the comment say about the preview. */

@@ -26,8 +26,10 @@ describe('wharf upload arguments', () => {
       branches: [],
       comment: false,
       expires: null,
+      force: false,
       json: false,
     });
+    expect(parseUploadArguments([...complete, '--force'], {})).toMatchObject({ force: true });
   });
 
   it("takes the branches' expiry from --expires, else WHARF_EXPIRES", () => {
@@ -83,7 +85,7 @@ describe('wharf upload arguments', () => {
     [[...complete, '--url', 'not a url'], '--url must be an http:// or https:// URL'],
     [[...complete, '--branch', ''], '--branch cannot be empty'],
     [[...complete, '--release', ' '], '--release cannot be empty'],
-    [[...complete, '--force'], "Unknown option '--force'"],
+    [[...complete, '--overwrite'], "Unknown option '--overwrite'"],
     [[...complete, '--expires', '14 days'], '--expires must be a duration such as 30m, 12h or 14d; got 14 days'],
     [[...complete, '--expires', '2w'], '--expires must be a duration such as 30m, 12h or 14d; got 2w'],
     [[...complete, '--expires', '400d'], '--expires must be at most 365d; got 400d'],

@@ -17,6 +17,8 @@ export interface UploadArguments {
   comment: boolean;
   /** How long until the branches delete themselves (`14d`); null: they stay. */
   expires: string | null;
+  /** Make a release even when the files equal those of the release the branches serve. */
+  force: boolean;
   json: boolean;
 }
 
@@ -26,6 +28,7 @@ const options = {
   branch: { type: 'string', multiple: true },
   comment: { type: 'boolean', default: false },
   expires: { type: 'string' },
+  force: { type: 'boolean', default: false },
 } as const;
 
 function parse(args: string[]) {
@@ -70,6 +73,7 @@ export function parseUploadArguments(
     branches: notEmpty(values.branch ?? [], 'branch'),
     comment: values.comment,
     expires: expiryOf(values.expires ?? env.WHARF_EXPIRES),
+    force: values.force,
     json: values.json,
   };
 }

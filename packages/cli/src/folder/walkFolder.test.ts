@@ -36,4 +36,13 @@ describe('the files of a folder to upload', () => {
       'shared/logo.svg',
     ]);
   });
+
+  it('refuses a link to a file or a folder outside the folder, naming the link', async () => {
+    const outside = await siteFolder({ 'secret.txt': 'not for the web' });
+    for (const target of [path.join(outside, 'secret.txt'), outside]) {
+      const root = await siteFolder({ 'index.html': '<h1>Hi</h1>' });
+      await symlink(target, path.join(root, 'leak'));
+      await expect(walkFolder(root)).rejects.toThrow(`leak is a link to ${target}, outside ${root}`);
+    }
+  });
 });

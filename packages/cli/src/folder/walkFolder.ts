@@ -33,9 +33,26 @@ function entriesOf(folder: string) {
   }
 }
 
+/** Whether `real` (a resolved path) is `realRoot` or under it. */
+const isInside = (realRoot: string, real: string) => real === realRoot || real.startsWith(realRoot + path.sep);
+
 /**
- * The files under `root`, sorted by path. Links are followed: Wharf stores no links, and a link
- * in a build folder means its target's content. A link back up to a folder being walked is not.
+ * Refuses a link that leads out of the folder: a build folder holding `secrets -> ~/.ssh` must not
+ * upload someone's keys, so what is uploaded is only ever what is inside the folder given.
+ */
+function mustStayInside(realRoot: string, root: string, link: string) {
+  const target = realpathSync(link);
+  if (isInside(realRoot, target)) return;
+  throw folderError(
+    `${path.relative(root, link)} is a link to ${target}, outside ${root}; Wharf uploads only what is inside the folder: copy the file in, or remove the link`,
+  );
+}
+
+/**
+ * The files under `root`, sorted by path. Links inside the folder are followed: Wharf stores no
+ * links, and a link in a build folder means its target's content. A link back up to a folder
+ * being walked is not; a link to anything outside the folder is refused; a link to nothing is
+ * skipped.
  * The calls are synchronous: a command has nothing else to do meanwhile, and on a build folder of
  * thousands of files they cost a fraction of their asynchronous form.
  */
@@ -43,6 +60,7 @@ export async function walkFolder(root: string): Promise<FolderEntry[]> {
   if (!folderInfo(root).isDirectory()) {
     throw folderError(`${root} is a file; give the folder that holds the site, e.g. ./dist`);
   }
+  const realRoot = realpathSync(root);
   const files: FolderEntry[] = [];
   const ancestors = new Set<string>();
 
@@ -54,9 +72,11 @@ export async function walkFolder(root: string): Promise<FolderEntry[]> {
       const absolutePath = path.join(folder, entry.name);
       // A dangling link points at nothing to upload.
       const kind = entry.isSymbolicLink() ? statSync(absolutePath, { throwIfNoEntry: false }) : entry;
-      if (kind?.isDirectory() && !SKIPPED_FOLDERS.has(entry.name)) {
+      const skipped = kind?.isDirectory() ? SKIPPED_FOLDERS.has(entry.name) : SKIPPED_FILES.has(entry.name);
+      if (entry.isSymbolicLink() && kind && !skipped) mustStayInside(realRoot, root, absolutePath);
+      if (kind?.isDirectory() && !skipped) {
         visit(absolutePath, `${prefix}${entry.name}/`);
-      } else if (kind?.isFile() && !SKIPPED_FILES.has(entry.name)) {
+      } else if (kind?.isFile() && !skipped) {
         files.push({ path: prefix + entry.name, absolutePath });
       }
     }

@@ -6,7 +6,11 @@ import type { UploadOutcome } from '../release/outcome.ts';
 export function summaryText(outcome: UploadOutcome, durationMs: number): string {
   const { release, uploaded } = outcome;
   const seconds = (durationMs / 1000).toFixed(1);
-  const head = `Release "${release.name}" is live: ${plural(release.fileCount, 'file')}, ${formatBytes(release.size)}; sent ${plural(uploaded.files, 'file')} (${formatBytes(uploaded.bytes)}) in ${seconds} s`;
+  const sent = `sent ${plural(uploaded.files, 'file')} (${formatBytes(uploaded.bytes)}) in ${seconds} s`;
+  // A CI job run again: the branches already serve these very files, and no release was made.
+  const head = release.unchanged
+    ? `Release "${release.name}" unchanged: the branches already serve these ${plural(release.fileCount, 'file')} (${formatBytes(release.size)}); no new release (--force makes one); ${sent}`
+    : `Release "${release.name}" is live: ${plural(release.fileCount, 'file')}, ${formatBytes(release.size)}; ${sent}`;
   const width = Math.max(...release.deployedBranches.map((branch) => branch.name.length));
   const branches = release.deployedBranches.map(
     (branch) =>
@@ -44,6 +48,7 @@ export function summaryJson(
   return `${JSON.stringify({
     ok: true,
     release: { _id: release._id, name: release.name, fileCount: release.fileCount, size: release.size },
+    unchanged: release.unchanged,
     ruleProblems: release.ruleProblems,
     branches: release.deployedBranches.map((branch) => ({
       _id: branch._id,

@@ -48,6 +48,7 @@ export async function uploadArchive(
     ['name', target.name],
     ...target.branches.map((b): [string, string] => ['branches', b]),
     ...(target.expires ? [['expires', target.expires] as [string, string]] : []),
+    ...(target.force ? [['force', 'true'] as [string, string]] : []),
   ];
   // Each attempt packs the folder again, into the same bytes; a retry restarts the bar and the count.
   const packedAt = new Date();

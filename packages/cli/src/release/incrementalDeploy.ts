@@ -38,6 +38,7 @@ export async function deployIncrementally(
     name: target.name,
     branches: target.branches,
     ...(target.expires ? { expires: target.expires } : {}),
+    ...(target.force ? { force: true } : {}),
     files: files.map(({ path, hash, size }) => ({ path, hash, size })),
   };
   let deploy: Awaited<ReturnType<WharfApi['startDeploy']>>;

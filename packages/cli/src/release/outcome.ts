@@ -9,6 +9,8 @@ export interface ReleaseTarget {
   branches: string[];
   /** How long until the branches delete themselves (`14d`); null: they stay (an expiry they had is cleared). */
   expires: string | null;
+  /** Make a release even when the files equal those of the release the branches serve. */
+  force: boolean;
 }
 
 /** What an upload did: the release, how it travelled and how much of it had to. */

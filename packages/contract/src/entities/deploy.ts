@@ -37,6 +37,8 @@ export const createDeployBody = z.object({
   name,
   branches: branchNames,
   expires: branchExpiry.optional(),
+  /** Make a new release even when the files equal those of the release the branches serve. */
+  force: z.boolean().optional(),
   files: z.array(manifestEntry).min(1, 'The release has no files').max(100_000, 'At most 100000 files'),
 });
 

@@ -30,4 +30,11 @@ export const release = z.object({
 export type Release = z.infer<typeof release>;
 
 /** What an upload answers: the release, and the branches now serving it with their URLs. */
-export const deployedRelease = release.extend({ deployedBranches: z.array(branch) });
+export const deployedRelease = release.extend({
+  deployedBranches: z.array(branch),
+  unchanged: z
+    .boolean()
+    .describe(
+      'True when the upload made no release: its files equal those of the release its branches already serve, which is this one (send force to make one anyway)',
+    ),
+});

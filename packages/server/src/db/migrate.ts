@@ -24,6 +24,7 @@ import { sealedPrivateKeys } from './migrations/021_sealed_private_keys.ts';
 import * as domainClaims from './migrations/022_domain_claims.ts';
 import * as basicAuthHashes from './migrations/023_basic_auth_hashes.ts';
 import * as siteForms from './migrations/024_site_forms.ts';
+import * as deployForce from './migrations/025_deploy_force.ts';
 import type { Db } from './schema.ts';
 
 /**
@@ -55,6 +56,7 @@ const migrationsWith = (sealer: () => Sealer): Record<string, Migration> => ({
   '022_domain_claims': domainClaims,
   '023_basic_auth_hashes': basicAuthHashes,
   '024_site_forms': siteForms,
+  '025_deploy_force': deployForce,
 });
 
 /** Brings the database to the latest migration (or up to `target`, which tests of a migration use). */

@@ -166,6 +166,8 @@ export interface Database {
     release_id: string | null;
     /** How long after the release its branches expire (`14d`); null: they do not. */
     branch_expiry: string | null;
+    /** 1: make a release even when its files equal those the branches serve. */
+    force: Flag;
   };
   deploy_files: { deploy_id: string; path: string; hash: string; size: number };
   /** What every process of the installation must agree on (`secret_check`: see lib/secretCheck.ts). */

@@ -12,6 +12,7 @@ import { getRelease } from '../modules/releases/queries.ts';
 import { siteScope } from '../modules/sites/siteEvents.ts';
 import type { FormsOfRelease } from './formsOfRelease.ts';
 import type { RulesOfRelease } from './rulesOfRelease.ts';
+import { unchangedRelease } from './unchangedRelease.ts';
 import { enqueueVariants } from './variants.ts';
 
 export interface ReleaseFile {
@@ -34,6 +35,8 @@ export interface NewRelease {
   actorId: string | null;
   /** The deploy whose files this release takes over (its rows go in the same transaction). */
   deployId: string;
+  /** Make a release even when the files equal those of the release the branches serve. */
+  force: boolean;
 }
 
 /** The deploy's files become the release's, moved from table to table by the database alone. */
@@ -66,13 +69,14 @@ async function deployTotals(trx: Executor, deployId: string) {
  * the old release or the complete new one, never a half. Branches that do not exist are created.
  */
 export async function createRelease(db: Db, config: Config, input: NewRelease) {
-  const releaseId = newId();
   const { site } = input;
   const scope = { actorId: input.actorId, ...siteScope(site) };
   const expiresAt = input.branchExpiry ? new Date(Date.now() + expiryMs(input.branchExpiry)).toISOString() : null;
-  const deployedBranchIds = await db.transaction().execute(async (trx) => {
+  const made = await db.transaction().execute(async (trx) => {
     const branchNames = [...new Set(input.branches.length > 0 ? input.branches : [await mainBranchName(trx, site)])];
     if (expiresAt) await mustNotExpireMainBranch(trx, site, branchNames);
+    const unchanged = input.force ? null : await unchangedRelease(trx, site, branchNames, input.deployId);
+    const releaseId = unchanged ?? newId();
     // The deploy remembers what it became, so a retried finalise answers the same. Claimed first:
     // a second finalise running at the same time waits here, then finds it taken and makes nothing.
     const claimed = await trx
@@ -82,6 +86,12 @@ export async function createRelease(db: Db, config: Config, input: NewRelease) {
       .where('release_id', 'is', null)
       .executeTakeFirst();
     if (claimed.numUpdatedRows === 0n) throw httpError('DEPLOY_FINALISED', 'The deploy is already finalised');
+    if (unchanged)
+      return {
+        releaseId,
+        branchIds: await keepServing(trx, site, branchNames, input.deployId, expiresAt),
+        unchanged: true,
+      };
     const totals = await deployTotals(trx, input.deployId);
     await trx
       .insertInto('releases')
@@ -129,9 +139,32 @@ export async function createRelease(db: Db, config: Config, input: NewRelease) {
       });
       branchIds.push(branch.id);
     }
-    return branchIds;
+    return { releaseId, branchIds, unchanged: false };
   });
-  return deployedRelease(db, config, site, releaseId, deployedBranchIds);
+  return deployedRelease(db, config, site, made.releaseId, made.branchIds, made.unchanged);
+}
+
+/**
+ * An unchanged upload leaves its branches on the release they serve, and its files to that
+ * release: only the expiry it gives (a preview's life, renewed by each upload) is taken.
+ */
+async function keepServing(
+  trx: Executor,
+  site: Database['sites'],
+  branchNames: string[],
+  deployId: string,
+  expiresAt: string | null,
+) {
+  await trx.deleteFrom('deploy_files').where('deploy_id', '=', deployId).execute();
+  const branches = await trx
+    .selectFrom('branches')
+    .select('id')
+    .where('site_id', '=', site.id)
+    .where('name', 'in', branchNames)
+    .execute();
+  const branchIds = branches.map((branch) => branch.id);
+  await trx.updateTable('branches').set({ expires_at: expiresAt }).where('id', 'in', branchIds).execute();
+  return branchIds;
 }
 
 /**
@@ -171,10 +204,11 @@ export async function deployedRelease(
   site: Database['sites'],
   releaseId: string,
   branchIds: string[],
+  unchanged: boolean,
 ) {
   const release = await getRelease(db, config, site.name, releaseId);
   const deployedBranches = await Promise.all(
     branchIds.map(async (id) => toBranch(config, site.name, await findBranch(db, site.id, id))),
   );
-  return { ...release, deployedBranches };
+  return { ...release, deployedBranches, unchanged };
 }

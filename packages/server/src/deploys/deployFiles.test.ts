@@ -71,6 +71,20 @@ describe.each(databases)('deploy files sent together on $name', ({ postgres }) =
     expect(await blobRows(manifest.map((file) => file.hash))).toHaveLength(601);
   });
 
+  it('takes a batch of only empty files, the same one twice, and the release serves them empty', async () => {
+    const { manifest } = filesOf({ '.nojekyll': '', 'robots.txt': '', [`empty-${suffix}.txt`]: '' });
+    const deploy = await startDeploy(site.token, site.siteId, manifest);
+    expect((await sendBatch(site.token, deploy._id, await batchOf(['', '']))).status).toBe(204);
+    const release = expectStatus(await site.token.post(`/api/v1/deploys/${deploy._id}/finalize`), 200);
+    expect(release.fileCount).toBe(3);
+    const answer = await siteRequest(
+      Number(new URL(server.url).port),
+      new URL(release.deployedBranches[0].url).host,
+      '/robots.txt',
+    );
+    expect({ status: answer.status, bytes: answer.body.length }).toEqual({ status: 200, bytes: 0 });
+  });
+
   it('refuses a batch with a file the deploy does not announce, or bytes that are not what their name says, and keeps none of it', async () => {
     const { contents, manifest } = filesOf({ 'a.html': `<p>a ${suffix}</p>`, 'b.html': `<p>b ${suffix}</p>` });
     const deploy = await startDeploy(site.token, site.siteId, manifest);

@@ -1,4 +1,4 @@
-import type { Readable } from 'node:stream';
+import { Readable } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
 import tar from 'tar-stream';
 import { isDiskFull } from '../http/diskFull.ts';
@@ -177,7 +177,10 @@ export async function receiveDeployFiles(app: WharfApp, deploy: OpenDeploy, body
         entry.resume();
         throw httpError('ARCHIVE_INVALID', `Entry "${name}" is not a file named by its sha256`);
       }
-      await stager.add(name, size ?? 0, entry as unknown as Readable);
+      // As a Node stream from the start: an entry of tar-stream cut short before its reader
+      // attached (the stager awaits a staging name first) never tells a Node pipeline it failed,
+      // and the request would wait for it forever.
+      await stager.add(name, size ?? 0, Readable.from(entry, { objectMode: false }));
       if (stager.full) await commitReceived(app, deploy, await stager.take());
     }
     await commitReceived(app, deploy, await stager.take());

@@ -13,7 +13,14 @@ import { removeUnusedBlobs } from './gc.ts';
 export async function openDeploy(
   db: Executor,
   ttlMs: number,
-  input: { siteId: string; name: string; branches: string[]; branchExpiry?: string; actorId: string | null },
+  input: {
+    siteId: string;
+    name: string;
+    branches: string[];
+    branchExpiry?: string;
+    force?: boolean;
+    actorId: string | null;
+  },
 ) {
   const created = new Date();
   const row = {
@@ -26,6 +33,7 @@ export async function openDeploy(
     expires_at: new Date(created.getTime() + ttlMs).toISOString(),
     release_id: null,
     branch_expiry: input.branchExpiry ?? null,
+    force: input.force ? 1 : 0,
   };
   await db.insertInto('deploys').values(row).execute();
   return row;

@@ -11,6 +11,7 @@ import { formsOfRelease, pagesOfDeploy } from './formsOfRelease.ts';
 import { RELEASE_CONFIG_FILE } from './releaseConfig.ts';
 import { ReleasePaths } from './releasePaths.ts';
 import { RULE_FILES, rulesOfRelease } from './rulesOfRelease.ts';
+import { foundUnchanged } from './unchangedRelease.ts';
 
 function checkManifest(app: WharfApp, files: ManifestEntry[]) {
   const paths = new ReleasePaths();
@@ -37,7 +38,7 @@ export async function startDeploy(
   app: WharfApp,
   site: Database['sites'],
   actorId: string | null,
-  body: { name: string; branches: string[]; expires?: string; files: ManifestEntry[] },
+  body: { name: string; branches: string[]; expires?: string; force?: boolean; files: ManifestEntry[] },
 ) {
   checkManifest(app, body.files);
   if (body.expires) await mustNotExpireMainBranch(app.db, site, body.branches);
@@ -54,6 +55,7 @@ export async function startDeploy(
       name: body.name,
       branches: body.branches,
       branchExpiry: body.expires,
+      force: body.force,
       actorId,
     });
     await insertDeployFiles(trx, row.id, body.files);
@@ -119,7 +121,8 @@ async function deployFilesAt(db: Executor, deployId: string, paths: string[]) {
 /** Turns a complete deploy into a release; 409 while files are missing. */
 export async function finishDeploy(app: WharfApp, deployId: string, site: Database['sites']) {
   const deploy = await findOpenDeploy(app, deployId);
-  if (deploy.release_id) return answerAgain(app, site, deploy.release_id, readJson<string[]>(deploy.branches));
+  if (deploy.release_id)
+    return answerAgain(app, site, deployId, deploy.release_id, readJson<string[]>(deploy.branches));
   const missing = await missingFiles(app.db, deployId, site.org_id);
   if (missing.length > 0)
     throw httpError(
@@ -137,6 +140,7 @@ export async function finishDeploy(app: WharfApp, deployId: string, site: Databa
       rules: await rulesOfRelease(app, configFiles),
       actorId: deploy.actor_id,
       deployId,
+      force: deploy.force === 1,
     });
     // The release's variants are queued: the runner need not wait for its next look.
     void app.jobs.wake();
@@ -145,12 +149,18 @@ export async function finishDeploy(app: WharfApp, deployId: string, site: Databa
     // A retry that arrived while the first finalise was still running: it answers what the first made.
     if (!(error instanceof HttpError && error.code === 'DEPLOY_FINALISED')) throw error;
     const finished = await findOpenDeploy(app, deployId);
-    return answerAgain(app, site, finished.release_id!, readJson<string[]>(finished.branches));
+    return answerAgain(app, site, deployId, finished.release_id!, readJson<string[]>(finished.branches));
   }
 }
 
 /** A retried finalise (its first answer lost on the way) gets the release the deploy became. */
-async function answerAgain(app: WharfApp, site: Database['sites'], releaseId: string, branchNames: string[]) {
+async function answerAgain(
+  app: WharfApp,
+  site: Database['sites'],
+  deployId: string,
+  releaseId: string,
+  branchNames: string[],
+) {
   const branches = await app.db
     .selectFrom('branches')
     .select('id')
@@ -163,5 +173,6 @@ async function answerAgain(app: WharfApp, site: Database['sites'], releaseId: st
     site,
     releaseId,
     branches.map((branch) => branch.id),
+    await foundUnchanged(app.db, deployId, releaseId),
   );
 }

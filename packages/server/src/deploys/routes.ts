@@ -1,4 +1,3 @@
-import type { Readable } from 'node:stream';
 import { api } from '@wharf/contract';
 import type { FastifyRequest } from 'fastify';
 import { type Guard, param } from '../access/guards.ts';
@@ -6,6 +5,7 @@ import { mustUploadToSite } from '../access/rules.ts';
 import type { Database } from '../db/schema.ts';
 import { httpError } from '../http/errors.ts';
 import { withIdempotencyKey } from '../http/idempotency.ts';
+import { uploadBody } from '../http/uploadBody.ts';
 import type { WharfApp } from '../wharfApp.ts';
 import { receiveDeployFile, receiveDeployFiles } from './deployFiles.ts';
 import { findOpenDeploy } from './deployRows.ts';
@@ -71,12 +71,12 @@ export function deployRoutes(app: WharfApp) {
 
   app.handle(api.uploadDeployFile, deployOf, async ({ deploy: open, site, params, request }) => {
     const deploy = takingFiles({ deploy: open, site }, request, 'application/octet-stream');
-    await dropOnDiskFull(app, deploy.id, () => receiveDeployFile(app, deploy, params.hash, request.body as Readable));
+    await dropOnDiskFull(app, deploy.id, () => receiveDeployFile(app, deploy, params.hash, uploadBody(request)));
   });
 
   app.handle(api.uploadDeployFiles, deployOf, async ({ deploy: open, site, request }) => {
     const deploy = takingFiles({ deploy: open, site }, request, 'application/x-tar');
-    await dropOnDiskFull(app, deploy.id, () => receiveDeployFiles(app, deploy, request.body as Readable));
+    await dropOnDiskFull(app, deploy.id, () => receiveDeployFiles(app, deploy, uploadBody(request)));
   });
 
   // Needs no Idempotency-Key: the deploy is the key, and a second finalise answers what the first made.

@@ -3,6 +3,7 @@ import { type Readable, Writable } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
 import { branchExpiry, name as releaseName } from '@wharf/contract';
 import type { FastifyRequest } from 'fastify';
+import { z } from 'zod';
 import type { ReleaseLimits } from '../config.ts';
 import type { Database } from '../db/schema.ts';
 import { httpError, invalidField } from '../http/errors.ts';
@@ -16,7 +17,10 @@ import { dropDeploy, openDeploy } from './deployRows.ts';
 import { formsOfRelease } from './formsOfRelease.ts';
 import { rulesOfRelease } from './rulesOfRelease.ts';
 
-function field(value: string, field: string, schema = releaseName) {
+/** `force` of a form: make a release even when its files equal those its branches serve. */
+const forceField = z.enum(['true', 'false'], { error: 'Must be true or false' });
+
+function field(value: string, field: string, schema: z.ZodType<string> = releaseName) {
   mustBeGoodText(value, field);
   const result = schema.safeParse(value);
   if (!result.success) throw validationError(result.error, field);
@@ -60,7 +64,8 @@ async function readUpload<T>(request: FastifyRequest, limits: ReleaseLimits, rea
 
 /**
  * The upload of spec.md: multipart with a tar.gz `file`, a release `name` and `branches` (the
- * field repeated once per branch), and Wharf's `expires` (the branches' expiry, `14d`). The archive streams into the blob store; no branch moves
+ * field repeated once per branch), and Wharf's `expires` (the branches' expiry, `14d`) and
+ * `force` (`true`: a release even when nothing changed). The archive streams into the blob store; no branch moves
  * unless every file arrived. Answers the release and the upload's fingerprint.
  */
 export async function uploadArchive(
@@ -74,12 +79,14 @@ export async function uploadArchive(
   try {
     let name: string | undefined;
     let expires: string | null = null;
+    let force = false;
     const branches: string[] = [];
     const upload = await readUpload(request, limits, {
       field(fieldName, value) {
         if (fieldName === 'name') name = field(value, 'name');
         else if (fieldName === 'branches' || fieldName === 'branches[]') branches.push(field(value, 'branches'));
         else if (fieldName === 'expires') expires = field(value, 'expires', branchExpiry);
+        else if (fieldName === 'force') force = field(value, 'force', forceField) === 'true';
       },
       archive: (stream) => receiveArchive(app, { id: deploy.id, orgId: site.org_id }, stream, limits),
     });
@@ -95,6 +102,7 @@ export async function uploadArchive(
       rules: await rulesOfRelease(app, files),
       actorId,
       deployId: deploy.id,
+      force,
     });
     void app.jobs.wake();
     return { release, fingerprint: upload.fingerprint };

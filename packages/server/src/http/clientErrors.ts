@@ -18,7 +18,12 @@ function urlOverflowed(packet: Buffer | undefined) {
   return REQUEST_LINE.test(head) && (lineEnd === -1 || lineEnd > URL_LIMIT);
 }
 
+/** The parser's errors that mean the client ended its side in the middle of a request's body. */
+const BODY_CUT_SHORT = new Set(['HPE_INVALID_EOF_STATE']);
+
 function codeOf(error: NodeJS.ErrnoException & { rawPacket?: Buffer }): ErrorCode {
+  // Its size lied, or it gave up: not a malformed request but an incomplete upload.
+  if (BODY_CUT_SHORT.has(error.code ?? '')) return 'UPLOAD_INCOMPLETE';
   if (error.code === 'HPE_HEADER_OVERFLOW')
     return urlOverflowed(error.rawPacket) ? 'URL_TOO_LONG' : 'HEADERS_TOO_LARGE';
   if (error.code === 'ERR_HTTP_REQUEST_TIMEOUT') return 'REQUEST_TIMEOUT';
@@ -30,12 +35,13 @@ const MESSAGES: Partial<Record<ErrorCode, string>> = {
   HEADERS_TOO_LARGE: 'The request headers are larger than 16 KB',
   REQUEST_TIMEOUT: 'The request did not arrive in time',
   REQUEST_MALFORMED: 'The request is not valid HTTP',
+  UPLOAD_INCOMPLETE: 'The request body ended before all of it arrived',
 };
 
 /**
  * The answer to a request Node's parser refused before any handler saw it (every server's
  * `clientError`): a URL over the limit is 414 as nginx answers it, larger headers 431, a timeout
- * 408, anything else 400, each with its code; the connection is closed after it.
+ * 408, a body cut short 400 `UPLOAD_INCOMPLETE`, anything else 400, each with its code; the connection is closed after it.
  */
 export function answerClientError(error: NodeJS.ErrnoException, socket: Duplex) {
   // A reset connection, or one already answered and closed: nothing can be sent.
@@ -43,7 +49,9 @@ export function answerClientError(error: NodeJS.ErrnoException, socket: Duplex) 
   const code = codeOf(error);
   const status = errorCodes[code];
   const body = errorJson(code, MESSAGES[code] ?? code);
-  if (socket.writable)
+  // An answer already begun on this connection cannot be followed by another.
+  const answering = (socket as Duplex & { _httpMessage?: { headersSent?: boolean } })._httpMessage?.headersSent;
+  if (socket.writable && !answering)
     socket.write(
       `HTTP/1.1 ${status} ${code}\r\nContent-Type: application/json; charset=utf-8\r\n` +
         `Content-Length: ${Buffer.byteLength(body)}\r\nConnection: close\r\n\r\n${body}`,

@@ -3,10 +3,12 @@ import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import type { z } from 'zod';
 import { type Actor, anonymous, resolveActor } from '../access/actor.ts';
 import type { Guard, PathParams } from '../access/guards.ts';
+import type { UploadTimeouts } from '../config.ts';
 import type { Db } from '../db/schema.ts';
 import { trackEvents } from '../events/outbox.ts';
 import { httpError } from './errors.ts';
 import { CONTRACT_ROUTE, mustHaveGoodUrlText } from './textRule.ts';
+import { watchUploadBody } from './uploadBody.ts';
 
 // biome-ignore lint/suspicious/noExplicitAny: matches any schema in the positions not asked for
 type AnyRoute = Route<any, any, any, any>;
@@ -80,7 +82,10 @@ export function bindRoute<R extends AnyRoute, T extends object>(
   handler: RouteHandler<R, T>,
   /** Runs after a handler that recorded events, before its answer: they reach the edges first. */
   afterEvents: (lastSeq: number) => Promise<void>,
+  /** How long the body of a route that takes files (multipart or raw bytes) may take to arrive. */
+  uploadTimeouts: UploadTimeouts,
 ) {
+  const takesFiles = Boolean(route.multipart || route.binaryBody);
   const hasResponseBody = (route.response as z.ZodType) !== noContent;
   fastify.route({
     method: route.method.toUpperCase() as 'GET',
@@ -93,7 +98,9 @@ export function bindRoute<R extends AnyRoute, T extends object>(
       ...(route.body && !route.multipart && !route.binaryBody ? { body: route.body } : {}),
       ...(hasResponseBody ? { response: { [route.status]: route.response } } : {}),
     },
-    onRequest: async (request) => {
+    onRequest: async (request, reply) => {
+      // From the first moment: a client that stalls while it is being admitted is still stalling.
+      if (takesFiles) watchUploadBody(request, reply, uploadTimeouts);
       const actor =
         route.auth === 'public'
           ? await resolveActor(db, request).catch(() => anonymous)

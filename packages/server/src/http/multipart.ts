@@ -1,6 +1,7 @@
 import type { Multipart } from '@fastify/multipart';
 import type { FastifyRequest } from 'fastify';
 import { HttpError, httpError } from './errors.ts';
+import { uploadWatchOf } from './uploadBody.ts';
 
 /**
  * Failures of the multipart parser itself: a body without its boundary, or one that ends in the
@@ -32,16 +33,19 @@ function marked(error: unknown) {
  * as 400 MULTIPART_INVALID rather than 500. Every multipart upload reads its body through this.
  */
 export async function* readParts(request: FastifyRequest, options: Parameters<FastifyRequest['parts']>[0]) {
+  // Under the upload's timeouts: a body that stalls between parts or inside one fails the wait.
+  const watch = uploadWatchOf(request);
   const parts = request.parts(options)[Symbol.asyncIterator]();
   for (;;) {
     let next: IteratorResult<Multipart>;
     try {
-      next = await parts.next();
+      next = await Promise.race([parts.next(), watch.failed()]);
     } catch (error) {
       throw marked(error);
     }
     if (next.done) return;
     if (next.value.type === 'file') {
+      watch.guard(next.value.file);
       // The whole body may have been parsed already (a slow reader, a small body): a part can come errored.
       if (next.value.file.errored) marked(next.value.file.errored);
       next.value.file.on('error', marked);
