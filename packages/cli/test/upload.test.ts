@@ -244,16 +244,13 @@ describe('wharf upload exit codes', () => {
   });
 
   it("shows the server's reason when it refuses the release", async () => {
-    const folder = await siteFolder({
-      'index.html': 'x',
-      '.wharf.yml': 'forms:\n  - name: contact\n    type: email\n',
-    });
-    const run = await runWharf(['upload', folder, ...connection(), '--json']);
+    const folder = await siteFolder({ 'index.html': 'x' });
+    const run = await runWharf(['upload', folder, ...connection(), '--branch', 'b'.repeat(1001), '--json']);
     expect(run.code).toBe(exitCodes.refused);
     expect(run.json()).toEqual({
       ok: false,
       exitCode: exitCodes.refused,
-      error: 'The server refused the release: .wharf.yml line 2: forms.0.recipient: Input is required',
+      error: 'The server refused the release: branches.0: Max length is 1000',
     });
   });
 
