@@ -22,7 +22,10 @@ export const patterns = {
   color: /^#[0-9a-f]{6}$/,
   /** A site name is a DNS label: it becomes `{site}.{sites host}`. */
   siteName: /^[a-z0-9](?:[a-z0-9-]{0,61}[a-z0-9])?$/,
+  /** spec.md §5: the name of a form people type in. */
   formName: /^[A-Za-z_]+$/,
+  /** The name of a form found in an upload's HTML, as Netlify's sites name them (`contact-form`, `newsletter2`). */
+  foundFormName: /^[A-Za-z0-9_-]+$/,
   redirectPath: /^\//,
   headerPath: /^(?:\/.*)?$/,
   hostName: /^(?=.{1,253}$)(?:[a-z0-9](?:[a-z0-9-]{0,61}[a-z0-9])?\.)+[a-z0-9](?:[a-z0-9-]{0,61}[a-z0-9])?$/,

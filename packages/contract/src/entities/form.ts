@@ -1,7 +1,15 @@
 import { z } from 'zod';
 import { email, id, matching, messages, patterns, uniqueBy } from '../validation.ts';
 
-const formName = matching(patterns.formName);
+/**
+ * Any form name a site may have: spec.md §5's pattern (letters and underscores) for those people
+ * type in, or the slug of one found in an upload's HTML (digits and hyphens too), which a site
+ * keeps as it is. What tells them apart is whether the site has the name already: see
+ * `newFormNameIssues`, the one rule the console and the server apply to a list of forms.
+ */
+const formName = matching(patterns.foundFormName);
+/** A name a person types in, in `.wharf.yml` or the console: spec.md §5's pattern. */
+const typedFormName = matching(patterns.formName);
 
 /** The name of a field people never see and bots fill in: a post that fills it is kept apart as spam. */
 const honeypot = matching(/^[A-Za-z0-9_.:-]+$/, 100).describe(
@@ -11,7 +19,7 @@ const honeypot = matching(/^[A-Za-z0-9_.:-]+$/, 100).describe(
 const dbFields = {
   type: z.literal('db').describe('Submissions are stored; the console and the API list them'),
   name: formName.describe(
-    'Letters and underscores; what the page posts to (/.wharf/forms/{name}, or its form-name field)',
+    "What the page posts to (/.wharf/forms/{name}, or its form-name field): letters and underscores for a new name; one the site has (found in an upload's HTML: also digits and hyphens) as it is",
   ),
   honeypot: honeypot.optional(),
 };
@@ -27,10 +35,21 @@ const emailForm = z.object(emailFields);
 export const form = z.discriminatedUnion('type', [dbForm, emailForm], { error: 'Must be db or email' });
 export type Form = z.infer<typeof form>;
 
-/** A form as `.wharf.yml` declares it: any other key is a mistake worth reporting (a misspelt `recipient`). */
-const declaredForm = z.discriminatedUnion('type', [z.strictObject(dbFields), z.strictObject(emailFields)], {
-  error: 'Must be db or email',
-});
+/**
+ * A form as `.wharf.yml` declares it, its name typed by a person: any other key is a mistake worth
+ * reporting (a misspelt `recipient`).
+ */
+const declaredFields = {
+  ...dbFields,
+  name: typedFormName.describe(
+    'Letters and underscores; what the page posts to (/.wharf/forms/{name}, or its form-name field)',
+  ),
+};
+const declaredForm = z.discriminatedUnion(
+  'type',
+  [z.strictObject(declaredFields), z.strictObject({ ...emailFields, name: declaredFields.name })],
+  { error: 'Must be db or email' },
+);
 
 /** A list of forms whose names are unique, case aside (spec.md §5). */
 const uniqueForms = <T extends { name: string }>(item: z.ZodType<T>) =>
@@ -68,6 +87,22 @@ const siteFormExtras = {
  */
 export const siteForm = z.discriminatedUnion('type', [dbForm.extend(siteFormExtras), emailForm.extend(siteFormExtras)]);
 export type SiteForm = z.infer<typeof siteForm>;
+
+/**
+ * The one rule for the names of a list of forms a person saves: a name the site has already (case
+ * aside) is kept as it is, so that a form found in the HTML as `contact-form` saves unchanged; a new
+ * one is typed in, and follows spec.md §5's pattern with its message.
+ */
+export function newFormNameIssues(list: readonly { name: string }[], siteNames: Iterable<string>) {
+  const known = new Set([...siteNames].map((name) => name.toLowerCase()));
+  return list.flatMap((form, index) => {
+    if (known.has(form.name.toLowerCase())) return [];
+    const typed = typedFormName.safeParse(form.name);
+    return typed.error
+      ? typed.error.issues.slice(0, 1).map(({ message }) => ({ field: `forms.${index}.name`, message }))
+      : [];
+  });
+}
 
 export const formsBody = z.object({ forms });
 export const siteFormsBody = z.object({ forms: uniqueForms(siteFormInput) });

@@ -20,7 +20,7 @@ export type Submission = z.infer<typeof submission>;
 
 /** Which submissions a list or an export covers: the inbox by default, the spam with `spam=true`. */
 export const submissionFilter = z.object({
-  form: matching(patterns.formName).optional(),
+  form: matching(patterns.foundFormName).optional(),
   branchId: id.optional(),
   spam: queryFlag.default(false),
 });

@@ -5,6 +5,7 @@ describe('forms found in a page', () => {
   it('takes the forms marked as Netlify and Wharf mark them, whatever the case or quoting', () => {
     const html = `<body>
 <form name="contact" data-netlify="true" netlify-honeypot="bot-field"></form>
+<form name="contact-form2" data-netlify="true"></form>
 <FORM NETLIFY NAME=newsletter></FORM>
 <form data-wharf id="quote" data-wharf-honeypot="trap"></form>
 <form name="search" action="/search"></form>
@@ -14,6 +15,7 @@ describe('forms found in a page', () => {
     expect(formsInHtml(html, 'index.html')).toEqual({
       forms: [
         { type: 'db', name: 'contact', honeypot: 'bot-field' },
+        { type: 'db', name: 'contact-form2' },
         { type: 'db', name: 'newsletter' },
         { type: 'db', name: 'quote', honeypot: 'trap' },
       ],
@@ -23,7 +25,7 @@ describe('forms found in a page', () => {
 
   it('reports a marked form it cannot take, with the page and the line', () => {
     const html =
-      '<p>\n<form netlify></form>\n\n<form netlify name="sign-up"></form><form netlify name="a" netlify-honeypot="[x]"></form>';
+      '<p>\n<form netlify></form>\n\n<form netlify name="Sign up!"></form><form netlify name="a" netlify-honeypot="[x]"></form>';
     expect(formsInHtml(html, 'about/index.html').problems).toEqual([
       {
         file: 'about/index.html',
@@ -35,7 +37,7 @@ describe('forms found in a page', () => {
         file: 'about/index.html',
         line: 4,
         severity: 'warning',
-        message: 'The form "sign-up" is not collected: a form name has only letters and underscores',
+        message: 'The form "Sign up!" is not collected: a form name has only letters, digits, hyphens and underscores',
       },
       {
         file: 'about/index.html',

@@ -18,7 +18,8 @@ function honeypotOf(attributes: Record<string, string>) {
 /**
  * The forms a page marks for collection, as Netlify finds them: `<form name="contact" data-netlify="true">`,
  * `<form name="contact" netlify>`, or Wharf's `data-wharf`; `netlify-honeypot` (or
- * `data-wharf-honeypot`) names the hidden field bots fill in. Each becomes a stored (db) form; a
+ * `data-wharf-honeypot`) names the hidden field bots fill in. Each becomes a stored (db) form, its
+ * name kept as the page spells it when it is a slug (`contact-form`: the page posts that name); a
  * marked form without a usable name is reported, with its line, and left out.
  */
 export function formsInHtml(html: string, path: string): { forms: Form[]; problems: RuleProblem[] } {
@@ -45,7 +46,7 @@ export function formsInHtml(html: string, path: string): { forms: Form[]; proble
             ? 'A form marked for collection has no name attribute: it is not collected'
             : parsed.error.issues[0]?.path[0] === 'honeypot'
               ? `The form "${name}" is not collected: its honeypot field "${honeypot}" has other characters than letters, digits and _.:-`
-              : `The form "${name}" is not collected: a form name has only letters and underscores`,
+              : `The form "${name}" is not collected: a form name has only letters, digits, hyphens and underscores`,
         });
     },
   });

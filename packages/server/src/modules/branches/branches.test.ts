@@ -131,8 +131,14 @@ describe.each(databases)('branches and releases on $name', ({ postgres }) => {
     expect(answer.body.details).toEqual(
       expect.arrayContaining([
         { field: 'forms.1.recipient', message: 'Invalid email' },
-        { field: 'forms.2.name', message: 'Must match ^[A-Za-z_]+$' },
+        { field: 'forms.1.name', message: 'Form name must be unique' },
       ]),
     );
+    // A new name (one the site has not found in its HTML) is typed in: spec.md's pattern.
+    const typed = await owner.put(path, { forms: [{ type: 'db', name: 'has-dash' }] });
+    expect([typed.status, typed.body.details]).toEqual([
+      400,
+      [{ field: 'forms.0.name', message: 'Must match ^[A-Za-z_]+$' }],
+    ]);
   });
 });

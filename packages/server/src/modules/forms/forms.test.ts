@@ -25,7 +25,7 @@ const NETLIFY_PAGES = [
   { name: 'thanks.html', content: 'thanks' },
   {
     name: 'bad.html',
-    content: '\n\n<form data-netlify="true" name="sign-up"></form><form data-netlify="false" name="off"></form>',
+    content: '\n\n<form data-netlify="true" name="Sign up!"></form><form data-netlify="false" name="off"></form>',
   },
 ];
 
@@ -113,7 +113,7 @@ describe.each(databases)('forms of a site on $name', ({ postgres }) => {
         file: 'bad.html',
         line: 3,
         severity: 'warning',
-        message: 'The form "sign-up" is not collected: a form name has only letters and underscores',
+        message: 'The form "Sign up!" is not collected: a form name has only letters, digits, hyphens and underscores',
       },
     ]);
     // contact existed (declared in the console): it stays as people made it, with the page's honeypot.
@@ -252,6 +252,68 @@ describe.each(databases)('forms of a site on $name', ({ postgres }) => {
     ]);
     expect((await siteForms()).map((form) => form.name)).toContain('feedback');
     expect((await siteForms()).map((form) => form.name)).not.toContain('orders');
+  });
+
+  it("takes a Netlify form named as a slug (contact-form) as it is, and keeps spec.md's pattern for names people type", async () => {
+    const page = {
+      name: 'contact-us.html',
+      content:
+        '<form data-netlify="true" name="contact-form" netlify-honeypot="bot-field"><input name="bot-field"><input name="email"></form>',
+    };
+    const release = await uploadRelease(owner, world.site._id, 'slug', ['main'], [page]);
+    expect(release.ruleProblems).toEqual([]);
+    expect((await siteForms()).find((form) => form.name === 'contact-form')).toEqual({
+      type: 'db',
+      name: 'contact-form',
+      honeypot: 'bot-field',
+      branches: null,
+      detected: true,
+    });
+    const onPage = await post('/contact-us.html', 'form-name=contact-form&email=a%40example.com&bot-field=');
+    expect([onPage.status, onPage.headers.location]).toEqual([303, '/contact-us.html']);
+    expect((await post('/.wharf/forms/contact-form', 'email=b%40example.com')).status).toBe(303);
+    expect((await submissions('form=contact-form')).map((s) => [s.form, s.fields])).toEqual([
+      ['contact-form', { email: 'b@example.com' }],
+      ['contact-form', { email: 'a@example.com' }],
+    ]);
+
+    // The console saves the whole list: the detected name goes back as it came, changed or not.
+    const path = `/api/v1/sites/${world.site._id}/forms`;
+    const listed = (await siteForms()).map(({ detected: _d, ...form }) => form);
+    expectStatus(await owner.put(path, { forms: [...listed, { type: 'db', name: 'feedback_two' }] }), 200);
+    const mailed = [
+      { type: 'email', name: 'contact-form', honeypot: 'bot-field', recipient: 'team@example.com', branches: null },
+    ];
+    expectStatus(await owner.put(path, { forms: mailed }), 200);
+    expectStatus(await owner.put(path, { forms: mailed }), 200);
+    expect((await siteForms()).map((form) => [form.name, form.type, form.detected])).toEqual([
+      ['contact-form', 'email', false],
+    ]);
+
+    // A name people type in follows spec.md §5, on both calls that save forms; nothing changes.
+    const before = await siteForms();
+    const typed = [...mailed, { type: 'db', name: 'sign-up' }];
+    const refused = await owner.put(path, { forms: typed });
+    expect([refused.status, refused.body.code, refused.body.details]).toEqual([
+      400,
+      'VALIDATION_FAILED',
+      [{ field: 'forms.1.name', message: 'Must match ^[A-Za-z_]+$' }],
+    ]);
+    const byRelease = await owner.put(`/api/v1/releases/${release._id}/forms`, {
+      forms: [
+        { type: 'db', name: 'contact-form' },
+        { type: 'db', name: 'newsletter2' },
+      ],
+    });
+    expect([byRelease.status, byRelease.body.details]).toEqual([
+      400,
+      [{ field: 'forms.1.name', message: 'Must match ^[A-Za-z_]+$' }],
+    ]);
+    expect(await siteForms()).toEqual(before);
+    const kept = await owner.put(`/api/v1/releases/${release._id}/forms`, {
+      forms: [{ type: 'db', name: 'contact-form' }],
+    });
+    expect(expectStatus(kept, 200).forms).toEqual([{ type: 'db', name: 'contact-form' }]);
   });
 
   it('keeps the stored submissions readable whatever becomes of their forms', async () => {

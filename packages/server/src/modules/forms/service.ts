@@ -1,6 +1,7 @@
-import type { Form, SiteFormInput } from '@wharf/contract';
+import { type Form, newFormNameIssues, type SiteFormInput } from '@wharf/contract';
 import { lockingRows } from '../../db/rowLocks.ts';
 import type { Executor } from '../../db/schema.ts';
+import { httpError } from '../../http/errors.ts';
 import { flag, isSet } from '../../lib/json.ts';
 import { branchIdsOf, definitionOf, type SiteFormRow, seenBy, siteFormRows } from './queries.ts';
 
@@ -26,6 +27,19 @@ async function lockedSiteForms(trx: Executor, siteId: string) {
   return siteFormRows(trx, siteId);
 }
 
+/**
+ * A list people save may keep every name the site has (one found in the HTML as `contact-form`
+ * included); a name new to the site is typed in, and must follow spec.md §5's pattern.
+ */
+function mustNameNewFormsAsTyped(forms: readonly { name: string }[], rows: SiteFormRow[]) {
+  const issues = newFormNameIssues(
+    forms,
+    rows.map((row) => row.name_key),
+  );
+  const [first] = issues;
+  if (first) throw httpError('VALIDATION_FAILED', `${first.field}: ${first.message}`, issues);
+}
+
 /** Writes the site's forms as this list, in its order. */
 async function writeSiteForms(trx: Executor, siteId: string, rows: Omit<SiteFormRow, 'site_id' | 'position'>[]) {
   await trx.deleteFrom('site_forms').where('site_id', '=', siteId).execute();
@@ -41,7 +55,9 @@ async function writeSiteForms(trx: Executor, siteId: string, rows: Omit<SiteForm
  * in the HTML; one a person changed is theirs from then on.
  */
 export async function replaceSiteForms(trx: Executor, siteId: string, forms: SiteFormInput[]) {
-  const before = new Map((await lockedSiteForms(trx, siteId)).map((row) => [row.name_key, row]));
+  const rows = await lockedSiteForms(trx, siteId);
+  mustNameNewFormsAsTyped(forms, rows);
+  const before = new Map(rows.map((row) => [row.name_key, row]));
   await writeSiteForms(
     trx,
     siteId,
@@ -67,6 +83,7 @@ export async function replaceSiteForms(trx: Executor, siteId: string, forms: Sit
  */
 export async function setFormsSeenBy(trx: Executor, siteId: string, branchIds: string[], forms: Form[]) {
   const rows = await lockedSiteForms(trx, siteId);
+  mustNameNewFormsAsTyped(forms, rows);
   const named = new Map(forms.map((form) => [keyOf(form.name), form]));
   const result: SiteFormInput[] = [];
   for (const row of rows) {

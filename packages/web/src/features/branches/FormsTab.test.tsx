@@ -76,4 +76,33 @@ describe('the forms tab of a branch', () => {
     await waitFor(() => expect(screen.getByRole('button', { name: 'Save' })).toBeDisabled());
     expect(screen.queryByRole('group', { name: 'Form 2' })).toBeNull();
   });
+
+  it("saves a name found in the HTML (contact-form) as it is, and holds a typed name to the spec's pattern", async () => {
+    const found: SiteForm = { type: 'db', name: 'contact-form', branches: null, detected: true };
+    const fetch = vi.fn(async (_url: string, init?: RequestInit) =>
+      Response.json(init?.method === 'PUT' ? [found] : { items: [], count: 0 }),
+    );
+    vi.stubGlobal('fetch', fetch);
+    onTestFinished(() => {
+      vi.unstubAllGlobals();
+    });
+    renderEditable([found]);
+    fireEvent.click(screen.getByRole('button', { name: 'Add form' }));
+    const added = screen.getByRole('group', { name: 'Form 2' });
+    fireEvent.change(within(added).getByRole('textbox', { name: 'Name' }), { target: { value: 'sign-up' } });
+    fireEvent.click(screen.getByRole('button', { name: 'Save' }));
+    expect(await within(added).findByText('Must match ^[A-Za-z_]+$')).toBeInTheDocument();
+    expect(within(screen.getByRole('group', { name: 'Form 1' })).queryByText(/Must match/)).toBeNull();
+    const puts = () => fetch.mock.calls.filter(([, init]) => (init as RequestInit)?.method === 'PUT');
+    expect(puts()).toHaveLength(0);
+    fireEvent.change(within(added).getByRole('textbox', { name: 'Name' }), { target: { value: 'sign_up' } });
+    fireEvent.click(screen.getByRole('button', { name: 'Save' }));
+    await waitFor(() => expect(puts()).toHaveLength(1));
+    expect(JSON.parse(String((puts()[0]![1] as RequestInit).body))).toEqual({
+      forms: [
+        { type: 'db', name: 'contact-form', branches: null },
+        { type: 'db', name: 'sign_up', branches: null },
+      ],
+    });
+  });
 });

@@ -15,6 +15,7 @@ import {
 import { useForm } from '@mantine/form';
 import { useQuery, useQueryClient } from '@tanstack/react-query';
 import { api, type Branch, type SiteForm } from '@wharf/contract';
+import { useRef } from 'react';
 import { ErrorPanel } from '../../components/ErrorPanel.tsx';
 import { MailOffNotice } from '../../components/MailOffNotice.tsx';
 import { RowsEditor } from '../../components/RowsEditor.tsx';
@@ -56,9 +57,12 @@ function FormBadges({ entry, saved, branchId }: { entry: FormValues; saved: Site
 function FormsEditor({ branch, forms, branches, canManage }: EditorProps) {
   const client = useQueryClient();
   const params = { siteId: branch.siteId };
+  // The names the site has as last saved: those are kept as they are, even outside spec.md's pattern.
+  const siteNames = useRef<string[]>([]);
+  siteNames.current = forms.map((saved) => saved.name);
   const form = useForm<{ forms: FormValues[] }>({
     initialValues: { forms: forms.map(formValues) },
-    validate: validateForms,
+    validate: (values) => validateForms(values, siteNames.current),
   });
   const save = useFormMutation(form, {
     mutationFn: (values: { forms: FormValues[] }) =>

@@ -92,14 +92,24 @@ describe('forms in the editor', () => {
     expect(isOnBranch(values({ branches: ['b2'] }), 'b1')).toBe(false);
   });
 
-  it('refuses names that are not letters and underscores, or repeated in any case', () => {
+  it('refuses typed names that are not letters and underscores, or repeated in any case', () => {
     const form = (name: string) => values({ type: 'db', name });
-    expect(validateForms({ forms: [form('contact-us')] })).toEqual({ 'forms.0.name': 'Must match ^[A-Za-z_]+$' });
-    expect(validateForms({ forms: [form('Contact'), form('contact')] })).toEqual({
+    expect(validateForms({ forms: [form('contact-us')] }, [])).toEqual({ 'forms.0.name': 'Must match ^[A-Za-z_]+$' });
+    expect(validateForms({ forms: [form('Contact'), form('contact')] }, [])).toEqual({
       'forms.1.name': 'Form name must be unique',
     });
-    expect(validateForms({ forms: [values({ type: 'email', name: 'news', recipient: 'nobody' })] })).toEqual({
+    expect(validateForms({ forms: [values({ type: 'email', name: 'news', recipient: 'nobody' })] }, [])).toEqual({
       'forms.0.recipient': 'Invalid email',
+    });
+  });
+
+  it('keeps a name the site has (found in its HTML as a slug) as it is, and only that one', () => {
+    const form = (name: string) => values({ type: 'db', name });
+    expect(validateForms({ forms: [form('contact-form'), form('newsletter2')] }, ['contact-form'])).toEqual({
+      'forms.1.name': 'Must match ^[A-Za-z_]+$',
+    });
+    expect(validateForms({ forms: [form('contact-form!')] }, ['contact-form!'])).toEqual({
+      'forms.0.name': 'Must match ^[A-Za-z0-9_-]+$',
     });
   });
 });

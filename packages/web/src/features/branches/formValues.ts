@@ -1,5 +1,5 @@
 import type { FormErrors } from '@mantine/form';
-import { type SiteForm, type SiteFormInput, siteFormsBody } from '@wharf/contract';
+import { newFormNameIssues, type SiteForm, type SiteFormInput, siteFormsBody } from '@wharf/contract';
 
 /** A form of the site as the editor holds it: the recipient stays while the type is switched. */
 export interface FormValues {
@@ -32,11 +32,15 @@ export function formOf({ type, name, recipient, honeypot, branches }: FormValues
 export const isOnBranch = (form: FormValues, branchId: string) =>
   form.branches.length === 0 || form.branches.includes(branchId);
 
-/** The contract's rules for forms (spec.md §5), reported on the editor's own fields. */
-export function validateForms(values: { forms: FormValues[] }): FormErrors {
-  const result = siteFormsBody.safeParse({ forms: values.forms.map(formOf) });
-  if (result.success) return {};
+/**
+ * The contract's rules for forms (spec.md §5), reported on the editor's own fields: a name the site
+ * has (`siteNames`, as saved: one found in the HTML as `contact-form` too) is kept as it is; a name
+ * typed in follows the spec's pattern, as the server checks it.
+ */
+export function validateForms(values: { forms: FormValues[] }, siteNames: Iterable<string>): FormErrors {
   const errors: FormErrors = {};
-  for (const issue of result.error.issues) errors[issue.path.join('.')] ??= issue.message;
+  const result = siteFormsBody.safeParse({ forms: values.forms.map(formOf) });
+  for (const issue of result.error?.issues ?? []) errors[issue.path.join('.')] ??= issue.message;
+  for (const issue of newFormNameIssues(values.forms, siteNames)) errors[issue.field] ??= issue.message;
   return errors;
 }
