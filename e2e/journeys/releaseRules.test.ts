@@ -53,7 +53,7 @@ describeInBrowser('release rules: problems on the release, redirect rules, heade
 
     await page.goto(`/sites/${site._id}/releases`);
     await page.getByRole('button', { name: 'Rule problems of release netlify build' }).click();
-    const problems = page.getByRole('dialog', { name: 'Problems in _redirects and _headers' });
+    const problems = page.getByRole('dialog', { name: "Problems in the release's files" });
     await expectVisible(problems.getByText(/_redirects:2/));
     await snap(page, 'release-rule-problems');
     await context.close();

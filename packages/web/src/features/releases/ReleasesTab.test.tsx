@@ -54,7 +54,7 @@ describe("the problems of a release's _redirects and _headers", () => {
   it('lists the problems at their file and line, _redirects first, with their severity', async () => {
     renderReleases([moved, clean]);
     fireEvent.click(screen.getByRole('button', { name: 'Rule problems of release moved-from-netlify' }));
-    const list = await screen.findByRole('dialog', { name: 'Problems in _redirects and _headers' });
+    const list = await screen.findByRole('dialog', { name: "Problems in the release's files" });
     expect(
       within(list)
         .getAllByRole('listitem')

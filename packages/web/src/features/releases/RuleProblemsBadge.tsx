@@ -5,8 +5,8 @@ import { useId } from 'react';
 import { inFileOrder, problemsSummary } from './ruleProblems.ts';
 
 /**
- * What is wrong in a release's `_redirects` and `_headers`: a badge counting the problems, which
- * opens their list, each at its file and line.
+ * What is wrong in a release's files (`.wharf.yml`, `_redirects`, `_headers`, the forms of its
+ * pages): a badge counting the problems, which opens their list, each at its file and line.
  */
 export function RuleProblemsBadge({ release }: { release: Release }) {
   const headingId = useId();
@@ -34,11 +34,11 @@ export function RuleProblemsBadge({ release }: { release: Release }) {
       <Popover.Dropdown role="dialog" aria-labelledby={headingId} maw="calc(100vw - 32px)">
         <Stack gap="xs">
           <Title id={headingId} order={3} size="h6">
-            Problems in _redirects and _headers
+            Problems in the release's files
           </Title>
           <Text size="xs" c="dimmed">
-            The release is served without the lines that have errors; warnings point at rules that may not do what they
-            seem to.
+            The release is served without the lines that have errors; warnings point at what may not do what it seems
+            to.
           </Text>
           <List spacing={6} size="sm" listStyleType="none">
             {inFileOrder(release.ruleProblems).map((problem) => (
