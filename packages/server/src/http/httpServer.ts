@@ -1,4 +1,4 @@
-import { createServer, type IncomingMessage, type RequestListener } from 'node:http';
+import { createServer, type IncomingMessage, type RequestListener, type ServerResponse } from 'node:http';
 import { answerClientError } from './clientErrors.ts';
 import { withReadableTarget } from './requestTarget.ts';
 
@@ -16,16 +16,23 @@ const hasBody = (req: IncomingMessage) =>
   req.headers['transfer-encoding'] !== undefined || (req.headers['content-length'] ?? '0') !== '0';
 
 /**
- * A request answered before its body ended (a refused upload) leaves a connection that cannot
- * carry another request until the client sends the rest, which it seldom does once answered: it
- * is ended after the answer, as nginx does, rather than held for its keep-alive time.
+ * A request answered before its body ended (a refused upload, a post to a site's unknown form)
+ * leaves a connection that cannot carry another request until the client sends the rest, which it
+ * seldom does once answered: it is ended after the answer, as nginx does, rather than held for its
+ * keep-alive time. The answer says so (`Connection: close`), decided as its head goes out: a client
+ * told `keep-alive` would send its next request on the connection being closed, and see it hang up.
  */
 function endingUnreadBodies(listener: RequestListener): RequestListener {
   return (req, res) => {
-    if (hasBody(req))
-      res.once('finish', () => {
-        if (!req.complete) req.socket.end();
-      });
+    if (hasBody(req)) {
+      const writeHead = res.writeHead;
+      // Node writes every head through writeHead (an implicit one too); without keep-alive it sends
+      // `Connection: close` and ends the socket once the answer is sent.
+      res.writeHead = function (this: ServerResponse, ...args: Parameters<typeof writeHead>) {
+        if (!req.complete) this.shouldKeepAlive = false;
+        return writeHead.apply(this, args);
+      } as typeof writeHead;
+    }
     listener(req, res);
   };
 }

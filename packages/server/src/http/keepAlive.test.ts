@@ -1,4 +1,5 @@
 import http from 'node:http';
+import net from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startTestServer, type TestServer } from '../../test/harness.ts';
 import { KEEP_ALIVE_TIMEOUT_MS } from './httpServer.ts';
@@ -16,6 +17,26 @@ function get(agent: http.Agent, port: number) {
         res.on('end', () => resolve(res.statusCode ?? 0));
       })
       .on('error', reject);
+  });
+}
+
+/** The head of the answer to a request whose body is announced and never sent, and whether the server then closed. */
+function answerToWithheldBody(port: number, host: string, path: string) {
+  return new Promise<{ head: string; closed: boolean }>((resolve, reject) => {
+    const socket = net.connect(port, '127.0.0.1', () =>
+      socket.write(`POST ${path} HTTP/1.1\r\nHost: ${host}\r\nContent-Type: text/plain\r\nContent-Length: 10\r\n\r\n`),
+    );
+    let text = '';
+    socket.setEncoding('latin1');
+    socket.on('data', (chunk: string) => {
+      text += chunk;
+    });
+    socket.on('error', reject);
+    socket.setTimeout(5_000, () => {
+      socket.destroy();
+      resolve({ head: text.split('\r\n\r\n')[0] ?? '', closed: false });
+    });
+    socket.on('end', () => resolve({ head: text.split('\r\n\r\n')[0] ?? '', closed: true }));
   });
 }
 
@@ -51,4 +72,20 @@ describe('kept-alive connections', () => {
       agent.destroy();
     }
   }, 20_000);
+
+  // A client told `keep-alive` sends its next request on the connection the server is closing (a
+  // site's 404 to a post answered before its body came): it gets "socket hang up".
+  it('say they close when an answer goes out before its request body ended, on the API and on sites', async () => {
+    for (const [host, path] of [
+      [`127.0.0.1:${port}`, '/api/v1/orgs'],
+      [`nosuch.localhost:${port}`, '/'],
+    ]) {
+      const { head, closed } = await answerToWithheldBody(port, host!, path!);
+      expect([head.split('\r\n')[0], head.toLowerCase().includes('\r\nconnection: close'), closed]).toEqual([
+        expect.stringMatching(/^HTTP\/1\.1 4\d\d /),
+        true,
+        true,
+      ]);
+    }
+  });
 });
