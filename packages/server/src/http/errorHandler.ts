@@ -74,11 +74,6 @@ export function errorJson(code: ErrorCode, message: string, details?: FieldProbl
 }
 
 export function sendError(reply: FastifyReply, body: ReturnType<typeof errorBody>) {
-  // A refusal before the whole body arrived (an upload too large for the disk, or refused midway)
-  // ends the connection after it, as nginx does: the rest of the body is never read, so the
-  // connection could not carry another request and would otherwise wait out its keep-alive time.
-  if (!reply.request.raw.complete && !reply.request.raw.httpVersion.startsWith('2'))
-    reply.header('connection', 'close');
   return reply
     .code(body.statusCode)
     .type('application/json')
