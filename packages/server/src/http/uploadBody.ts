@@ -84,6 +84,10 @@ class UploadWatch {
 
   /** Fails `stream` (a part of the body being read) when the upload fails. */
   guard(stream: Readable) {
+    // Its reader may have stopped listening by the time the upload fails (it failed first, or
+    // gave up on the body): the failure then ends the stream without crashing the process.
+    // Readers still listening get it, and `failed()` tells the route.
+    stream.on('error', () => undefined);
     if (this.failure) stream.destroy(this.failure);
     else {
       this.guarded.add(stream);
