@@ -1,4 +1,4 @@
-import { createServer, type IncomingMessage, type RequestListener, type ServerResponse } from 'node:http';
+import { createServer, type IncomingMessage, type RequestListener } from 'node:http';
 import { answerClientError } from './clientErrors.ts';
 import { withReadableTarget } from './requestTarget.ts';
 
@@ -15,24 +15,26 @@ export const KEEP_ALIVE_TIMEOUT_MS = 75_000;
 const hasBody = (req: IncomingMessage) =>
   req.headers['transfer-encoding'] !== undefined || (req.headers['content-length'] ?? '0') !== '0';
 
+/** How long a connection whose answer went out before its request's body ended waits for the rest. */
+const UNREAD_BODY_IDLE_MS = 5_000;
+
 /**
- * A request answered before its body ended (a refused upload, a post to a site's unknown form)
- * leaves a connection that cannot carry another request until the client sends the rest, which it
- * seldom does once answered: it is ended after the answer, as nginx does, rather than held for its
- * keep-alive time. The answer says so (`Connection: close`), decided as its head goes out: a client
- * told `keep-alive` would send its next request on the connection being closed, and see it hang up.
+ * A request answered before its body ended (a refused upload, a post to a site's unknown form):
+ * Node reads the rest of the body and drops it, and the connection can then carry the next
+ * request. Closing it at once instead would reset it while the client still writes, and the client
+ * would see EPIPE or ECONNRESET in place of the answer that says why it was refused. But a client
+ * that stops sending the rest must not hold the connection for the whole keep-alive time (it would
+ * also hold a server's close that long): it gets a few seconds of silence, as nginx's lingering
+ * close gives, and is then closed.
  */
-function endingUnreadBodies(listener: RequestListener): RequestListener {
+function boundingUnreadBodies(listener: RequestListener): RequestListener {
   return (req, res) => {
-    if (hasBody(req)) {
-      const writeHead = res.writeHead;
-      // Node writes every head through writeHead (an implicit one too); without keep-alive it sends
-      // `Connection: close` and ends the socket once the answer is sent.
-      res.writeHead = function (this: ServerResponse, ...args: Parameters<typeof writeHead>) {
-        if (!req.complete) this.shouldKeepAlive = false;
-        return writeHead.apply(this, args);
-      } as typeof writeHead;
-    }
+    // After Node's own handling of the finished answer, which sets the keep-alive timeout (a socket
+    // already gone has nothing to bound).
+    if (hasBody(req))
+      res.once('finish', () => {
+        if (!req.complete) req.socket?.setTimeout(UNREAD_BODY_IDLE_MS);
+      });
     listener(req, res);
   };
 }
@@ -40,13 +42,13 @@ function endingUnreadBodies(listener: RequestListener): RequestListener {
 /**
  * An HTTP server as every port of Wharf has it (the main port, the sites port, a cluster worker's):
  * its connections kept as long as above, requests that name two hosts or too long a URL refused
- * before any handler (requestTarget.ts), answers to bodies left unread ending their connection, and the requests Node's parser refuses answered with a
- * code (clientErrors.ts).
+ * before any handler (requestTarget.ts), connections whose answer left a body unread closed after a few idle seconds, and the requests Node's
+ * parser refuses answered with a code (clientErrors.ts).
  */
 export function createHttpServer(listener: RequestListener) {
   const server = createServer(
     { keepAliveTimeout: KEEP_ALIVE_TIMEOUT_MS },
-    withReadableTarget(endingUnreadBodies(listener)),
+    withReadableTarget(boundingUnreadBodies(listener)),
   );
   server.on('clientError', answerClientError);
   return server;

@@ -32,7 +32,7 @@ function answerToWithheldBody(port: number, host: string, path: string) {
       text += chunk;
     });
     socket.on('error', reject);
-    socket.setTimeout(5_000, () => {
+    socket.setTimeout(15_000, () => {
       socket.destroy();
       resolve({ head: text.split('\r\n\r\n')[0] ?? '', closed: false });
     });
@@ -73,19 +73,15 @@ describe('kept-alive connections', () => {
     }
   }, 20_000);
 
-  // A client told `keep-alive` sends its next request on the connection the server is closing (a
-  // site's 404 to a post answered before its body came): it gets "socket hang up".
-  it('say they close when an answer goes out before its request body ended, on the API and on sites', async () => {
+  // An answer that went out before its request's body ended (a site's 404 to a post, a refused
+  // upload): a client that never sends the rest is closed after a few seconds, not kept 75 s.
+  it('close a few seconds after an answer that went out before its request body ended, on the API and on sites', async () => {
     for (const [host, path] of [
       [`127.0.0.1:${port}`, '/api/v1/orgs'],
       [`nosuch.localhost:${port}`, '/'],
     ]) {
       const { head, closed } = await answerToWithheldBody(port, host!, path!);
-      expect([head.split('\r\n')[0], head.toLowerCase().includes('\r\nconnection: close'), closed]).toEqual([
-        expect.stringMatching(/^HTTP\/1\.1 4\d\d /),
-        true,
-        true,
-      ]);
+      expect([head.split('\r\n')[0], closed]).toEqual([expect.stringMatching(/^HTTP\/1\.1 4\d\d /), true]);
     }
   });
 });
