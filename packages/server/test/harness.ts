@@ -31,7 +31,23 @@ export function testUsersSetting() {
   return usersSetting;
 }
 
+/** Ports this process has handed out: the system may give a just-released port again at once. */
+const handedOut = new Set<number>();
+
+/**
+ * A port free now, and never one handed out before in this process: a test that takes two (HTTP
+ * and HTTPS) before listening on either would otherwise get the same one twice now and then.
+ */
 export async function freePort(): Promise<number> {
+  for (;;) {
+    const port = await anyFreePort();
+    if (handedOut.has(port)) continue;
+    handedOut.add(port);
+    return port;
+  }
+}
+
+function anyFreePort(): Promise<number> {
   return new Promise((resolve, reject) => {
     const server = createServer();
     server.unref();
