@@ -4,27 +4,16 @@ import { z } from 'zod';
 import { type ClusterSettings, clusterSettings } from './clusterSettings.ts';
 import { parseTrustProxy, type TrustProxy, trustNobody } from './http/trustProxy.ts';
 import { type SignInSettings, signInEnvironment, signInSettings } from './modules/auth/signInSettings.ts';
-import { emptyAllowList, type PrivateAllowList, parsePrivateAllowList } from './outbound/privateAllowList.ts';
+import { type PrivateAllowList, privateAllowListSetting } from './outbound/privateAllowList.ts';
 import { type StorageSettings, storageSettings } from './storage/storageSettings.ts';
 import { type DnsUpdateSettings, parseDnsUpdateUrl } from './tls/acme/dnsUpdateSettings.ts';
 
-/** A comma-separated list of private hosts and networks one kind of outbound connection may reach. */
-function allowList(setting: string) {
-  return z
-    .string()
-    .transform((value, ctx) => {
-      try {
-        return parsePrivateAllowList(setting, value);
-      } catch (error) {
-        ctx.addIssue({
-          code: 'custom',
-          message: `must be host names, addresses and CIDRs separated by commas: ${(error as Error).message}`,
-        });
-        return z.NEVER;
-      }
-    })
-    .default(emptyAllowList(setting));
-}
+/** A positive number of seconds, `fallback` when unset. */
+const seconds = (fallback: number) =>
+  z.coerce
+    .number({ error: 'must be a number of seconds' })
+    .positive('must be a number of seconds, more than 0')
+    .default(fallback);
 
 /** Every environment variable Wharf reads, with its default; README.md documents the same list. */
 const environment = z
@@ -34,8 +23,8 @@ const environment = z
     WHARF_SITES_PORT: z.coerce.number({ error: 'must be a port number' }).int().min(0).max(65535).optional(),
     WHARF_METRICS_TOKEN: z.string().min(16, 'must be at least 16 characters').optional(),
     WHARF_ALLOW_PRIVATE_UPSTREAMS: z.enum(['on', 'off'], { error: 'must be on or off' }).default('off'),
-    WHARF_HOOKS_ALLOWED_PRIVATE: allowList('WHARF_HOOKS_ALLOWED_PRIVATE'),
-    WHARF_PROXY_ALLOWED_PRIVATE: allowList('WHARF_PROXY_ALLOWED_PRIVATE'),
+    WHARF_HOOKS_ALLOWED_PRIVATE: privateAllowListSetting('WHARF_HOOKS_ALLOWED_PRIVATE'),
+    WHARF_PROXY_ALLOWED_PRIVATE: privateAllowListSetting('WHARF_PROXY_ALLOWED_PRIVATE'),
     PORT: z.coerce.number({ error: 'must be a port number' }).int().min(0).max(65535).default(8080),
     HOST: z.string().default('0.0.0.0'),
     WHARF_HTTPS_PORT: z.coerce.number({ error: 'must be a port number' }).int().min(0).max(65535).optional(),
@@ -118,14 +107,8 @@ const environment = z
       .default(4 * 1024 ** 3),
     WHARF_MAX_RELEASE_FILES: z.coerce.number({ error: 'must be a number of files' }).int().positive().default(100_000),
     WHARF_DEPLOY_TTL_MINUTES: z.coerce.number({ error: 'must be a number of minutes' }).positive().default(60),
-    WHARF_UPLOAD_IDLE_SECONDS: z.coerce
-      .number({ error: 'must be a number of seconds' })
-      .positive('must be a number of seconds, more than 0')
-      .default(60),
-    WHARF_UPLOAD_DEADLINE_SECONDS: z.coerce
-      .number({ error: 'must be a number of seconds' })
-      .positive('must be a number of seconds, more than 0')
-      .default(3600),
+    WHARF_UPLOAD_IDLE_SECONDS: seconds(60),
+    WHARF_UPLOAD_DEADLINE_SECONDS: seconds(3600),
     WHARF_COMPRESSION_THREADS: z.coerce
       .number({ error: 'must be a whole number of threads' })
       .int('must be a whole number of threads')

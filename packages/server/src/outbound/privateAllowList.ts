@@ -1,5 +1,6 @@
 import { isIP } from 'node:net';
 import ipaddr from 'ipaddr.js';
+import { z } from 'zod';
 
 type Network = [ipaddr.IPv4 | ipaddr.IPv6, number];
 
@@ -63,4 +64,22 @@ const NEVER_BY_NAME = new Set(['linkLocal', 'unspecified', 'multicast', 'broadca
 export function reachableByName(address: string): boolean {
   const parsed = parsedAddress(address);
   return parsed !== null && !NEVER_BY_NAME.has(parsed.range());
+}
+
+/** The setting of a comma-separated list of private hosts and networks one kind of outbound connection may reach. */
+export function privateAllowListSetting(setting: string) {
+  return z
+    .string()
+    .transform((value, ctx) => {
+      try {
+        return parsePrivateAllowList(setting, value);
+      } catch (error) {
+        ctx.addIssue({
+          code: 'custom',
+          message: `must be host names, addresses and CIDRs separated by commas: ${(error as Error).message}`,
+        });
+        return z.NEVER;
+      }
+    })
+    .default(emptyAllowList(setting));
 }
