@@ -108,10 +108,13 @@ describeInBrowser('legal pages, footer, crash reports and the analytics notice',
     const flush = async () => {
       const before = sends.length;
       await expect
-        .poll(async () => {
-          await page.clock.runFor(PAGE_VIEWS_FLUSH_MS);
-          return sends.length;
-        })
+        .poll(
+          async () => {
+            await page.clock.runFor(PAGE_VIEWS_FLUSH_MS);
+            return sends.length;
+          },
+          { timeout: 20_000 },
+        )
         .toBeGreaterThan(before);
       const fresh = sends.slice(before);
       await Promise.all(fresh.map((request) => request.response()));
@@ -137,6 +140,7 @@ describeInBrowser('legal pages, footer, crash reports and the analytics notice',
     await page.evaluate(() => localStorage.removeItem('wharf.analytics'));
     await page.getByRole('tab', { name: 'Sites' }).click();
     await expectPath(page, sites);
+    await expectVisible(page.getByRole('tab', { name: 'Sites', selected: true }));
     expect(await flush()).toEqual([{ path: '/teams/:id/sites', count: 1 }]);
     await expect.poll(views).toMatchObject({ '/teams/:id/sites': 2 });
     expect((await views())['/teams/:id/members']).toBeUndefined();
