@@ -98,6 +98,10 @@ export const errorCodes = {
   // 5xx: the server's side.
   INTERNAL_ERROR: 500,
   SERVER_UNAVAILABLE: 503,
+  /** The database cannot be reached for now (restarting, failing over); try again in a few seconds. */
+  DATABASE_UNAVAILABLE: 503,
+  /** The blob store (the folder or the S3 bucket) did not answer in time; try again in a few seconds. */
+  STORE_UNAVAILABLE: 503,
   DISK_FULL: 507,
 } as const;
 
