@@ -1,5 +1,5 @@
 import type { Org, Release, Site, Team } from '@wharf/contract';
-import { tarGz, uploadForm } from './archives.ts';
+import { type ArchiveEntry, tarGz, uploadForm } from './archives.ts';
 import { expectStatus, signedIn, TestClient } from './client.ts';
 
 export const ROLES = ['anonymous', 'outsider', 'member', 'teammate', 'admin', 'owner'] as const;
@@ -85,7 +85,7 @@ export async function uploadRelease(
   siteId: string,
   name: string,
   branches: string[],
-  files = SITE_FILES,
+  files: ArchiveEntry[] = SITE_FILES,
 ) {
   // Forced: a fixture asks for a release of its own each time, even of files its branches serve already.
   const form = uploadForm(await tarGz(files), name, branches);

@@ -1,4 +1,3 @@
-import { spawn } from 'node:child_process';
 import { mkdtemp, readdir, rm, stat } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
@@ -6,27 +5,10 @@ import { describe, expect, it } from 'vitest';
 import { expectStatus, TestClient } from '../../test/client.ts';
 import { databases, schemaUrl, startTestServer, type TestServer, withPg } from '../../test/harness.ts';
 import { siteRequest } from '../../test/siteClient.ts';
+import { wharfServer } from '../../test/wharfServerCommand.ts';
 import { buildWorld, logoForm, SITE_FILES, uploadRelease, type World } from '../../test/world.ts';
 import { collectGarbage } from '../deploys/gc.ts';
-import { SERVER_PACKAGE_DIR } from '../packageDir.ts';
 import { holdingCollection } from './holds.ts';
-
-const COMMAND = path.join(SERVER_PACKAGE_DIR, 'bin/wharf-server.js');
-
-/** Runs `wharf-server` as an operator would, in a folder of its own and with only the given settings. */
-function wharfServer(args: string[], settings: Record<string, string>) {
-  const { DATABASE_URL: _ignored, ...inherited } = process.env;
-  return new Promise<{ code: number | null; output: string }>((resolve) => {
-    const child = spawn(process.execPath, [COMMAND, ...args], {
-      cwd: os.tmpdir(),
-      env: { ...inherited, LOG_LEVEL: 'silent', ...settings },
-    });
-    let output = '';
-    child.stdout.on('data', (chunk: Buffer) => (output += chunk));
-    child.stderr.on('data', (chunk: Buffer) => (output += chunk));
-    child.on('exit', (code) => resolve({ code, output }));
-  });
-}
 
 /** The permission bits of `dir` and of everything under it that is not as private as `mode` says, by path. */
 async function lessPrivateThan(dir: string, fileMode: number, folderMode: number) {

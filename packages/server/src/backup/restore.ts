@@ -1,18 +1,17 @@
 import { createReadStream } from 'node:fs';
-import { chmod, copyFile, mkdir, readdir, readFile, rm, stat } from 'node:fs/promises';
+import { readdir, readFile } from 'node:fs/promises';
 import path from 'node:path';
 import { Readable } from 'node:stream';
-import pg from 'pg';
 import type { Config } from '../config.ts';
-import { openDb, SQLITE_FILE } from '../db/connection.ts';
+import { openDb } from '../db/connection.ts';
+import { clearRestoreMark } from '../db/databaseState.ts';
+import type { Db } from '../db/schema.ts';
 import { blobKey } from '../deploys/blobs.ts';
-import { randomString } from '../lib/ids.ts';
 import { inParallel } from '../lib/inParallel.ts';
 import type { BlobStore } from '../storage/blobStore.ts';
-import { renameDurably } from '../storage/durable.ts';
-import { PRIVATE_FILE_MODE, PRIVATE_FOLDER_MODE, writeDurably } from './files.ts';
-import { BackupError, type BackupManifest, BLOBS_DIR, DATABASE_FILES, readManifest, SECRET_FILE } from './manifest.ts';
-import { runPgTool } from './snapshot.ts';
+import { writeDurably } from './files.ts';
+import { BackupError, type BackupManifest, BLOBS_DIR, readManifest, SECRET_FILE } from './manifest.ts';
+import { restoreDatabase } from './restoreDatabase.ts';
 
 export interface RestoreTarget {
   config: Config;
@@ -20,51 +19,6 @@ export interface RestoreTarget {
   /** Replace what the target already holds instead of refusing. */
   force: boolean;
   say(line: string): void;
-}
-
-const exists = (file: string) =>
-  stat(file).then(
-    () => true,
-    () => false,
-  );
-
-async function restoreSqlite(config: Config, dir: string, force: boolean) {
-  // A data directory that exists keeps its mode: the operator (or a volume's owner) chose it.
-  await mkdir(config.dataDir, { recursive: true, mode: PRIVATE_FOLDER_MODE });
-  const target = path.join(config.dataDir, SQLITE_FILE);
-  if ((await exists(target)) && !force) {
-    throw new BackupError(
-      `${target} exists; stop Wharf and pass --force to replace it, or restore into an empty data directory`,
-    );
-  }
-  const temporary = `${target}.${randomString(8)}.tmp`;
-  await copyFile(path.join(dir, DATABASE_FILES.sqlite), temporary);
-  // copyFile keeps the mode of the backup's copy, which an older Wharf left readable by all.
-  await chmod(temporary, PRIVATE_FILE_MODE);
-  // The old database's write-ahead log must not be replayed over the restored one.
-  await Promise.all(['-wal', '-shm'].map((suffix) => rm(`${target}${suffix}`, { force: true })));
-  await renameDurably(temporary, target);
-}
-
-async function restorePostgres(databaseUrl: string, dir: string, force: boolean) {
-  const client = new pg.Client({ connectionString: databaseUrl });
-  await client.connect();
-  const [found] = (await client.query("SELECT to_regclass('kysely_migration') IS NOT NULL AS taken")).rows;
-  // Release names are indexed with pg_trgm (migration 018): an extension of the database, which a
-  // dump of Wharf's schema leaves out. Where it cannot be installed, pg_restore names the index.
-  await client.query('CREATE EXTENSION IF NOT EXISTS pg_trgm WITH SCHEMA public').catch(() => undefined);
-  await client.end();
-  if (found.taken && !force) {
-    throw new BackupError('The database already holds a Wharf; stop Wharf and pass --force to replace it');
-  }
-  await runPgTool('pg_restore', [
-    '--no-owner',
-    '--no-privileges',
-    '--exit-on-error',
-    ...(found.taken ? ['--clean', '--if-exists'] : []),
-    `--dbname=${databaseUrl}`,
-    path.join(dir, DATABASE_FILES.postgres),
-  ]);
 }
 
 /** The keys of every blob in the backup folder, found by walking it. */
@@ -101,32 +55,29 @@ async function restoreSecret(config: Config, dir: string, manifest: BackupManife
 }
 
 /** Every release file the restored database lists must be in the store, at its size. */
-async function verifyBlobs({ config, blobs }: RestoreTarget) {
-  const db = openDb({ dataDir: config.dataDir, databaseUrl: config.databaseUrl });
-  try {
-    const rows = await db.selectFrom('blobs').select(['hash', 'size', 'br_size', 'gz_size']).execute();
-    const expected = rows.flatMap((row) => [
-      { key: blobKey(row.hash), size: row.size },
-      ...(row.br_size === null ? [] : [{ key: blobKey(row.hash, 'br'), size: row.br_size }]),
-      ...(row.gz_size === null ? [] : [{ key: blobKey(row.hash, 'gzip'), size: row.gz_size }]),
-    ]);
-    const wrong: string[] = [];
-    await inParallel(expected, 16, async ({ key, size }) => {
-      if ((await blobs.size(key)) !== Number(size)) wrong.push(key);
-    });
-    if (wrong.length > 0) {
-      throw new BackupError(
-        `${wrong.length} files the database lists are missing or short: ${wrong.slice(0, 3).join(', ')}`,
-      );
-    }
-  } finally {
-    await db.destroy();
+async function verifyBlobs(db: Db, blobs: BlobStore) {
+  const rows = await db.selectFrom('blobs').select(['hash', 'size', 'br_size', 'gz_size']).execute();
+  const expected = rows.flatMap((row) => [
+    { key: blobKey(row.hash), size: row.size },
+    ...(row.br_size === null ? [] : [{ key: blobKey(row.hash, 'br'), size: row.br_size }]),
+    ...(row.gz_size === null ? [] : [{ key: blobKey(row.hash, 'gzip'), size: row.gz_size }]),
+  ]);
+  const wrong: string[] = [];
+  await inParallel(expected, 16, async ({ key, size }) => {
+    if ((await blobs.size(key)) !== Number(size)) wrong.push(key);
+  });
+  if (wrong.length > 0) {
+    throw new BackupError(
+      `${wrong.length} files the database lists are missing or short: ${wrong.slice(0, 3).join(', ')}`,
+    );
   }
 }
 
 /**
  * Puts a backup back: the database (into WHARF_DATA_DIR or DATABASE_URL), the blobs, the secret.
- * Meant for a stopped Wharf; a target that already holds one is refused unless forced.
+ * Meant for a stopped Wharf; a target that already holds one is refused unless forced. Until the
+ * last step the database is marked as a restore that has not finished, which Wharf refuses to
+ * start on (db/startable.ts): an interrupted restore never passes for an installation.
  */
 export async function restore(target: RestoreTarget, dir: string): Promise<BackupManifest> {
   const manifest = await readManifest(dir);
@@ -136,12 +87,18 @@ export async function restore(target: RestoreTarget, dir: string): Promise<Backu
       `The backup is of a ${manifest.engine} database, and this Wharf is set up for ${engine}: ${engine === 'postgres' ? 'unset DATABASE_URL' : 'set DATABASE_URL'} to restore it`,
     );
   }
-  const { config, force, say } = target;
-  await (config.databaseUrl ? restorePostgres(config.databaseUrl, dir, force) : restoreSqlite(config, dir, force));
+  const { config, blobs, force, say } = target;
+  await restoreDatabase(config, path.resolve(dir), force);
   say(`Database restored (${engine}, migration ${manifest.migration})`);
   const restored = await restoreBlobs(target, dir);
-  await verifyBlobs(target);
-  say(`${restored} files restored; every file the database lists is in place`);
-  await restoreSecret(config, dir, manifest, say);
+  const db = openDb({ dataDir: config.dataDir, databaseUrl: config.databaseUrl });
+  try {
+    await verifyBlobs(db, blobs);
+    say(`${restored} files restored; every file the database lists is in place`);
+    await restoreSecret(config, dir, manifest, say);
+    await clearRestoreMark(db);
+  } finally {
+    await db.destroy();
+  }
   return manifest;
 }

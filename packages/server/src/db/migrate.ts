@@ -26,6 +26,7 @@ import * as basicAuthHashes from './migrations/023_basic_auth_hashes.ts';
 import * as siteForms from './migrations/024_site_forms.ts';
 import * as deployForce from './migrations/025_deploy_force.ts';
 import type { Db } from './schema.ts';
+import { mustBeStartable } from './startable.ts';
 
 /**
  * Migrations in order; a new one is appended here and never edited after it ships. A migration
@@ -59,8 +60,12 @@ const migrationsWith = (sealer: () => Sealer): Record<string, Migration> => ({
   '025_deploy_force': deployForce,
 });
 
-/** Brings the database to the latest migration (or up to `target`, which tests of a migration use). */
+/**
+ * Brings the database to the latest migration (or up to `target`, which tests of a migration use),
+ * after refusing one no migration should touch (`startable.ts`).
+ */
 export async function migrate(db: Db, sealer: () => Sealer, target?: string) {
+  await mustBeStartable(db);
   const provider: MigrationProvider = { getMigrations: async () => migrationsWith(sealer) };
   const migrationTableSchema = await postgresSchemaOf(db);
   const migrator = new Migrator({ db, provider, migrationTableSchema });
