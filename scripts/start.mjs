@@ -1,19 +1,9 @@
 // `npm start`: builds the console when it is missing or older than its sources and bundles the
 // server, then runs the server in this process's place.
 import { spawn } from 'node:child_process';
-import { buildServer } from './buildServer.mjs';
-import { buildConsole, consoleIsStale } from './consoleBuild.mjs';
+import { buildForStart } from './build.mjs';
 
-if (consoleIsStale()) {
-  console.log('Building the console (it is missing or older than its sources)…');
-  try {
-    buildConsole();
-  } catch {
-    process.exit(1);
-  }
-}
-
-const main = await buildServer();
+const main = await buildForStart();
 const server = spawn(process.execPath, ['--enable-source-maps', main], { stdio: 'inherit' });
 // Pass stop signals on, so the server can finish requests in flight before it exits.
 for (const signal of ['SIGINT', 'SIGTERM']) process.on(signal, () => server.kill(signal));

@@ -4,10 +4,8 @@ import { type Running, runPrimary, runWorker, workerCount } from './cluster.ts';
 import { type Config, ConfigError, loadConfig, loadDotEnv } from './config.ts';
 import { createHttpServer } from './http/httpServer.ts';
 import { sitesPortListener } from './lifecycle/health.ts';
+import { CLOSE_MARGIN_MS } from './lifecycle/lifecycle.ts';
 import { listenTls } from './tls/https.ts';
-
-/** How long closing may take after the shutdown grace (the database, the last metrics) before the exit is forced. */
-const CLOSE_MARGIN_MS = 10_000;
 
 /** One process for everything: the console, the API and the sites. */
 async function runAlone(config: Config): Promise<Running> {

@@ -4,6 +4,13 @@ import type { Readiness } from './readiness.ts';
 
 export type Phase = 'starting' | 'serving' | 'draining';
 
+/**
+ * How long closing may take after the shutdown grace (the database, the last metrics) before the
+ * exit is forced: a stop takes the grace and this at most, which a supervisor's stop timeout
+ * covers (deploy/systemd).
+ */
+export const CLOSE_MARGIN_MS = 10_000;
+
 /** A server a drain closes: an HTTP server, or the TLS front (HTTP/2 and HTTP/1.1). */
 export interface Drainable {
   close(): unknown;
