@@ -50,7 +50,10 @@ function keepFlipping(world: World, releases: string[]) {
   };
 }
 
-describe.each(databases)('wharf-server backup and restore on $name', ({ postgres }) => {
+/** Backup and restore run as processes of their own, on a machine others share. */
+const COMMANDS_TIMEOUT = 180_000;
+
+describe.each(databases)('wharf-server backup and restore on $name', { timeout: COMMANDS_TIMEOUT }, ({ postgres }) => {
   it('copies a running Wharf at one moment and brings it back whole into an empty installation', async () => {
     const server = await startTestServer({ postgres });
     const world = await buildWorld(server.url);
