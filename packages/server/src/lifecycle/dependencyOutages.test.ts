@@ -58,6 +58,11 @@ const readyz = async (node: Node) => {
   return { status: answer.status, body: (await answer.json()) as Readyz };
 };
 
+const METRICS_TOKEN = 'the metrics token of this test';
+
+const metricsOf = async (node: Node) =>
+  (await fetch(`${node.url}/metrics`, { headers: { authorization: `Bearer ${METRICS_TOKEN}` } })).text();
+
 const services = testDatabaseUrl && testRedisUrl;
 
 /**
@@ -90,6 +95,7 @@ describe.skipIf(!services)('Redis or the blob store going away under two nodes',
       WHARF_SECRET: 'the same secret on every node of this test',
       WHARF_USERS: await testUsersSetting(),
       WHARF_NODE_NAME: name,
+      WHARF_METRICS_TOKEN: METRICS_TOKEN,
       ...env,
     });
     const node = { name, port, url: `http://127.0.0.1:${port}`, process };
@@ -203,6 +209,11 @@ describe.skipIf(!services)('Redis or the blob store going away under two nodes',
         status: 'serving',
         roles: { api: 'ready', edge: 'ready', worker: 'ready' },
       });
+      await vi.waitFor(
+        async () => expect(await metricsOf(both)).toContain('wharf_dependency_up{dependency="redis"} 0'),
+        { timeout: 10_000 },
+      );
+      expect(await metricsOf(edge)).toContain('wharf_role_ready{role="edge"} 1');
     } finally {
       await redis.start();
     }
