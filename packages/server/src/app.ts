@@ -242,14 +242,7 @@ export async function buildApp(config: Config, options: BuildOptions = {}): Prom
       void jobs.wake();
     },
   });
-  lifecycle.readiness = nodeReadiness({
-    roles: config.roles,
-    db,
-    counters,
-    blobs,
-    redis: config.redisUrl !== null,
-    edge,
-  });
+  lifecycle.readiness = nodeReadiness(config, { db, counters, blobs, edge });
   const acme = startTlsSources(config, { db, sealer, secret, tls, edge, challenges, log: fastify.log });
   // Renewals run here, in a single process or a cluster's primary; the workers order only on demand.
   if (acme && config.roles.worker) {

@@ -47,14 +47,7 @@ export async function startEdgeWorker(config: Config, primarySocket: string, log
   const counters = await openCounters(config.redisUrl, installationTag(secret), log);
   const edge = new Edge(db, config, { blobs, outbound, counters, log, sealer });
   const lifecycle = new Lifecycle();
-  lifecycle.readiness = nodeReadiness({
-    roles: config.roles,
-    db,
-    counters,
-    blobs,
-    redis: config.redisUrl !== null,
-    edge,
-  });
+  lifecycle.readiness = nodeReadiness(config, { db, counters, blobs, edge });
   if (config.roles.edge) await edge.load();
   const forwarder = new PrimaryForwarder(primarySocket, config.trustProxy);
   const challenges = httpChallengesFor(config, db);

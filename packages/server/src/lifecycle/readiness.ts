@@ -1,5 +1,6 @@
 import { sql } from 'kysely';
 import type { Roles } from '../clusterSettings.ts';
+import type { Config } from '../config.ts';
 import type { Db } from '../db/schema.ts';
 import type { Counters } from '../lib/counters.ts';
 import type { BlobStore } from '../storage/blobStore.ts';
@@ -103,14 +104,10 @@ export class Readiness {
 }
 
 /** What a node's `/readyz` reports: its roles, and its database, Redis when it counts there, and its blob store. */
-export function nodeReadiness(parts: {
-  roles: Roles;
-  db: Db;
-  counters: Counters;
-  blobs: BlobStore;
-  redis: boolean;
-  edge: { loaded: boolean };
-}) {
+export function nodeReadiness(
+  config: Pick<Config, 'roles' | 'redisUrl'>,
+  parts: { db: Db; counters: Counters; blobs: BlobStore; edge: { loaded: boolean } },
+) {
   const dependencies: Dependency[] = [
     {
       name: 'database',
@@ -118,8 +115,8 @@ export function nodeReadiness(parts: {
         await sql`select 1`.execute(parts.db);
       },
     },
-    ...(parts.redis ? [{ name: 'redis' as const, check: () => parts.counters.reachable() }] : []),
+    ...(config.redisUrl ? [{ name: 'redis' as const, check: () => parts.counters.reachable() }] : []),
     { name: 'storage', check: () => parts.blobs.reachable() },
   ];
-  return new Readiness(parts.roles, dependencies, () => parts.edge.loaded);
+  return new Readiness(config.roles, dependencies, () => parts.edge.loaded);
 }
