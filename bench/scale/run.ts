@@ -156,7 +156,7 @@ async function measure(setup: Setup, s3: Awaited<ReturnType<typeof startS3Peer>>
   }
 }
 
-const s3 = await startS3Peer('wharf-bench');
+const s3 = await startS3Peer('s3rver', 'wharf-bench');
 console.log(`bench/scale: node ${process.version}, wrk -c${CONNECTIONS} -d${SECONDS}s, ${CHANGES} branch changes`);
 const rows: string[] = [];
 for (const setup of SETUPS) {

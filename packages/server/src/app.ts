@@ -211,10 +211,9 @@ export async function buildApp(config: Config, options: BuildOptions = {}): Prom
   // Before onClose, where the database closes.
   fastify.addHook('preClose', () => node.leave());
 
-  const blobs = openBlobStore(config);
-  const counters = await openCounters(config.redisUrl, installationTag(secret));
+  const blobs = openBlobStore(config, fastify.log);
+  const counters = await openCounters(config.redisUrl, installationTag(secret), fastify.log);
   fastify.addHook('onClose', () => counters.close());
-  lifecycle.readiness = nodeReadiness({ db, counters, blobs, redis: config.redisUrl !== null });
   const outbound = new OutboundGuard({
     allowPrivate: config.allowPrivateUpstreams,
     allowList: config.proxyAllowedPrivate,
@@ -243,6 +242,7 @@ export async function buildApp(config: Config, options: BuildOptions = {}): Prom
       void jobs.wake();
     },
   });
+  lifecycle.readiness = nodeReadiness(config, { db, counters, blobs, edge });
   const acme = startTlsSources(config, { db, sealer, secret, tls, edge, challenges, log: fastify.log });
   // Renewals run here, in a single process or a cluster's primary; the workers order only on demand.
   if (acme && config.roles.worker) {

@@ -27,6 +27,10 @@ describe('configuration', () => {
       bucket: 'wharf-files',
       prefix: 'production',
       endpoint: new URL('http://minio.internal:9000'),
+      timeoutMs: 3_000,
+    });
+    expect(loadConfig({ WHARF_STORAGE: 's3://wharf-files', WHARF_S3_TIMEOUT_SECONDS: '1.5' }).storage).toMatchObject({
+      timeoutMs: 1_500,
     });
     expect(node.roles).toEqual({ api: false, edge: true, worker: true });
     expect(node).toMatchObject({ redisUrl: 'redis://redis.internal:6379', nodeName: 'node-a' });
@@ -40,6 +44,7 @@ describe('configuration', () => {
       { WHARF_STORAGE: 's3://bucket', WHARF_S3_ENDPOINT: 'minio:9000' },
       'WHARF_S3_ENDPOINT must be an http:// or https:// URL',
     ],
+    [{ WHARF_S3_TIMEOUT_SECONDS: '0' }, 'WHARF_S3_TIMEOUT_SECONDS must be a number of seconds, more than 0'],
     [{ WHARF_ROLE: 'api,cron' }, 'WHARF_ROLE must be all, or a comma list of api, edge and worker (not cron)'],
     [{ REDIS_URL: 'localhost:6379' }, 'REDIS_URL must be a redis:// or rediss:// URL'],
     [{ WHARF_NODE_NAME: 'node a' }, 'WHARF_NODE_NAME must be 1 to 64 letters'],

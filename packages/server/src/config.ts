@@ -59,6 +59,7 @@ const environment = z
     REDIS_URL: z.string().optional(),
     WHARF_NODE_NAME: z.string().optional(),
     WHARF_S3_ENDPOINT: z.string().optional(),
+    WHARF_S3_TIMEOUT_SECONDS: seconds(3),
     WHARF_SECRET: z.string().min(32, 'must be at least 32 characters').optional(),
     WHARF_INVITE_TTL_DAYS: z.coerce.number({ error: 'must be a number of days' }).positive().default(7),
     WHARF_SESSION_TTL_DAYS: z.coerce.number({ error: 'must be a number of days' }).positive().default(30),

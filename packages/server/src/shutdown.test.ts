@@ -163,8 +163,15 @@ describe.each([
     await untilServing(port);
     await untilServing(sitesPort, `10.0.0.5:${sitesPort}`);
     expect(await health(port, 'healthz')).toEqual({ status: 200, body: { status: 'alive' } });
-    // Serving, and what it needs answers: the database and the blob store (and Redis, with REDIS_URL).
-    const serving = { status: 200, body: { status: 'serving', checks: { database: 'ok', storage: 'ok' } } };
+    // Serving every role, and each dependency's state: the database and the blob store (and Redis, with REDIS_URL).
+    const serving = {
+      status: 200,
+      body: {
+        status: 'serving',
+        roles: { api: 'ready', edge: 'ready', worker: 'ready' },
+        checks: { database: 'ok', storage: 'ok' },
+      },
+    };
     expect(await health(port, 'readyz')).toEqual(serving);
     expect(await health(port, 'readyz', `localhost:${port}`)).toEqual(serving);
     expect(await health(sitesPort, 'readyz', `10.0.0.5:${sitesPort}`)).toEqual(serving);

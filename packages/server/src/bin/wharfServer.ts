@@ -6,6 +6,7 @@ import { ConfigError, loadConfig, loadDotEnv } from '../config.ts';
 import { openDb } from '../db/connection.ts';
 import { migrate } from '../db/migrate.ts';
 import { resolveSecret, Sealer } from '../lib/secrets.ts';
+import { createLogger } from '../logging.ts';
 import { openBlobStore } from '../storage/openBlobStore.ts';
 
 const USAGE = `Usage:
@@ -34,7 +35,7 @@ async function run(argv: string[]) {
   }
   loadDotEnv();
   const config = loadConfig();
-  const blobs = openBlobStore(config);
+  const blobs = openBlobStore(config, createLogger(config.logLevel));
   if (command === 'backup') {
     const db = openDb({ dataDir: config.dataDir, databaseUrl: config.databaseUrl });
     try {

@@ -64,5 +64,9 @@ describe('the roles of a node (WHARF_ROLE)', () => {
       await fetch(`${edge.url}/metrics`, { headers: { authorization: `Bearer ${METRICS_TOKEN}` } })
     ).text();
     expect(edgeMetrics).toMatch(/wharf_site_requests_total\{[^}]*site="roles"/);
+    // Each node's own roles and dependencies, as its /readyz reports them.
+    expect(edgeMetrics).toContain('wharf_role_ready{role="edge"} 1');
+    expect(edgeMetrics).not.toContain('wharf_role_ready{role="api"}');
+    expect(edgeMetrics).toContain('wharf_dependency_up{dependency="database"} 1');
   });
 });

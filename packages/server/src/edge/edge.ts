@@ -11,6 +11,7 @@ import type { OutboundGuard } from '../outbound/guard.ts';
 import { normalRequestPath, type RedirectMatch } from '../releaseRules/index.ts';
 import { asciiQuery } from '../releaseRules/normalPath.ts';
 import type { BlobReader } from '../storage/localFiles.ts';
+import { storeFailureOf } from '../storage/storeFailure.ts';
 import { AnswerHeaders, applyAnswerHeaders } from './answerHeaders.ts';
 import type { EdgeLog } from './edgeLog.ts';
 import { FORMS_PREFIX, FormReceiver, isFormPost } from './forms.ts';
@@ -55,6 +56,11 @@ function applySiteHeaders(res: ServerResponse, headers: [string, string][]) {
  * sent yet, else a cut connection (the client must not take a half answer for a whole one).
  */
 function failed(log: EdgeLog, req: IncomingMessage, res: ServerResponse, error: unknown) {
+  // The store logs its outage once; each visitor meanwhile is told to come back, not "Internal error".
+  if (storeFailureOf(error) === 'unavailable' && !res.headersSent) {
+    sendPage(res, 503, 'storeUnavailable', { 'retry-after': '5' });
+    return 0;
+  }
   log.error({ err: error, host: requestHost(req), path: req.url }, 'site request failed');
   if (res.headersSent) {
     res.destroy();
@@ -88,6 +94,8 @@ export interface EdgeParts {
 export class Edge {
   readonly table = new RoutingTable();
   readonly metrics = new SiteMetrics();
+  /** Its routing table is loaded: what the edge role needs to serve (see lifecycle/readiness.ts). */
+  loaded = false;
   private readonly manifests: ManifestCache;
   private readonly responder: FileResponder;
   private readonly gate: PasswordGate;
@@ -139,6 +147,7 @@ export class Edge {
   /** Loads every site; changes from then on arrive as events (`applyEvents`) or reloads. */
   async load() {
     if (this.servesSites) await this.table.loadAll(this.db);
+    this.loaded = true;
   }
 
   /** Reads these sites again from the database into this process's routing table. */

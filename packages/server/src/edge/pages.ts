@@ -18,6 +18,7 @@ const pages = {
   badRequest: page('Bad request', 'The address could not be understood.'),
   tooManyRequests: page('Too many attempts', 'Wait a minute before trying again.'),
   preconditionFailed: page('Changed meanwhile', 'This file is no longer the version the request was made for.'),
+  storeUnavailable: page('Try again shortly', 'This file cannot be read right now. Try again in a few seconds.'),
 };
 
 export type PageName = keyof typeof pages;

@@ -167,16 +167,19 @@ export class FileResponder {
     }
     if (range) {
       const length = variant.size === 0 ? 0 : range.end - range.start + 1;
-      res.writeHead(206, {
+      const head = {
         ...variant.headers,
         'content-length': String(length),
         'content-range': `bytes ${range.start}-${range.end}/${variant.size}`,
-      });
-      return this.writeBody(req, res, variant, range.start, range.end);
+      };
+      return this.writeBody(req, res, variant, () => res.writeHead(206, head), range);
     }
-    res.writeHead(status, variant.headers);
-    if (content) return this.writeContent(req, res, content);
-    return this.writeBody(req, res, variant, 0, variant.size - 1);
+    const head = () => res.writeHead(status, variant.headers);
+    if (content) {
+      head();
+      return this.writeContent(req, res, content);
+    }
+    return this.writeBody(req, res, variant, head, { start: 0, end: variant.size - 1 });
   }
 
   /** A pending file compressed now (once: the result stays in memory with the files). */
@@ -235,20 +238,33 @@ export class FileResponder {
     return content.length;
   }
 
-  private writeBody(req: IncomingMessage, res: ServerResponse, variant: PreparedVariant, start: number, end: number) {
-    const length = end - start + 1;
+  /**
+   * A stored file's bytes, read (or their stream opened) before `head` is written: a store that
+   * does not answer gets the edge's 503 page, not a promising head followed by a cut connection.
+   */
+  private writeBody(
+    req: IncomingMessage,
+    res: ServerResponse,
+    variant: PreparedVariant,
+    head: () => void,
+    { start, end }: { start: number; end: number },
+  ): number | Promise<number> {
     if (req.method === 'HEAD' || variant.size === 0) {
+      head();
       res.end();
       return 0;
     }
     if (variant.size > MEMORY_FILE) {
-      void streamStoredBlob(res, this.blobs, variant.key, { start, end }, this.log);
-      return length;
+      return streamStoredBlob(res, this.blobs, variant.key, { start, end }, this.log, head).then(() => end - start + 1);
     }
     const content = this.memory.get(variant.key);
-    if (content) return sendSlice(res, content, start, end);
+    if (content) {
+      head();
+      return sendSlice(res, content, start, end);
+    }
     return readStoredBlob(this.blobs, variant.key, variant.size, this.log).then((read) => {
       this.memory.set(variant.key, read);
+      head();
       return sendSlice(res, read, start, end);
     });
   }

@@ -18,7 +18,7 @@ function carriesMetricsToken(token: string | null, authorization: string | undef
   return timingSafeEqual(digest(authorization), digest(`Bearer ${token}`));
 }
 
-/** The edge's figures: metrics for Prometheus and each site's traffic (flushed every minute). */
+/** The edge's figures: metrics for Prometheus (with the node's dependencies) and each site's traffic (flushed every minute). */
 export function edgeRoutes(app: WharfApp) {
   const { edge, db, fastify, config } = app;
   const flush = setInterval(
@@ -37,9 +37,11 @@ export function edgeRoutes(app: WharfApp) {
         'METRICS_TOKEN_REQUIRED',
         'Metrics need the token the server sets in WHARF_METRICS_TOKEN, sent as Authorization: Bearer <token>',
       );
+    // This node's dependencies and roles, as /readyz reports them.
+    const dependencies = (await app.lifecycle.readiness?.metrics()) ?? '';
     const names = new Map((await db.selectFrom('sites').select(['id', 'name']).execute()).map((s) => [s.id, s.name]));
     const sites = edge.metrics.prometheus((id) => names.get(id));
-    return reply.type('text/plain; version=0.0.4').send(`${sites}${await pageViewMetrics(db)}\n`);
+    return reply.type('text/plain; version=0.0.4').send(`${dependencies}${sites}${await pageViewMetrics(db)}\n`);
   });
 
   app.handle(api.getSiteTraffic, app.access.siteViewer, async ({ site, query }) => {

@@ -1,6 +1,23 @@
 import type { ServerResponse } from 'node:http';
 import type { BlobReader } from '../storage/localFiles.ts';
+import { storeFailureOf } from '../storage/storeFailure.ts';
 import type { EdgeLog } from './edgeLog.ts';
+
+/** A release file the store does not hold: the edge answers 500 (see `failed` in edge.ts). */
+function missing(log: EdgeLog, key: string, recordedBytes: number) {
+  log.error({ blob: key, recordedBytes }, 'a release file is missing from the store');
+  return Object.assign(new Error(`Blob ${key} is missing`), { code: 'ENOENT' });
+}
+
+/**
+ * Logs a read the store refused. One it did not answer is not logged here: the store logs its
+ * outage once, and the edge answers 503.
+ */
+function unreadable(log: EdgeLog, key: string, error: unknown) {
+  if (storeFailureOf(error) !== 'unavailable')
+    log.error({ err: error, blob: key }, 'a release file could not be read from the store');
+  return error;
+}
 
 /**
  * A release file read whole, checked against the size its release recorded. A missing or short
@@ -8,17 +25,10 @@ import type { EdgeLog } from './edgeLog.ts';
  * answered as if it were the file.
  */
 export async function readStoredBlob(blobs: BlobReader, key: string, size: number, log: EdgeLog): Promise<Buffer> {
-  let content: Buffer | null;
-  try {
-    content = await blobs.readAll(key);
-  } catch (error) {
-    log.error({ err: error, blob: key, recordedBytes: size }, 'a release file could not be read from the store');
-    throw error;
-  }
-  if (content === null) {
-    log.error({ blob: key, recordedBytes: size }, 'a release file is missing from the store');
-    throw Object.assign(new Error(`Blob ${key} is missing`), { code: 'ENOENT' });
-  }
+  const content = await blobs.readAll(key).catch((error: unknown) => {
+    throw unreadable(log, key, error);
+  });
+  if (content === null) throw missing(log, key, size);
   if (content.length !== size) {
     log.error({ blob: key, recordedBytes: size, storedBytes: content.length }, 'a release file has the wrong size');
     throw new Error(`Blob ${key} has ${content.length} bytes, its release says ${size}`);
@@ -27,9 +37,11 @@ export async function readStoredBlob(blobs: BlobReader, key: string, size: numbe
 }
 
 /**
- * Streams bytes `start` to `end` of a release file into an answer whose headers promise them all.
- * When the file is missing or ends early, that is logged and the connection cut: the client sees
- * a failed download rather than a short file it would take (and cache) as complete.
+ * Streams bytes `start` to `end` of a release file into an answer whose `head` promises them
+ * all, written once the store has begun to answer: a file missing or a store that does not
+ * answer rejects before it, for the edge to answer 500 or 503. A file that ends early, or a store
+ * that stops sending midway, is logged and the connection cut: the client sees a failed download
+ * rather than a short file it would take (and cache) as complete.
  */
 export async function streamStoredBlob(
   res: ServerResponse,
@@ -37,23 +49,28 @@ export async function streamStoredBlob(
   key: string,
   range: { start: number; end: number },
   log: EdgeLog,
+  head: () => void,
 ) {
   const expected = range.end - range.start + 1;
   const stream = await blobs.readRange(key, range.start, range.end).catch((error: unknown) => {
-    log.error({ err: error, blob: key }, 'a release file could not be read from the store');
-    return null;
+    throw unreadable(log, key, error);
   });
-  if (!stream) {
-    log.error({ blob: key }, 'a release file is missing from the store');
-    res.destroy();
-    return;
-  }
+  if (!stream) throw missing(log, key, expected);
+  // A client that went away while the store was asked: nothing to send.
+  if (res.destroyed) return void stream.destroy();
+  head();
   let read = 0;
   stream.on('data', (chunk: Buffer) => {
     read += chunk.length;
   });
   stream.on('error', (error) => {
-    log.error({ err: error, blob: key }, 'a release file could not be read from the store');
+    const cut = storeFailureOf(error) === 'unavailable';
+    log.error(
+      { err: error, blob: key, range, sentBytes: read, expectedBytes: expected },
+      cut
+        ? 'the store stopped sending a release file midway: the answer was cut'
+        : 'a release file could not be read from the store',
+    );
     res.destroy();
   });
   stream.on('end', () => {

@@ -35,7 +35,7 @@ function listen(server: Server, port: number, host: string) {
  */
 export async function startEdgeWorker(config: Config, primarySocket: string, log: Logger) {
   const db = openDb({ dataDir: config.dataDir, databaseUrl: config.databaseUrl });
-  const blobs = openBlobStore(config);
+  const blobs = openBlobStore(config, log);
   const outbound = new OutboundGuard({
     allowPrivate: config.allowPrivateUpstreams,
     allowList: config.proxyAllowedPrivate,
@@ -44,10 +44,10 @@ export async function startEdgeWorker(config: Config, primarySocket: string, log
   // Email forms queue sealed mail jobs; the primary's job runner finds them within its poll.
   const secret = resolveSecret(config.secret, config.dataDir);
   const sealer = new Sealer(secret);
-  const counters = await openCounters(config.redisUrl, installationTag(secret));
+  const counters = await openCounters(config.redisUrl, installationTag(secret), log);
   const edge = new Edge(db, config, { blobs, outbound, counters, log, sealer });
   const lifecycle = new Lifecycle();
-  lifecycle.readiness = nodeReadiness({ db, counters, blobs, redis: config.redisUrl !== null });
+  lifecycle.readiness = nodeReadiness(config, { db, counters, blobs, edge });
   if (config.roles.edge) await edge.load();
   const forwarder = new PrimaryForwarder(primarySocket, config.trustProxy);
   const challenges = httpChallengesFor(config, db);

@@ -1,4 +1,5 @@
 import { Redis } from 'ioredis';
+import { Outage, type OutageLogger } from './outage.ts';
 
 /**
  * Counts per key that expire: how many sign-in guesses an address made, how many forms it sent.
@@ -59,55 +60,124 @@ export class MemoryCounters implements Counters {
   }
 }
 
+/** How long a Redis command may take: one that hangs (a stopped or overloaded Redis) fails within it. */
+const COMMAND_TIMEOUT_MS = 1_000;
+/** While Redis is away, it is asked this often whether it is back. */
+const PROBE_EVERY_MS = 1_000;
+
+/**
+ * Counts shared in Redis by every process of the installation. While Redis is away (down,
+ * restarting, not answering within COMMAND_TIMEOUT_MS) this process counts on its own, in memory,
+ * rather than fail the sign-in or the form post that counts; the outage is logged once. Once Redis
+ * answers again the counts are shared again; a count the outage left here still holds its key
+ * back until its window ends, so the outage gained a guesser nothing on this process.
+ */
 export class RedisCounters implements Counters {
+  private readonly local = new MemoryCounters();
+  private readonly outage: Outage;
+  private probe: NodeJS.Timeout | undefined;
+
   constructor(
     private readonly redis: Redis,
     /** Keeps the installation's keys apart from anything else in the same Redis. */
     private readonly prefix: string,
-  ) {}
-
-  async add(key: string, windowMs: number, sliding = false) {
-    const name = this.prefix + key;
-    const [[, count]] = (await this.redis
-      .multi()
-      .incr(name)
-      // NX: the window starts at the first addition; a sliding one moves with each.
-      .pexpire(name, windowMs, ...((sliding ? [] : ['NX']) as []))
-      .exec()) as [[unknown, number]];
-    return count;
+    log: OutageLogger,
+  ) {
+    this.outage = new Outage(log, 'Redis', 'counting sign-in guesses and form posts in this process until it answers');
+    // ioredis reconnects by itself; its next connection may end the outage before the next probe.
+    redis.on('ready', () => void this.checkBack());
   }
 
-  async read(key: string) {
-    return Number((await this.redis.get(this.prefix + key)) ?? 0);
+  add(key: string, windowMs: number, sliding = false) {
+    return this.either(
+      async () => {
+        const name = this.prefix + key;
+        const [[, count]] = (await this.redis
+          .multi()
+          .incr(name)
+          // NX: the window starts at the first addition; a sliding one moves with each.
+          .pexpire(name, windowMs, ...((sliding ? [] : ['NX']) as []))
+          .exec()) as [[unknown, number]];
+        return Math.max(count, await this.local.read(key));
+      },
+      () => this.local.add(key, windowMs, sliding),
+    );
+  }
+
+  read(key: string) {
+    return this.either(
+      async () => Math.max(Number((await this.redis.get(this.prefix + key)) ?? 0), await this.local.read(key)),
+      () => this.local.read(key),
+    );
   }
 
   async clear(key: string) {
-    await this.redis.del(this.prefix + key);
+    await this.local.clear(key);
+    await this.either(
+      async () => void (await this.redis.del(this.prefix + key)),
+      async () => undefined,
+    );
   }
 
+  /** Whether counts are shared now; rejects with why not (for /readyz's report). Ends an outage when Redis answers. */
   async reachable() {
-    await this.redis.ping();
+    try {
+      await this.redis.ping();
+    } catch (error) {
+      this.wentAway(error);
+      throw error;
+    }
+    clearInterval(this.probe);
+    this.probe = undefined;
+    this.outage.answered();
   }
 
   async close() {
-    await this.redis.quit().catch(() => undefined);
+    clearInterval(this.probe);
+    await this.redis.quit().catch(() => this.redis.disconnect());
+  }
+
+  /** Counts in Redis, or here while it is away: a failure of Redis never fails the request that counts. */
+  private async either<T>(inRedis: () => Promise<T>, here: () => Promise<T>): Promise<T> {
+    if (this.outage.away) return here();
+    try {
+      return await inRedis();
+    } catch (error) {
+      this.wentAway(error);
+      return here();
+    }
+  }
+
+  /** Called when a connection attempt at start fails too: the process starts, counting here. */
+  wentAway(error: unknown) {
+    this.outage.failed(error);
+    this.probe ??= setInterval(() => void this.checkBack(), PROBE_EVERY_MS).unref();
+  }
+
+  private async checkBack() {
+    if (this.outage.away) await this.reachable().catch(() => undefined);
   }
 }
 
 /**
  * Counters of this process: shared in Redis when REDIS_URL is set, else in memory. `namespace`
- * tells installations sharing a Redis apart.
+ * tells installations sharing a Redis apart. A Redis that does not answer at start does not keep
+ * the process from starting: it counts on its own until Redis answers (see RedisCounters).
  */
-export async function openCounters(redisUrl: string | null, namespace: string): Promise<Counters> {
+export async function openCounters(redisUrl: string | null, namespace: string, log: OutageLogger): Promise<Counters> {
   if (!redisUrl) return new MemoryCounters();
-  // A Redis that is down fails each count at once rather than queueing it: the caller answers 503.
-  const redis = new Redis(redisUrl, { maxRetriesPerRequest: 1, enableOfflineQueue: false, lazyConnect: true });
+  const redis = new Redis(redisUrl, {
+    lazyConnect: true,
+    // Each command fails at once while there is no connection, or when the one it was sent on
+    // drops, rather than wait in a queue: the counters then count here.
+    enableOfflineQueue: false,
+    maxRetriesPerRequest: 0,
+    commandTimeout: COMMAND_TIMEOUT_MS,
+    connectTimeout: 2_000,
+  });
+  // Failures reach the commands that meet them; the connection's own come here, and ioredis reconnects.
   redis.on('error', () => undefined);
-  try {
-    await redis.connect();
-  } catch (error) {
-    redis.disconnect();
-    throw new Error(`Redis at REDIS_URL does not answer: ${(error as Error).message}`);
-  }
-  return new RedisCounters(redis, `wharf:${namespace}:`);
+  const counters = new RedisCounters(redis, `wharf:${namespace}:`, log);
+  await redis.connect().catch((error: unknown) => counters.wentAway(error));
+  return counters;
 }

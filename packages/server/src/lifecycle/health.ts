@@ -15,10 +15,10 @@ function sendHealth(req: IncomingMessage, res: ServerResponse, ok: boolean, answ
 }
 
 /**
- * `/healthz` (200 while the process runs) and `/readyz` (200 while it serves and its database,
- * Redis and blob store answer; 503 while it starts or drains, or one of them does not), for load
- * balancers and service managers. Only on hosts that are not a site's, so a site's own `/healthz`
- * file is never shadowed. Answers whether it answered.
+ * `/healthz` (200 while the process runs) and `/readyz` (200 while it serves and can serve its
+ * roles; 503 while it starts or drains, or cannot: see Readiness), for load balancers and service
+ * managers; the body tells each role's state and each dependency's. Only on hosts that are not a
+ * site's, so a site's own `/healthz` file is never shadowed. Answers whether it answered.
  */
 export function answerHealth(req: IncomingMessage, res: ServerResponse, lifecycle: Lifecycle): boolean {
   const match = HEALTH_PATH.exec(req.url ?? '');
@@ -29,7 +29,9 @@ export function answerHealth(req: IncomingMessage, res: ServerResponse, lifecycl
   } else {
     void lifecycle.readiness
       .check()
-      .then(({ ready, checks }) => sendHealth(req, res, ready, { status: ready ? 'serving' : 'unavailable', checks }));
+      .then(({ ready, roles, checks }) =>
+        sendHealth(req, res, ready, { status: ready ? 'serving' : 'unavailable', roles, checks }),
+      );
   }
   return true;
 }

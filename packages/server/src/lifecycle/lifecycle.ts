@@ -25,7 +25,7 @@ export interface Drainable {
  */
 export class Lifecycle {
   phase: Phase = 'starting';
-  /** What `/readyz` checks besides the phase: the database, Redis, the blob store. */
+  /** What `/readyz` checks besides the phase: whether the node can serve its roles (see Readiness). */
   readiness: Readiness | null = null;
   private readonly servers = new Set<Drainable>();
   private readonly drainHooks: (() => void)[] = [];

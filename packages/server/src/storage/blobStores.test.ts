@@ -5,36 +5,52 @@ import path from 'node:path';
 import { Readable } from 'node:stream';
 import { text } from 'node:stream/consumers';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { type S3Peer, startS3Peer } from '../../test/s3Peer.ts';
+import { type S3Peer, type S3ServerKind, s3ServerKinds, startS3Peer } from '../../test/s3Peer.ts';
+import { inParallel } from '../lib/inParallel.ts';
+import type { OutageLogger } from '../lib/outage.ts';
 import type { BlobStore } from './blobStore.ts';
 import { FileBlobStore } from './fileBlobStore.ts';
 import { S3BlobStore } from './s3BlobStore.ts';
+import { StoreUnavailable } from './storeFailure.ts';
 
 const sha256 = (content: Buffer | string) => createHash('sha256').update(content).digest('hex');
 const keyOf = (hash: string) => `files/${hash.slice(0, 2)}/${hash}`;
 
-let s3: S3Peer;
+/** What the stores say of their outages, kept for the tests to read. */
+const logged: { level: string; message: string }[] = [];
+const log = {
+  error: (_: unknown, message: string) => void logged.push({ level: 'error', message }),
+  warn: (_: unknown, message: string) => void logged.push({ level: 'warn', message }),
+  info: (_: unknown, message: string) => void logged.push({ level: 'info', message }),
+} as unknown as OutageLogger;
+
+const peers = new Map<S3ServerKind, S3Peer>();
 let scratch: string;
 beforeAll(async () => {
-  s3 = await startS3Peer();
   scratch = await mkdtemp(path.join(os.tmpdir(), 'wharf-stores-'));
+  for (const kind of s3ServerKinds) peers.set(kind, await startS3Peer(kind));
 });
 afterAll(async () => {
-  await s3?.close();
+  await Promise.all([...peers.values()].map((peer) => peer.close()));
   await rm(scratch, { recursive: true, force: true });
 });
 
-/** Each kind of store, fresh for a suite: a folder, and a bucket (under a prefix) of the S3-compatible peer. */
+const bucketStore = (kind: S3ServerKind, name: string, timeoutMs = 3_000) => {
+  const peer = peers.get(kind)!;
+  return new S3BlobStore(
+    { bucket: peer.bucket, prefix: `stores/${name}`, endpoint: new URL(peer.endpoint), timeoutMs },
+    path.join(scratch, `${kind}-${name}-staging`),
+    log,
+  );
+};
+
+/** Each kind of store, fresh for a suite: a folder, and a bucket (under a prefix) of each S3-compatible server. */
 const stores: { name: string; open(name: string): BlobStore }[] = [
   { name: 'a folder', open: (name) => new FileBlobStore(path.join(scratch, name)) },
-  {
-    name: 'an S3-compatible bucket',
-    open: (name) =>
-      new S3BlobStore(
-        { bucket: s3.bucket, prefix: `stores/${name}`, endpoint: new URL(s3.endpoint) },
-        path.join(scratch, `${name}-staging`),
-      ),
-  },
+  ...s3ServerKinds.map((kind) => ({
+    name: `a bucket of ${kind}`,
+    open: (name: string) => bucketStore(kind, name),
+  })),
 ];
 
 describe.each(stores)('a blob store in $name', ({ name, open }) => {
@@ -115,14 +131,61 @@ describe.each(stores)('a blob store in $name', ({ name, open }) => {
   it('answers whether it can be reached', async () => {
     await expect(store.reachable()).resolves.toBeUndefined();
   });
+
+  it('lists every key of a folder beyond a page of 1,000, in pages', async () => {
+    const keys = Array.from({ length: 1_100 }, (_, n) => `sweep/${String(n).padStart(4, '0')}`);
+    await inParallel(keys, 16, (key) => store.put(key, Buffer.from(key)));
+    const listed: string[] = [];
+    for await (const stored of store.list('sweep/')) listed.push(stored.key);
+    expect(listed.sort()).toEqual(keys);
+  });
+});
+
+describe.each(s3ServerKinds)('a bucket of %s that stops answering', (kind) => {
+  it('fails each call within two timeouts as StoreUnavailable, logs the outage once, and serves again once the store answers', async () => {
+    const store = bucketStore(kind, 'paused', 1_000);
+    const content = Buffer.from('kept through a pause');
+    await store.put('files/pp/kept', content);
+    logged.length = 0;
+    const peer = peers.get(kind)!;
+    peer.pause();
+    try {
+      for (const call of [
+        () => store.readAll('files/pp/kept'),
+        () => store.readRange('files/pp/kept', 0, 3),
+        () => store.put('files/pp/new', Buffer.from('new')),
+      ]) {
+        const startedAt = performance.now();
+        const failure = await call().catch((error: unknown) => error);
+        expect(failure).toBeInstanceOf(StoreUnavailable);
+        // Two tries of 1 s each, a short back-off between; generous for a busy machine.
+        expect(performance.now() - startedAt).toBeLessThan(5_000);
+      }
+    } finally {
+      peer.resume();
+    }
+    expect((await store.readAll('files/pp/kept'))?.equals(content)).toBe(true);
+    expect(logged).toEqual([
+      { level: 'error', message: expect.stringMatching(/^The blob store does not answer/) },
+      { level: 'warn', message: 'The blob store answers again' },
+    ]);
+  });
+
+  it('tells a missing key (null) from a store that does not answer', async () => {
+    const store = bucketStore(kind, 'missing');
+    expect(await store.readAll('files/zz/never')).toBeNull();
+    expect(await store.readRange('files/zz/never', 0, 1)).toBeNull();
+    expect(await store.size('files/zz/never')).toBeNull();
+  });
 });
 
 describe('a bucket that does not answer', () => {
   it('says so when asked whether it can be reached', async () => {
     const store = new S3BlobStore(
-      { bucket: 'nowhere', prefix: '', endpoint: new URL('http://127.0.0.1:9') },
+      { bucket: 'nowhere', prefix: '', endpoint: new URL('http://127.0.0.1:9'), timeoutMs: 1_000 },
       path.join(scratch, 'nowhere-staging'),
+      log,
     );
-    await expect(store.reachable()).rejects.toThrow();
+    await expect(store.reachable()).rejects.toBeInstanceOf(StoreUnavailable);
   });
 });

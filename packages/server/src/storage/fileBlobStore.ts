@@ -15,6 +15,7 @@ import {
 import { makeDirectoryDurably, renameAllDurably, renameDurably, syncDirectory } from './durable.ts';
 import { localFilesReader } from './localFiles.ts';
 import { LocalStaging } from './staging.ts';
+import { asStoreError } from './storeFailure.ts';
 
 /** A blob in the staging area of a `FileBlobStore`, by its path there (or under its key, `placed`). */
 class StagedFile implements StagedBlob {
@@ -45,7 +46,12 @@ class StagedFile implements StagedBlob {
 const absentAsNull = (error: NodeJS.ErrnoException) => {
   // Absent is an answer; a disk that cannot be read is a failure the caller reports.
   if (error.code === 'ENOENT') return null;
-  throw error;
+  throw asStoreError(error);
+};
+
+/** A disk or network file system that does not answer (EIO, ESTALE…) fails a read as a bucket would. */
+const unavailableAsStoreError = (error: unknown): never => {
+  throw asStoreError(error);
 };
 
 /** Blobs as files under a root directory; writes land atomically through a rename, flushed to disk. */
@@ -149,11 +155,11 @@ export class FileBlobStore implements BlobStore {
   private readonly reader = localFilesReader((key) => this.file(key));
 
   readRange(key: string, start: number, end: number) {
-    return this.reader.readRange(key, start, end);
+    return this.reader.readRange(key, start, end).catch(unavailableAsStoreError);
   }
 
   readAll(key: string) {
-    return this.reader.readAll(key);
+    return this.reader.readAll(key).catch(unavailableAsStoreError);
   }
 
   async read(key: string) {

@@ -14,6 +14,7 @@ import {
 } from '@aws-sdk/client-s3';
 import { Upload } from '@aws-sdk/lib-storage';
 import { inParallel } from '../lib/inParallel.ts';
+import { Outage, type OutageLogger } from '../lib/outage.ts';
 import {
   type BlobStore,
   type BlobToCommit,
@@ -23,6 +24,7 @@ import {
   type StoredKey,
 } from './blobStore.ts';
 import { LocalStaging } from './staging.ts';
+import { asStoreError, storeFailureOf } from './storeFailure.ts';
 
 /** Where the blobs go: `WHARF_STORAGE=s3://bucket/prefix`, and `WHARF_S3_ENDPOINT` for stores other than AWS. */
 export interface S3Location {
@@ -31,23 +33,29 @@ export interface S3Location {
   prefix: string;
   /** A store other than AWS (MinIO, Ceph, Garage…), addressed by path rather than by bucket host name. */
   endpoint: URL | null;
+  /**
+   * How long a call waits for the store: to connect, and in silence once connected (for an answer,
+   * or for the next bytes of one); `WHARF_S3_TIMEOUT_SECONDS`.
+   */
+  timeoutMs: number;
 }
 
 /** Files larger than this go in parts, several at a time. */
 const PART_BYTES = 8 * 1024 * 1024;
 const PARTS_IN_FLIGHT = 4;
 const UPLOADS_IN_FLIGHT = 16;
+/**
+ * Tries of one call (the AWS SDK's standard retry: a timeout, a cut connection or a 5xx is tried
+ * again after a short back-off). Two keep a visitor's wait for an unanswering store near two
+ * timeouts; AWS_MAX_ATTEMPTS, read by the SDK, changes it.
+ */
+const ATTEMPTS = 2;
 
 type Source = { file: string } | { bytes: Buffer };
 
-const isAbsent = (error: unknown) => {
-  const failure = error as { name?: string; $metadata?: { httpStatusCode?: number } };
-  return failure.name === 'NoSuchKey' || failure.name === 'NotFound' || failure.$metadata?.httpStatusCode === 404;
-};
-
 const absentAsNull = (error: unknown) => {
   // Absent is an answer; a store that cannot be reached is a failure the caller reports.
-  if (isAbsent(error)) return null;
+  if (storeFailureOf(error) === 'absent') return null;
   throw error;
 };
 
@@ -84,24 +92,67 @@ class StagedObject implements StagedBlob {
  */
 export class S3BlobStore implements BlobStore {
   private readonly staging: LocalStaging;
-  readonly client: S3Client;
+  private readonly client: S3Client;
+  private readonly outage: Outage;
 
   constructor(
     private readonly location: S3Location,
     stagingDir: string,
-    client?: S3Client,
+    log: OutageLogger,
   ) {
     this.staging = new LocalStaging(stagingDir);
-    this.client =
-      client ??
-      new S3Client({
-        ...(location.endpoint ? { endpoint: location.endpoint.href, forcePathStyle: true } : {}),
-        // The SDK reads AWS_REGION; a store of one's own often has no region to name.
-        ...(process.env.AWS_REGION ? {} : { region: 'us-east-1' }),
-        // Stores other than AWS may not take the checksums the SDK adds to every request by default.
-        requestChecksumCalculation: 'WHEN_REQUIRED',
-        responseChecksumValidation: 'WHEN_REQUIRED',
-      });
+    this.outage = new Outage(
+      log,
+      'The blob store',
+      'files not in memory and uploads answer 503 until it answers, each call within about two timeouts',
+    );
+    this.client = new S3Client({
+      ...(location.endpoint ? { endpoint: location.endpoint.href, forcePathStyle: true } : {}),
+      // The SDK reads AWS_REGION; a store of one's own often has no region to name.
+      ...(process.env.AWS_REGION ? {} : { region: 'us-east-1' }),
+      ...(process.env.AWS_MAX_ATTEMPTS ? {} : { maxAttempts: ATTEMPTS }),
+      // Without them a store that stops answering holds every call (and the visitor behind it) for
+      // good. The connection's timeout counts a wait for a free socket too, and a large file streams
+      // to its visitor on one socket for the whole download: no cap of the SDK's (50) then makes a
+      // download wait behind others, or time out queued. Wharf bounds its own uploads and sweeps.
+      requestHandler: {
+        connectionTimeout: location.timeoutMs,
+        socketTimeout: location.timeoutMs,
+        httpAgent: { maxSockets: Number.POSITIVE_INFINITY },
+        httpsAgent: { maxSockets: Number.POSITIVE_INFINITY },
+      },
+      // Stores other than AWS may not take the checksums the SDK adds to every request by default.
+      requestChecksumCalculation: 'WHEN_REQUIRED',
+      responseChecksumValidation: 'WHEN_REQUIRED',
+    });
+  }
+
+  /**
+   * Every call to the bucket goes through here: an answer (a missing key too) ends an outage, a
+   * store that did not answer starts one (logged once) and fails the call with StoreUnavailable.
+   */
+  private async call<T>(work: () => Promise<T>): Promise<T> {
+    try {
+      const answer = await work();
+      this.outage.answered();
+      return answer;
+    } catch (error) {
+      throw this.failure(error);
+    }
+  }
+
+  private failure(error: unknown) {
+    const kind = storeFailureOf(error);
+    if (kind === 'absent') this.outage.answered();
+    if (kind === 'unavailable') this.outage.failed(error);
+    return asStoreError(error);
+  }
+
+  /** An object's bytes as they arrive: a store that stops sending them midway is an outage too. */
+  private body(answer: { Body?: unknown } | null): Readable | null {
+    const body = (answer?.Body as Readable | undefined) ?? null;
+    body?.once('error', (error) => this.failure(error));
+    return body;
   }
 
   private objectKey(key: string) {
@@ -116,17 +167,19 @@ export class S3BlobStore implements BlobStore {
   /** Uploads content under a key: in one PUT, or in parts for a large file. */
   async upload(key: string, source: Source) {
     if ('bytes' in source) {
-      await this.client.send(new PutObjectCommand({ ...this.object(key), Body: source.bytes }));
+      await this.call(() => this.client.send(new PutObjectCommand({ ...this.object(key), Body: source.bytes })));
       return;
     }
     const body = createReadStream(source.file);
     try {
-      await new Upload({
-        client: this.client,
-        params: { ...this.object(key), Body: body },
-        partSize: PART_BYTES,
-        queueSize: PARTS_IN_FLIGHT,
-      }).done();
+      await this.call(() =>
+        new Upload({
+          client: this.client,
+          params: { ...this.object(key), Body: body },
+          partSize: PART_BYTES,
+          queueSize: PARTS_IN_FLIGHT,
+        }).done(),
+      );
     } finally {
       body.destroy();
     }
@@ -179,30 +232,32 @@ export class S3BlobStore implements BlobStore {
   }
 
   async readRange(key: string, start: number, end: number) {
-    const answer = await this.client
-      .send(new GetObjectCommand({ ...this.object(key), Range: `bytes=${start}-${end}` }))
-      .catch(absentAsNull);
-    return (answer?.Body as Readable | undefined) ?? null;
+    const range = `bytes=${start}-${end}`;
+    const answer = await this.call(() =>
+      this.client.send(new GetObjectCommand({ ...this.object(key), Range: range })),
+    ).catch(absentAsNull);
+    return this.body(answer);
   }
 
   async readAll(key: string) {
-    const answer = await this.client.send(new GetObjectCommand(this.object(key))).catch(absentAsNull);
-    if (!answer?.Body) return null;
-    return Buffer.from(await answer.Body.transformToByteArray());
+    return this.call(async () => {
+      const answer = await this.client.send(new GetObjectCommand(this.object(key)));
+      return answer.Body ? Buffer.from(await answer.Body.transformToByteArray()) : null;
+    }).catch(absentAsNull);
   }
 
   async read(key: string) {
-    const answer = await this.client.send(new GetObjectCommand(this.object(key))).catch(absentAsNull);
-    return (answer?.Body as Readable | undefined) ?? null;
+    const answer = await this.call(() => this.client.send(new GetObjectCommand(this.object(key)))).catch(absentAsNull);
+    return this.body(answer);
   }
 
   async size(key: string) {
-    const head = await this.client.send(new HeadObjectCommand(this.object(key))).catch(absentAsNull);
+    const head = await this.call(() => this.client.send(new HeadObjectCommand(this.object(key)))).catch(absentAsNull);
     return head ? Number(head.ContentLength ?? 0) : null;
   }
 
   async remove(key: string) {
-    await this.client.send(new DeleteObjectCommand(this.object(key)));
+    await this.call(() => this.client.send(new DeleteObjectCommand(this.object(key))));
   }
 
   async *list(folder: string): AsyncIterable<StoredKey> {
@@ -210,8 +265,10 @@ export class S3BlobStore implements BlobStore {
     const base = this.location.prefix ? `${this.location.prefix}/` : '';
     let token: string | undefined;
     do {
-      const page = await this.client.send(
-        new ListObjectsV2Command({ Bucket: this.location.bucket, Prefix: base + folder, ContinuationToken: token }),
+      const page = await this.call(() =>
+        this.client.send(
+          new ListObjectsV2Command({ Bucket: this.location.bucket, Prefix: base + folder, ContinuationToken: token }),
+        ),
       );
       for (const object of page.Contents ?? []) {
         if (!object.Key) continue;
@@ -226,6 +283,6 @@ export class S3BlobStore implements BlobStore {
   }
 
   async reachable() {
-    await this.client.send(new HeadBucketCommand({ Bucket: this.location.bucket }));
+    await this.call(() => this.client.send(new HeadBucketCommand({ Bucket: this.location.bucket })));
   }
 }

@@ -4,11 +4,15 @@ import type { S3Location } from './s3BlobStore.ts';
 export type StorageSettings = { kind: 'folder' } | ({ kind: 's3' } & S3Location);
 
 /**
- * `WHARF_STORAGE` (unset or `fs`: the data directory; `s3://bucket/prefix`: a bucket) and
- * `WHARF_S3_ENDPOINT` (a store other than AWS). Answers the settings, or the problems, each
- * naming its variable.
+ * `WHARF_STORAGE` (unset or `fs`: the data directory; `s3://bucket/prefix`: a bucket),
+ * `WHARF_S3_ENDPOINT` (a store other than AWS) and `WHARF_S3_TIMEOUT_SECONDS`. Answers the
+ * settings, or the problems, each naming its variable.
  */
-export function storageSettings(env: { WHARF_STORAGE?: string; WHARF_S3_ENDPOINT?: string }): {
+export function storageSettings(env: {
+  WHARF_STORAGE?: string;
+  WHARF_S3_ENDPOINT?: string;
+  WHARF_S3_TIMEOUT_SECONDS: number;
+}): {
   settings: StorageSettings;
   problems: string[];
 } {
@@ -38,5 +42,6 @@ export function storageSettings(env: { WHARF_STORAGE?: string; WHARF_S3_ENDPOINT
       return { ...folder, problems: ['WHARF_S3_ENDPOINT must be an http:// or https:// URL'] };
     }
   }
-  return { settings: { kind: 's3', bucket: match[1]!, prefix, endpoint }, problems: [] };
+  const timeoutMs = env.WHARF_S3_TIMEOUT_SECONDS * 1000;
+  return { settings: { kind: 's3', bucket: match[1]!, prefix, endpoint, timeoutMs }, problems: [] };
 }
