@@ -25,7 +25,8 @@ export interface Snapshot {
 type Rows = (sql: string) => Promise<Record<string, unknown>[]>;
 
 // Plain SQL that both engines read alike: the snapshot is queried through its own connection.
-const BLOBS = 'SELECT hash, size, br_size, gz_size FROM blobs';
+// A dead blob's files may be gone already (deploys store it again): it is not copied.
+const BLOBS = 'SELECT hash, size, br_size, gz_size FROM blobs WHERE dead = 0';
 const LOGOS = ['orgs', 'teams', 'sites']
   .map((kind) => `SELECT '${kind}' AS kind, id FROM ${kind} WHERE logo_type IS NOT NULL`)
   .join(' UNION ALL ');

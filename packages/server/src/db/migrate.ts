@@ -25,6 +25,7 @@ import * as domainClaims from './migrations/022_domain_claims.ts';
 import * as basicAuthHashes from './migrations/023_basic_auth_hashes.ts';
 import * as siteForms from './migrations/024_site_forms.ts';
 import * as deployForce from './migrations/025_deploy_force.ts';
+import * as deadBlobs from './migrations/026_dead_blobs.ts';
 import type { Db } from './schema.ts';
 import { mustBeStartable } from './startable.ts';
 
@@ -58,6 +59,7 @@ const migrationsWith = (sealer: () => Sealer): Record<string, Migration> => ({
   '023_basic_auth_hashes': basicAuthHashes,
   '024_site_forms': siteForms,
   '025_deploy_force': deployForce,
+  '026_dead_blobs': deadBlobs,
 });
 
 /**

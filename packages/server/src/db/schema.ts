@@ -150,6 +150,8 @@ export interface Database {
     /** 1 while its brotli and gzip variants are still to be made (see migration 019). */
     variants_pending: Flag;
     created_at: Iso;
+    /** 1 once the collection found it unused: its files may be gone; a deploy stores it again (migration 026). */
+    dead: Flag;
   };
   /** The blobs each organization has uploaded itself: only those count as "already there" for it. */
   org_blobs: { org_id: string; hash: string; created_at: Iso };

@@ -1,12 +1,15 @@
 import { jsonValues } from '../db/jsonRows.ts';
-import type { Executor } from '../db/schema.ts';
+import type { Db, Executor } from '../db/schema.ts';
 import { contentTypeOf, isCompressible } from '../lib/contentType.ts';
 import { now } from '../lib/ids.ts';
 import { inParallel } from '../lib/inParallel.ts';
 import type { StagedBlob } from '../storage/blobStore.ts';
 import type { WharfApp } from '../wharfApp.ts';
+import { whileNoBlobIsDeleted } from './blobLock.ts';
 
-export type Variant = 'identity' | 'br' | 'gzip';
+/** The forms a blob's content is stored in: as it is, and compressed (see variants.ts). */
+export const VARIANTS = ['identity', 'br', 'gzip'] as const;
+export type Variant = (typeof VARIANTS)[number];
 
 /** Where a release file's content lives: `files/ab/abcdef…`, with `.br` and `.gz` beside it. */
 export function blobKey(hash: string, variant: Variant = 'identity') {
@@ -29,23 +32,30 @@ export interface ReceivedFile {
 
 const CHUNK = 500;
 
-/** The recorded size of each of these blobs the database knows. */
-async function recordedSizes(db: Executor, hashes: string[]) {
-  const sizes = new Map<string, number>();
-  for (let start = 0; start < hashes.length; start += CHUNK) {
-    const rows = await db
-      .selectFrom('blobs')
-      .select(['hash', 'size'])
-      .where('hash', 'in', hashes.slice(start, start + CHUNK))
-      .execute();
-    for (const row of rows) sizes.set(row.hash, Number(row.size));
-  }
-  return sizes;
+/**
+ * The recorded size of each of these blobs that is not dead. Read under the blob lock, once the
+ * deploy's reference to them is committed: a deletion under way is waited for, and none starts
+ * on them afterwards.
+ */
+async function liveSizes(db: Db, hashes: string[]) {
+  return whileNoBlobIsDeleted(db, async (trx) => {
+    const sizes = new Map<string, number>();
+    for (let start = 0; start < hashes.length; start += CHUNK) {
+      const rows = await trx
+        .selectFrom('blobs')
+        .select(['hash', 'size'])
+        .where('hash', 'in', hashes.slice(start, start + CHUNK))
+        .where('dead', '=', 0)
+        .execute();
+      for (const row of rows) sizes.set(row.hash, Number(row.size));
+    }
+    return sizes;
+  });
 }
 
 /** Of the received files, one per content that the store does not hold whole yet; the rest are spare copies. */
 async function sortOutNewContent(app: WharfApp, files: ReceivedFile[]) {
-  const recorded = await recordedSizes(app.db, [...new Set(files.map((file) => file.blob.hash))]);
+  const recorded = await liveSizes(app.db, [...new Set(files.map((file) => file.blob.hash))]);
   const toStore = new Map<string, ReceivedFile>();
   const spare: StagedBlob[] = [];
   // A blob written straight under its key is the store's copy already: it is recorded, never spare.
@@ -55,7 +65,7 @@ async function sortOutNewContent(app: WharfApp, files: ReceivedFile[]) {
     16,
     async (file) => {
       const { hash, size } = file.blob;
-      // A row whose file went missing is not held: the file is stored again.
+      // A row whose file went missing is not held, nor a dead one: the file is stored again.
       const held = recorded.get(hash) === size && (await app.blobs.size(blobKey(hash))) === size;
       if (held || toStore.has(hash)) spare.push(file.blob);
       else toStore.set(hash, file);
@@ -64,7 +74,7 @@ async function sortOutNewContent(app: WharfApp, files: ReceivedFile[]) {
   return { toStore: [...toStore.values()], spare };
 }
 
-/** Records stored blobs, live at once in their unencoded form; variants are made later (variants.ts). */
+/** Records stored blobs, live at once in their unencoded form (a dead one again); variants are made later (variants.ts). */
 async function recordBlobs(db: Executor, stored: ReceivedFile[]) {
   for (let start = 0; start < stored.length; start += CHUNK) {
     const rows = stored.slice(start, start + CHUNK).map(({ blob, path }) => ({
@@ -74,19 +84,47 @@ async function recordBlobs(db: Executor, stored: ReceivedFile[]) {
       gz_size: null,
       variants_pending: wantsVariants(blob.size, path) ? 1 : 0,
       created_at: now(),
+      dead: 0,
     }));
     await db
       .insertInto('blobs')
       .values(rows)
-      // A row whose file went missing: the file is back, and its variants are made again.
+      // A row whose file went missing, or a dead one: the file is back, and its variants are made again.
       .onConflict((oc) =>
         oc.column('hash').doUpdateSet((eb) => ({
           size: eb.ref('excluded.size'),
           br_size: null,
           gz_size: null,
           variants_pending: eb.ref('excluded.variants_pending'),
+          dead: 0,
         })),
       )
+      .execute();
+  }
+}
+
+/**
+ * Records blobs whose files may be in the store without a row (an upload that failed half-way, a
+ * crash's leftovers) as dead, so that they are deleted the collection's way; a row already there
+ * stays as it is.
+ */
+export async function recordDead(db: Executor, hashes: string[]) {
+  for (let start = 0; start < hashes.length; start += CHUNK) {
+    const createdAt = now();
+    await db
+      .insertInto('blobs')
+      .values(
+        hashes.slice(start, start + CHUNK).map((hash) => ({
+          hash,
+          size: 0,
+          br_size: null,
+          gz_size: null,
+          variants_pending: 0,
+          created_at: createdAt,
+          dead: 1,
+        })),
+      )
+      .onConflict((oc) => oc.column('hash').doNothing())
       .execute();
   }
 }
@@ -96,7 +134,9 @@ async function recordBlobs(db: Executor, stored: ReceivedFile[]) {
  * their contents are flushed together and their rows written in one transaction, so a release of
  * thousands of files costs a few steps, not thousands. Content the store already holds is dropped
  * (files are shared across organizations); the organization is recorded as having sent each file,
- * which is what lets its later deploys skip the upload. A failure leaves nothing behind.
+ * which is what lets its later deploys skip the upload. The deploy's reference to the files
+ * (its rows of them) is committed before. What a failure leaves in the store is recorded dead, for
+ * the collection, which takes it at once when the deploy is dropped.
  */
 export async function commitBlobs(app: WharfApp, files: ReceivedFile[], orgId: string) {
   if (files.length === 0) return;
@@ -117,19 +157,13 @@ export async function commitBlobs(app: WharfApp, files: ReceivedFile[], orgId: s
     });
   } catch (error) {
     await Promise.all(toStore.map(({ blob }) => blob.discard().catch(() => undefined)));
-    await removeUnrecorded(app, toStore).catch(() => undefined);
+    // Not removed here: another upload may be storing the same content; the collection knows.
+    await recordDead(
+      app.db,
+      toStore.map(({ blob }) => blob.hash),
+    ).catch(() => undefined);
     throw error;
   }
-}
-
-/** Files this step may have moved into the store but not recorded: a file another upload of the same content recorded meanwhile is its, not ours to remove. */
-async function removeUnrecorded(app: WharfApp, files: ReceivedFile[]) {
-  const recorded = await recordedSizes(
-    app.db,
-    files.map(({ blob }) => blob.hash),
-  );
-  const unrecorded = files.filter(({ blob }) => !recorded.has(blob.hash));
-  await Promise.all(unrecorded.map(({ blob }) => app.blobs.remove(blobKey(blob.hash))));
 }
 
 /** `commitBlobs` of one file. */
@@ -148,13 +182,14 @@ export async function grantBlobs(db: Executor, orgId: string, hashes: string[]) 
   }
 }
 
-/** Of these hashes, those the organization has uploaded itself and the store still holds. */
+/** Of these hashes, those the organization has uploaded itself and the store still holds (not dead). */
 export async function blobsOfOrg(db: Executor, orgId: string, hashes: string[]) {
   const rows = await db
     .selectFrom('org_blobs')
     .innerJoin('blobs', 'blobs.hash', 'org_blobs.hash')
     .select(['blobs.hash', 'blobs.size'])
     .where('org_blobs.org_id', '=', orgId)
+    .where('blobs.dead', '=', 0)
     .where('org_blobs.hash', 'in', db.selectFrom(jsonValues(db, hashes).as('wanted')).select('wanted.value'))
     .execute();
   return new Map(rows.map((row) => [row.hash, Number(row.size)]));

@@ -1,19 +1,18 @@
-import { type ExpressionBuilder, sql } from 'kysely';
+import type { ExpressionBuilder } from 'kysely';
 import { isCollectionHeld } from '../backup/holds.ts';
 import { onOneNodeAtATime } from '../cluster/oneNodeAtATime.ts';
-import type { Database, Executor } from '../db/schema.ts';
+import type { Database } from '../db/schema.ts';
 import { sweepExpiredIdempotencyKeys } from '../http/idempotency.ts';
 import { pruneFinishedJobs } from '../jobs/prune.ts';
 import { expireUnverifiedClaims } from '../modules/sites/claimEnds.ts';
 import { deleteExpiredBranches } from '../retention/expiredBranches.ts';
 import { pruneReleases } from '../retention/releaseRetention.ts';
 import type { WharfApp } from '../wharfApp.ts';
-import { blobKey } from './blobs.ts';
+import { blobPages, deleteDeadBlobs, markUnusedDead, unused } from './deadBlobs.ts';
 import { removeOrphanFiles } from './orphanFiles.ts';
 
 /** Blobs younger than this are never collected: an upload may be about to reference them. */
 const GRACE_MS = 10 * 60_000;
-const CHUNK = 500;
 
 /** Forgets deploys that were never finalised, so their files can be collected. */
 export async function sweepExpiredDeploys(app: WharfApp, at = new Date()) {
@@ -24,72 +23,32 @@ export async function sweepExpiredDeploys(app: WharfApp, at = new Date()) {
   });
 }
 
-/** No release and no deploy in progress uses the blob. */
-function unused({ and, not, exists, selectFrom }: ExpressionBuilder<Database, 'blobs'>) {
-  return and([
-    not(exists(selectFrom('release_files').select(sql`1`.as('one')).whereRef('release_files.hash', '=', 'blobs.hash'))),
-    not(exists(selectFrom('deploy_files').select(sql`1`.as('one')).whereRef('deploy_files.hash', '=', 'blobs.hash'))),
-  ]);
-}
-
-/**
- * Deletes the rows of the blobs found unused by `deleteRows`, then their files; nothing while a
- * backup holds the collection off (it may be copying them: the next collection takes them).
- */
-async function removeBlobs(app: WharfApp, deleteRows: (trx: Executor) => Promise<string[]>) {
-  if (await isCollectionHeld(app.db)) return 0;
-  const removed = await app.db.transaction().execute(async (trx) => {
-    const hashes = await deleteRows(trx);
-    for (let start = 0; start < hashes.length; start += CHUNK) {
-      await trx
-        .deleteFrom('org_blobs')
-        .where('hash', 'in', hashes.slice(start, start + CHUNK))
-        .execute();
-    }
-    return hashes;
-  });
-  for (const hash of removed) {
-    await Promise.all((['identity', 'br', 'gzip'] as const).map((variant) => app.blobs.remove(blobKey(hash, variant))));
-  }
-  return removed.length;
-}
-
 /**
  * Removes at once those of the given blobs that nothing uses any more: the files a failed deploy
- * brought, which should not hold disk space until the next collection.
+ * brought, which should not hold disk space until the next collection. Nothing while a backup
+ * holds the collection off.
  */
 export async function removeUnusedBlobs(app: WharfApp, hashes: string[]) {
-  return removeBlobs(app, async (trx) => {
-    const removed: string[] = [];
-    for (let start = 0; start < hashes.length; start += CHUNK) {
-      const rows = await trx
-        .deleteFrom('blobs')
-        .where('hash', 'in', hashes.slice(start, start + CHUNK))
-        .where(unused)
-        .returning('hash')
-        .execute();
-      removed.push(...rows.map((row) => row.hash));
-    }
-    return removed;
-  });
+  if (await isCollectionHeld(app.db)) return 0;
+  await markUnusedDead(app.db, hashes);
+  return deleteDeadBlobs(app, hashes);
 }
 
 /**
- * Deletes blobs that no release and no deploy in progress uses. Safe while uploads run: a deploy
- * records its files before their blobs are stored, and young blobs are left alone. Nothing is
- * deleted while a backup holds the collection off.
+ * Deletes blobs that no release and no deploy in progress uses, the deadBlobs.ts way, which is
+ * safe while deploys send the same files again; and the dead ones a crash left. Nothing is deleted
+ * while a backup holds the collection off (it may be copying them: the next collection takes them).
  */
 export async function collectGarbage(app: WharfApp, at = new Date()) {
   const cutoff = new Date(at.getTime() - GRACE_MS).toISOString();
-  const collected = await removeBlobs(app, async (trx) => {
-    const rows = await trx
-      .deleteFrom('blobs')
-      .where('created_at', '<=', cutoff)
-      .where(unused)
-      .returning('hash')
-      .execute();
-    return rows.map((row) => row.hash);
-  });
+  let collected = 0;
+  if (!(await isCollectionHeld(app.db))) {
+    const unusedSince = (eb: ExpressionBuilder<Database, 'blobs'>) =>
+      eb.and([eb('created_at', '<=', cutoff), eb('dead', '=', 0), unused(eb)]);
+    for await (const hashes of blobPages(app.db, unusedSince)) await markUnusedDead(app.db, hashes);
+    for await (const hashes of blobPages(app.db, (eb) => eb('dead', '=', 1)))
+      collected += await deleteDeadBlobs(app, hashes);
+  }
   // Staged files of uploads cut off by a crash.
   await app.blobs.removeStaleStaging(app.config.deployTtlMs, at);
   return collected;

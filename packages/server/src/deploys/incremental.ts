@@ -4,6 +4,7 @@ import { isDiskFull } from '../http/diskFull.ts';
 import { HttpError, httpError, invalidField } from '../http/errors.ts';
 import { readJson } from '../lib/json.ts';
 import type { WharfApp } from '../wharfApp.ts';
+import { whileNoBlobIsDeleted } from './blobLock.ts';
 import { blobsOfOrg } from './blobs.ts';
 import { createRelease, deployedRelease, mustNotExpireMainBranch } from './createRelease.ts';
 import { dropDeploy, findOpenDeploy, insertDeployFiles, openDeploy } from './deployRows.ts';
@@ -32,7 +33,10 @@ const uniqueHashes = (files: { hash: string }[]) => [...new Set(files.map((file)
 /**
  * Starts an incremental deploy: records the manifest and answers the hashes still to upload. The
  * server may hold a file another organization sent, but only the organization's own uploads
- * count: announcing a hash must not be a way to obtain, or learn of, someone else's file.
+ * count: announcing a hash must not be a way to obtain, or learn of, someone else's file. The
+ * manifest is recorded and the answer found under the blob lock, in one transaction: a file the
+ * answer says is there (the client will not send it) is one the collection has not begun to
+ * delete, and the recorded manifest keeps it from ever doing so.
  */
 export async function startDeploy(
   app: WharfApp,
@@ -43,13 +47,7 @@ export async function startDeploy(
   checkManifest(app, body.files);
   if (body.expires) await mustNotExpireMainBranch(app.db, site, body.branches);
   const hashes = uniqueHashes(body.files);
-  const held = await blobsOfOrg(app.db, site.org_id, hashes);
-  body.files.forEach((file, index) => {
-    const size = held.get(file.hash);
-    if (size !== undefined && size !== file.size)
-      throw invalidField(`files.${index}.size`, `The file with this hash has ${size} bytes`);
-  });
-  const deploy = await app.db.transaction().execute(async (trx) => {
+  const { deploy, held } = await whileNoBlobIsDeleted(app.db, async (trx) => {
     const row = await openDeploy(trx, app.config.deployTtlMs, {
       siteId: site.id,
       name: body.name,
@@ -59,7 +57,14 @@ export async function startDeploy(
       actorId,
     });
     await insertDeployFiles(trx, row.id, body.files);
-    return row;
+    const held = await blobsOfOrg(trx, site.org_id, hashes);
+    // Refused before anything is kept: the transaction ends undone.
+    body.files.forEach((file, index) => {
+      const size = held.get(file.hash);
+      if (size !== undefined && size !== file.size)
+        throw invalidField(`files.${index}.size`, `The file with this hash has ${size} bytes`);
+    });
+    return { deploy: row, held };
   });
   return { _id: deploy.id, missing: hashes.filter((hash) => !held.has(hash)), expiresAt: deploy.expires_at };
 }
@@ -85,7 +90,7 @@ export async function dropOnDiskFull<T>(app: WharfApp, deployId: string, step: (
 /** The files at the release's root that configure it rather than being served as they are. */
 const RELEASE_SETTINGS_FILES = [RELEASE_CONFIG_FILE, ...RULE_FILES];
 
-/** Hashes the deploy announced that the organization has not sent, found in the database alone. */
+/** Hashes the deploy announced that the organization has not sent (or were collected since), found in the database alone. */
 async function missingFiles(db: Executor, deployId: string, orgId: string) {
   const rows = await db
     .selectFrom('deploy_files')
@@ -99,6 +104,7 @@ async function missingFiles(db: Executor, deployId: string, orgId: string) {
             .innerJoin('blobs', 'blobs.hash', 'org_blobs.hash')
             .select('org_blobs.hash')
             .where('org_blobs.org_id', '=', orgId)
+            .where('blobs.dead', '=', 0)
             .whereRef('org_blobs.hash', '=', 'deploy_files.hash'),
         ),
       ),

@@ -3,6 +3,8 @@ import type { Db } from '../db/schema.ts';
 import type { LogoOwnerKind } from '../modules/logos/logoUrl.ts';
 import type { StoredKey } from '../storage/blobStore.ts';
 import type { WharfApp } from '../wharfApp.ts';
+import { recordDead } from './blobs.ts';
+import { deleteDeadBlobs } from './deadBlobs.ts';
 
 const CHUNK = 500;
 
@@ -10,15 +12,28 @@ const CHUNK = 500;
 const FILE_KEY = /^files\/[0-9a-f]{2}\/([0-9a-f]{64})(?:\.br|\.gz)?$/;
 const LOGO_KEY = /^logos\/(orgs|teams|sites)\/([A-Za-z0-9_-]+)$/;
 
-/** Of these keys, those no row accounts for; keys of no known shape (a crashed write's leftovers) too. */
-async function unrecordedFiles(db: Db, keys: string[]) {
-  const hashes = keys.flatMap((key) => FILE_KEY.exec(key)?.[1] ?? []);
-  const rows = hashes.length ? await db.selectFrom('blobs').select('hash').where('hash', 'in', hashes).execute() : [];
+/**
+ * Removes the release files of these keys that no row accounts for, the collection's way: recorded
+ * dead, then deleted under the blob lock, so that an upload storing the same content meanwhile is
+ * waited for, not raced. Keys of no known shape (a crashed write's leftovers) are removed at once.
+ */
+async function removeUnrecordedFiles(app: WharfApp, keys: string[]) {
+  const unknown = keys.filter((key) => !FILE_KEY.test(key));
+  for (const key of unknown) await app.blobs.remove(key);
+  const hashes = [...new Set(keys.flatMap((key) => FILE_KEY.exec(key)?.[1] ?? []))];
+  const rows = hashes.length
+    ? await app.db.selectFrom('blobs').select('hash').where('hash', 'in', hashes).execute()
+    : [];
   const recorded = new Set(rows.map((row) => row.hash));
-  return keys.filter((key) => {
-    const hash = FILE_KEY.exec(key)?.[1];
-    return !hash || !recorded.has(hash);
-  });
+  const unrecorded = hashes.filter((hash) => !recorded.has(hash));
+  await recordDead(app.db, unrecorded);
+  return unknown.length + (await deleteDeadBlobs(app, unrecorded));
+}
+
+async function removeUnrecordedLogos(app: WharfApp, keys: string[]) {
+  const orphans = await unrecordedLogos(app.db, keys);
+  for (const key of orphans) await app.blobs.remove(key);
+  return orphans.length;
 }
 
 async function unrecordedLogos(db: Db, keys: string[]) {
@@ -41,21 +56,19 @@ async function unrecordedLogos(db: Db, keys: string[]) {
   return keys.filter((key) => !recorded.has(key));
 }
 
-/** Removes, chunk by chunk, the keys under `folder` written before `cutoff` that `unrecorded` finds. */
+/** Hands `removeUnrecorded`, chunk by chunk, the keys under `folder` written before `cutoff`; answers how many went. */
 async function sweepFolder(
   app: WharfApp,
   folder: string,
   cutoff: number,
-  unrecorded: (db: Db, keys: string[]) => Promise<string[]>,
+  removeUnrecorded: (app: WharfApp, keys: string[]) => Promise<number>,
 ) {
   let removed = 0;
   const removeChunk = async (stored: StoredKey[]) => {
-    const orphans = await unrecorded(
-      app.db,
+    removed += await removeUnrecorded(
+      app,
       stored.map((entry) => entry.key),
     );
-    for (const key of orphans) await app.blobs.remove(key);
-    removed += orphans.length;
   };
   let chunk: StoredKey[] = [];
   for await (const stored of app.blobs.list(folder)) {
@@ -72,15 +85,14 @@ async function sweepFolder(
 
 /**
  * Removes files of the store that no row accounts for: leftovers of a crash between writing a
- * file and recording it, or between deleting a row and its file. Files younger than `graceMs`
- * are left alone: an upload writes its files before the row that records them. Nothing while a
- * backup holds the collection off.
+ * file and recording it. Files younger than `graceMs` are left alone: an upload writes its files
+ * before the row that records them. Nothing while a backup holds the collection off.
  */
 export async function removeOrphanFiles(app: WharfApp, graceMs: number, at = new Date()) {
   if (await isCollectionHeld(app.db)) return 0;
   const cutoff = at.getTime() - graceMs;
   return (
-    (await sweepFolder(app, 'files/', cutoff, unrecordedFiles)) +
-    (await sweepFolder(app, 'logos/', cutoff, unrecordedLogos))
+    (await sweepFolder(app, 'files/', cutoff, removeUnrecordedFiles)) +
+    (await sweepFolder(app, 'logos/', cutoff, removeUnrecordedLogos))
   );
 }

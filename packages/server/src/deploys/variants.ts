@@ -1,11 +1,13 @@
 import { availableParallelism } from 'node:os';
 import path from 'node:path';
-import type { Executor } from '../db/schema.ts';
+import { lockingRows } from '../db/rowLocks.ts';
+import type { Db, Executor } from '../db/schema.ts';
 import { enqueueJob, type Job } from '../jobs/queue.ts';
 import type { JobOutcome, JobSender } from '../jobs/runner.ts';
 import { readJson } from '../lib/json.ts';
 import { SERVER_PACKAGE_DIR } from '../packageDir.ts';
 import type { BlobStore, StagingFile } from '../storage/blobStore.ts';
+import { whileNoBlobIsDeleted } from './blobLock.ts';
 import { blobKey } from './blobs.ts';
 import { ThreadPool } from './threads/threadPool.ts';
 
@@ -65,14 +67,14 @@ export async function enqueueVariants(trx: Executor, deployId: string) {
 }
 
 interface VariantParts {
-  db: Executor;
+  db: Db;
   blobs: BlobStore;
   pool: ThreadPool<Compressed>;
 }
 
 /**
  * Makes the brotli and gzip variants of one blob in a thread, keeps those smaller than the file,
- * and records their sizes: from then on the edge serves them. A blob removed meanwhile, or done
+ * and records their sizes: from then on the edge serves them. A blob collected meanwhile, or done
  * by another job, is left as it is.
  */
 async function makeVariants(parts: VariantParts, hash: string) {
@@ -96,28 +98,43 @@ async function makeVariants(parts: VariantParts, hash: string) {
       size,
       outputs: { br: outputs.br.path, gzip: outputs.gzip.path },
     });
-    const kept = { br: null as number | null, gzip: null as number | null };
-    for (const variant of ['br', 'gzip'] as const) {
-      if (sizes[variant] >= size) continue;
-      await outputs[variant].commit(blobKey(hash, variant));
-      kept[variant] = sizes[variant];
-    }
-    const recorded = await parts.db
-      .updateTable('blobs')
-      .set({ br_size: kept.br, gz_size: kept.gzip, variants_pending: 0 })
-      .where('hash', '=', hash)
-      .where('variants_pending', '=', 1)
-      .executeTakeFirst();
-    // Collected while it was compressed: the variants just written would have no row to find them by.
-    if (recorded.numUpdatedRows === 0n) await removeOrphanVariants(parts, hash);
+    await storeVariants(parts, hash, {
+      br: sizes.br < size ? { file: outputs.br, size: sizes.br } : null,
+      gzip: sizes.gzip < size ? { file: outputs.gzip, size: sizes.gzip } : null,
+    });
   } finally {
     await Promise.allSettled([outputs.br.discard(), outputs.gzip.discard(), input.release()]);
   }
 }
 
-async function removeOrphanVariants(parts: VariantParts, hash: string) {
-  const row = await parts.db.selectFrom('blobs').select('hash').where('hash', '=', hash).executeTakeFirst();
-  if (!row) await Promise.all([parts.blobs.remove(blobKey(hash, 'br')), parts.blobs.remove(blobKey(hash, 'gzip'))]);
+type Kept = { file: StagingFile; size: number } | null;
+
+/**
+ * Stores the variants kept and records their sizes, under the blob lock and the blob's row: a
+ * blob the collection took (or marked dead) while it was compressed gets none, and files once
+ * stored are never deleted by a collection that decided before they were (see blobLock.ts).
+ */
+async function storeVariants(parts: VariantParts, hash: string, kept: { br: Kept; gzip: Kept }) {
+  await whileNoBlobIsDeleted(parts.db, async (trx) => {
+    const row = await lockingRows(
+      trx,
+      trx
+        .selectFrom('blobs')
+        .select('hash')
+        .where('hash', '=', hash)
+        .where('variants_pending', '=', 1)
+        .where('dead', '=', 0),
+      'update',
+    ).executeTakeFirst();
+    if (!row) return;
+    if (kept.br) await kept.br.file.commit(blobKey(hash, 'br'));
+    if (kept.gzip) await kept.gzip.file.commit(blobKey(hash, 'gzip'));
+    await trx
+      .updateTable('blobs')
+      .set({ br_size: kept.br?.size ?? null, gz_size: kept.gzip?.size ?? null, variants_pending: 0 })
+      .where('hash', '=', hash)
+      .execute();
+  });
 }
 
 /** The job runner's sender of `variants` jobs; a failure is tried again with the queue's backoff. */

@@ -40,7 +40,7 @@ for (const database of databases) {
       ]);
       await db
         .insertInto('blobs')
-        .values({ ...blob('new', null), variants_pending: 1 })
+        .values({ ...blob('new', null), variants_pending: 1, dead: 0 })
         .execute();
       const added = await db
         .selectFrom('blobs')
