@@ -1,3 +1,4 @@
+import cluster from 'node:cluster';
 import { rm } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
@@ -43,6 +44,11 @@ export async function runPrimary(config: Config, count: number): Promise<Running
   const primarySocket = primarySocketOf(process.pid);
   await rm(primarySocket, { force: true });
   await app.fastify.listen({ path: primarySocket });
+  // The workers take connections from the port themselves, as the kernel hands them out. Node's
+  // default on Linux has the primary accept each one and pass it on; one passed to a worker that is
+  // killed before it takes it stays open in the primary, unanswered, for as long as its client
+  // waits. And a primary busy with the API would hold up every site's new connections.
+  cluster.schedulingPolicy = cluster.SCHED_NONE;
   const pool = new WorkerPool(app, config.shutdownGraceMs);
   app.edge.leaveSitesToPeers();
   app.edge.addPeer((siteIds) => pool.reloadSites(siteIds));
@@ -53,7 +59,7 @@ export async function runPrimary(config: Config, count: number): Promise<Running
     await app.fastify.close();
   };
   try {
-    await Promise.all(Array.from({ length: count }, () => pool.fork()));
+    await pool.start(count);
   } catch (error) {
     await stop();
     throw error;
@@ -84,8 +90,8 @@ export function runWorker(config: Config) {
     } else if (message.type === 'wharf:stop') {
       clearInterval(metrics);
       await worker.close().catch((err) => log.error({ err }, 'the worker did not stop cleanly'));
-      send({ type: 'wharf:stopped', counts: worker.edge.metrics.takePending() });
-    } else if (message.type === 'wharf:exit') process.exit(0);
+      send({ type: 'wharf:stopped', counts: worker.edge.metrics.takePending() }, () => process.exit(0));
+    }
   };
   process.on('message', (message: ToWorker) => void obey(message));
   starting.then(

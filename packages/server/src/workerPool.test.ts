@@ -9,4 +9,15 @@ describe('restarting workers that die while starting', () => {
     backoff.served();
     expect(backoff.failed()).toBe(1_000);
   });
+
+  it('says starts keep failing after so many in a row, and no longer once a worker serves', () => {
+    const backoff = new RestartBackoff(1_000, 60_000, 3);
+    backoff.failed();
+    backoff.failed();
+    expect(backoff.keepsFailing).toBe(false);
+    backoff.failed();
+    expect(backoff.keepsFailing).toBe(true);
+    backoff.served();
+    expect(backoff.keepsFailing).toBe(false);
+  });
 });

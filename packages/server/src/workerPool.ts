@@ -3,16 +3,14 @@ import type { Counters } from './edge/metrics.ts';
 import type { WharfApp } from './wharfApp.ts';
 
 /** What the primary and its workers say to each other over the cluster's IPC channel. */
-export type ToWorker =
-  | { type: 'wharf:reload'; id: number; siteIds: string[] }
-  | { type: 'wharf:stop' }
-  | { type: 'wharf:exit' };
+export type ToWorker = { type: 'wharf:reload'; id: number; siteIds: string[] } | { type: 'wharf:stop' };
 export type FromWorker =
   | { type: 'wharf:listening' }
+  /** It could not start, and why; it exits next. */
   | { type: 'wharf:failed'; message: string }
   | { type: 'wharf:reloaded'; id: number }
   | { type: 'wharf:metrics'; counts: [string, Counters][] }
-  /** Drained and closed, with its last counts; it waits for `wharf:exit` (see `receive`). */
+  /** Drained and closed, with its last counts; it exits once this is sent. */
   | { type: 'wharf:stopped'; counts: [string, Counters][] };
 
 const REFRESH_TIMEOUT_MS = 2_000;
@@ -22,7 +20,8 @@ const STOP_MARGIN_MS = 5_000;
 /**
  * How long to wait before starting a worker again after workers died before they served: 1 s,
  * doubling up to a minute, so a worker that cannot start (a database down, a bad file) is retried
- * without a busy loop. A worker that starts serving resets it.
+ * without a busy loop. A worker that starts serving resets it. After `giveUpAfter` failed starts
+ * in a row the cause is not one that waiting cures (a port taken, a broken install).
  */
 export class RestartBackoff {
   private failedStarts = 0;
@@ -30,6 +29,7 @@ export class RestartBackoff {
   constructor(
     private readonly firstMs = 1_000,
     private readonly maxMs = 60_000,
+    readonly giveUpAfter = 5,
   ) {}
 
   /** The wait before the next start, counting this failed one. */
@@ -38,80 +38,113 @@ export class RestartBackoff {
     return Math.min(this.firstMs * 2 ** (this.failedStarts - 1), this.maxMs);
   }
 
+  get keepsFailing() {
+    return this.failedStarts >= this.giveUpAfter;
+  }
+
   served() {
     this.failedStarts = 0;
   }
 }
 
+/** Why a worker ended before it served: what it said, or else how it died. */
+const causeOfEnd = (said: string | undefined, code: number | null, signal: string | null) =>
+  said ?? (signal ? `it was stopped by ${signal}` : `it exited with code ${code}`);
+
 /**
- * The primary's workers: forks them, replaces any that dies (at once when it had been serving,
+ * The primary's workers: starts them, replaces any that dies (at once when it had been serving,
  * after a growing wait when it died while starting), asks them to catch up with changes, and
  * stops them. A worker may die at any moment; nothing said to it may then end the primary.
  */
 export class WorkerPool {
   private readonly workers = new Set<Worker>();
+  private readonly serving = new Set<Worker>();
   private readonly backoff = new RestartBackoff();
   private readonly restarts = new Set<NodeJS.Timeout>();
   private stopping = false;
   private nextRefresh = 0;
   /** Refreshes a worker has not confirmed yet, by id: one message listener per worker serves them all. */
   private readonly pendingRefreshes = new Map<number, { worker: Worker; done: () => void }>();
+  /** The node's start while it lasts (see `start`). */
+  private starting: { count: number; done: () => void; failed: (error: Error) => void } | null = null;
 
   constructor(
     private readonly app: WharfApp,
     private readonly graceMs: number,
   ) {}
 
-  /** Forks a worker and resolves once it serves. */
-  fork(): Promise<void> {
+  /**
+   * Starts `count` workers and resolves once they all serve. One that dies first (a signal sent to
+   * the whole process group, a dependency slow to answer) is replaced after the back-off; when
+   * starts keep failing, the node's start fails with the last one's cause.
+   */
+  start(count: number): Promise<void> {
+    return new Promise((done, failed) => {
+      this.starting = { count, done, failed };
+      for (let i = 0; i < count; i++) this.fork();
+    });
+  }
+
+  private fork() {
     const worker = cluster.fork();
     const workerPid = worker.process.pid;
-    let serving = false;
+    let said: string | undefined;
     this.workers.add(worker);
     // A message to a worker that just died fails (EPIPE, channel closed); its exit is handled below.
     worker.on('error', (err) => this.app.log.warn({ err, workerPid }, 'a message to a worker failed'));
-    worker.on('message', (message: FromWorker) => this.receive(worker, message));
+    worker.on('message', (message: FromWorker) => {
+      if (message.type === 'wharf:listening') this.served(worker);
+      else if (message.type === 'wharf:failed') said = message.message;
+      else this.receive(message);
+    });
     worker.on('exit', (code, signal) => {
       this.workers.delete(worker);
+      const hadServed = this.serving.delete(worker);
       for (const pending of [...this.pendingRefreshes.values()]) if (pending.worker === worker) pending.done();
       if (this.stopping) return;
-      const delayMs = serving ? 0 : this.backoff.failed();
-      this.app.log.error({ workerPid, code, signal, restartInMs: delayMs }, 'a worker stopped; starting another');
-      this.restartAfter(delayMs);
+      if (hadServed) {
+        this.app.log.error({ workerPid, code, signal }, 'a worker stopped; starting another');
+        this.restartAfter(0);
+      } else this.failedToStart(workerPid, causeOfEnd(said, code, signal));
     });
-    return new Promise((resolve, reject) => {
-      worker.on('message', (message: FromWorker) => {
-        if (message.type === 'wharf:listening') {
-          serving = true;
-          this.backoff.served();
-          this.app.log.info({ workerPid }, 'a worker is serving');
-          resolve();
-        }
-        if (message.type === 'wharf:failed') reject(new Error(message.message));
-      });
-      worker.on('exit', () => reject(new Error('A worker stopped while starting')));
-    });
+  }
+
+  private served(worker: Worker) {
+    this.serving.add(worker);
+    this.backoff.served();
+    this.app.log.info({ workerPid: worker.process.pid }, 'a worker is serving');
+    if (this.starting && this.serving.size === this.starting.count) {
+      this.starting.done();
+      this.starting = null;
+    }
+  }
+
+  private failedToStart(workerPid: number | undefined, cause: string) {
+    const restartInMs = this.backoff.failed();
+    // Once the node serves, workers that cannot start now may later (a dependency back): keep trying.
+    if (this.starting && this.backoff.keepsFailing) {
+      const times = this.backoff.giveUpAfter;
+      this.starting.failed(new Error(`Workers stopped before serving ${times} times in a row; the last: ${cause}`));
+      this.starting = null;
+      return;
+    }
+    this.app.log.error({ workerPid, cause, restartInMs }, 'a worker stopped before it served; starting another');
+    this.restartAfter(restartInMs);
   }
 
   private restartAfter(delayMs: number) {
     const timer = setTimeout(() => {
       this.restarts.delete(timer);
-      if (!this.stopping) this.fork().catch((err) => this.app.log.error({ err }, 'a worker could not start'));
+      if (!this.stopping) this.fork();
     }, delayMs);
     this.restarts.add(timer);
   }
 
-  private receive(worker: Worker, message: FromWorker) {
+  private receive(message: FromWorker) {
     if (message.type === 'wharf:metrics' || message.type === 'wharf:stopped') {
       for (const [siteId, counts] of message.counts) this.app.edge.metrics.add(siteId, counts);
     }
     if (message.type === 'wharf:reloaded') this.pendingRefreshes.get(message.id)?.done();
-    if (message.type === 'wharf:stopped') {
-      // A connection this process handed to the worker before it heard the worker close its port is
-      // on its way still; the worker sends such ones back, and must live until they arrive. They come
-      // before this answer: the channel keeps its order.
-      worker.send({ type: 'wharf:exit' } satisfies ToWorker, (error) => error && worker.process.kill('SIGKILL'));
-    }
   }
 
   /** Has every worker read these sites again into its routing table. */

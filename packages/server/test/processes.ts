@@ -93,3 +93,30 @@ export function childPids(parent: number): number[] {
   }
   return children;
 }
+
+/** The worker processes a cluster's primary has reported serving, read from its log (LOG_LEVEL info). */
+export function servingWorkers(wharf: WharfProcess): Set<number> {
+  return new Set(
+    wharf
+      .stdout()
+      .split('\n')
+      .filter((line) => line.includes('a worker is serving'))
+      .map((line) => JSON.parse(line).workerPid as number),
+  );
+}
+
+/**
+ * Waits until the primary has `count` workers, all serving and none of them one of `gone`;
+ * fails if the primary exits meanwhile. Answers their ids.
+ */
+export async function untilWorkersServe(wharf: WharfProcess, count: number, gone: number[] = [], timeoutMs = 60_000) {
+  const deadline = Date.now() + timeoutMs;
+  while (Date.now() < deadline) {
+    if (!isAlive(wharf.child)) throw new Error(`The primary exited: ${wharf.stderr()}`);
+    const workers = childPids(wharf.child.pid!);
+    const serving = servingWorkers(wharf);
+    if (workers.length === count && workers.every((pid) => serving.has(pid) && !gone.includes(pid))) return workers;
+    await sleep(50);
+  }
+  throw new Error(`No ${count} serving workers (without ${gone.join(', ')}) within ${timeoutMs / 1000} s`);
+}

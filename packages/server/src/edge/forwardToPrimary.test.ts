@@ -4,6 +4,7 @@ import type { AddressInfo, Socket } from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
+import { pino } from 'pino';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { reusedConnectionCutter } from '../../test/reusedConnections.ts';
 import { createHttpServer } from '../http/httpServer.ts';
@@ -55,7 +56,7 @@ describe('a cluster worker handing requests over to its primary', () => {
       connectionsClosed.push(new Promise((resolve) => socket.once('close', () => resolve())));
     });
     await new Promise<void>((resolve) => primary.listen(socketPath, resolve));
-    forwarder = new PrimaryForwarder(socketPath, trustNobody);
+    forwarder = new PrimaryForwarder(socketPath, trustNobody, pino({ level: 'silent' }));
     worker = http.createServer((req, res) => forwarder.request(req, res));
     await new Promise<void>((resolve) => worker.listen(0, '127.0.0.1', resolve));
     port = (worker.address() as AddressInfo).port;

@@ -1,9 +1,12 @@
 import http, { type IncomingHttpHeaders, type IncomingMessage, type ServerResponse } from 'node:http';
-import { connect, type Socket } from 'node:net';
+import type { Socket } from 'node:net';
+import type { Duplex } from 'node:stream';
+import type { Logger } from 'pino';
 import { errorJson } from '../http/errorHandler.ts';
 import { isPseudoHeader, requestHost } from '../http/requestHost.ts';
 import { clientOf, type TrustProxy } from '../http/trustProxy.ts';
 import { closedUnderIt, isIdempotent } from '../outbound/request.ts';
+import { connectToPrimary } from './connectToPrimary.ts';
 
 /**
  * The address a forwarded request came from, set by the worker that received it: the primary sees
@@ -55,18 +58,42 @@ function canHandOverAgain(req: IncomingMessage, bodyBytes: number) {
   return isIdempotent(req.method ?? '') && req.complete && bodyBytes === 0;
 }
 
+/** The answer when the primary cannot be reached: it is stopping. */
+function unavailable(res: ServerResponse) {
+  const body = errorJson('SERVER_UNAVAILABLE', 'Wharf is restarting; try again');
+  res.writeHead(503, {
+    'content-type': 'application/json; charset=utf-8',
+    'content-length': Buffer.byteLength(body),
+    'retry-after': '1',
+  });
+  res.end(body);
+}
+
+/** Keeps connections to the primary for reuse, and opens new ones with `connectToPrimary`. */
+class PrimaryAgent extends http.Agent {
+  constructor(private readonly socketPath: string) {
+    super({ keepAlive: true, timeout: IDLE_TO_PRIMARY_MS });
+  }
+
+  override createConnection(_options: unknown, connected?: (error: Error | null, socket: Duplex) => void) {
+    connectToPrimary(this.socketPath, IDLE_TO_PRIMARY_MS, (error, socket) => connected?.(error, socket));
+    return undefined;
+  }
+}
+
 /**
  * Hands the console's and the API's requests that reach a cluster worker to the primary process,
  * which alone runs them (sessions, real-time sockets, uploads), over its local socket.
  */
 export class PrimaryForwarder {
-  private readonly agent: http.Agent;
+  private readonly agent: PrimaryAgent;
 
   constructor(
     private readonly socketPath: string,
     private readonly trust: TrustProxy,
+    private readonly log: Logger,
   ) {
-    this.agent = new http.Agent({ keepAlive: true, timeout: IDLE_TO_PRIMARY_MS });
+    this.agent = new PrimaryAgent(socketPath);
   }
 
   request(req: IncomingMessage, res: ServerResponse) {
@@ -96,22 +123,21 @@ export class PrimaryForwarder {
         answer.on('error', () => res.destroy());
       },
     );
+    let clientGone = false;
     upstream.on('error', (error: NodeJS.ErrnoException) => {
       if (res.headersSent) return res.destroy();
+      if (clientGone) return;
       if (mayRepeat && closedUnderIt(error, upstream.reusedSocket) && canHandOverAgain(req, bodyBytes)) {
         this.dropIdleConnections();
         return this.handOver(req, res, false);
       }
-      const body = errorJson('SERVER_UNAVAILABLE', 'Wharf is restarting; try again');
-      res.writeHead(503, {
-        'content-type': 'application/json; charset=utf-8',
-        'content-length': Buffer.byteLength(body),
-        'retry-after': '1',
-      });
-      res.end(body);
+      this.log.warn({ err: error, method: req.method, url: req.url }, 'could not hand a request over to the primary');
+      unavailable(res);
     });
     res.on('close', () => {
-      if (!res.writableFinished) upstream.destroy();
+      if (res.writableFinished) return;
+      clientGone = true;
+      upstream.destroy();
     });
     // The second hand-over is of a request read to its end without a body: there is nothing to pipe.
     if (!mayRepeat) return void upstream.end();
@@ -127,7 +153,6 @@ export class PrimaryForwarder {
 
   /** Passes an upgrade (the console's real-time WebSocket) through as raw bytes both ways. */
   upgrade(req: IncomingMessage, socket: Socket, head: Buffer) {
-    const upstream = connect(this.socketPath);
     const headers = forwardedHeaders(req, this.trust);
     headers.connection = 'Upgrade';
     headers.upgrade = req.headers.upgrade;
@@ -135,17 +160,25 @@ export class PrimaryForwarder {
     for (const [name, value] of Object.entries(headers)) {
       for (const item of Array.isArray(value) ? value : [value]) if (item !== undefined) lines.push(`${name}: ${item}`);
     }
-    upstream.write(`${lines.join('\r\n')}\r\n\r\n`);
-    if (head.length > 0) upstream.write(head);
-    upstream.pipe(socket).pipe(upstream);
-    const close = () => {
-      upstream.destroy();
-      socket.destroy();
-    };
-    upstream.on('error', close);
-    socket.on('error', close);
-    upstream.on('close', close);
-    socket.on('close', close);
+    // Until the primary takes the connection, a client that goes away only ends its own socket.
+    socket.on('error', () => socket.destroy());
+    // No idle timeout: a real-time socket may be quiet for long.
+    connectToPrimary(this.socketPath, 0, (error, upstream) => {
+      if (error || socket.destroyed) {
+        upstream.destroy();
+        return socket.destroy();
+      }
+      upstream.write(`${lines.join('\r\n')}\r\n\r\n`);
+      if (head.length > 0) upstream.write(head);
+      upstream.pipe(socket).pipe(upstream);
+      const close = () => {
+        upstream.destroy();
+        socket.destroy();
+      };
+      upstream.on('error', close);
+      upstream.on('close', close);
+      socket.on('close', close);
+    });
   }
 
   close() {

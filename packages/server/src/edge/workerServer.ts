@@ -49,7 +49,7 @@ export async function startEdgeWorker(config: Config, primarySocket: string, log
   const lifecycle = new Lifecycle();
   lifecycle.readiness = nodeReadiness(config, { db, counters, blobs, edge });
   if (config.roles.edge) await edge.load();
-  const forwarder = new PrimaryForwarder(primarySocket, config.trustProxy);
+  const forwarder = new PrimaryForwarder(primarySocket, config.trustProxy, log);
   const challenges = httpChallengesFor(config, db);
   const shared = createHttpServer(
     lifecycle.requestListener(
