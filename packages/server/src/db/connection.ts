@@ -4,6 +4,7 @@ import SQLite from 'better-sqlite3';
 import { Kysely, PostgresDialect, SqliteDialect } from 'kysely';
 import pg from 'pg';
 import { checkpointInThread } from './checkpoints.ts';
+import { openPool } from './pool.ts';
 import type { Db } from './schema.ts';
 import { withStatementCache } from './statementCache.ts';
 
@@ -27,12 +28,7 @@ export interface DbOptions {
 
 export function openDb({ dataDir, databaseUrl, schema, checkpointsInThread = false }: DbOptions): Db {
   if (databaseUrl) {
-    const pool = new pg.Pool({
-      connectionString: databaseUrl,
-      max: 10,
-      ...(schema ? { options: `-c search_path=${schema}` } : {}),
-    });
-    return new Kysely({ dialect: new PostgresDialect({ pool }) });
+    return new Kysely({ dialect: new PostgresDialect({ pool: openPool(databaseUrl, schema) }) });
   }
   mkdirSync(dataDir, { recursive: true });
   const file = path.join(dataDir, SQLITE_FILE);

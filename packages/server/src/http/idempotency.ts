@@ -86,8 +86,8 @@ export async function withIdempotencyKey<T>(
     reply: FastifyReply;
     actor: Actor;
     runningTtlMs: number;
-    /** This node process (`joinNodes`' instance): a retry after it died takes the key over. */
-    holder: string;
+    /** This node process (`joinNodes`): a retry after it died takes the key over. */
+    holder: { instance: string; holdsLifeLock(): boolean };
   },
   work: KeyedWork<T>,
 ): Promise<T> {
@@ -100,7 +100,11 @@ export async function withIdempotencyKey<T>(
   const caller = callerOf(context.actor);
   // The route is part of the request: the same key on another route is another request.
   const fingerprintOf = (body: string) => sha256(`${request.method} ${request.url.split('?')[0]}\n${body}`);
-  const earlier = await claim(db, caller, key, context.holder, context.runningTtlMs);
+  // Without its life lock for now (its connection being made again), this process would look dead
+  // to the others, and a retry through another node would take the key over while this one runs.
+  if (!context.holder.holdsLifeLock())
+    throw httpError('DATABASE_UNAVAILABLE', 'The database connection is being made again; try again in a few seconds');
+  const earlier = await claim(db, caller, key, context.holder.instance, context.runningTtlMs);
   if (earlier?.answer === null) {
     throw httpError(
       'IDEMPOTENCY_KEY_IN_USE',
