@@ -7,8 +7,8 @@ export interface OwnDatabase {
   name: string;
   /** DATABASE_URL for the Wharf processes that use it. */
   url: string;
-  /** Ends every connection to it at once, as PostgreSQL does when it stops. */
-  terminate(): Promise<void>;
+  /** Ends every connection to it at once, as PostgreSQL does when it stops; or those of one `application_name`. */
+  terminate(applicationName?: string): Promise<void>;
   /** Ends every connection to it again and again for `ms`: PostgreSQL restarting, as its clients see it. */
   terminateFor(ms: number): Promise<void>;
   /** Lets connections to it be made, or refuses them (the ones made already stay). */
@@ -28,9 +28,12 @@ export async function createOwnDatabase(prefix: string): Promise<OwnDatabase> {
   await withPg((client) => client.query(`create database ${name}`));
   const url = new URL(testDatabaseUrl!);
   url.pathname = `/${name}`;
-  const terminate = async () => {
+  const terminate = async (applicationName?: string) => {
     await withPg((client) =>
-      client.query('select pg_terminate_backend(pid) from pg_stat_activity where datname = $1', [name]),
+      client.query(
+        'select pg_terminate_backend(pid) from pg_stat_activity where datname = $1 and ($2::text is null or application_name = $2)',
+        [name, applicationName ?? null],
+      ),
     );
   };
   return {

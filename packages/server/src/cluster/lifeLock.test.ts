@@ -147,7 +147,7 @@ describe.skipIf(!testDatabaseUrl)('a node’s life lock across PostgreSQL restar
     try {
       await database.use((client) =>
         client.query(
-          `select pg_terminate_backend(pid) from pg_stat_activity where datname = $1 and query like 'select pg_advisory_lock(%'`,
+          `select pg_terminate_backend(pid) from pg_stat_activity where datname = $1 and application_name = 'wharf life lock'`,
           [database.name],
         ),
       );

@@ -26,6 +26,7 @@ export async function holdLifeLock(
 ) {
   const life = new DedicatedConnection({
     ...connection,
+    applicationName: 'wharf life lock',
     purpose: 'holding this node process’s life lock',
     async setUp(client) {
       await client.query(`select pg_advisory_lock(hashtext('wharf-node:' || current_schema() || ':' || $1))`, [

@@ -31,6 +31,7 @@ export function listenForCommits(
 ) {
   const listening = new DedicatedConnection({
     ...connection,
+    applicationName: 'wharf listen',
     purpose: 'listening for other nodes’ commits',
     async setUp(client) {
       client.on('notification', (message) => onSignal(message.payload as CommitSignal));

@@ -24,11 +24,14 @@ export interface DbOptions {
    * connection that answers requests; other processes' connections checkpoint as SQLite does.
    */
   checkpointsInThread?: boolean;
+  /** PostgreSQL: what this process is, as `pg_stat_activity` shows its connections (default `wharf`). */
+  applicationName?: string;
 }
 
-export function openDb({ dataDir, databaseUrl, schema, checkpointsInThread = false }: DbOptions): Db {
+export function openDb(options: DbOptions): Db {
+  const { dataDir, databaseUrl, schema, checkpointsInThread = false, applicationName = 'wharf' } = options;
   if (databaseUrl) {
-    return new Kysely({ dialect: new PostgresDialect({ pool: openPool(databaseUrl, schema) }) });
+    return new Kysely({ dialect: new PostgresDialect({ pool: openPool({ databaseUrl, schema, applicationName }) }) });
   }
   mkdirSync(dataDir, { recursive: true });
   const file = path.join(dataDir, SQLITE_FILE);

@@ -37,6 +37,7 @@ describe.skipIf(!testDatabaseUrl)('a cluster whose PostgreSQL connections are cu
   let wharf: WharfProcess;
   let owner: TestClient;
   let siteId: string;
+  let mainBranch: string;
   let host: string;
   const FILES = [
     { name: 'index.html', content: '<h1>still here</h1>' },
@@ -60,6 +61,7 @@ describe.skipIf(!testDatabaseUrl)('a cluster whose PostgreSQL connections are cu
     const team = expectStatus(await owner.post(`/api/v1/orgs/${org._id}/teams`, { name: 'Web' }), 200);
     const site = expectStatus(await owner.post(`/api/v1/teams/${team._id}/sites`, { name: 'steady' }), 200);
     siteId = site._id;
+    mainBranch = site.mainBranch;
     host = `${site.name}.localhost:${port}`;
     await uploadRelease(owner, siteId, 'steady', ['main'], FILES);
     // Each worker reads the release's file list once; from then on it serves from memory.
@@ -191,7 +193,7 @@ describe.skipIf(!testDatabaseUrl)('a cluster whose PostgreSQL connections are cu
         () =>
           database.use(async (client) => {
             const { rows } = await client.query(
-              `select count(*)::int as n from pg_stat_activity where datname = $1 and query ilike 'listen %'`,
+              `select count(*)::int as n from pg_stat_activity where datname = $1 and application_name = 'wharf listen' and query ilike 'listen %'`,
               [database.name],
             );
             return rows[0].n as number;
@@ -212,5 +214,36 @@ describe.skipIf(!testDatabaseUrl)('a cluster whose PostgreSQL connections are cu
     } finally {
       socket.close();
     }
+  }, 60_000);
+
+  it('brings a change committed while the edge workers had lost the database to them once it is back', async () => {
+    const later = await uploadRelease(
+      owner,
+      siteId,
+      'later',
+      ['staging'],
+      [{ name: 'index.html', content: '<h1>later</h1>' }],
+    );
+    // Both workers read its file list, serving it on its branch: they have all they need but the change.
+    const staging = new URL(later.deployedBranches[0].url).host;
+    for (let i = 0; i < 4; i++) expect((await siteGet(port, staging)).text).toBe('<h1>later</h1>');
+    // The primary keeps connections it made: it commits the change while the workers cannot read it.
+    await Promise.all(Array.from({ length: 6 }, apiRead));
+    await database.allowConnections(false);
+    try {
+      await database.terminate('wharf edge worker');
+      expectStatus(
+        await owner.put(`/api/v1/sites/${siteId}/branches/${mainBranch}/release`, { release: later._id }),
+        200,
+      );
+      expect((await siteGet(port, host)).text).toBe('<h1>after</h1>');
+    } finally {
+      await database.allowConnections(true);
+    }
+    const startedAt = performance.now();
+    await expect
+      .poll(async () => [(await siteGet(port, host)).text, (await siteGet(port, host)).text], { timeout: 15_000 })
+      .toEqual(['<h1>later</h1>', '<h1>later</h1>']);
+    console.info(`the edge workers caught up ${Math.round(performance.now() - startedAt)} ms after the database`);
   }, 60_000);
 });

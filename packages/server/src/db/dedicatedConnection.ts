@@ -1,5 +1,5 @@
-import pg from 'pg';
-import { connectionSettings } from './pool.ts';
+import type pg from 'pg';
+import { BoundedClient, type ConnectionTarget, connectionSettings } from './pool.ts';
 
 /** After a drop, the first try comes at once, the next ones wait twice as long each, up to a second. */
 const FIRST_RETRY_MS = 100;
@@ -10,9 +10,7 @@ export interface ConnectionLog {
   info(details: Record<string, unknown>, message: string): void;
 }
 
-export interface DedicatedConnectionOptions {
-  databaseUrl: string;
-  schema?: string;
+export interface DedicatedConnectionOptions extends ConnectionTarget {
   /** What the connection is for, as the log names it. */
   purpose: string;
   /** Makes a new connection what it is for (LISTEN, take a lock); a failure counts as a drop. */
@@ -61,7 +59,7 @@ export class DedicatedConnection {
   }
 
   private async connect() {
-    const client = new pg.Client(connectionSettings(this.options.databaseUrl, this.options.schema));
+    const client = new BoundedClient(connectionSettings(this.options));
     this.client = client;
     client.on('error', (err) => this.dropped(client, err));
     client.on('end', () => this.dropped(client, new Error('the connection ended')));

@@ -3,16 +3,37 @@ import pg from 'pg';
 import { asDatabaseFailure } from './unavailable.ts';
 
 /**
- * How long a request waits for a connection to PostgreSQL before it hears the database is
- * unavailable: a database restarting, or unreachable, must give a quick 503, never a hang.
+ * How long a new connection may take before the database counts as unreachable: a database
+ * restarting, or cut off, must give a quick 503, never a hang. Refused connections fail at once;
+ * this bounds the silent ones, with room for a busy machine.
  */
-const CONNECT_TIMEOUT_MS = 3_000;
+const CONNECT_TIMEOUT_MS = 5_000;
+
+/**
+ * A connection to PostgreSQL that gives up connecting after `CONNECT_TIMEOUT_MS`. The pool is not
+ * given that timeout itself: it would also bound the wait for a free connection under load, and
+ * a busy database is no outage.
+ */
+export class BoundedClient extends pg.Client {
+  constructor(config?: pg.ClientConfig) {
+    super({ ...config, connectionTimeoutMillis: CONNECT_TIMEOUT_MS });
+  }
+}
+
+/** Where to connect, and how the connections show among PostgreSQL's (`pg_stat_activity`). */
+export interface ConnectionTarget {
+  databaseUrl: string;
+  /** PostgreSQL schema to work in; tests give each run its own. */
+  schema?: string;
+  /** What the process or the connection is, e.g. `wharf edge worker` (an `application_name` in DATABASE_URL wins). */
+  applicationName: string;
+}
 
 /** The settings every connection of Wharf's to PostgreSQL is made with, pooled or dedicated. */
-export function connectionSettings(databaseUrl: string, schema?: string): pg.ClientConfig {
+export function connectionSettings({ databaseUrl, schema, applicationName }: ConnectionTarget): pg.ClientConfig {
   return {
     connectionString: databaseUrl,
-    connectionTimeoutMillis: CONNECT_TIMEOUT_MS,
+    application_name: applicationName,
     // A connection a proxy or the network dropped without a word is found out, not waited on.
     keepAlive: true,
     ...(schema ? { options: `-c search_path=${schema}` } : {}),
@@ -40,8 +61,8 @@ function reportingQueries(client: pg.PoolClient): PostgresPoolClient['query'] {
  * restart, `pg_terminate_backend`, a proxy's idle timeout) is an expected event: it is dropped
  * and the next query connects anew. Its failures reach the callers as `DatabaseUnavailableError`.
  */
-export function openPool(databaseUrl: string, schema?: string): PostgresPool {
-  const pool = new pg.Pool({ ...connectionSettings(databaseUrl, schema), max: 10 });
+export function openPool(target: ConnectionTarget): PostgresPool {
+  const pool = new pg.Pool({ ...connectionSettings(target), max: 10, Client: BoundedClient });
   // An idle connection that dies is reported here, and the pool has already let it go; a query
   // that needs a connection then makes a new one, and a request hears of the outage, not the log.
   pool.on('error', () => undefined);

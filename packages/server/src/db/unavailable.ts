@@ -12,10 +12,10 @@ const SERVER_CODES = /^(57P0[1-3]|08[0-9A-Z]{3}|53300)$/;
 
 /**
  * node-postgres's, which carry no code: a connection closed under a query, a client used after
- * its connection failed, a pool that could not connect within its timeout.
+ * its connection failed, a connection not made within its timeout.
  */
 const CLIENT_MESSAGES =
-  /Connection terminated|not queryable|timeout exceeded when trying to connect|connection timeout|Connection ended/i;
+  /^(Connection terminated|timeout expired$|timeout exceeded when trying to connect)|not queryable/;
 
 interface Failure {
   code?: unknown;
