@@ -1,5 +1,6 @@
 import { randomBytes } from 'node:crypto';
 import { mkdtemp, rm } from 'node:fs/promises';
+import http from 'node:http';
 import os from 'node:os';
 import path from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
@@ -9,14 +10,13 @@ import { expectStatus, signedIn, type TestClient } from '../../test/client.ts';
 import { freePort, TEST_PASSWORD, testDatabaseUrl } from '../../test/harness.ts';
 import { createOwnDatabase, type OwnDatabase } from '../../test/ownDatabase.ts';
 import { exited, isAlive, startWharf, type WharfProcess, waitForApi } from '../../test/processes.ts';
-import { rawRequest } from '../../test/rawUpload.ts';
 import { openDb } from '../db/connection.ts';
 import { hashPassword } from '../lib/passwords.ts';
 import { isInstanceAlive } from './nodes.ts';
 
 if (!testDatabaseUrl) console.warn('!! The life lock suite needs PostgreSQL (WHARF_TEST_DATABASE_URL): SKIPPED');
 
-describe.skipIf(!testDatabaseUrl)('a node’s life lock across PostgreSQL restarts', () => {
+describe.skipIf(!testDatabaseUrl)('a node’s life lock and Idempotency-Keys across PostgreSQL restarts', () => {
   let database: OwnDatabase;
   const dataDirs: string[] = [];
   const started: WharfProcess[] = [];
@@ -80,16 +80,16 @@ describe.skipIf(!testDatabaseUrl)('a node’s life lock across PostgreSQL restar
   }
 
   /**
-   * The whole upload again, with the same key, as a client's retry sends it, again while the node
-   * answers 503 (its lock not taken back yet: it takes no claim meanwhile); answers the last answer.
+   * The whole upload again, with the same key, as a client's retry sends it, again (for 10 s at
+   * most) while the answer's status is one of `retried` (503: the node's lock not taken back yet,
+   * it takes no claim meanwhile); answers the last answer.
    */
-  async function retry(upload: Awaited<ReturnType<typeof keyedUpload>>) {
+  async function retry(upload: Awaited<ReturnType<typeof keyedUpload>>, retried = [503]) {
     const { 'content-length': _, ...headers } = upload.head.headers;
     for (let attempt = 0; ; attempt++) {
       const answer = await fetch(url + upload.head.path, { method: 'POST', headers, body: upload.body });
       const { code } = (await answer.json()) as { code?: string };
-      if (answer.status !== 503 || attempt === 50) return { status: answer.status, code };
-      expect(code).toBe('DATABASE_UNAVAILABLE');
+      if (!retried.includes(answer.status) || attempt === 50) return { status: answer.status, code };
       await sleep(200);
     }
   }
@@ -107,12 +107,29 @@ describe.skipIf(!testDatabaseUrl)('a node’s life lock across PostgreSQL restar
     return { head: { method: 'POST', path: `/api/v1/sites/${siteId}/releases`, headers }, body };
   }
 
-  /** Starts the upload and leaves it running (half its body sent); resolves once it holds its key. */
+  /**
+   * Starts the upload and leaves it running (half its body sent); resolves once it holds its key,
+   * with how to send the rest and hear the answer.
+   */
   async function holdKey(upload: Awaited<ReturnType<typeof keyedUpload>>, key: string) {
-    void rawRequest(url, upload.head, upload.body.subarray(0, upload.body.length / 2), 'stall', 300_000);
+    const half = upload.body.length / 2;
+    const request = http.request({ host: '127.0.0.1', port: new URL(url).port, ...upload.head });
+    const answer = new Promise<{ status: number; code?: string }>((resolve) => {
+      request.on('error', () => resolve({ status: 0 }));
+      request.on('response', async (response) => {
+        const chunks: Buffer[] = [];
+        for await (const chunk of response) chunks.push(chunk as Buffer);
+        resolve({ status: response.statusCode ?? 0, code: JSON.parse(Buffer.concat(chunks).toString()).code });
+      });
+    });
+    request.write(upload.body.subarray(0, half));
     await expect
       .poll(() => database.use(async (client) => (await client.query(keyRows, [key])).rowCount), { timeout: 15_000 })
       .toBe(1);
+    return () => {
+      request.end(upload.body.subarray(half));
+      return answer;
+    };
   }
   const keyRows = 'select held_by from idempotency_keys where key = $1 and answer is null';
 
@@ -157,5 +174,21 @@ describe.skipIf(!testDatabaseUrl)('a node’s life lock across PostgreSQL restar
     }
     expect(await retry(upload)).toMatchObject({ status: 409, code: 'IDEMPOTENCY_KEY_IN_USE' });
     expect(await releaseNames()).not.toContain('cut');
+  }, 60_000);
+
+  it('lets go of the key of an upload the outage failed once the database is back: a retry makes the release', async () => {
+    const key = `failed-${randomBytes(8).toString('hex')}`;
+    const upload = await keyedUpload('failed', key);
+    const finish = await holdKey(upload, key);
+    await database.allowConnections(false);
+    try {
+      await database.terminate();
+      expect(await finish()).toMatchObject({ status: 503, code: 'DATABASE_UNAVAILABLE' });
+    } finally {
+      await database.allowConnections(true);
+    }
+    // The client's retries, as the CLI makes them: the key is free again within seconds, not an hour.
+    expect(await retry(upload, [503, 409])).toMatchObject({ status: 200 });
+    expect((await releaseNames()).filter((name: string) => name === 'failed')).toHaveLength(1);
   }, 60_000);
 });

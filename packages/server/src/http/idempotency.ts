@@ -3,6 +3,7 @@ import type { FastifyReply, FastifyRequest } from 'fastify';
 import type { Actor } from '../access/actor.ts';
 import { isInstanceAlive } from '../cluster/nodes.ts';
 import type { Db } from '../db/schema.ts';
+import { writeThroughOutage } from '../db/writeThroughOutage.ts';
 import { httpError } from './errors.ts';
 
 /** How long an answer is kept for the retries of a request: a CI job retried the next morning still gets it. */
@@ -118,29 +119,45 @@ export async function withIdempotencyKey<T>(
     reply.header('idempotent-replayed', 'true');
     return JSON.parse(earlier.answer) as T;
   }
+  const holder = context.holder.instance;
   let outcome: { answer: T; fingerprint: string };
   try {
     outcome = await work.run();
   } catch (error) {
-    // Released even when the database fails now: the request's own failure is what the client must hear.
-    await db
-      .deleteFrom('idempotency_keys')
-      .where('caller', '=', caller)
-      .where('key', '=', key)
-      .execute()
-      .catch((failure) => request.log.error({ err: failure }, 'could not release an Idempotency-Key'));
+    // Let go even when the database fails now (the request's own failure is what the client must
+    // hear), and once it is back: a key left claimed would refuse every retry until it expired.
+    await writeThroughOutage(
+      () =>
+        db
+          .deleteFrom('idempotency_keys')
+          .where('caller', '=', caller)
+          .where('key', '=', key)
+          .where('held_by', '=', holder)
+          .where('answer', 'is', null)
+          .execute(),
+      request.log,
+      'letting an Idempotency-Key go',
+    ).catch((failure) => request.log.error({ err: failure }, 'could not release an Idempotency-Key'));
     throw error;
   }
-  await db
-    .updateTable('idempotency_keys')
-    .set({
-      fingerprint: fingerprintOf(outcome.fingerprint),
-      answer: JSON.stringify(outcome.answer),
-      expires_at: new Date(Date.now() + ANSWER_TTL_MS).toISOString(),
-    })
-    .where('caller', '=', caller)
-    .where('key', '=', key)
-    .execute();
+  // Kept once the database is back when it is away now: the work is done, and its retries must
+  // get this answer, never run it a second time.
+  await writeThroughOutage(
+    () =>
+      db
+        .updateTable('idempotency_keys')
+        .set({
+          fingerprint: fingerprintOf(outcome.fingerprint),
+          answer: JSON.stringify(outcome.answer),
+          expires_at: new Date(Date.now() + ANSWER_TTL_MS).toISOString(),
+        })
+        .where('caller', '=', caller)
+        .where('key', '=', key)
+        .where('held_by', '=', holder)
+        .execute(),
+    request.log,
+    'keeping the answer of an Idempotency-Key',
+  );
   return outcome.answer;
 }
 
