@@ -1,8 +1,9 @@
 import { createHash } from 'node:crypto';
 import type { FastifyReply, FastifyRequest } from 'fastify';
+import type { ExpressionBuilder } from 'kysely';
 import type { Actor } from '../access/actor.ts';
 import { isInstanceAlive } from '../cluster/nodes.ts';
-import type { Db } from '../db/schema.ts';
+import type { Database, Db } from '../db/schema.ts';
 import { writeThroughOutage } from '../db/writeThroughOutage.ts';
 import { httpError } from './errors.ts';
 
@@ -119,7 +120,9 @@ export async function withIdempotencyKey<T>(
     reply.header('idempotent-replayed', 'true');
     return JSON.parse(earlier.answer) as T;
   }
-  const holder = context.holder.instance;
+  // The claim as this process made it: once another took it over, it is no longer this one's to change.
+  const ourClaim = (eb: ExpressionBuilder<Database, 'idempotency_keys'>) =>
+    eb.and([eb('caller', '=', caller), eb('key', '=', key), eb('held_by', '=', context.holder.instance)]);
   let outcome: { answer: T; fingerprint: string };
   try {
     outcome = await work.run();
@@ -127,14 +130,7 @@ export async function withIdempotencyKey<T>(
     // Let go even when the database fails now (the request's own failure is what the client must
     // hear), and once it is back: a key left claimed would refuse every retry until it expired.
     await writeThroughOutage(
-      () =>
-        db
-          .deleteFrom('idempotency_keys')
-          .where('caller', '=', caller)
-          .where('key', '=', key)
-          .where('held_by', '=', holder)
-          .where('answer', 'is', null)
-          .execute(),
+      () => db.deleteFrom('idempotency_keys').where(ourClaim).where('answer', 'is', null).execute(),
       request.log,
       'letting an Idempotency-Key go',
     ).catch((failure) => request.log.error({ err: failure }, 'could not release an Idempotency-Key'));
@@ -151,9 +147,7 @@ export async function withIdempotencyKey<T>(
           answer: JSON.stringify(outcome.answer),
           expires_at: new Date(Date.now() + ANSWER_TTL_MS).toISOString(),
         })
-        .where('caller', '=', caller)
-        .where('key', '=', key)
-        .where('held_by', '=', holder)
+        .where(ourClaim)
         .execute(),
     request.log,
     'keeping the answer of an Idempotency-Key',
