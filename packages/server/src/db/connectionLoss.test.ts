@@ -150,6 +150,13 @@ describe.skipIf(!testDatabaseUrl)('a cluster whose PostgreSQL connections are cu
     expect(tally(wrongFiles.map((answer) => `${answer.status} ${answer.path}`))).toEqual({});
   }
 
+  /** The figures of a fault, for the record. */
+  function describeSeen(seen: Awaited<ReturnType<ReturnType<typeof readingAll>>>) {
+    const refused = seen.api.filter((answer) => answer.status === 503).length;
+    const slowest = Math.round(Math.max(...seen.api.map((answer) => answer.ms)));
+    return `${seen.api.length} API reads (${refused} refused 503, slowest ${slowest} ms), ${seen.site.length} site reads, all right`;
+  }
+
   it('answers the API 503 DATABASE_UNAVAILABLE or rightly, serves the sites, and keeps every process, while PostgreSQL restarts', async () => {
     const before = processes();
     expect(before).toHaveLength(3);
@@ -160,8 +167,7 @@ describe.skipIf(!testDatabaseUrl)('a cluster whose PostgreSQL connections are cu
     expectServedThrough(seen);
     expect(processes(), wharf.stderr()).toEqual(before);
     expect(await apiBackWithin()).toBeLessThan(15_000);
-    const refused = seen.api.filter((answer) => answer.status === 503).length;
-    console.info(`restart: ${seen.api.length} API reads (${refused} refused 503), ${seen.site.length} site reads`);
+    console.info(`restart: ${describeSeen(seen)}`);
   }, 60_000);
 
   it('refuses quickly through a 15 s outage, then works again by itself within seconds of its end', async () => {
@@ -182,7 +188,9 @@ describe.skipIf(!testDatabaseUrl)('a cluster whose PostgreSQL connections are cu
     expect(seen.api.filter((answer) => answer.status === 503).length).toBeGreaterThan(0);
     expect(processes(), wharf.stderr()).toEqual(before);
     const recovered = await apiBackWithin();
-    console.info(`outage: API back ${Math.round(performance.now() - back)} ms after the database`);
+    console.info(
+      `outage: ${describeSeen(seen)}; API back ${Math.round(performance.now() - back)} ms after the database`,
+    );
     expect(recovered).toBeLessThan(15_000);
   }, 90_000);
 
@@ -245,5 +253,16 @@ describe.skipIf(!testDatabaseUrl)('a cluster whose PostgreSQL connections are cu
       .poll(async () => [(await siteGet(port, host)).text, (await siteGet(port, host)).text], { timeout: 15_000 })
       .toEqual(['<h1>later</h1>', '<h1>later</h1>']);
     console.info(`the edge workers caught up ${Math.round(performance.now() - startedAt)} ms after the database`);
+  }, 60_000);
+
+  it('stops cleanly on SIGTERM while the database is away', async () => {
+    await database.allowConnections(false);
+    try {
+      await database.terminate();
+      wharf.child.kill('SIGTERM');
+      expect(await exited(wharf.child), wharf.stderr()).toBe(0);
+    } finally {
+      await database.allowConnections(true);
+    }
   }, 60_000);
 });
