@@ -203,7 +203,7 @@ export async function buildApp(config: Config, options: BuildOptions = {}): Prom
   await migrate(db, () => sealer);
   fastify.addHook('onClose', () => db.destroy());
   const node = await mustMatchInstallationSecret(db, secret)
-    .then(() => joinNodes(db, config, options.dbSchema))
+    .then(() => joinNodes(db, config, { schema: options.dbSchema, log: fastify.log }))
     .catch(async (error: unknown) => {
       await fastify.close();
       throw error;
@@ -291,7 +291,7 @@ export async function buildApp(config: Config, options: BuildOptions = {}): Prom
     outbound,
     hookOutbound,
     counters,
-    node: { name: node.name, instance: node.instance },
+    node: { name: node.name, instance: node.instance, holdsLifeLock: node.holdsLifeLock },
     lifecycle,
     tls,
     acme,

@@ -35,7 +35,12 @@ export interface WharfApp {
   /** Connections of hook deliveries, with the hooks' own allow-list. */
   hookOutbound: OutboundGuard;
   /** This node among the installation's (its row in the nodes table), and this process among its lives. */
-  node: { name: string; instance: string };
+  node: {
+    name: string;
+    instance: string;
+    /** Whether the other processes can tell this one is alive (see `joinNodes`). */
+    holdsLifeLock(): boolean;
+  };
   /** Counts of sign-in guesses and such, shared by every process of the installation with Redis. */
   counters: Counters;
   /** Starting, serving or draining, and the requests in flight: what /readyz and a shutdown read. */

@@ -1,10 +1,11 @@
 import os from 'node:os';
-import { sql } from 'kysely';
-import pg from 'pg';
+import { setTimeout as sleep } from 'node:timers/promises';
 import type { Config } from '../config.ts';
 import { ConfigError } from '../config.ts';
+import type { ConnectionLog } from '../db/dedicatedConnection.ts';
 import { isPostgres } from '../db/dialect.ts';
 import type { Db } from '../db/schema.ts';
+import { holdLifeLock, isLifeLockHeld, LIFE_LOCK_RETAKEN_WITHIN_MS } from './lifeLock.ts';
 
 /** How often a node says it is still there, and how long after its last word it counts as gone. */
 const SEEN_EVERY_MS = 5_000;
@@ -67,12 +68,22 @@ async function othersRunning(db: Db, name: string, time: Date) {
   return seen.filter((_, index) => alive[index]);
 }
 
+/** Says that this node is still there; a failure (the database away) waits for the next time. */
+function sayStillHere(db: Db, name: string) {
+  return db
+    .updateTable('nodes')
+    .set({ seen_at: new Date().toISOString() })
+    .where('name', '=', name)
+    .execute()
+    .catch(() => undefined);
+}
+
 /**
  * Adds this node to the nodes table, or refuses to start it (`ConfigError`, saying what to do)
  * when it cannot run beside the nodes already there. Then says every few seconds that it is still
  * there. Answers how to leave.
  */
-export async function joinNodes(db: Db, config: Config, schema?: string) {
+export async function joinNodes(db: Db, config: Config, parts: { schema?: string; log: ConnectionLog }) {
   const name = nodeNameOf(config);
   const mine = describe(config);
   const time = new Date();
@@ -89,69 +100,63 @@ export async function joinNodes(db: Db, config: Config, schema?: string) {
     throw new ConfigError(refusal);
   }
   const instance = `${name}@${row.started_at}`;
-  const life = config.databaseUrl ? await holdLifeLock(config.databaseUrl, schema, instance) : null;
-  const seen = setInterval(() => {
-    void db
-      .updateTable('nodes')
-      .set({ seen_at: new Date().toISOString() })
-      .where('name', '=', name)
-      .execute()
-      .catch(() => undefined);
-  }, SEEN_EVERY_MS);
+  // Back after a long outage, the node is seen at once, not at its next word: a node starting
+  // then must find it.
+  const life = config.databaseUrl
+    ? await holdLifeLock({ databaseUrl: config.databaseUrl, schema: parts.schema }, instance, {
+        log: parts.log,
+        onRetaken: () => void sayStillHere(db, name),
+      })
+    : null;
+  const seen = setInterval(() => void sayStillHere(db, name), SEEN_EVERY_MS);
   seen.unref();
   return {
     name,
     /** This process among the node's lives: what holds a claim (an Idempotency-Key) while it runs. */
     instance,
+    /**
+     * Whether the other processes can tell this one is alive (on PostgreSQL, its life lock is
+     * held): while not, it takes no claim they would take for abandoned.
+     */
+    holdsLifeLock: () => life?.up ?? true,
     async leave() {
       clearInterval(seen);
-      await db.deleteFrom('nodes').where('name', '=', name).where('started_at', '=', row.started_at).execute();
-      await life?.end().catch(() => undefined);
+      // Stopping while the database is away: the row stays, and its free lock says the process is gone.
+      await db
+        .deleteFrom('nodes')
+        .where('name', '=', name)
+        .where('started_at', '=', row.started_at)
+        .execute()
+        .catch(() => undefined);
+      await life?.close();
     },
   };
 }
 
-/** The advisory lock a node process holds for as long as it lives (PostgreSQL). */
-const lifeLockOf = (instance: string) => sql`hashtext('wharf-node:' || current_schema() || ':' || ${instance})`;
-
-/**
- * Holds the process's life lock on a connection of its own: PostgreSQL lets it go the moment that
- * connection drops, which is the moment the process dies (killed, crashed, its machine gone).
- */
-async function holdLifeLock(databaseUrl: string, schema: string | undefined, instance: string) {
-  const client = new pg.Client({
-    connectionString: databaseUrl,
-    ...(schema ? { options: `-c search_path=${schema}` } : {}),
-  });
-  client.on('error', () => undefined);
-  await client.connect();
-  await client.query(`select pg_advisory_lock(hashtext('wharf-node:' || current_schema() || ':' || $1))`, [instance]);
-  return client;
+/** Whether the node process `instance` still has its row (seen since `seenSince`, when given). */
+async function hasItsRow(db: Db, instance: string, seenSince?: Date) {
+  const at = instance.lastIndexOf('@');
+  let query = db
+    .selectFrom('nodes')
+    .select('name')
+    .where('name', '=', instance.slice(0, at))
+    .where('started_at', '=', instance.slice(at + 1));
+  if (seenSince) query = query.where('seen_at', '>', seenSince.toISOString());
+  return (await query.executeTakeFirst()) !== undefined;
 }
 
 /**
  * Whether the node process `instance` (see `joinNodes`) still runs. On PostgreSQL, whether its
- * life lock is held: known at once when it dies. On SQLite (one node), whether its row is still
- * its own: a restarted node has a new one.
+ * life lock is held: known at once when it dies and its node starts again or leaves (its row is
+ * then another's, or gone), within a few seconds when it died alone. On SQLite (one node),
+ * whether its row is still its own and seen lately: a restarted node has a new one.
  */
 export async function isInstanceAlive(db: Db, instance: string) {
-  if (isPostgres(db)) {
-    return db.connection().execute(async (connection) => {
-      const { rows } = await sql<{
-        free: boolean;
-      }>`select pg_try_advisory_lock(${lifeLockOf(instance)}) as free`.execute(connection);
-      if (!rows[0]?.free) return true;
-      await sql`select pg_advisory_unlock(${lifeLockOf(instance)})`.execute(connection);
-      return false;
-    });
-  }
-  const at = instance.lastIndexOf('@');
-  const row = await db
-    .selectFrom('nodes')
-    .select('name')
-    .where('name', '=', instance.slice(0, at))
-    .where('started_at', '=', instance.slice(at + 1))
-    .where('seen_at', '>', new Date(Date.now() - GONE_AFTER_MS).toISOString())
-    .executeTakeFirst();
-  return row !== undefined;
+  if (!isPostgres(db)) return hasItsRow(db, instance, new Date(Date.now() - GONE_AFTER_MS));
+  if (await isLifeLockHeld(db, instance)) return true;
+  if (!(await hasItsRow(db, instance))) return false;
+  // Dead, or alive with its connection dropped a moment ago (a database restart): asked again
+  // once a live one has taken its lock back.
+  await sleep(LIFE_LOCK_RETAKEN_WITHIN_MS);
+  return isLifeLockHeld(db, instance);
 }

@@ -1,6 +1,7 @@
 import { sql } from 'kysely';
 import { isPostgres } from '../db/dialect.ts';
 import type { Db } from '../db/schema.ts';
+import { isDatabaseUnavailable } from '../db/unavailable.ts';
 
 /**
  * Runs periodic work (collection, retention, certificate renewals) on one node at a time: under a
@@ -21,7 +22,10 @@ export async function onOneNodeAtATime(db: Db, name: string, work: () => Promise
     try {
       await work();
     } finally {
-      await sql`select pg_advisory_unlock(${key})`.execute(connection);
+      // A lock whose connection dropped went with it: there is nothing left to let go.
+      await sql`select pg_advisory_unlock(${key})`.execute(connection).catch((error: unknown) => {
+        if (!isDatabaseUnavailable(error)) throw error;
+      });
     }
     return true;
   });

@@ -4,6 +4,7 @@ import SQLite from 'better-sqlite3';
 import { Kysely, PostgresDialect, SqliteDialect } from 'kysely';
 import pg from 'pg';
 import { checkpointInThread } from './checkpoints.ts';
+import { openPool } from './pool.ts';
 import type { Db } from './schema.ts';
 import { withStatementCache } from './statementCache.ts';
 
@@ -23,16 +24,14 @@ export interface DbOptions {
    * connection that answers requests; other processes' connections checkpoint as SQLite does.
    */
   checkpointsInThread?: boolean;
+  /** PostgreSQL: what this process is, as `pg_stat_activity` shows its connections (default `wharf`). */
+  applicationName?: string;
 }
 
-export function openDb({ dataDir, databaseUrl, schema, checkpointsInThread = false }: DbOptions): Db {
+export function openDb(options: DbOptions): Db {
+  const { dataDir, databaseUrl, schema, checkpointsInThread = false, applicationName = 'wharf' } = options;
   if (databaseUrl) {
-    const pool = new pg.Pool({
-      connectionString: databaseUrl,
-      max: 10,
-      ...(schema ? { options: `-c search_path=${schema}` } : {}),
-    });
-    return new Kysely({ dialect: new PostgresDialect({ pool }) });
+    return new Kysely({ dialect: new PostgresDialect({ pool: openPool({ databaseUrl, schema, applicationName }) }) });
   }
   mkdirSync(dataDir, { recursive: true });
   const file = path.join(dataDir, SQLITE_FILE);

@@ -46,7 +46,7 @@ export function deployRoutes(app: WharfApp) {
   app.handle(api.uploadRelease, app.access.siteUploader, async ({ actor, site, request, reply }) => {
     return withIdempotencyKey(
       db,
-      { request, reply, actor, runningTtlMs, holder: app.node.instance },
+      { request, reply, actor, runningTtlMs, holder: app.node },
       {
         fingerprint: () => fingerprintOfUpload(request, app.config.limits),
         run: async () => {
@@ -61,7 +61,7 @@ export function deployRoutes(app: WharfApp) {
     const fingerprint = JSON.stringify(body);
     return withIdempotencyKey(
       db,
-      { request, reply, actor, runningTtlMs, holder: app.node.instance },
+      { request, reply, actor, runningTtlMs, holder: app.node },
       {
         fingerprint: async () => fingerprint,
         run: async () => ({ answer: await startDeploy(app, site, actor.userId, body), fingerprint }),

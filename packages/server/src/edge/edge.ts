@@ -1,6 +1,7 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { Config } from '../config.ts';
 import type { Db } from '../db/schema.ts';
+import { isDatabaseUnavailable } from '../db/unavailable.ts';
 import type { OutboxEvent } from '../events/outbox.ts';
 import { requestHost } from '../http/requestHost.ts';
 import { clientAddressOf, clientOf, type TrustProxy } from '../http/trustProxy.ts';
@@ -23,6 +24,7 @@ import { PasswordGate } from './passwords.ts';
 import { PendingVariants, variantsOfBlob } from './pendingVariants.ts';
 import { matchRedirect, proxy, sendFileRule, upstreamUrl } from './redirects.ts';
 import { actionOf } from './releaseRedirects.ts';
+import { ReloadLater } from './reloadLater.ts';
 import { namedFile, normalisePath, resolveFile } from './resolvePath.ts';
 import { FileResponder } from './respond.ts';
 import { type BranchEntry, RoutingTable, type SiteEntry } from './routingTable.ts';
@@ -53,22 +55,26 @@ function applySiteHeaders(res: ServerResponse, headers: [string, string][]) {
 
 /**
  * An answer that failed unexpectedly: logged with where it happened, then a 500 when nothing was
- * sent yet, else a cut connection (the client must not take a half answer for a whole one).
+ * sent yet (a 503 when the database or the store is away), else a cut connection (the client must not take a
+ * half answer for a whole one). Answers the status to count and the bytes sent.
  */
 function failed(log: EdgeLog, req: IncomingMessage, res: ServerResponse, error: unknown) {
   // The store logs its outage once; each visitor meanwhile is told to come back, not "Internal error".
-  if (storeFailureOf(error) === 'unavailable' && !res.headersSent) {
-    sendPage(res, 503, 'storeUnavailable', { 'retry-after': '5' });
-    return 0;
-  }
-  log.error({ err: error, host: requestHost(req), path: req.url }, 'site request failed');
+  if (storeFailureOf(error) === 'unavailable' && !res.headersSent)
+    return { status: 503, bytes: sendPage(res, 503, 'storeUnavailable', { 'retry-after': '5' }) };
+  const where = { err: error, host: requestHost(req), path: req.url };
+  const outage = isDatabaseUnavailable(error);
+  if (outage) log.warn(where, 'site request failed: the database is unavailable');
+  else log.error(where, 'site request failed');
   if (res.headersSent) {
     res.destroy();
-    return 0;
+    return { status: 500, bytes: 0 };
   }
+  // What is not in memory yet (a release's file list) waits for the database: try again shortly.
+  if (outage) return { status: 503, bytes: sendPage(res, 503, 'unavailable', { 'retry-after': '5' }) };
   res.writeHead(500, { 'content-type': 'text/plain; charset=utf-8' });
   res.end('Internal error');
-  return 0;
+  return { status: 500, bytes: 0 };
 }
 
 /** What an edge works with besides the database and the configuration. */
@@ -110,6 +116,7 @@ export class Edge {
   private readonly peers: ((siteIds: string[]) => Promise<void>)[] = [];
   private readonly db: Db;
   private servesSites = true;
+  private readonly reloadLater: ReloadLater;
   private readonly outbound: OutboundGuard;
   private readonly log: EdgeLog;
 
@@ -129,6 +136,7 @@ export class Edge {
     this.consoleHost = config.url.hostname;
     this.trustProxy = config.trustProxy;
     this.outbound = outbound;
+    this.reloadLater = new ReloadLater((siteIds) => this.reloadSites(siteIds), log);
   }
 
   addPeer(reloadSites: (siteIds: string[]) => Promise<void>) {
@@ -150,9 +158,18 @@ export class Edge {
     this.loaded = true;
   }
 
-  /** Reads these sites again from the database into this process's routing table. */
+  /**
+   * Reads these sites again from the database into this process's routing table. Those the
+   * database was away for are read again later by themselves: the change is not missed.
+   */
   async reloadSites(siteIds: string[]) {
-    if (this.servesSites && siteIds.length > 0) await this.table.reloadSites(this.db, siteIds);
+    if (!this.servesSites || siteIds.length === 0) return;
+    try {
+      await this.table.reloadSites(this.db, siteIds);
+    } catch (error) {
+      if (isDatabaseUnavailable(error)) this.reloadLater.add(siteIds);
+      throw error;
+    }
   }
 
   /** Brings the routing tables of this process and its peers up to a batch of outbox events. */
@@ -200,11 +217,16 @@ export class Edge {
       else
         sent.then(
           (bytes) => this.metrics.record(site.id, res.statusCode, bytes),
-          (error) => this.metrics.record(site.id, 500, failed(this.log, req, res, error)),
+          (error) => this.recordFailure(site.id, req, res, error),
         );
     } catch (error) {
-      this.metrics.record(site.id, 500, failed(this.log, req, res, error));
+      this.recordFailure(site.id, req, res, error);
     }
+  }
+
+  private recordFailure(siteId: string, req: IncomingMessage, res: ServerResponse, error: unknown) {
+    const { status, bytes } = failed(this.log, req, res, error);
+    this.metrics.record(siteId, status, bytes);
   }
 
   private serve(req: IncomingMessage, res: ServerResponse, site: SiteEntry, branch: BranchEntry, host: string): Answer {

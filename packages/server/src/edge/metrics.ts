@@ -24,6 +24,11 @@ function countersOf(map: Map<string, Counters>, siteId: string) {
   return counters;
 }
 
+function addCounts(map: Map<string, Counters>, siteId: string, counts: Counters) {
+  const counters = countersOf(map, siteId);
+  for (const key of COUNTERS) counters[key] += counts[key];
+}
+
 function count(counters: Counters, cls: (typeof CLASSES)[number], bytes: number) {
   counters.requests += 1;
   counters.bytes += bytes;
@@ -46,10 +51,7 @@ export class SiteMetrics {
 
   /** Counts another process recorded (a cluster worker), added to this one's. */
   add(siteId: string, counts: Counters) {
-    for (const map of [this.totals, this.pending]) {
-      const counters = countersOf(map, siteId);
-      for (const key of COUNTERS) counters[key] += counts[key];
-    }
+    for (const map of [this.totals, this.pending]) addCounts(map, siteId, counts);
   }
 
   /** What was recorded since the last call, handed over to the process that keeps the totals. */
@@ -64,22 +66,34 @@ export class SiteMetrics {
     const batch = this.pending;
     this.pending = new Map();
     const hour = `${at.toISOString().slice(0, 13)}:00:00.000Z`;
-    for (const [siteId, c] of batch) {
-      await db
-        .insertInto('site_traffic')
-        .values({ site_id: siteId, hour, ...c })
-        .onConflict((oc) =>
-          oc.columns(['site_id', 'hour']).doUpdateSet({
-            requests: sql`site_traffic.requests + ${c.requests}`,
-            bytes: sql`site_traffic.bytes + ${c.bytes}`,
-            status_2xx: sql`site_traffic.status_2xx + ${c.status_2xx}`,
-            status_3xx: sql`site_traffic.status_3xx + ${c.status_3xx}`,
-            status_4xx: sql`site_traffic.status_4xx + ${c.status_4xx}`,
-            status_5xx: sql`site_traffic.status_5xx + ${c.status_5xx}`,
-          }),
-        )
-        .execute();
+    const unwritten = new Map(batch);
+    try {
+      for (const [siteId, c] of batch) {
+        await this.write(db, siteId, hour, c);
+        unwritten.delete(siteId);
+      }
+    } catch (error) {
+      // Kept for the next flush (the database away): the traffic of an outage is counted, not lost.
+      for (const [siteId, counts] of unwritten) addCounts(this.pending, siteId, counts);
+      throw error;
     }
+  }
+
+  private async write(db: Db, siteId: string, hour: string, c: Counters) {
+    await db
+      .insertInto('site_traffic')
+      .values({ site_id: siteId, hour, ...c })
+      .onConflict((oc) =>
+        oc.columns(['site_id', 'hour']).doUpdateSet({
+          requests: sql`site_traffic.requests + ${c.requests}`,
+          bytes: sql`site_traffic.bytes + ${c.bytes}`,
+          status_2xx: sql`site_traffic.status_2xx + ${c.status_2xx}`,
+          status_3xx: sql`site_traffic.status_3xx + ${c.status_3xx}`,
+          status_4xx: sql`site_traffic.status_4xx + ${c.status_4xx}`,
+          status_5xx: sql`site_traffic.status_5xx + ${c.status_5xx}`,
+        }),
+      )
+      .execute();
   }
 
   /** Prometheus text format, one series per site and status class. */

@@ -17,6 +17,7 @@ const pages = {
   unauthorized: page('Password required', 'This site is protected by a password.'),
   badRequest: page('Bad request', 'The address could not be understood.'),
   tooManyRequests: page('Too many attempts', 'Wait a minute before trying again.'),
+  unavailable: page('Temporarily unavailable', 'This page cannot be served just now; try again in a few seconds.'),
   preconditionFailed: page('Changed meanwhile', 'This file is no longer the version the request was made for.'),
   storeUnavailable: page('Try again shortly', 'This file cannot be read right now. Try again in a few seconds.'),
 };

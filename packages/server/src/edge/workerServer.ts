@@ -34,7 +34,7 @@ function listen(server: Server, port: number, host: string) {
  * worker answers the health checks itself: they tell about the process holding the connection.
  */
 export async function startEdgeWorker(config: Config, primarySocket: string, log: Logger) {
-  const db = openDb({ dataDir: config.dataDir, databaseUrl: config.databaseUrl });
+  const db = openDb({ dataDir: config.dataDir, databaseUrl: config.databaseUrl, applicationName: 'wharf edge worker' });
   const blobs = openBlobStore(config, log);
   const outbound = new OutboundGuard({
     allowPrivate: config.allowPrivateUpstreams,

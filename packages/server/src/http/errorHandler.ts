@@ -1,6 +1,7 @@
 import { STATUS_CODES } from 'node:http';
 import { type ErrorCode, errorCodes } from '@wharf/contract';
 import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import { isDatabaseUnavailable } from '../db/unavailable.ts';
 import { isDiskFull } from './diskFull.ts';
 import { type FieldProblem, HttpError } from './errors.ts';
 import { malformedMultipart } from './multipart.ts';
@@ -48,6 +49,13 @@ export function errorBody(error: FastifyError | HttpError) {
   }
   const malformed = malformedMultipart(error);
   if (malformed) return errorBody(malformed);
+  if (isDatabaseUnavailable(error)) {
+    return {
+      statusCode: errorCodes.DATABASE_UNAVAILABLE,
+      code: 'DATABASE_UNAVAILABLE' as const,
+      message: 'The database cannot be reached just now (restarting or failing over); try again in a few seconds',
+    };
+  }
   if (isDiskFull(error)) {
     return {
       statusCode: errorCodes.DISK_FULL,
@@ -88,8 +96,10 @@ export function answerFrameworkError(error: FastifyError, _request: FastifyReque
 export function installErrorHandler(fastify: FastifyInstance) {
   fastify.setErrorHandler((error: FastifyError | HttpError, request, reply) => {
     const body = errorBody(error);
-    if (body.statusCode >= 500)
-      request.log.error({ err: error, host: request.hostname, path: request.url }, 'request failed');
+    const where = { err: error, host: request.hostname, path: request.url };
+    // An outage fails every request for its length: each is said, but as what the operator expects.
+    if (body.code === 'DATABASE_UNAVAILABLE') request.log.warn(where, 'request failed: the database is unavailable');
+    else if (body.statusCode >= 500) request.log.error(where, 'request failed');
     return sendError(reply, body);
   });
 }

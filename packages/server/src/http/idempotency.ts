@@ -1,8 +1,10 @@
 import { createHash } from 'node:crypto';
 import type { FastifyReply, FastifyRequest } from 'fastify';
+import type { ExpressionBuilder } from 'kysely';
 import type { Actor } from '../access/actor.ts';
 import { isInstanceAlive } from '../cluster/nodes.ts';
-import type { Db } from '../db/schema.ts';
+import type { Database, Db } from '../db/schema.ts';
+import { writeThroughOutage } from '../db/writeThroughOutage.ts';
 import { httpError } from './errors.ts';
 
 /** How long an answer is kept for the retries of a request: a CI job retried the next morning still gets it. */
@@ -86,8 +88,8 @@ export async function withIdempotencyKey<T>(
     reply: FastifyReply;
     actor: Actor;
     runningTtlMs: number;
-    /** This node process (`joinNodes`' instance): a retry after it died takes the key over. */
-    holder: string;
+    /** This node process (`joinNodes`): a retry after it died takes the key over. */
+    holder: { instance: string; holdsLifeLock(): boolean };
   },
   work: KeyedWork<T>,
 ): Promise<T> {
@@ -100,7 +102,11 @@ export async function withIdempotencyKey<T>(
   const caller = callerOf(context.actor);
   // The route is part of the request: the same key on another route is another request.
   const fingerprintOf = (body: string) => sha256(`${request.method} ${request.url.split('?')[0]}\n${body}`);
-  const earlier = await claim(db, caller, key, context.holder, context.runningTtlMs);
+  // Without its life lock for now (its connection being made again), this process would look dead
+  // to the others, and a retry through another node would take the key over while this one runs.
+  if (!context.holder.holdsLifeLock())
+    throw httpError('DATABASE_UNAVAILABLE', 'The database connection is being made again; try again in a few seconds');
+  const earlier = await claim(db, caller, key, context.holder.instance, context.runningTtlMs);
   if (earlier?.answer === null) {
     throw httpError(
       'IDEMPOTENCY_KEY_IN_USE',
@@ -114,29 +120,38 @@ export async function withIdempotencyKey<T>(
     reply.header('idempotent-replayed', 'true');
     return JSON.parse(earlier.answer) as T;
   }
+  // The claim as this process made it: once another took it over, it is no longer this one's to change.
+  const ourClaim = (eb: ExpressionBuilder<Database, 'idempotency_keys'>) =>
+    eb.and([eb('caller', '=', caller), eb('key', '=', key), eb('held_by', '=', context.holder.instance)]);
   let outcome: { answer: T; fingerprint: string };
   try {
     outcome = await work.run();
   } catch (error) {
-    // Released even when the database fails now: the request's own failure is what the client must hear.
-    await db
-      .deleteFrom('idempotency_keys')
-      .where('caller', '=', caller)
-      .where('key', '=', key)
-      .execute()
-      .catch((failure) => request.log.error({ err: failure }, 'could not release an Idempotency-Key'));
+    // Let go even when the database fails now (the request's own failure is what the client must
+    // hear), and once it is back: a key left claimed would refuse every retry until it expired.
+    await writeThroughOutage(
+      () => db.deleteFrom('idempotency_keys').where(ourClaim).where('answer', 'is', null).execute(),
+      request.log,
+      'letting an Idempotency-Key go',
+    ).catch((failure) => request.log.error({ err: failure }, 'could not release an Idempotency-Key'));
     throw error;
   }
-  await db
-    .updateTable('idempotency_keys')
-    .set({
-      fingerprint: fingerprintOf(outcome.fingerprint),
-      answer: JSON.stringify(outcome.answer),
-      expires_at: new Date(Date.now() + ANSWER_TTL_MS).toISOString(),
-    })
-    .where('caller', '=', caller)
-    .where('key', '=', key)
-    .execute();
+  // Kept once the database is back when it is away now: the work is done, and its retries must
+  // get this answer, never run it a second time.
+  await writeThroughOutage(
+    () =>
+      db
+        .updateTable('idempotency_keys')
+        .set({
+          fingerprint: fingerprintOf(outcome.fingerprint),
+          answer: JSON.stringify(outcome.answer),
+          expires_at: new Date(Date.now() + ANSWER_TTL_MS).toISOString(),
+        })
+        .where(ourClaim)
+        .execute(),
+    request.log,
+    'keeping the answer of an Idempotency-Key',
+  );
   return outcome.answer;
 }
 
