@@ -51,6 +51,7 @@ import { logoRoutes } from './modules/logos/routes.ts';
 import { memberRoutes } from './modules/members/routes.ts';
 import { orgRoutes } from './modules/orgs/routes.ts';
 import { releaseRoutes } from './modules/releases/routes.ts';
+import { siteCertificateRoutes } from './modules/sites/certificateRoutes.ts';
 import { siteDomainRoutes } from './modules/sites/domainRoutes.ts';
 import { siteRoutes } from './modules/sites/routes.ts';
 import { siteSettingsRoutes } from './modules/sites/settingsRoutes.ts';
@@ -97,6 +98,7 @@ const modules = [
   siteRoutes,
   siteSettingsRoutes,
   siteDomainRoutes,
+  siteCertificateRoutes,
   logoRoutes,
   branchRoutes,
   releaseRoutes,
