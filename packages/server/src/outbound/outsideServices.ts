@@ -1,7 +1,7 @@
 import { X509Certificate } from 'node:crypto';
 import { readFileSync } from 'node:fs';
 import tls from 'node:tls';
-import { Agent, fetch as undiciFetch } from 'undici';
+import { Agent } from 'undici';
 import { z } from 'zod';
 
 /**
@@ -57,19 +57,23 @@ export type OutsideFetch = (url: string | URL, init?: RequestInit) => Promise<Re
 
 /**
  * A `fetch` over a connection pool of its own that trusts `trustedRoots` and gives up on a
- * service that does not connect or answer in time. Node's global fetch takes no roots per call,
- * so the libraries that let a caller bring its fetch (openid-client) are given this one.
+ * service that does not connect or answer in time, and the pool's close. Node's global fetch
+ * takes no roots per call: the sign-in providers are given this one (openid-client takes it as
+ * its `customFetch`).
  */
-export function outsideFetch(extraCaCerts: readonly string[]): OutsideFetch {
+export function outsideFetch(extraCaCerts: readonly string[]): { fetch: OutsideFetch; close(): Promise<void> } {
   const ca = trustedRoots(extraCaCerts);
   const dispatcher = new Agent({
     connect: { timeout: CONNECT_TIMEOUT_MS, ...(ca ? { ca } : {}) },
     headersTimeout: ANSWER_TIMEOUT_MS,
     bodyTimeout: ANSWER_TIMEOUT_MS,
   });
-  // undici's fetch is the one Node's global fetch is built on; only its types are its own.
-  return (url, init) =>
-    undiciFetch(url, { ...(init as Parameters<typeof undiciFetch>[1]), dispatcher }) as unknown as Promise<Response>;
+  return {
+    // Node's fetch is undici's, and takes a dispatcher of the same major version: its answers stay
+    // the global Response that libraries check for (openid-client refuses undici's own class).
+    fetch: (url, init) => fetch(url, { ...init, dispatcher } as RequestInit),
+    close: () => dispatcher.close(),
+  };
 }
 
 /**
