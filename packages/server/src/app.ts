@@ -220,11 +220,13 @@ export async function buildApp(config: Config, options: BuildOptions = {}): Prom
   const outbound = new OutboundGuard({
     allowPrivate: config.allowPrivateUpstreams,
     allowList: config.proxyAllowedPrivate,
+    extraCaCerts: config.extraCaCerts,
     log: fastify.log,
   });
   const hookOutbound = new OutboundGuard({
     allowPrivate: config.allowPrivateUpstreams,
     allowList: config.hooksAllowedPrivate,
+    extraCaCerts: config.extraCaCerts,
     log: fastify.log,
   });
   fastify.addHook('onClose', async () => {

@@ -14,6 +14,7 @@ import {
 } from '@aws-sdk/client-s3';
 import { Upload } from '@aws-sdk/lib-storage';
 import { inParallel } from '../lib/inParallel.ts';
+import { trustedRoots } from '../outbound/outsideServices.ts';
 import {
   type BlobStore,
   type BlobToCommit,
@@ -31,6 +32,23 @@ export interface S3Location {
   prefix: string;
   /** A store other than AWS (MinIO, Ceph, Garage…), addressed by path rather than by bucket host name. */
   endpoint: URL | null;
+}
+
+/**
+ * The client of a bucket: at its endpoint (a store other than AWS), trusting `extraCaCerts`
+ * (`WHARF_EXTRA_CA_CERTS`, a store behind a private CA) beside Node's roots.
+ */
+export function s3ClientFor(location: S3Location, extraCaCerts: readonly string[]): S3Client {
+  const ca = trustedRoots(extraCaCerts);
+  return new S3Client({
+    ...(location.endpoint ? { endpoint: location.endpoint.href, forcePathStyle: true } : {}),
+    // The SDK reads AWS_REGION; a store of one's own often has no region to name.
+    ...(process.env.AWS_REGION ? {} : { region: 'us-east-1' }),
+    // Stores other than AWS may not take the checksums the SDK adds to every request by default.
+    requestChecksumCalculation: 'WHEN_REQUIRED',
+    responseChecksumValidation: 'WHEN_REQUIRED',
+    ...(ca ? { requestHandler: { httpsAgent: { ca, keepAlive: true } } } : {}),
+  });
 }
 
 /** Files larger than this go in parts, several at a time. */
@@ -92,16 +110,7 @@ export class S3BlobStore implements BlobStore {
     client?: S3Client,
   ) {
     this.staging = new LocalStaging(stagingDir);
-    this.client =
-      client ??
-      new S3Client({
-        ...(location.endpoint ? { endpoint: location.endpoint.href, forcePathStyle: true } : {}),
-        // The SDK reads AWS_REGION; a store of one's own often has no region to name.
-        ...(process.env.AWS_REGION ? {} : { region: 'us-east-1' }),
-        // Stores other than AWS may not take the checksums the SDK adds to every request by default.
-        requestChecksumCalculation: 'WHEN_REQUIRED',
-        responseChecksumValidation: 'WHEN_REQUIRED',
-      });
+    this.client = client ?? s3ClientFor(location, []);
   }
 
   private objectKey(key: string) {
