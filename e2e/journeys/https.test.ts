@@ -96,4 +96,38 @@ describeInBrowser('the console and a site over HTTPS, with certificates Wharf ob
     await snap(page, 'site-settings-domain-acme');
     await context.close();
   });
+
+  it("shows a failed certificate of the site's own host with its cause, and Retry now obtains it once DNS is fixed", async () => {
+    const siteHost = `${world.site.name}.sites.wharf.test`;
+    // Its name points where nothing answers the CA's check: the order at its first visit fails.
+    await dns.addA(siteHost, ['127.0.0.2']);
+    await expect(httpsGet(httpsPort, siteHost, root)).rejects.toThrow();
+    const context = await browser.newContext({ ignoreHTTPSErrors: true, viewport: DESKTOP, colorScheme: 'light' });
+    context.setDefaultTimeout(30_000);
+    await context.addInitScript((orgId: string) => {
+      localStorage.setItem('wharf.currentOrg', orgId);
+      localStorage.setItem('wharf.analyticsNotice', 'hidden');
+    }, world.org._id);
+    const page = await context.newPage();
+    await page.goto(`${consoleUrl()}/login`);
+    await page.getByLabel('User').fill('owner');
+    await page.getByLabel('Password').fill(TEST_PASSWORD);
+    await page.getByRole('button', { name: 'Sign in' }).click();
+    await page.waitForURL((url) => url.pathname !== '/login');
+    await page.goto(`${consoleUrl()}/sites/${world.site._id}/settings`);
+    const own = page.getByLabel(`Certificate of ${siteHost}`);
+    await expectVisible(own.getByText('No certificate could be obtained'));
+    await expectVisible(own.getByText(/127\.0\.0\.2.*connection refused/));
+    await expectVisible(page.getByLabel(`Certificate of main.${siteHost}`).getByText(/^Certificate valid until/));
+    await own.scrollIntoViewIfNeeded();
+    await snap(page, 'site-settings-certificate-failed');
+
+    await dns.clearA(siteHost);
+    await own.getByRole('button', { name: 'Retry now' }).click();
+    await expectVisible(page.getByText(`Certificate obtained for ${siteHost}`));
+    await expectVisible(own.getByText(/^Certificate valid until/));
+    expect((await httpsGet(httpsPort, siteHost, root)).text).toContain('Hello from Wharf');
+    await snap(page, 'site-settings-certificate-retried');
+    await context.close();
+  });
 });
