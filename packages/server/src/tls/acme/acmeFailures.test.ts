@@ -1,12 +1,11 @@
 import { mkdtemp, rm } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
-import tls from 'node:tls';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { expectStatus } from '../../../test/client.ts';
 import { type DnsPeer, startDnsPeer } from '../../../test/dnsPeer.ts';
 import { freePort, startTestServer, type TestServer } from '../../../test/harness.ts';
-import { eventually } from '../../../test/httpsClient.ts';
+import { eventually, handshakes } from '../../../test/httpsClient.ts';
 import { acmeEnv, type Pebble, startPebble } from '../../../test/pebble.ts';
 import { buildWorld } from '../../../test/world.ts';
 
@@ -17,13 +16,7 @@ const UNTRUSTED = /UNABLE_TO_VERIFY_LEAF_SIGNATURE: unable to verify the first c
 /** Whether a TLS handshake for a name completes, and how long it took to know. */
 async function handshake(port: number, servername: string, ca: string) {
   const started = Date.now();
-  const done = await new Promise<boolean>((resolve) => {
-    const socket = tls.connect({ host: '127.0.0.1', port, servername, ca }, () => {
-      resolve(true);
-      socket.end();
-    });
-    socket.on('error', () => resolve(false));
-  });
+  const done = await handshakes(port, servername, ca);
   return { done, ms: Date.now() - started };
 }
 
