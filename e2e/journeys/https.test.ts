@@ -66,9 +66,8 @@ describeInBrowser('the console and a site over HTTPS, with certificates Wharf ob
     await rm(dataDir, { recursive: true, force: true });
   });
 
-  it("signs in over HTTPS, serves a branch there, and shows each domain's certificate", async () => {
-    // A visit to the custom domain obtains its certificate; the other domain has none yet.
-    expect((await httpsGet(httpsPort, 'www.shop.test', root)).text).toContain('Hello from Wharf');
+  /** A browser signed in to the console over HTTPS as the owner. */
+  const signInOverHttps = async () => {
     const context = await browser.newContext({ ignoreHTTPSErrors: true, viewport: DESKTOP, colorScheme: 'light' });
     context.setDefaultTimeout(30_000);
     // The organization to open, and no analytics notice over the screen, as visit() sets them.
@@ -77,12 +76,19 @@ describeInBrowser('the console and a site over HTTPS, with certificates Wharf ob
       localStorage.setItem('wharf.analyticsNotice', 'hidden');
     }, world.org._id);
     const page = await context.newPage();
-    // The console's first HTTPS visit: its certificate is obtained during this handshake.
     await page.goto(`${consoleUrl()}/login`);
     await page.getByLabel('User').fill('owner');
     await page.getByLabel('Password').fill(TEST_PASSWORD);
     await page.getByRole('button', { name: 'Sign in' }).click();
     await page.waitForURL((url) => url.pathname !== '/login');
+    return { context, page };
+  };
+
+  it("signs in over HTTPS, serves a branch there, and shows each domain's certificate", async () => {
+    // A visit to the custom domain obtains its certificate; the other domain has none yet.
+    expect((await httpsGet(httpsPort, 'www.shop.test', root)).text).toContain('Hello from Wharf');
+    // The console's first HTTPS visit: its certificate is obtained during this handshake.
+    const { context, page } = await signInOverHttps();
     const visitor = await page.goto(`https://main.${world.site.name}.sites.wharf.test:${httpsPort}/`);
     expect(visitor?.status()).toBe(200);
     expect(await visitor?.headerValue('strict-transport-security')).toBe('max-age=31536000');
@@ -94,6 +100,29 @@ describeInBrowser('the console and a site over HTTPS, with certificates Wharf ob
     await expectVisible(soon.getByText(/^No certificate yet/));
     await www.getByText(/^Certificate valid until/).scrollIntoViewIfNeeded();
     await snap(page, 'site-settings-domain-acme');
+    await context.close();
+  });
+
+  it("shows a failed certificate of the site's own host with its cause, and Retry now obtains it once DNS is fixed", async () => {
+    const siteHost = `${world.site.name}.sites.wharf.test`;
+    // Its name points where nothing answers the CA's check: the order at its first visit fails.
+    await dns.addA(siteHost, ['127.0.0.2']);
+    await expect(httpsGet(httpsPort, siteHost, root)).rejects.toThrow();
+    const { context, page } = await signInOverHttps();
+    await page.goto(`${consoleUrl()}/sites/${world.site._id}/settings`);
+    const own = page.getByLabel(`Certificate of ${siteHost}`);
+    await expectVisible(own.getByText('No certificate could be obtained'));
+    await expectVisible(own.getByText(/127\.0\.0\.2.*connection refused/));
+    await expectVisible(page.getByLabel(`Certificate of main.${siteHost}`).getByText(/^Certificate valid until/));
+    await own.scrollIntoViewIfNeeded();
+    await snap(page, 'site-settings-certificate-failed');
+
+    await dns.clearA(siteHost);
+    await own.getByRole('button', { name: 'Retry now' }).click();
+    await expectVisible(page.getByText(`Certificate obtained for ${siteHost}`));
+    await expectVisible(own.getByText(/^Certificate valid until/));
+    expect((await httpsGet(httpsPort, siteHost, root)).text).toContain('Hello from Wharf');
+    await snap(page, 'site-settings-certificate-retried');
     await context.close();
   });
 });

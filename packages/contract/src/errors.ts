@@ -61,6 +61,8 @@ export const errorCodes = {
   LOGO_NOT_FOUND: 404,
   SUBMISSION_NOT_FOUND: 404,
   DOMAIN_NOT_FOUND: 404,
+  /** A name that no certificate of the site (obtained over ACME) has. */
+  CERTIFICATE_NOT_FOUND: 404,
   // 408: the request's body did not arrive in time.
   UPLOAD_TIMEOUT: 408,
   // 409: the request conflicts with the current state.
@@ -79,6 +81,8 @@ export const errorCodes = {
   DEPLOY_FINALISED: 409,
   DEPLOY_INCOMPLETE: 409,
   IDEMPOTENCY_KEY_IN_USE: 409,
+  /** This installation obtains no certificates over ACME: there is nothing to order again. */
+  ACME_OFF: 409,
   // 410: it was there and is gone for good.
   INVITE_EXPIRED: 410,
   DEPLOY_EXPIRED: 410,

@@ -3,6 +3,7 @@ export * from './constants.ts';
 export * from './entities/apiToken.ts';
 export * from './entities/audit.ts';
 export * from './entities/branch.ts';
+export * from './entities/certificate.ts';
 export * from './entities/common.ts';
 export * from './entities/deploy.ts';
 export * from './entities/form.ts';

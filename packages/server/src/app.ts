@@ -51,6 +51,7 @@ import { logoRoutes } from './modules/logos/routes.ts';
 import { memberRoutes } from './modules/members/routes.ts';
 import { orgRoutes } from './modules/orgs/routes.ts';
 import { releaseRoutes } from './modules/releases/routes.ts';
+import { siteCertificateRoutes } from './modules/sites/certificateRoutes.ts';
 import { siteDomainRoutes } from './modules/sites/domainRoutes.ts';
 import { siteRoutes } from './modules/sites/routes.ts';
 import { siteSettingsRoutes } from './modules/sites/settingsRoutes.ts';
@@ -97,6 +98,7 @@ const modules = [
   siteRoutes,
   siteSettingsRoutes,
   siteDomainRoutes,
+  siteCertificateRoutes,
   logoRoutes,
   branchRoutes,
   releaseRoutes,
@@ -217,11 +219,13 @@ export async function buildApp(config: Config, options: BuildOptions = {}): Prom
   const outbound = new OutboundGuard({
     allowPrivate: config.allowPrivateUpstreams,
     allowList: config.proxyAllowedPrivate,
+    extraCaCerts: config.extraCaCerts,
     log: fastify.log,
   });
   const hookOutbound = new OutboundGuard({
     allowPrivate: config.allowPrivateUpstreams,
     allowList: config.hooksAllowedPrivate,
+    extraCaCerts: config.extraCaCerts,
     log: fastify.log,
   });
   fastify.addHook('onClose', async () => {

@@ -1,4 +1,8 @@
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
 import { describe, expect, it } from 'vitest';
+import { testAuthority } from '../test/certificates.ts';
 import { ConfigError, loadConfig } from './config.ts';
 
 describe('configuration', () => {
@@ -8,6 +12,23 @@ describe('configuration', () => {
     expect(config.url.origin).toBe('http://localhost:8080');
     expect(config.databaseUrl).toBeNull();
     expect(config.dataDir.endsWith('/data')).toBe(true);
+  });
+
+  it('reads the private CAs of WHARF_EXTRA_CA_CERTS once, each certificate of the file, and refuses a file without one', () => {
+    const dir = mkdtempSync(path.join(os.tmpdir(), 'wharf-config-'));
+    try {
+      const [first, second] = [testAuthority(), testAuthority()];
+      const file = path.join(dir, 'roots.pem');
+      writeFileSync(file, `# our CAs\n${first.ca}\n${second.ca}`);
+      expect(loadConfig({ WHARF_EXTRA_CA_CERTS: file }).extraCaCerts).toEqual([first.ca.trim(), second.ca.trim()]);
+      expect(loadConfig({}).extraCaCerts).toEqual([]);
+      writeFileSync(file, 'not a certificate');
+      expect(() => loadConfig({ WHARF_EXTRA_CA_CERTS: file })).toThrow(`${file} holds no PEM certificate`);
+      first.remove();
+      second.remove();
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
   });
 
   it('keeps files in the data directory unless WHARF_STORAGE names a bucket, and runs every role unless WHARF_ROLE says which', () => {
@@ -82,7 +103,6 @@ describe('configuration', () => {
     expect(loadConfig({ WHARF_HTTPS_PORT: '443' }).https?.acme).toEqual({
       directoryUrl: 'https://acme-v02.api.letsencrypt.org/directory',
       email: null,
-      caFile: null,
       dns: null,
     });
     const both = loadConfig({
@@ -95,7 +115,6 @@ describe('configuration', () => {
     expect(both.https?.acme).toEqual({
       directoryUrl: 'https://127.0.0.1:14000/dir',
       email: 'ops@example.com',
-      caFile: null,
       dns: null,
     });
     expect(both.https?.certFile).toMatch(/c\.pem$/);
@@ -107,7 +126,11 @@ describe('configuration', () => {
       'WHARF_TLS_CERT must name the certificate file (PEM) of WHARF_TLS_KEY',
     ],
     [{ WHARF_ACME_DIRECTORY: 'https://acme.example/dir' }, 'WHARF_HTTPS_PORT must be set for WHARF_ACME_DIRECTORY'],
-    [{ WHARF_HTTPS_PORT: '443', WHARF_ACME_CA_FILE: '/no/such/roots.pem' }, 'WHARF_ACME_CA_FILE names no file'],
+    [
+      { WHARF_EXTRA_CA_CERTS: '/no/such/roots.pem' },
+      'WHARF_EXTRA_CA_CERTS must be a PEM file of CA certificates: names no file: /no/such/roots.pem',
+    ],
+    [{ WHARF_ACME_CA_FILE: '/etc/wharf/ca.pem' }, 'WHARF_ACME_CA_FILE is now WHARF_EXTRA_CA_CERTS'],
     [
       { WHARF_HTTPS_PORT: '443', WHARF_TLS_CERT: 'c.pem' },
       'WHARF_TLS_KEY must name the key file (PEM) of WHARF_TLS_CERT',

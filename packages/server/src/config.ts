@@ -4,6 +4,7 @@ import { z } from 'zod';
 import { type ClusterSettings, clusterSettings } from './clusterSettings.ts';
 import { parseTrustProxy, type TrustProxy, trustNobody } from './http/trustProxy.ts';
 import { type SignInSettings, signInEnvironment, signInSettings } from './modules/auth/signInSettings.ts';
+import { extraCaCertsSetting } from './outbound/outsideServices.ts';
 import { type PrivateAllowList, privateAllowListSetting } from './outbound/privateAllowList.ts';
 import { type StorageSettings, storageSettings } from './storage/storageSettings.ts';
 import { type DnsUpdateSettings, parseDnsUpdateUrl } from './tls/acme/dnsUpdateSettings.ts';
@@ -76,7 +77,7 @@ const environment = z
     WHARF_OWNERSHIP_HTTP_PORT: z.coerce.number({ error: 'must be a port number' }).int().min(1).max(65535).default(80),
     WHARF_ACME_DIRECTORY: z.url({ error: 'must be the URL of an ACME directory' }).optional(),
     WHARF_ACME_EMAIL: z.email({ error: 'must be an email address' }).optional(),
-    WHARF_ACME_CA_FILE: z.string().optional(),
+    WHARF_EXTRA_CA_CERTS: extraCaCertsSetting,
     WHARF_ACME_DNS: z
       .string()
       .transform((value, ctx) => {
@@ -134,8 +135,6 @@ export interface AcmeConfig {
   directoryUrl: string;
   /** The account's contact, told about expiring certificates by some CAs. */
   email: string | null;
-  /** A PEM file of roots to trust for the directory's own TLS (a private ACME server); null trusts Node's. */
-  caFile: string | null;
   /** The DNS server and TSIG key for DNS-01 (wildcards for the sites' hosts); null: HTTP-01 per host. */
   dns: DnsUpdateSettings | null;
 }
@@ -200,6 +199,12 @@ export interface Config {
   /** The port the HTTP challenge of a custom domain is fetched from: 80, unless port 80 reaches Wharf translated. */
   ownershipHttpPort: number;
   smtpUrl: string | null;
+  /**
+   * PEM certificates of private CAs (`WHARF_EXTRA_CA_CERTS`) that every outside service Wharf
+   * connects to may be signed by, beside Node's roots: ACME, SMTP, sign-in providers, S3, hook
+   * receivers and reverse-proxy upstreams.
+   */
+  extraCaCerts: string[];
   /** The sender of Wharf's mail; defaults to `wharf@{console host}`. */
   smtpFrom: string;
   logLevel: Environment['LOG_LEVEL'];
@@ -245,7 +250,7 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
   const signIn = signInSettings(e);
   const storage = storageSettings(e);
   const cluster = clusterSettings(e);
-  const problems = [...signIn.problems, ...storage.problems, ...cluster.problems];
+  const problems = [...signIn.problems, ...storage.problems, ...cluster.problems, ...renamedSettings(blankless)];
   if (problems.length > 0) throw new ConfigError(`Invalid configuration:\n  ${problems.join('\n  ')}`);
   return {
     url,
@@ -274,6 +279,7 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
     dnsServer: e.WHARF_DNS_SERVER ?? null,
     ownershipHttpPort: e.WHARF_OWNERSHIP_HTTP_PORT,
     smtpUrl: e.SMTP_URL ?? null,
+    extraCaCerts: e.WHARF_EXTRA_CA_CERTS,
     smtpFrom: e.SMTP_FROM ?? `Wharf <wharf@${url.hostname}>`,
     logLevel: e.LOG_LEVEL,
     limits: {
@@ -305,7 +311,6 @@ function httpsConfig(e: Environment): HttpsConfig | null {
       ? {
           directoryUrl: e.WHARF_ACME_DIRECTORY ?? LETS_ENCRYPT_DIRECTORY,
           email: e.WHARF_ACME_EMAIL ?? null,
-          caFile: e.WHARF_ACME_CA_FILE ? path.resolve(e.WHARF_ACME_CA_FILE) : null,
           dns: e.WHARF_ACME_DNS ?? null,
         }
       : null,
@@ -325,9 +330,14 @@ function httpsProblems(e: Environment): string[] {
   if (e.WHARF_TLS_KEY && !e.WHARF_TLS_CERT)
     problems.push('WHARF_TLS_CERT must name the certificate file (PEM) of WHARF_TLS_KEY');
   if (e.WHARF_HTTPS_PORT === e.PORT) problems.push('WHARF_HTTPS_PORT must differ from PORT');
-  if (e.WHARF_ACME_CA_FILE && !existsSync(e.WHARF_ACME_CA_FILE))
-    problems.push(`WHARF_ACME_CA_FILE names no file: ${e.WHARF_ACME_CA_FILE}`);
   return problems;
+}
+
+/** Settings that were renamed: an installation that still sets one would silently lose what it did. */
+function renamedSettings(env: Record<string, string | undefined>): string[] {
+  return env.WHARF_ACME_CA_FILE
+    ? ['WHARF_ACME_CA_FILE is now WHARF_EXTRA_CA_CERTS, trusted by every outside service Wharf connects to: rename it']
+    : [];
 }
 
 /** `WHARF_USERS` is `name:hash` pairs separated by commas or new lines; hashes come from `npm run hash-password`. */

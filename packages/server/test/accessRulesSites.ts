@@ -67,6 +67,13 @@ export function siteRules(): Partial<Record<RouteName, AccessRule>> {
         return { params: { siteId: site._id, name } };
       },
     },
+    listSiteCertificates: { allow: orgMembers, call: siteParams },
+    retrySiteCertificate: {
+      allow: siteManagers,
+      // A server without ACME has no certificate to order: those allowed hear so, after authorisation.
+      expect: { teammate: 409, admin: 409, owner: 409 },
+      call: (w) => ({ params: { siteId: w.site._id, name: `${w.site.name}.localhost` } }),
+    },
     setSiteHeaders: {
       allow: siteManagers,
       events: ['site_updated'],

@@ -12,6 +12,8 @@ export interface DnsPeer {
   clearTxt(name: string): Promise<void>;
   /** An A record; names without one answer 127.0.0.1 (the server's default). */
   addA(name: string, addresses: string[]): Promise<void>;
+  /** Removes a name's A records: it answers 127.0.0.1 again. */
+  clearA(name: string): Promise<void>;
   close(): Promise<void>;
 }
 
@@ -57,6 +59,7 @@ export async function startDnsPeer(): Promise<DnsPeer> {
     setTxt: (name, value) => call('/set-txt', { host: fqdn(name), value }),
     clearTxt: (name) => call('/clear-txt', { host: fqdn(name) }),
     addA: (name, addresses) => call('/add-a', { host: fqdn(name), addresses }),
+    clearA: (name) => call('/clear-a', { host: fqdn(name) }),
     async close() {
       if (child.exitCode !== null) return;
       const exited = new Promise((resolve) => child.once('exit', resolve));

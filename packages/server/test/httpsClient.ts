@@ -142,3 +142,14 @@ export function upgradeStatusLine(port: number, host: string, ca: string, urlPat
     socket.on('error', reject);
   });
 }
+
+/** Whether a TLS handshake with 127.0.0.1 for a name completes, the chain verified against `ca`. */
+export function handshakes(port: number, servername: string, ca: string) {
+  return new Promise<boolean>((resolve) => {
+    const socket = tls.connect({ host: '127.0.0.1', port, servername, ca }, () => {
+      resolve(true);
+      socket.end();
+    });
+    socket.on('error', () => resolve(false));
+  });
+}

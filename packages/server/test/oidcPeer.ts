@@ -1,3 +1,6 @@
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
 import { OAuth2Server } from 'oauth2-mock-server';
 
 /** Who the provider says signed in: the claims its ID token (and userinfo) carry. */
@@ -24,10 +27,18 @@ export interface OidcPeer {
 
 /**
  * A real OpenID Connect provider on loopback (oauth2-mock-server): discovery, JWKS, the
- * authorization code flow with PKCE, and ID tokens signed with its RS256 key.
+ * authorization code flow with PKCE, and ID tokens signed with its RS256 key. Over HTTPS with
+ * `tls` (a certificate for 127.0.0.1 and its key).
  */
-export async function startOidcPeer(): Promise<OidcPeer> {
-  const server = new OAuth2Server();
+export async function startOidcPeer(options: { tls?: { cert: string; key: string } } = {}): Promise<OidcPeer> {
+  const files = options.tls ? mkdtempSync(path.join(os.tmpdir(), 'wharf-oidc-')) : null;
+  if (files && options.tls) {
+    writeFileSync(path.join(files, 'cert.pem'), options.tls.cert);
+    writeFileSync(path.join(files, 'key.pem'), options.tls.key);
+  }
+  const server = files
+    ? new OAuth2Server(path.join(files, 'key.pem'), path.join(files, 'cert.pem'))
+    : new OAuth2Server();
   await server.issuer.keys.generate('RS256');
   await server.start(0, '127.0.0.1');
   let person: OidcPerson = { sub: 'person-1', name: 'Ada Lovelace', email: 'ada@example.test' };
@@ -63,7 +74,10 @@ export async function startOidcPeer(): Promise<OidcPeer> {
     breakSignatures(broken) {
       brokenSignatures = broken;
     },
-    close: () => server.stop(),
+    async close() {
+      await server.stop();
+      if (files) rmSync(files, { recursive: true, force: true });
+    },
   };
 }
 

@@ -13,7 +13,7 @@ const PEBBLE = '/usr/bin/pebble';
 export interface Pebble {
   /** The ACME directory URL (over TLS, with `directoryCa`'s certificate). */
   directoryUrl: string;
-  /** A PEM file of the root of pebble's own TLS certificate (`WHARF_ACME_CA_FILE`). */
+  /** A PEM file of the root of pebble's own TLS certificate (for `WHARF_EXTRA_CA_CERTS`). */
   directoryCaFile: string;
   /** The root of the certificates pebble issues: clients verify Wharf's chains against it. */
   issuedRoot(): Promise<string>;
@@ -137,6 +137,6 @@ export function acmeEnv(pebble: Pebble, httpsPort: number, domain = 'wharf.test'
     WHARF_SITES_URL: `https://sites.${domain}:${httpsPort}`,
     WHARF_HTTPS_PORT: String(httpsPort),
     WHARF_ACME_DIRECTORY: pebble.directoryUrl,
-    WHARF_ACME_CA_FILE: pebble.directoryCaFile,
+    WHARF_EXTRA_CA_CERTS: pebble.directoryCaFile,
   };
 }

@@ -1,3 +1,4 @@
+import https from 'node:https';
 import { expect } from 'vitest';
 import type { TestClient } from './client.ts';
 
@@ -29,4 +30,16 @@ export async function finishAt(client: TestClient, callback: URL) {
 export async function signInThrough(client: TestClient, provider: string, options: { link?: boolean } = {}) {
   const { callback } = await walkToCallback(client, provider, options);
   return finishAt(client, callback);
+}
+
+/** A browser that trusts `ca` approving at a provider over TLS: where the provider sends it back (the callback). */
+export function approveOverTls(authorizationUrl: string, ca: string): Promise<string> {
+  return new Promise((resolve, reject) => {
+    https
+      .get(authorizationUrl, { ca, agent: false }, (answer) => {
+        answer.resume();
+        resolve(answer.headers.location ?? `no redirect: ${answer.statusCode}`);
+      })
+      .on('error', reject);
+  });
 }

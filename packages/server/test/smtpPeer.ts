@@ -70,13 +70,22 @@ export function readMessage(raw: string): Pick<ReceivedMail, 'headers' | 'text' 
   return { headers, text: of('text/plain'), html: of('text/html') };
 }
 
-/** A real SMTP server on 127.0.0.1 (no TLS, no auth) that keeps what it accepts. */
-export async function startSmtpPeer(): Promise<SmtpPeer> {
+/**
+ * A real SMTP server on 127.0.0.1 (no auth) that keeps what it accepts: plain, or offering STARTTLS
+ * with the certificate and key given (and then refusing mail sent without it).
+ */
+export async function startSmtpPeer(options: { starttls?: { cert: string; key: string } } = {}): Promise<SmtpPeer> {
   const received: ReceivedMail[] = [];
   const refusals: number[] = [];
+  const { starttls } = options;
   const server = new SMTPServer({
     authOptional: true,
-    disabledCommands: ['STARTTLS', 'AUTH'],
+    ...(starttls
+      ? { cert: starttls.cert, key: starttls.key, disabledCommands: ['AUTH'], hideSTARTTLS: false }
+      : { disabledCommands: ['STARTTLS', 'AUTH'] }),
+    onMailFrom(_address, session, callback) {
+      callback(starttls && !session.secure ? new Error('Must issue a STARTTLS command first') : undefined);
+    },
     logger: false,
     onData(stream, session, callback) {
       const chunks: Buffer[] = [];

@@ -14,6 +14,7 @@ import {
   text,
   uniqueBy,
 } from '../validation.ts';
+import { certificateStatus } from './certificate.ts';
 import { logoUrl, timestamp } from './common.ts';
 
 export const header = z.object({
@@ -49,14 +50,7 @@ export const sslConfiguration = z.discriminatedUnion(
       type: z.literal('acme'),
       // Answers only (ignored on a save): the certificate Wharf obtains for the domain; absent
       // until it is first asked for (at the domain's first HTTPS request).
-      status: z
-        .object({
-          state: z.enum(['pending', 'valid', 'failed']),
-          validUntil: timestamp.nullable(),
-          lastError: z.string().nullable(),
-          nextAttemptAt: timestamp.nullable(),
-        })
-        .optional(),
+      status: certificateStatus.optional(),
     }),
     // TLS is terminated elsewhere (a proxy or load balancer in front of Wharf), or not at all.
     z.object({ type: z.literal('external') }),

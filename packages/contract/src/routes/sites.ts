@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { certificateName, siteCertificate } from '../entities/certificate.ts';
 import { nameCheck, paged } from '../entities/common.ts';
 import {
   createSiteTokenBody,
@@ -71,6 +72,25 @@ export const verifySiteDomain = route({
   summary: 'Check now that the owners of a site hold one of its custom domains (TXT record, else HTTP challenge)',
   params: ids('siteId').extend({ name: domainName }),
   response: site,
+});
+
+export const listSiteCertificates = route({
+  method: 'get',
+  path: '/api/v1/sites/:siteId/certificates',
+  scope: 'site_read',
+  summary: "The certificates Wharf obtained over ACME for a site's addresses and custom domains, with their state",
+  params: ids('siteId'),
+  response: z.array(siteCertificate),
+});
+
+export const retrySiteCertificate = route({
+  method: 'post',
+  path: '/api/v1/sites/:siteId/certificates/:name/retry',
+  scope: 'site_update',
+  summary:
+    'Order a certificate of the site now, without waiting out the back-off of its last failure; answers its state once the order ends (or after 30 s)',
+  params: ids('siteId').extend({ name: certificateName }),
+  response: siteCertificate,
 });
 
 export const setSiteHeaders = route({

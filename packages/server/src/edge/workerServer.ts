@@ -39,6 +39,7 @@ export async function startEdgeWorker(config: Config, primarySocket: string, log
   const outbound = new OutboundGuard({
     allowPrivate: config.allowPrivateUpstreams,
     allowList: config.proxyAllowedPrivate,
+    extraCaCerts: config.extraCaCerts,
     log,
   });
   // Email forms queue sealed mail jobs; the primary's job runner finds them within its poll.

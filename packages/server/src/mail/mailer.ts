@@ -1,5 +1,6 @@
 import nodemailer, { type Transporter } from 'nodemailer';
 import type { Config } from '../config.ts';
+import { trustedRoots } from '../outbound/outsideServices.ts';
 
 export interface Mail {
   to: string;
@@ -31,12 +32,16 @@ export class Mailer {
   constructor(
     smtpUrl: string,
     private readonly from: string,
+    extraCaCerts: readonly string[],
   ) {
+    const ca = trustedRoots(extraCaCerts);
     this.transport = nodemailer.createTransport({
       url: smtpUrl,
       connectionTimeout: TIMEOUT_MS,
       greetingTimeout: TIMEOUT_MS,
       socketTimeout: TIMEOUT_MS,
+      // A server on a private CA (smtps://, or STARTTLS on smtp://) is checked against the operator's roots too.
+      ...(ca ? { tls: { ca } } : {}),
     });
   }
 
@@ -51,6 +56,6 @@ export class Mailer {
 }
 
 /** The mailer when the operator configured SMTP, else null: mail is off. */
-export function mailerFor(config: Pick<Config, 'smtpUrl' | 'smtpFrom'>): Mailer | null {
-  return config.smtpUrl ? new Mailer(config.smtpUrl, config.smtpFrom) : null;
+export function mailerFor(config: Pick<Config, 'smtpUrl' | 'smtpFrom' | 'extraCaCerts'>): Mailer | null {
+  return config.smtpUrl ? new Mailer(config.smtpUrl, config.smtpFrom, config.extraCaCerts) : null;
 }

@@ -1,6 +1,7 @@
 import { MAX_ATTEMPTS } from '../jobs/backoff.ts';
 import type { JobSender } from '../jobs/runner.ts';
 import type { Sealer } from '../lib/secrets.ts';
+import { failureText } from '../outbound/outsideServices.ts';
 import { isPermanentSmtpError, type Mailer } from './mailer.ts';
 import { openMail } from './queue.ts';
 
@@ -31,7 +32,7 @@ export function mailSender(parts: { mailer: Mailer | null; sealer: Sealer; log: 
       return { ok: true };
     } catch (error) {
       const final = isPermanentSmtpError(error);
-      const message = (error as Error).message;
+      const message = failureText(error);
       const again = !final && attempt < MAX_ATTEMPTS;
       parts.log.warn(
         { ...about, error: message },

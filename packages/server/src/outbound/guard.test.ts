@@ -1,7 +1,9 @@
 import http from 'node:http';
 import https from 'node:https';
 import type { AddressInfo } from 'node:net';
+import tls from 'node:tls';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { testAuthority } from '../../test/certificates.ts';
 import { OutboundGuard, OutboundRefused } from './guard.ts';
 import { emptyAllowList, parsePrivateAllowList } from './privateAllowList.ts';
 
@@ -17,10 +19,14 @@ function startCountingServer() {
   );
 }
 
-function guardWithLog(allowPrivate: boolean, allowList = emptyAllowList('WHARF_PROXY_ALLOWED_PRIVATE')) {
+function guardWithLog(
+  allowPrivate: boolean,
+  allowList = emptyAllowList('WHARF_PROXY_ALLOWED_PRIVATE'),
+  extraCaCerts: string[] = [],
+) {
   const warnings: Record<string, unknown>[] = [];
   const log = { warn: (details: Record<string, unknown>) => void warnings.push(details) };
-  const guard = new OutboundGuard({ allowPrivate, allowList, log });
+  const guard = new OutboundGuard({ allowPrivate, allowList, log, extraCaCerts });
   return { guard, warnings };
 }
 
@@ -39,6 +45,30 @@ function fetchThrough(guard: OutboundGuard, target: string, options: http.Reques
     request.on('error', resolve);
   });
 }
+
+describe("the outbound guard's TLS", () => {
+  it("trusts an upstream signed by the operator's own CA only with WHARF_EXTRA_CA_CERTS, and says why otherwise", async () => {
+    const authority = testAuthority();
+    const server = https.createServer(authority.issue(['127.0.0.1']), (_req, res) => res.end('reached'));
+    authority.remove();
+    await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+    const url = `https://127.0.0.1:${(server.address() as AddressInfo).port}/`;
+    const without = guardWithLog(true);
+    const withCa = guardWithLog(true, undefined, [authority.ca]);
+    try {
+      expect(await fetchThrough(without.guard, url)).toMatchObject({ code: 'UNABLE_TO_VERIFY_LEAF_SIGNATURE' });
+      expect(await fetchThrough(withCa.guard, url)).toBe('reached');
+      // Node's own roots still count beside the operator's.
+      expect(withCa.guard.httpsAgent.options.ca).toEqual(
+        expect.arrayContaining([...tls.rootCertificates, authority.ca]),
+      );
+    } finally {
+      without.guard.close();
+      withCa.guard.close();
+      server.close();
+    }
+  });
+});
 
 describe('the outbound guard', () => {
   let upstream: Awaited<ReturnType<typeof startCountingServer>>;

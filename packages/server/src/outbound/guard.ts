@@ -4,6 +4,7 @@ import https from 'node:https';
 import { isIP, type LookupFunction } from 'node:net';
 import type { Duplex } from 'node:stream';
 import { refusedRange } from './addresses.ts';
+import { trustedRoots } from './outsideServices.ts';
 import { listsAddress, listsName, type PrivateAllowList, reachableByName } from './privateAllowList.ts';
 import { upstreamUrlProblem } from './upstreamUrls.ts';
 
@@ -33,6 +34,8 @@ export interface OutboundGuardOptions {
   /** The private hosts and networks this kind of connection may reach all the same. */
   allowList: PrivateAllowList;
   log: OutboundLog;
+  /** `WHARF_EXTRA_CA_CERTS`: the operator's private CAs an upstream or a receiver may be signed by. */
+  extraCaCerts: readonly string[];
 }
 
 /**
@@ -55,7 +58,7 @@ export class OutboundGuard {
     this.allowList = options.allowList;
     this.log = options.log;
     this.httpAgent = new GuardedHttpAgent(this);
-    this.httpsAgent = new GuardedHttpsAgent(this);
+    this.httpsAgent = new GuardedHttpsAgent(this, trustedRoots(options.extraCaCerts));
   }
 
   agentFor(url: URL): http.Agent {
@@ -160,8 +163,11 @@ class GuardedHttpAgent extends http.Agent {
 }
 
 class GuardedHttpsAgent extends https.Agent {
-  constructor(private readonly guard: OutboundGuard) {
-    super(AGENT_OPTIONS);
+  constructor(
+    private readonly guard: OutboundGuard,
+    ca: string[] | undefined,
+  ) {
+    super({ ...AGENT_OPTIONS, ...(ca ? { ca } : {}) });
   }
 
   override createConnection(options: https.RequestOptions, callback?: ConnectCallback) {

@@ -40,6 +40,7 @@ describe('outbound requests on kept-alive connections', () => {
       allowPrivate: true,
       allowList: emptyAllowList('WHARF_PROXY_ALLOWED_PRIVATE'),
       log: { warn: () => {} },
+      extraCaCerts: [],
     });
     return guard;
   };

@@ -3,7 +3,7 @@ import type { Config } from '../config.ts';
 import type { OutageLogger } from '../lib/outage.ts';
 import type { BlobStore } from './blobStore.ts';
 import { FileBlobStore } from './fileBlobStore.ts';
-import { S3BlobStore } from './s3BlobStore.ts';
+import { S3BlobStore, s3ClientFor } from './s3BlobStore.ts';
 
 /**
  * The blob store of this installation: every process (server, workers, backup) opens it here.
@@ -11,6 +11,9 @@ import { S3BlobStore } from './s3BlobStore.ts';
  */
 export function openBlobStore(config: Config, log: OutageLogger): BlobStore {
   const { storage } = config;
-  if (storage.kind === 's3') return new S3BlobStore(storage, path.join(config.dataDir, 'staging'), log);
+  if (storage.kind === 's3') {
+    const client = s3ClientFor(storage, config.extraCaCerts);
+    return new S3BlobStore(storage, path.join(config.dataDir, 'staging'), log, client);
+  }
   return new FileBlobStore(path.join(config.dataDir, 'blobs'));
 }

@@ -15,6 +15,7 @@ import {
 import { Upload } from '@aws-sdk/lib-storage';
 import { inParallel } from '../lib/inParallel.ts';
 import { Outage, type OutageLogger } from '../lib/outage.ts';
+import { trustedRoots } from '../outbound/outsideServices.ts';
 import {
   type BlobStore,
   type BlobToCommit,
@@ -40,16 +41,44 @@ export interface S3Location {
   timeoutMs: number;
 }
 
-/** Files larger than this go in parts, several at a time. */
-const PART_BYTES = 8 * 1024 * 1024;
-const PARTS_IN_FLIGHT = 4;
-const UPLOADS_IN_FLIGHT = 16;
 /**
  * Tries of one call (the AWS SDK's standard retry: a timeout, a cut connection or a 5xx is tried
  * again after a short back-off). Two keep a visitor's wait for an unanswering store near two
  * timeouts; AWS_MAX_ATTEMPTS, read by the SDK, changes it.
  */
 const ATTEMPTS = 2;
+
+/**
+ * The client of a bucket: at its endpoint (a store other than AWS), trusting `extraCaCerts`
+ * (`WHARF_EXTRA_CA_CERTS`, a store behind a private CA) beside Node's roots.
+ */
+export function s3ClientFor(location: S3Location, extraCaCerts: readonly string[]): S3Client {
+  const ca = trustedRoots(extraCaCerts);
+  return new S3Client({
+    ...(location.endpoint ? { endpoint: location.endpoint.href, forcePathStyle: true } : {}),
+    // The SDK reads AWS_REGION; a store of one's own often has no region to name.
+    ...(process.env.AWS_REGION ? {} : { region: 'us-east-1' }),
+    ...(process.env.AWS_MAX_ATTEMPTS ? {} : { maxAttempts: ATTEMPTS }),
+    // Without them a store that stops answering holds every call (and the visitor behind it) for
+    // good. The connection's timeout counts a wait for a free socket too, and a large file streams
+    // to its visitor on one socket for the whole download: no cap of the SDK's (50) then makes a
+    // download wait behind others, or time out queued. Wharf bounds its own uploads and sweeps.
+    requestHandler: {
+      connectionTimeout: location.timeoutMs,
+      socketTimeout: location.timeoutMs,
+      httpAgent: { maxSockets: Number.POSITIVE_INFINITY },
+      httpsAgent: { maxSockets: Number.POSITIVE_INFINITY, keepAlive: true, ...(ca ? { ca } : {}) },
+    },
+    // Stores other than AWS may not take the checksums the SDK adds to every request by default.
+    requestChecksumCalculation: 'WHEN_REQUIRED',
+    responseChecksumValidation: 'WHEN_REQUIRED',
+  });
+}
+
+/** Files larger than this go in parts, several at a time. */
+const PART_BYTES = 8 * 1024 * 1024;
+const PARTS_IN_FLIGHT = 4;
+const UPLOADS_IN_FLIGHT = 16;
 
 type Source = { file: string } | { bytes: Buffer };
 
@@ -99,6 +128,7 @@ export class S3BlobStore implements BlobStore {
     private readonly location: S3Location,
     stagingDir: string,
     log: OutageLogger,
+    client?: S3Client,
   ) {
     this.staging = new LocalStaging(stagingDir);
     this.outage = new Outage(
@@ -106,25 +136,7 @@ export class S3BlobStore implements BlobStore {
       'The blob store',
       'files not in memory and uploads answer 503 until it answers, each call within about two timeouts',
     );
-    this.client = new S3Client({
-      ...(location.endpoint ? { endpoint: location.endpoint.href, forcePathStyle: true } : {}),
-      // The SDK reads AWS_REGION; a store of one's own often has no region to name.
-      ...(process.env.AWS_REGION ? {} : { region: 'us-east-1' }),
-      ...(process.env.AWS_MAX_ATTEMPTS ? {} : { maxAttempts: ATTEMPTS }),
-      // Without them a store that stops answering holds every call (and the visitor behind it) for
-      // good. The connection's timeout counts a wait for a free socket too, and a large file streams
-      // to its visitor on one socket for the whole download: no cap of the SDK's (50) then makes a
-      // download wait behind others, or time out queued. Wharf bounds its own uploads and sweeps.
-      requestHandler: {
-        connectionTimeout: location.timeoutMs,
-        socketTimeout: location.timeoutMs,
-        httpAgent: { maxSockets: Number.POSITIVE_INFINITY },
-        httpsAgent: { maxSockets: Number.POSITIVE_INFINITY },
-      },
-      // Stores other than AWS may not take the checksums the SDK adds to every request by default.
-      requestChecksumCalculation: 'WHEN_REQUIRED',
-      responseChecksumValidation: 'WHEN_REQUIRED',
-    });
+    this.client = client ?? s3ClientFor(location, []);
   }
 
   /**

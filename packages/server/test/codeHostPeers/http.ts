@@ -1,4 +1,5 @@
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
+import { createServer as createTlsServer } from 'node:https';
 import type { AddressInfo } from 'node:net';
 import type { Answer, RecordedRequest } from './types.ts';
 
@@ -20,12 +21,13 @@ function send(response: ServerResponse, answer: Answer) {
   response.end(answer.status === 302 ? '' : body);
 }
 
-/** An HTTP server on 127.0.0.1 (random port) that records each request before handling it. */
+/** An HTTP server on 127.0.0.1 (random port), over TLS with `tls`, that records each request before handling it. */
 export async function listenOnLoopback(
   requests: RecordedRequest[],
   handle: Handler,
+  tls?: { cert: string; key: string },
 ): Promise<{ url: string; server: Server }> {
-  const server = createServer(async (incoming, response) => {
+  const listener = async (incoming: IncomingMessage, response: ServerResponse) => {
     try {
       const url = new URL(incoming.url ?? '/', 'http://peer');
       const request: RecordedRequest = {
@@ -42,13 +44,14 @@ export async function listenOnLoopback(
       console.error('code host peer failed:', error);
       send(response, { status: 500, body: { message: String(error) } });
     }
-  });
+  };
+  const server: Server = tls ? createTlsServer(tls, listener) : createServer(listener);
   await new Promise<void>((resolve, reject) => {
     server.once('error', reject);
     server.listen(0, '127.0.0.1', resolve);
   });
   const { port } = server.address() as AddressInfo;
-  return { url: `http://127.0.0.1:${port}`, server };
+  return { url: `${tls ? 'https' : 'http'}://127.0.0.1:${port}`, server };
 }
 
 export function closeServer(server: Server): Promise<void> {

@@ -32,14 +32,18 @@ export async function startCodeHostPeer(dialect: Dialect, options: PeerOptions):
     return route({ user: grant.user, scopes: grant.scopes, query, base, orgId });
   }
 
-  const { url, server } = await listenOnLoopback(requests, (request) => {
-    const route = `${request.method} ${request.path}`;
-    if (route === `GET ${dialect.authorizePath}`) return flow.authorize(request);
-    if (route === `POST ${dialect.authorizePath}`) return flow.decide(request);
-    if (route === `POST ${dialect.tokenPath}`) return flow.token(request);
-    if (request.path.startsWith(`${dialect.apiPrefix}/`)) return callApi(request);
-    return notFound;
-  });
+  const { url, server } = await listenOnLoopback(
+    requests,
+    (request) => {
+      const route = `${request.method} ${request.path}`;
+      if (route === `GET ${dialect.authorizePath}`) return flow.authorize(request);
+      if (route === `POST ${dialect.authorizePath}`) return flow.decide(request);
+      if (route === `POST ${dialect.tokenPath}`) return flow.token(request);
+      if (request.path.startsWith(`${dialect.apiPrefix}/`)) return callApi(request);
+      return notFound;
+    },
+    options.tls,
+  );
   base = url;
 
   return {

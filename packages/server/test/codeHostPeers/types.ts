@@ -25,6 +25,8 @@ export interface PeerOptions {
   redirectUri?: string;
   /** When true (the default) the authorize GET redirects at once, without the approval page. */
   autoApprove?: boolean;
+  /** Served over HTTPS with this certificate (for 127.0.0.1) and key. */
+  tls?: { cert: string; key: string };
 }
 
 /** A request the peer received, as it came. */

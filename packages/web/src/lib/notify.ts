@@ -65,7 +65,8 @@ export type FailedAction =
   | 'redeliver'
   | 'send test'
   | 'load backend env'
-  | 'disconnect account';
+  | 'disconnect account'
+  | 'retry certificate';
 
 export function errorText(error: unknown): string {
   return error instanceof Error ? error.message : String(error);

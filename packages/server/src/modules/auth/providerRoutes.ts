@@ -3,6 +3,7 @@ import type { FastifyReply, FastifyRequest } from 'fastify';
 import { resolveActor } from '../../access/actor.ts';
 import { httpError } from '../../http/errors.ts';
 import { FailureLimiter } from '../../lib/rateLimit.ts';
+import { outsideFetch } from '../../outbound/outsideServices.ts';
 import type { WharfApp } from '../../wharfApp.ts';
 import { IdentityInUseError, linkIdentity, type ProviderProfile, signInWith } from './identities.ts';
 import type { SignInProvider } from './providers/provider.ts';
@@ -24,7 +25,9 @@ const START_WINDOW_MS = 10 * 60_000;
  * code, and opens no session.
  */
 export function providerRoutes(app: WharfApp) {
-  const providers = signInProviders(app.config.signIn);
+  const outside = outsideFetch(app.config.extraCaCerts);
+  app.fastify.addHook('onClose', () => outside.close());
+  const providers = signInProviders(app.config.signIn, outside.fetch);
   const starts = new FailureLimiter(app.counters, 'sign-in-starts', STARTS_PER_WINDOW, START_WINDOW_MS);
 
   const begin = async (request: FastifyRequest, reply: FastifyReply, linkUserId: string | null) => {

@@ -1,4 +1,4 @@
-import type { Domain, Header, Site } from '@wharf/contract';
+import type { CertificateStatus, Domain, Header, Site } from '@wharf/contract';
 import { sql } from 'kysely';
 import type { Config } from '../../config.ts';
 import type { Database, Db, Executor } from '../../db/schema.ts';
@@ -7,6 +7,7 @@ import { readJson } from '../../lib/json.ts';
 import { containing, type Page, pageOf } from '../../lib/paging.ts';
 import { branchUrl } from '../../lib/urls.ts';
 import { logoUrl } from '../logos/logoUrl.ts';
+import { certificateStatusOf, STATUS_COLUMNS } from './certificateStates.ts';
 import { certificateFacts } from './certificates.ts';
 
 type SiteRow = Database['sites'];
@@ -32,7 +33,7 @@ export async function storedDomains(db: Executor, siteId: string): Promise<Domai
   return readJson<Domain[]>(row.domains);
 }
 
-type AcmeStatus = NonNullable<Extract<Domain['sslConfiguration'], { type: 'acme' }>['status']>;
+type AcmeStatus = CertificateStatus;
 
 /** The state of the certificates obtained over ACME for these sites' domains, by domain name. */
 async function acmeStatuses(db: Executor, rows: SiteRow[]): Promise<Map<string, AcmeStatus>> {
@@ -44,22 +45,11 @@ async function acmeStatuses(db: Executor, rows: SiteRow[]): Promise<Map<string, 
   if (names.length === 0) return new Map();
   const certificates = await db
     .selectFrom('tls_certificates')
-    .select(['name', 'state', 'not_after', 'last_error', 'retry_at', 'lease_until'])
+    .select(['name', ...STATUS_COLUMNS])
     .where('name', 'in', names)
     .execute();
   const now = new Date().toISOString();
-  return new Map(
-    certificates.map((row) => [
-      row.name,
-      {
-        // An order under way shows as pending, even while the certificate it renews is served.
-        state: row.lease_until && row.lease_until > now ? 'pending' : row.state,
-        validUntil: row.not_after,
-        lastError: row.last_error,
-        nextAttemptAt: row.retry_at,
-      },
-    ]),
-  );
+  return new Map(certificates.map((row) => [row.name, certificateStatusOf(row, now)]));
 }
 
 function toSite(config: Config, row: SiteRow, branches: BranchSummaryRow[], acme: Map<string, AcmeStatus>): Site {

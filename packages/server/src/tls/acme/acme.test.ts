@@ -11,7 +11,7 @@ import { expectStatus } from '../../../test/client.ts';
 import { type DnsPeer, startDnsPeer } from '../../../test/dnsPeer.ts';
 import { verifyDomains } from '../../../test/domains.ts';
 import { databases, freePort, startTestServer, type TestServer, withPg } from '../../../test/harness.ts';
-import { httpsGet } from '../../../test/httpsClient.ts';
+import { handshakes, httpsGet } from '../../../test/httpsClient.ts';
 import { acmeEnv, type Pebble, startPebble } from '../../../test/pebble.ts';
 import { buildWorld } from '../../../test/world.ts';
 import { randomString } from '../../lib/ids.ts';
@@ -21,17 +21,6 @@ import { ORDERS_PER_SITE_PER_HOUR } from './acmeCertificates.ts';
 const run = promisify(execFile);
 const CONSOLE = 'console.wharf.test';
 const SITES = 'sites.wharf.test';
-
-/** Whether a TLS handshake for a name completes (pebble's root trusted). */
-function handshake(port: number, servername: string, ca: string) {
-  return new Promise<boolean>((resolve) => {
-    const socket = tls.connect({ host: '127.0.0.1', port, servername, ca }, () => {
-      resolve(true);
-      socket.end();
-    });
-    socket.on('error', () => resolve(false));
-  });
-}
 
 for (const database of databases) {
   describe(`HTTPS with certificates obtained over ACME from pebble (${database.name})`, () => {
@@ -163,7 +152,7 @@ for (const database of databases) {
       expect(domain.text).toContain('Hello from Wharf');
       expect(domain.certificate.subjectaltname).toBe('DNS:www.shop.test');
       expect((await httpsGet(httpsPort, 'main.www.shop.test', root)).text).toContain('Hello from Wharf');
-      expect(await handshake(httpsPort, 'plain.shop.test', root)).toBe(false);
+      expect(await handshakes(httpsPort, 'plain.shop.test', root)).toBe(false);
       expect(await certificateRow('plain.shop.test')).toBeUndefined();
       // The site's answer shows the domain's certificate: valid until when, no error.
       const site = await getSite(server.app.db, server.app.config, siteId);
@@ -196,7 +185,7 @@ for (const database of databases) {
 
     it('refuses names Wharf does not serve, and orders nothing for them', async () => {
       const refused = [`nosuch.${SITES}`, `nobranch.${siteName}.${SITES}`, 'example.org', 'unproven.shop.test'];
-      for (const name of [...refused, 'a.b.c.d.shop.test']) expect(await handshake(httpsPort, name, root)).toBe(false);
+      for (const name of [...refused, 'a.b.c.d.shop.test']) expect(await handshakes(httpsPort, name, root)).toBe(false);
       const rows = await server.app.db.selectFrom('tls_certificates').select('name').execute();
       expect(rows.map((row) => row.name).sort()).toEqual(
         [CONSOLE, `${siteName}.${SITES}`, `main.${siteName}.${SITES}`, 'main.www.shop.test', 'www.shop.test'].sort(),
@@ -222,13 +211,13 @@ for (const database of databases) {
       await addBranch('broken');
       // Its name points at an address where nothing answers pebble's check: the order fails.
       await dns.addA(name, ['127.0.0.2']);
-      expect(await handshake(httpsPort, name, root)).toBe(false);
+      expect(await handshakes(httpsPort, name, root)).toBe(false);
       const row = await certificateRow(name);
       expect(row).toMatchObject({ state: 'failed', attempts: 1, chain: null });
       expect(row?.last_error).toBeTruthy();
       expect(new Date(row!.retry_at!).getTime()).toBeGreaterThan(Date.now() + 60_000);
       // Asked again at once, it does not order again.
-      expect(await handshake(httpsPort, name, root)).toBe(false);
+      expect(await handshakes(httpsPort, name, root)).toBe(false);
       expect((await certificateRow(name))?.attempts).toBe(1);
     });
 
@@ -248,7 +237,7 @@ for (const database of databases) {
         )
         .execute();
       await addBranch('late');
-      expect(await handshake(httpsPort, `late.${siteName}.${SITES}`, root)).toBe(false);
+      expect(await handshakes(httpsPort, `late.${siteName}.${SITES}`, root)).toBe(false);
       expect(await certificateRow(`late.${siteName}.${SITES}`)).toBeUndefined();
     });
   });

@@ -2,10 +2,12 @@ import type tls from 'node:tls';
 import type { Logger } from 'pino';
 import type { Db } from '../../db/schema.ts';
 import type { Sealer } from '../../lib/secrets.ts';
+import { failureText } from '../../outbound/outsideServices.ts';
 import { type CertificateSource, secureContextOf } from '../certificateStore.ts';
 import {
   type CertificateRow,
   claimOrder,
+  clearBackOff,
   ordersSince,
   recordFailure,
   recordIssued,
@@ -24,9 +26,28 @@ const FOUND_TTL_MS = 5 * 60_000;
 const REFUSED_TTL_MS = 10_000;
 /** New names a site may have ordered in an hour (its hosts and branch hosts): a flood of branches waits. */
 export const ORDERS_PER_SITE_PER_HOUR = 30;
-/** How long a handshake waits for a certificate another process is ordering. */
+/** How long an order of another process is waited for (its lease), at most. */
 const WAIT_FOR_OTHERS_MS = 90_000;
 const POLL_MS = 500;
+/**
+ * How long a visitor's handshake waits for its host's certificate to be ordered (a CA takes a few
+ * seconds): past it, the handshake fails at once and the order goes on for the next visit.
+ */
+const HANDSHAKE_WAIT_MS = 20_000;
+/** How long asking for a retry waits for its outcome before answering with the order still under way. */
+const RETRY_WAIT_MS = 30_000;
+
+/** How an order asked for ended: a certificate, a failure (recorded), or no order made now. */
+type OrderOutcome = 'issued' | 'failed' | 'backing-off' | 'rate-limited' | 'ordered-elsewhere';
+
+/** The order's outcome, or 'still-ordering' once `ms` passed (the order goes on). */
+function within(order: Promise<OrderOutcome>, ms: number): Promise<OrderOutcome | 'still-ordering'> {
+  let timer: NodeJS.Timeout | undefined;
+  const late = new Promise<'still-ordering'>((resolve) => {
+    timer = setTimeout(() => resolve('still-ordering'), ms);
+  });
+  return Promise.race([order, late]).finally(() => clearTimeout(timer));
+}
 
 interface Found {
   context: tls.SecureContext | null;
@@ -49,7 +70,7 @@ export interface AcmeCertificatesParts {
  */
 export class AcmeCertificates implements CertificateSource {
   private readonly found = new Map<string, Found>();
-  private readonly orders = new Map<string, Promise<void>>();
+  private readonly orders = new Map<string, Promise<OrderOutcome>>();
 
   constructor(private readonly parts: AcmeCertificatesParts) {}
 
@@ -91,8 +112,28 @@ export class AcmeCertificates implements CertificateSource {
     if (held) return held;
     const plan = await certificatePlanFor(this.parts.db, this.parts.hosts, host);
     if (!plan) return null;
-    await this.orderOnce(plan);
-    return this.servedFor(host);
+    const outcome = await within(this.orderOnce(plan), HANDSHAKE_WAIT_MS);
+    const served = await this.servedFor(host);
+    if (!served) await this.explainRefusal(host, plan.name, outcome);
+    return served;
+  }
+
+  /**
+   * Says in the log why a host Wharf serves got no certificate (a failed order said so already):
+   * once per host and REFUSED_TTL_MS, as `contextFor` remembers the refusal that long.
+   */
+  private async explainRefusal(host: string, name: string, outcome: OrderOutcome | 'still-ordering') {
+    // A failed order and a site's rate limit said so as they happened.
+    if (outcome === 'failed' || outcome === 'rate-limited') return;
+    const row = await rowNamed(this.parts.db, name);
+    const ordering = outcome === 'still-ordering' || (row?.lease_until ?? '') > new Date().toISOString();
+    if (ordering || !row?.last_error)
+      this.parts.log.warn({ host, name }, 'no certificate yet: it is still being ordered, this handshake fails');
+    else
+      this.parts.log.warn(
+        { host, name, reason: row.last_error, nextAttemptAt: row.retry_at },
+        `no certificate: the last order failed (${row.last_error}); the next is at ${row.retry_at}, or at once on Retry now or a restart`,
+      );
   }
 
   /** A valid certificate in the database for the host: its own, or a wildcard over its parent. */
@@ -116,8 +157,19 @@ export class AcmeCertificates implements CertificateSource {
     }
   }
 
+  /**
+   * Orders a name now, whatever the back-off of its last failure (someone fixed what made it
+   * fail), and waits for the outcome a while; null when Wharf no longer serves the name.
+   */
+  async retryNow(name: string): Promise<OrderOutcome | 'still-ordering' | null> {
+    const plan = await planForName(this.parts.db, this.parts.hosts, name);
+    if (!plan) return null;
+    await clearBackOff(this.parts.db, name);
+    return within(this.orderOnce(plan), RETRY_WAIT_MS);
+  }
+
   /** One order per name at a time in this process; across processes the row's lease decides. */
-  private orderOnce(plan: CertificatePlan): Promise<void> {
+  private orderOnce(plan: CertificatePlan): Promise<OrderOutcome> {
     const running = this.orders.get(plan.name);
     if (running) return running;
     const order = this.order(plan).finally(() => this.orders.delete(plan.name));
@@ -125,27 +177,32 @@ export class AcmeCertificates implements CertificateSource {
     return order;
   }
 
-  private async order(plan: CertificatePlan): Promise<void> {
+  private async order(plan: CertificatePlan): Promise<OrderOutcome> {
     const { db } = this.parts;
     if (plan.siteId && !(await rowNamed(db, plan.name)) && (await this.overSiteLimit(plan.siteId))) {
       this.parts.log.warn(
         { name: plan.name, siteId: plan.siteId },
         'certificate orders for this site wait: rate limit',
       );
-      return;
+      return 'rate-limited';
     }
     const renewBefore = new Date(Date.now() + RENEW_BEFORE_MS);
     const claim = await claimOrder(db, plan, renewBefore);
-    if (claim === 'busy') return this.waitForOthers(plan.name);
-    if (claim === 'later') return;
+    if (claim === 'busy') {
+      await this.waitForOthers(plan.name);
+      return 'ordered-elsewhere';
+    }
+    if (claim === 'later') return 'backing-off';
     try {
       const issued = await this.parts.issuer.order(plan.name, plan.challenge);
       await recordIssued(db, plan.name, { ...issued, keySealed: this.parts.sealer.seal(issued.key) });
       this.forget(plan.name);
+      return 'issued';
     } catch (error) {
-      const reason = error instanceof Error ? error.message : String(error);
-      this.parts.log.error({ name: plan.name, reason }, 'could not obtain a certificate over ACME');
+      const reason = failureText(error);
+      this.parts.log.error({ name: plan.name, reason }, `could not obtain a certificate over ACME: ${reason}`);
       await recordFailure(db, plan.name, reason);
+      return 'failed';
     }
   }
 

@@ -99,6 +99,18 @@ export async function recordFailure(db: Db, name: string, error: string) {
     .execute();
 }
 
+/**
+ * Lets failed orders be tried again now rather than after their back-off: all of them when Wharf
+ * starts (a restart is how a fixed setting takes effect), or one name when someone asks. The count
+ * of attempts stays, so a fix that did not work still waits longer and longer.
+ */
+export async function clearBackOff(db: Db, name?: string) {
+  const time = new Date().toISOString();
+  let update = db.updateTable('tls_certificates').set({ retry_at: time }).where('retry_at', '>', time);
+  if (name !== undefined) update = update.where('name', '=', name);
+  await update.execute();
+}
+
 /** How many names of a site were first ordered since a time (the per-site rate limit counts these). */
 export async function ordersSince(db: Db, siteId: string, since: Date): Promise<number> {
   const row = await db

@@ -1,11 +1,9 @@
-import { readFileSync } from 'node:fs';
-import https from 'node:https';
-import tls from 'node:tls';
 import type * as AcmeClient from 'acme-client';
 import type { Logger } from 'pino';
 import type { AcmeConfig } from '../../config.ts';
 import type { Db } from '../../db/schema.ts';
 import type { Sealer } from '../../lib/secrets.ts';
+import { configureAcmeHttp } from './acmeHttp.ts';
 import type { HttpChallenges } from './httpChallenges.ts';
 
 /** Publishes DNS-01 answers (`_acme-challenge.{name}` TXT records) on the operator's DNS server. */
@@ -53,6 +51,8 @@ export class AcmeIssuer {
     private readonly db: Db,
     private readonly sealer: Sealer,
     private readonly settings: AcmeConfig,
+    /** `WHARF_EXTRA_CA_CERTS`: a private ACME server answers over TLS with a certificate of its own root. */
+    private readonly extraCaCerts: readonly string[],
     private readonly challenges: { http: HttpChallenges; dns: TxtPublisher | null },
     private readonly log: Pick<Logger, 'info' | 'warn'>,
   ) {}
@@ -111,7 +111,7 @@ export class AcmeIssuer {
 
   private async openAccount(): Promise<AcmeClient.Client> {
     const acme = await acmeClient();
-    if (this.settings.caFile) trustDirectoryRoots(acme, readFileSync(this.settings.caFile, 'utf8'));
+    configureAcmeHttp(acme, this.extraCaCerts);
     const directoryUrl = this.settings.directoryUrl;
     const saved = await this.savedAccount(directoryUrl);
     if (saved?.url) return new acme.Client({ directoryUrl, accountKey: saved.key, accountUrl: saved.url, ...POLLING });
@@ -177,12 +177,4 @@ export class AcmeIssuer {
       .executeTakeFirst();
     return row ? { key: this.sealer.open(row.key_sealed), url: row.account_url } : null;
   }
-}
-
-/**
- * A private ACME server (`WHARF_ACME_CA_FILE`) answers over TLS with a certificate of its own root.
- * acme-client talks through its one axios instance, so that instance trusts Node's roots and these.
- */
-function trustDirectoryRoots(acme: Acme, pem: string) {
-  acme.axios.defaults.httpsAgent = new https.Agent({ ca: [...tls.rootCertificates, pem], keepAlive: true });
 }

@@ -4,6 +4,7 @@ import type { Config } from '../../config.ts';
 import type { Db } from '../../db/schema.ts';
 import type { Sealer } from '../../lib/secrets.ts';
 import { AcmeCertificates } from './acmeCertificates.ts';
+import { clearBackOff } from './certificateRows.ts';
 import { HttpChallenges } from './httpChallenges.ts';
 import { AcmeIssuer, type TxtPublisher } from './issuer.ts';
 
@@ -38,7 +39,14 @@ export function createAcme(config: Config, parts: AcmeParts): Acme | null {
   const settings = config.https?.acme;
   if (!settings) return null;
   const { challenges } = parts;
-  const issuer = new AcmeIssuer(parts.db, parts.sealer, settings, { http: challenges, dns: parts.dns }, parts.log);
+  const issuer = new AcmeIssuer(
+    parts.db,
+    parts.sealer,
+    settings,
+    config.extraCaCerts,
+    { http: challenges, dns: parts.dns },
+    parts.log,
+  );
   const certificates = new AcmeCertificates({
     db: parts.db,
     sealer: parts.sealer,
@@ -55,9 +63,12 @@ export function createAcme(config: Config, parts: AcmeParts): Acme | null {
   return { certificates, challenges };
 }
 
-/** Renews in the background from now on (one process of an installation does); returns the stop. */
+/** Renews in the background from now on (one process of each node does); returns the stop. */
 export function scheduleRenewals(acme: Acme, db: Db, log: Pick<Logger, 'error'>): () => void {
-  let running: Promise<void> = Promise.resolve();
+  // A restart is how a fixed setting takes effect: failed orders are tried again at once, not after their back-off.
+  let running: Promise<void> = clearBackOff(db).catch((error) =>
+    log.error({ err: error }, 'could not clear the back-off of failed certificate orders'),
+  );
   const pass = () => {
     running = running
       .then(async () => {

@@ -1,14 +1,16 @@
-import { Alert, Text } from '@mantine/core';
+import { Alert, Group, Text } from '@mantine/core';
 import { IconAlertTriangle } from '@tabler/icons-react';
+import type { ReactNode } from 'react';
 import { exactTime } from '../../lib/time.ts';
 import type { AcmeStatus as Status } from './domainValues.ts';
 
 /**
  * Where the certificate Wharf obtains for a domain stands: not asked for yet (it is ordered at
  * the domain's first HTTPS request), being ordered, valid until when, or failed with the reason
- * and the time of the next attempt (a served certificate stays served while a renewal fails).
+ * and the time of the next attempt (a served certificate stays served while a renewal fails),
+ * with `retry` beside it (see RetryCertificateButton).
  */
-export function AcmeStatus({ status }: { status: Status | undefined }) {
+export function AcmeStatus({ status, retry }: { status: Status | undefined; retry?: ReactNode }) {
   if (!status)
     return (
       <Text size="xs" c="dimmed">
@@ -37,11 +39,14 @@ export function AcmeStatus({ status }: { status: Status | undefined }) {
       <Text size="sm" style={{ wordBreak: 'break-word' }}>
         {status.lastError}
       </Text>
-      <Text size="xs" c="dimmed" mt={4}>
-        {[valid, status.nextAttemptAt ? `Next attempt ${exactTime(status.nextAttemptAt)}` : null]
-          .filter(Boolean)
-          .join(' · ')}
-      </Text>
+      <Group justify="space-between" align="center" gap="xs" mt={4}>
+        <Text size="xs" c="dimmed">
+          {[valid, status.nextAttemptAt ? `Next attempt ${exactTime(status.nextAttemptAt)}` : null]
+            .filter(Boolean)
+            .join(' · ')}
+        </Text>
+        {retry}
+      </Group>
     </Alert>
   );
 }

@@ -7,6 +7,7 @@ import { AcmeStatus } from './AcmeStatus.tsx';
 import { CertificateExpiry } from './CertificateExpiry.tsx';
 import { DomainOwnership } from './DomainOwnership.tsx';
 import { newDomain, type SiteValues } from './domainValues.ts';
+import { RetryCertificateButton } from './RetryCertificateButton.tsx';
 import { SslChoice } from './SslChoice.tsx';
 
 /** The custom domains of a site: each serves the main branch, and `{branch}.{domain}` when branches are exposed. */
@@ -56,7 +57,9 @@ export function DomainsEditor({ form, site }: { form: UseFormReturnType<SiteValu
                 onChange={(type) => form.setFieldValue(`domains.${index}.sslType`, type)}
                 httpsAuto={httpsAuto}
               />
-              {domain.sslType === 'acme' && httpsAuto && <AcmeStatus status={acmeStatus} />}
+              {domain.sslType === 'acme' && httpsAuto && (
+                <AcmeStatus status={acmeStatus} retry={<RetryCertificateButton site={site} name={domain.name} />} />
+              )}
               {domain.sslType === 'manual' && (
                 <>
                   <Textarea

@@ -9,6 +9,7 @@ import { useCurrentOrg } from '../../lib/currentOrg.tsx';
 import { GeneralSettings } from './GeneralSettings.tsx';
 import { RetentionSettings } from './RetentionSettings.tsx';
 import { SecuritySettings } from './SecuritySettings.tsx';
+import { SiteCertificates } from './SiteCertificates.tsx';
 import { SiteHeadersSettings } from './SiteHeadersSettings.tsx';
 import { SiteLogo } from './SiteLogo.tsx';
 
@@ -53,6 +54,7 @@ export function SiteSettings({ site }: { site: Site }) {
             element={
               <>
                 <GeneralSettings key={site._id} site={site} />
+                <SiteCertificates site={site} />
                 <RetentionSettings key={`retention-${site._id}`} site={site} />
                 <SiteLogo site={site} />
                 {isAdminOrOwner && <DangerZone site={site} />}

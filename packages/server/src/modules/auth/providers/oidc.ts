@@ -1,4 +1,5 @@
 import * as client from 'openid-client';
+import { failureText, type OutsideFetch } from '../../../outbound/outsideServices.ts';
 import type { ProviderProfile } from '../identities.ts';
 import type { OidcSettings } from '../signInSettings.ts';
 import { type FlowSecrets, type SignInProvider, SignInRefusal } from './provider.ts';
@@ -12,11 +13,11 @@ type Claims = Record<string, unknown>;
  * discovery, the authorization code flow with PKCE, state and nonce, and an ID token whose
  * signature (by the provider's JWKS), issuer, audience, expiry and nonce are verified.
  */
-export function oidcProvider(settings: OidcSettings, groupsNeeded: boolean): SignInProvider {
+export function oidcProvider(settings: OidcSettings, groupsNeeded: boolean, fetch: OutsideFetch): SignInProvider {
   let discovered: Promise<client.Configuration> | null = null;
   // Discovered once and kept; a failed discovery is tried again at the next sign-in.
   const configuration = () => {
-    discovered ??= discover(settings).catch((error) => {
+    discovered ??= discover(settings, fetch).catch((error) => {
       discovered = null;
       throw unreachable(`discovery of ${settings.issuer}`, error);
     });
@@ -54,7 +55,7 @@ export function oidcProvider(settings: OidcSettings, groupsNeeded: boolean): Sig
   };
 }
 
-async function discover(settings: OidcSettings) {
+async function discover(settings: OidcSettings, fetch: OutsideFetch) {
   return client.discovery(
     settings.issuer,
     settings.clientId,
@@ -62,6 +63,8 @@ async function discover(settings: OidcSettings) {
     client.ClientSecretPost(settings.clientSecret),
     {
       timeout: TIMEOUT_SECONDS,
+      // Every request of the flow (discovery, JWKS, token, userinfo) goes through it: the operator's CAs count.
+      [client.customFetch]: fetch,
       execute: [
         // The ID token's signature is checked against the provider's JWKS even though it comes
         // straight from the token endpoint (where OpenID Connect would let a client trust TLS alone).
@@ -87,20 +90,14 @@ async function grant(config: client.Configuration, callbackUrl: URL, flow: FlowS
 }
 
 function unreachable(what: string, error: unknown) {
-  return new SignInRefusal('SIGN_IN_PROVIDER_UNREACHABLE', `${what}: ${describe(error)}`);
+  return new SignInRefusal('SIGN_IN_PROVIDER_UNREACHABLE', `${what}: ${failureText(error)}`);
 }
 
 /** A network failure is the provider being unreachable; anything else (a refused code, an ID token that fails a check) is a failed sign-in. */
 function failed(what: string, error: unknown) {
   if (error instanceof TypeError || (error as Error).name === 'TimeoutError' || (error as Error).name === 'AbortError')
     return unreachable(what, error);
-  return new SignInRefusal('SIGN_IN_FAILED', `${what}: ${describe(error)}`);
-}
-
-function describe(error: unknown) {
-  const { message, code, cause } = error as Error & { code?: string; cause?: unknown };
-  const causeText = cause instanceof Error ? ` (${cause.message})` : '';
-  return `${code ? `${code}: ` : ''}${message}${causeText}`;
+  return new SignInRefusal('SIGN_IN_FAILED', `${what}: ${failureText(error)}`);
 }
 
 function text(value: unknown): string | null {

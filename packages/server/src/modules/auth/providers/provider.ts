@@ -1,3 +1,4 @@
+import { failureText, type OutsideFetch } from '../../../outbound/outsideServices.ts';
 import type { ProviderProfile } from '../identities.ts';
 
 /** What a flow carries from its start to its callback (kept server-side, spent once). */
@@ -36,33 +37,21 @@ export class SignInRefusal extends Error {
 
 const PROVIDER_TIMEOUT_MS = 10_000;
 
-/** Reads JSON from a provider's API; an unreachable or failing provider becomes a refusal that says so. */
-export async function fetchProviderJson<T>(url: URL | string, init: RequestInit): Promise<T> {
+/**
+ * Reads JSON from a provider (its API, its token endpoint) through the outside fetch, whose
+ * roots include the operator's CAs; an unreachable or failing provider becomes a refusal that
+ * says why (the TLS or network cause, or the status and the start of the answer).
+ */
+export async function fetchProviderJson<T>(fetch: OutsideFetch, url: URL | string, init: RequestInit): Promise<T> {
   let response: Response;
   try {
     response = await fetch(url, { ...init, signal: AbortSignal.timeout(PROVIDER_TIMEOUT_MS) });
   } catch (error) {
-    throw new SignInRefusal('SIGN_IN_PROVIDER_UNREACHABLE', `${url}: ${(error as Error).message}`);
+    throw new SignInRefusal('SIGN_IN_PROVIDER_UNREACHABLE', `${url}: ${failureText(error)}`);
   }
   if (!response.ok) {
     const text = await response.text().catch(() => '');
     throw new SignInRefusal('SIGN_IN_FAILED', `${url} answered ${response.status}: ${text.slice(0, 200)}`);
   }
   return (await response.json()) as T;
-}
-
-/** Waits for a provider call at most PROVIDER_TIMEOUT_MS (the OAuth library's own fetch has no limit). */
-export async function withinProviderTimeout<T>(work: Promise<T>, what: string): Promise<T> {
-  let timer: NodeJS.Timeout | undefined;
-  const timeout = new Promise<never>((_, reject) => {
-    timer = setTimeout(
-      () => reject(new SignInRefusal('SIGN_IN_PROVIDER_UNREACHABLE', `${what} took over ${PROVIDER_TIMEOUT_MS} ms`)),
-      PROVIDER_TIMEOUT_MS,
-    );
-  });
-  try {
-    return await Promise.race([work, timeout]);
-  } finally {
-    clearTimeout(timer);
-  }
 }

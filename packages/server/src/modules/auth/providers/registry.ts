@@ -1,16 +1,17 @@
+import type { OutsideFetch } from '../../../outbound/outsideServices.ts';
 import type { SignInSettings } from '../signInSettings.ts';
 import { codeHostProvider } from './codeHosts.ts';
 import { oidcProvider } from './oidc.ts';
 import type { SignInProvider } from './provider.ts';
 
 /** The providers this installation is configured for, by the name in their paths (/auth/{id}). */
-export function signInProviders(settings: SignInSettings): Map<string, SignInProvider> {
+export function signInProviders(settings: SignInSettings, fetch: OutsideFetch): Map<string, SignInProvider> {
   const groupsNeeded = (id: string) =>
     !settings.orgCreators.everyone && settings.orgCreators.groups.some((group) => group.provider === id);
   const providers = new Map<string, SignInProvider>();
   for (const codeHost of Object.values(settings.codeHosts))
-    providers.set(codeHost.kind, codeHostProvider(codeHost, groupsNeeded(codeHost.kind)));
-  if (settings.oidc) providers.set('oidc', oidcProvider(settings.oidc, groupsNeeded('oidc')));
+    providers.set(codeHost.kind, codeHostProvider(codeHost, groupsNeeded(codeHost.kind), fetch));
+  if (settings.oidc) providers.set('oidc', oidcProvider(settings.oidc, groupsNeeded('oidc'), fetch));
   return providers;
 }
 

@@ -7,6 +7,7 @@ import type { Sealer } from '../../../lib/secrets.ts';
 import { isPermanentSmtpError, type Mailer } from '../../../mail/mailer.ts';
 import { MAIL_OFF } from '../../../mail/send.ts';
 import { type OutboundGuard, OutboundRefused } from '../../../outbound/guard.ts';
+import { failureText } from '../../../outbound/outsideServices.ts';
 import { API_VERSION } from '../../../version.ts';
 import { type Envelope, signatureHeader } from './envelope.ts';
 import { type DescribeEnvelope, mailOf, mattermostBody, slackBody } from './messages.ts';
@@ -50,8 +51,7 @@ function failureOf(error: unknown): JobOutcome {
   const name = (error as Error).name;
   if (name === 'TimeoutError' || name === 'AbortError')
     return { ok: false, final: false, error: 'No answer within 10 seconds' };
-  const code = (error as NodeJS.ErrnoException).code;
-  return { ok: false, final: false, error: code ? `${code}: ${(error as Error).message}` : (error as Error).message };
+  return { ok: false, final: false, error: failureText(error) };
 }
 
 async function postTo(guard: OutboundGuard, url: string, headers: Record<string, string>, body: string) {
@@ -95,7 +95,7 @@ async function exchange(parts: Parts, hook: HookRow, envelope: Envelope, deliver
     const receipt = await parts.mailer.send(mail);
     return { request: mail, response: { ...receipt }, outcome: { ok: true } };
   } catch (error) {
-    const outcome: JobOutcome = { ok: false, final: isPermanentSmtpError(error), error: (error as Error).message };
+    const outcome: JobOutcome = { ok: false, final: isPermanentSmtpError(error), error: failureText(error) };
     return { request: mail, response: null, outcome };
   }
 }
