@@ -6,6 +6,9 @@ import { openDb } from './connection.ts';
 import type { Db } from './schema.ts';
 import { DatabaseUnavailableError, isDatabaseUnavailable } from './unavailable.ts';
 
+if (!testDatabaseUrl)
+  console.warn('!! The PostgreSQL failure classification suite needs PostgreSQL (WHARF_TEST_DATABASE_URL): SKIPPED');
+
 describe.skipIf(!testDatabaseUrl)('what PostgreSQL’s failures say to the rest of Wharf', () => {
   let database: OwnDatabase;
   let db: Db;

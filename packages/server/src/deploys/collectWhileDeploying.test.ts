@@ -233,6 +233,11 @@ describe.each(cases)(
   },
 );
 
+if (!testDatabaseUrl || !testRedisUrl)
+  console.warn(
+    '!! The two-node collection race needs PostgreSQL and Redis (WHARF_TEST_DATABASE_URL, WHARF_TEST_REDIS_URL): SKIPPED',
+  );
+
 describe.skipIf(!testDatabaseUrl || !testRedisUrl)(
   'a collection on one node while a deploy through another sends the same files again (PostgreSQL, Redis, S3)',
   () => {

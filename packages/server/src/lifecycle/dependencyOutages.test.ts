@@ -70,6 +70,11 @@ const services = testDatabaseUrl && testRedisUrl;
  * edge alone) on a PostgreSQL schema, a redis-server and an S3 server of this test's own; Redis
  * and then the store go away under them. Nothing of the machine's own services is touched.
  */
+if (!services)
+  console.warn(
+    '!! The dependency outage suite needs PostgreSQL and Redis (WHARF_TEST_DATABASE_URL, WHARF_TEST_REDIS_URL): SKIPPED',
+  );
+
 describe.skipIf(!services)('Redis or the blob store going away under two nodes', () => {
   let redis: RedisPeer;
   let s3: S3Peer;
