@@ -26,6 +26,8 @@ interface ApiAnswer {
   ms: number;
 }
 
+const METRICS_TOKEN = 'the metrics token of this test';
+
 if (!testDatabaseUrl)
   console.warn('!! The database connection-loss suite needs PostgreSQL (WHARF_TEST_DATABASE_URL): SKIPPED');
 
@@ -53,6 +55,7 @@ describe.skipIf(!testDatabaseUrl)('a cluster whose PostgreSQL connections are cu
       DATABASE_URL: database.url,
       WHARF_WORKERS: '2',
       WHARF_USERS: `owner:${await hashPassword(TEST_PASSWORD)}`,
+      WHARF_METRICS_TOKEN: METRICS_TOKEN,
       LOG_LEVEL: 'info',
     });
     await waitForApi(url);
@@ -81,6 +84,13 @@ describe.skipIf(!testDatabaseUrl)('a cluster whose PostgreSQL connections are cu
   const pathOf = (file: { name: string }) => (file.name === 'index.html' ? '/' : `/${file.name}`);
   /** The primary and its workers, by id. */
   const processes = () => [wharf.child.pid!, ...childPids(wharf.child.pid!)].sort();
+
+  /** What /metrics answers (with its token); it fails the test unless it answers 200. */
+  async function metrics() {
+    const answer = await fetch(`${url}/metrics`, { headers: { authorization: `Bearer ${METRICS_TOKEN}` } });
+    expect(answer.status).toBe(200);
+    return answer.text();
+  }
 
   /** A read of the API; status 0 when no answer came (the connection refused or cut). */
   async function apiRead(): Promise<ApiAnswer> {
@@ -172,6 +182,8 @@ describe.skipIf(!testDatabaseUrl)('a cluster whose PostgreSQL connections are cu
 
   it('refuses quickly through a 15 s outage, then works again by itself within seconds of its end', async () => {
     const before = processes();
+    // Scraped before, as Prometheus does every few seconds: the sites' names are known.
+    await metrics();
     const stopReading = readingAll();
     await database.allowConnections(false);
     let back = 0;
@@ -179,6 +191,9 @@ describe.skipIf(!testDatabaseUrl)('a cluster whose PostgreSQL connections are cu
       await database.terminateFor(15_000);
       const during = await apiRead();
       expect(during).toMatchObject({ status: 503, code: 'DATABASE_UNAVAILABLE' });
+      // Metrics answer, saying so, with the sites' counts by name as last read.
+      await expect.poll(metrics, { timeout: 5_000 }).toContain('wharf_dependency_up{dependency="database"} 0');
+      expect(await metrics()).toMatch(/wharf_site_requests_total\{site="steady",status="2xx"\} [1-9]/);
     } finally {
       await database.allowConnections(true);
       back = performance.now();

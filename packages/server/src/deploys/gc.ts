@@ -1,6 +1,6 @@
 import type { ExpressionBuilder } from 'kysely';
 import { isCollectionHeld } from '../backup/holds.ts';
-import { onOneNodeAtATime } from '../cluster/oneNodeAtATime.ts';
+import { LockLost, onOneNodeAtATime } from '../cluster/oneNodeAtATime.ts';
 import type { Database } from '../db/schema.ts';
 import { sweepExpiredIdempotencyKeys } from '../http/idempotency.ts';
 import { pruneFinishedJobs } from '../jobs/prune.ts';
@@ -39,15 +39,20 @@ export async function removeUnusedBlobs(app: WharfApp, hashes: string[]) {
  * safe while deploys send the same files again; and the dead ones a crash left. Nothing is deleted
  * while a backup holds the collection off (it may be copying them: the next collection takes them).
  */
-export async function collectGarbage(app: WharfApp, at = new Date()) {
+export async function collectGarbage(app: WharfApp, at = new Date(), held?: AbortSignal) {
   const cutoff = new Date(at.getTime() - GRACE_MS).toISOString();
   let collected = 0;
   if (!(await isCollectionHeld(app.db))) {
     const unusedSince = (eb: ExpressionBuilder<Database, 'blobs'>) =>
       eb.and([eb('created_at', '<=', cutoff), eb('dead', '=', 0), unused(eb)]);
-    for await (const hashes of blobPages(app.db, unusedSince)) await markUnusedDead(app.db, hashes);
-    for await (const hashes of blobPages(app.db, (eb) => eb('dead', '=', 1)))
+    for await (const hashes of blobPages(app.db, unusedSince)) {
+      held?.throwIfAborted();
+      await markUnusedDead(app.db, hashes);
+    }
+    for await (const hashes of blobPages(app.db, (eb) => eb('dead', '=', 1))) {
+      held?.throwIfAborted();
       collected += await deleteDeadBlobs(app, hashes);
+    }
   }
   // Staged files of uploads cut off by a crash.
   await app.blobs.removeStaleStaging(app.config.deployTtlMs, at);
@@ -58,17 +63,24 @@ export async function collectGarbage(app: WharfApp, at = new Date()) {
  * One round of housekeeping: forgets expired deploys and idempotency keys, applies retention
  * (expired branches, then releases past their site's retention), collects the files nothing
  * uses any more, rows first and then (with `orphans`) the store's files no row accounts for,
- * prunes old jobs, and ends the custom domains' claims left unverified too long.
+ * prunes old jobs, and ends the custom domains' claims left unverified too long. A round whose
+ * lock is lost (`held` aborted: see onOneNodeAtATime) stops at its next step.
  */
-export async function keepHouse(app: WharfApp, at = new Date(), { orphans = true } = {}) {
+export async function keepHouse(
+  app: WharfApp,
+  at = new Date(),
+  { orphans = true, held }: { orphans?: boolean; held?: AbortSignal } = {},
+) {
   await sweepExpiredDeploys(app, at);
   await sweepExpiredIdempotencyKeys(app.db);
+  held?.throwIfAborted();
   const expiredBranches = await deleteExpiredBranches(app, at);
   const releases = await pruneReleases(app, at);
   if (expiredBranches + releases > 0) app.log.info({ expiredBranches, releases }, 'applied retention');
-  const collected = await collectGarbage(app, at);
-  const unrecorded = orphans ? await removeOrphanFiles(app, GRACE_MS, at) : 0;
+  const collected = await collectGarbage(app, at, held);
+  const unrecorded = orphans ? await removeOrphanFiles(app, GRACE_MS, at, held) : 0;
   if (collected + unrecorded > 0) app.log.info({ collected, unrecorded }, 'collected unused release files');
+  held?.throwIfAborted();
   const pruned = await pruneFinishedJobs(app.db);
   if (pruned.jobs + pruned.attempts > 0) app.log.info(pruned, 'pruned old jobs and hook deliveries');
   const expiredClaims = await expireUnverifiedClaims(app, at);
@@ -84,9 +96,10 @@ export function scheduleHousekeeping(app: WharfApp, everyMs = 5 * 60_000) {
   const run = async () => {
     try {
       const orphans = round++ % ROUNDS_PER_ORPHAN_SWEEP === 0;
-      await onOneNodeAtATime(app.db, 'housekeeping', () => keepHouse(app, new Date(), { orphans }));
+      await onOneNodeAtATime(app.db, 'housekeeping', (held) => keepHouse(app, new Date(), { orphans, held }));
     } catch (error) {
-      app.log.error({ err: error }, 'housekeeping failed');
+      if (error instanceof LockLost) app.log.warn({ err: error }, 'housekeeping stopped: the next round takes it up');
+      else app.log.error({ err: error }, 'housekeeping failed');
     }
   };
   const timer = setInterval(run, everyMs);

@@ -62,9 +62,11 @@ async function sweepFolder(
   folder: string,
   cutoff: number,
   removeUnrecorded: (app: WharfApp, keys: string[]) => Promise<number>,
+  held?: AbortSignal,
 ) {
   let removed = 0;
   const removeChunk = async (stored: StoredKey[]) => {
+    held?.throwIfAborted();
     removed += await removeUnrecorded(
       app,
       stored.map((entry) => entry.key),
@@ -88,11 +90,11 @@ async function sweepFolder(
  * file and recording it. Files younger than `graceMs` are left alone: an upload writes its files
  * before the row that records them. Nothing while a backup holds the collection off.
  */
-export async function removeOrphanFiles(app: WharfApp, graceMs: number, at = new Date()) {
+export async function removeOrphanFiles(app: WharfApp, graceMs: number, at = new Date(), held?: AbortSignal) {
   if (await isCollectionHeld(app.db)) return 0;
   const cutoff = at.getTime() - graceMs;
   return (
-    (await sweepFolder(app, 'files/', cutoff, removeUnrecordedFiles)) +
-    (await sweepFolder(app, 'logos/', cutoff, removeUnrecordedLogos))
+    (await sweepFolder(app, 'files/', cutoff, removeUnrecordedFiles, held)) +
+    (await sweepFolder(app, 'logos/', cutoff, removeUnrecordedLogos, held))
   );
 }

@@ -1,5 +1,6 @@
 import { createHash, timingSafeEqual } from 'node:crypto';
 import { api } from '@wharf/contract';
+import { isDatabaseUnavailable } from '../db/unavailable.ts';
 import { httpError } from '../http/errors.ts';
 import { pageViewMetrics } from '../modules/analytics/pageViews.ts';
 import type { WharfApp } from '../wharfApp.ts';
@@ -18,9 +19,33 @@ function carriesMetricsToken(token: string | null, authorization: string | undef
   return timingSafeEqual(digest(authorization), digest(`Bearer ${token}`));
 }
 
+/** A value read from the database, answered as last read (or `initial`) while the database is away. */
+class LastRead<T> {
+  constructor(
+    private readonly readNow: () => Promise<T>,
+    private last: T,
+  ) {}
+
+  async read(): Promise<T> {
+    try {
+      this.last = await this.readNow();
+    } catch (error) {
+      if (!isDatabaseUnavailable(error)) throw error;
+    }
+    return this.last;
+  }
+}
+
 /** The edge's figures: metrics for Prometheus (with the node's dependencies) and each site's traffic (flushed every minute). */
 export function edgeRoutes(app: WharfApp) {
   const { edge, db, fastify, config } = app;
+  // An operator looks at metrics most while the database is away: what they read from it is
+  // answered as last read then, and the dependencies' own series say the database is down.
+  const siteNames = new LastRead(
+    async () => new Map((await db.selectFrom('sites').select(['id', 'name']).execute()).map((s) => [s.id, s.name])),
+    new Map<string, string>(),
+  );
+  const pageViews = new LastRead(() => pageViewMetrics(db), '');
   const flush = setInterval(
     () => void edge.metrics.flush(db).catch((err) => app.log.error({ err }, 'metrics flush failed')),
     FLUSH_EVERY_MS,
@@ -40,9 +65,9 @@ export function edgeRoutes(app: WharfApp) {
       );
     // This node's dependencies and roles, as /readyz reports them.
     const dependencies = (await app.lifecycle.readiness?.metrics()) ?? '';
-    const names = new Map((await db.selectFrom('sites').select(['id', 'name']).execute()).map((s) => [s.id, s.name]));
+    const names = await siteNames.read();
     const sites = edge.metrics.prometheus((id) => names.get(id));
-    return reply.type('text/plain; version=0.0.4').send(`${dependencies}${sites}${await pageViewMetrics(db)}\n`);
+    return reply.type('text/plain; version=0.0.4').send(`${dependencies}${sites}${await pageViews.read()}\n`);
   });
 
   app.handle(api.getSiteTraffic, app.access.siteViewer, async ({ site, query }) => {

@@ -25,7 +25,7 @@ import {
   type StoredKey,
 } from './blobStore.ts';
 import { LocalStaging } from './staging.ts';
-import { asStoreError, storeFailureOf } from './storeFailure.ts';
+import { asStoreError, StoreUnavailable, storeFailureOf } from './storeFailure.ts';
 
 /** Where the blobs go: `WHARF_STORAGE=s3://bucket/prefix`, and `WHARF_S3_ENDPOINT` for stores other than AWS. */
 export interface S3Location {
@@ -75,6 +75,9 @@ export function s3ClientFor(location: S3Location, extraCaCerts: readonly string[
   });
 }
 
+/** How long after a store stopped answering (or after the last question) it is asked again. */
+const ASK_AGAIN_MS = 1_000;
+
 /** Files larger than this go in parts, several at a time. */
 const PART_BYTES = 8 * 1024 * 1024;
 const PARTS_IN_FLIGHT = 4;
@@ -123,6 +126,8 @@ export class S3BlobStore implements BlobStore {
   private readonly staging: LocalStaging;
   private readonly client: S3Client;
   private readonly outage: Outage;
+  /** The next question to a store that stopped answering, while one is due. */
+  private asking: NodeJS.Timeout | undefined;
 
   constructor(
     private readonly location: S3Location,
@@ -134,7 +139,7 @@ export class S3BlobStore implements BlobStore {
     this.outage = new Outage(
       log,
       'The blob store',
-      'files not in memory and uploads answer 503 until it answers, each call within about two timeouts',
+      'files not in memory and uploads answer 503 at once until it answers again (asked every second)',
     );
     this.client = client ?? s3ClientFor(location, []);
   }
@@ -142,8 +147,12 @@ export class S3BlobStore implements BlobStore {
   /**
    * Every call to the bucket goes through here: an answer (a missing key too) ends an outage, a
    * store that did not answer starts one (logged once) and fails the call with StoreUnavailable.
+   * While an outage lasts, calls fail at once: each would otherwise wait its own two timeouts (an
+   * upload's commits, then the removal of what it brought; every visitor's uncached file), and one
+   * question a second (`askUntilBack`) finds out when the store answers again.
    */
   private async call<T>(work: () => Promise<T>): Promise<T> {
+    if (this.outage.away) throw new StoreUnavailable(new Error(this.outage.reason ?? 'the store does not answer'));
     try {
       const answer = await work();
       this.outage.answered();
@@ -156,8 +165,28 @@ export class S3BlobStore implements BlobStore {
   private failure(error: unknown) {
     const kind = storeFailureOf(error);
     if (kind === 'absent') this.outage.answered();
-    if (kind === 'unavailable') this.outage.failed(error);
+    if (kind === 'unavailable') {
+      this.outage.failed(error);
+      this.askUntilBack();
+    }
     return asStoreError(error);
+  }
+
+  /** Asks the bucket whether it answers, a second after each question, until it does (any answer). */
+  private askUntilBack() {
+    if (this.asking) return;
+    this.asking = setTimeout(async () => {
+      try {
+        await this.client.send(new HeadBucketCommand({ Bucket: this.location.bucket }));
+        this.outage.answered();
+      } catch (error) {
+        if (storeFailureOf(error) === 'unavailable') this.outage.failed(error);
+        else this.outage.answered();
+      }
+      this.asking = undefined;
+      if (this.outage.away) this.askUntilBack();
+    }, ASK_AGAIN_MS);
+    this.asking.unref();
   }
 
   /** An object's bytes as they arrive: a store that stops sending them midway is an outage too. */

@@ -83,8 +83,11 @@ export class AcmeCertificates implements CertificateSource {
     return context;
   }
 
-  /** Orders what is due: certificates expiring within 30 days, and first orders whose retry time has come. */
-  async renewDue(now = new Date()): Promise<void> {
+  /**
+   * Orders what is due, one by one: certificates expiring within 30 days, and first orders whose
+   * retry time has come. Stops between two when `held` says the run's lock went.
+   */
+  async renewDue(now = new Date(), held?: AbortSignal): Promise<void> {
     const before = new Date(now.getTime() + RENEW_BEFORE_MS).toISOString();
     const due = await this.parts.db
       .selectFrom('tls_certificates')
@@ -97,6 +100,7 @@ export class AcmeCertificates implements CertificateSource {
       )
       .execute();
     for (const { name } of due) {
+      held?.throwIfAborted();
       const plan = await planForName(this.parts.db, this.parts.hosts, name);
       if (!plan) {
         await this.parts.db.deleteFrom('tls_certificates').where('name', '=', name).execute();

@@ -1,5 +1,5 @@
 import type { Logger } from 'pino';
-import { onOneNodeAtATime } from '../../cluster/oneNodeAtATime.ts';
+import { LockLost, onOneNodeAtATime } from '../../cluster/oneNodeAtATime.ts';
 import type { Config } from '../../config.ts';
 import type { Db } from '../../db/schema.ts';
 import type { Sealer } from '../../lib/secrets.ts';
@@ -64,7 +64,7 @@ export function createAcme(config: Config, parts: AcmeParts): Acme | null {
 }
 
 /** Renews in the background from now on (one process of each node does); returns the stop. */
-export function scheduleRenewals(acme: Acme, db: Db, log: Pick<Logger, 'error'>): () => void {
+export function scheduleRenewals(acme: Acme, db: Db, log: Pick<Logger, 'warn' | 'error'>): () => void {
   // A restart is how a fixed setting takes effect: failed orders are tried again at once, not after their back-off.
   let running: Promise<void> = clearBackOff(db).catch((error) =>
     log.error({ err: error }, 'could not clear the back-off of failed certificate orders'),
@@ -72,9 +72,13 @@ export function scheduleRenewals(acme: Acme, db: Db, log: Pick<Logger, 'error'>)
   const pass = () => {
     running = running
       .then(async () => {
-        await onOneNodeAtATime(db, 'certificate-renewals', () => acme.certificates.renewDue());
+        await onOneNodeAtATime(db, 'certificate-renewals', (held) => acme.certificates.renewDue(new Date(), held));
       })
-      .catch((error) => log.error({ err: error }, 'certificate renewal pass failed'));
+      .catch((error) => {
+        if (error instanceof LockLost)
+          log.warn({ err: error }, 'certificate renewal pass stopped: the next one takes it up');
+        else log.error({ err: error }, 'certificate renewal pass failed');
+      });
   };
   const first = setTimeout(pass, FIRST_RENEWAL_MS);
   const every = setInterval(pass, RENEWAL_INTERVAL_MS);
