@@ -1,6 +1,6 @@
 import { mkdtemp, rm } from 'node:fs/promises';
 import http from 'node:http';
-import type { AddressInfo, Socket } from 'node:net';
+import net, { type AddressInfo, type Socket } from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
@@ -43,6 +43,8 @@ describe('a cluster worker handing requests over to its primary', () => {
     // The primary as Wharf makes it (createHttpServer): its idle connections are kept 75 s.
     primary = createHttpServer((req, res) => {
       if (cutter.cut(req)) return;
+      // A refusal after the first bytes of a body, as an upload's checks give one.
+      if (req.url === '/api/v1/refused') return void req.once('data', () => res.end('refused'));
       let body = '';
       req.on('data', (chunk: Buffer) => {
         body += chunk.toString();
@@ -57,7 +59,7 @@ describe('a cluster worker handing requests over to its primary', () => {
     });
     await new Promise<void>((resolve) => primary.listen(socketPath, resolve));
     forwarder = new PrimaryForwarder(socketPath, trustNobody, pino({ level: 'silent' }));
-    worker = http.createServer((req, res) => forwarder.request(req, res));
+    worker = createHttpServer((req, res) => forwarder.request(req, res));
     await new Promise<void>((resolve) => worker.listen(0, '127.0.0.1', resolve));
     port = (worker.address() as AddressInfo).port;
   });
@@ -86,6 +88,28 @@ describe('a cluster worker handing requests over to its primary', () => {
     expect(JSON.parse(cut.text)).toMatchObject({ code: 'SERVER_UNAVAILABLE' });
     expect(cutter.cuts).toBe(cutsBefore + 1);
     expect(answered.filter((line) => line.startsWith('POST'))).toEqual([]);
+  });
+
+  it('carries the next request on a connection whose upload the primary refused before its body ended', async () => {
+    const socket = net.connect(port, '127.0.0.1');
+    const body = Buffer.alloc(4 * 1024 * 1024, 'x');
+    let text = '';
+    socket.setEncoding('latin1');
+    socket.on('data', (chunk: string) => {
+      text += chunk;
+    });
+    socket.write(`POST /api/v1/refused HTTP/1.1\r\nHost: wharf\r\nContent-Length: ${body.length}\r\n\r\n`);
+    socket.write(body);
+    await expect.poll(() => text, { timeout: 5_000 }).toContain('refused');
+    // The rest of the body is all sent, and the next request follows on the same connection.
+    await new Promise<void>((resolve) => socket.write('', () => resolve()));
+    const startedAt = performance.now();
+    socket.write('GET /api/v1/next HTTP/1.1\r\nHost: wharf\r\n\r\n');
+    await expect.poll(() => text, { timeout: 10_000 }).toMatch(/refused[^]*HTTP\/1\.1 200 OK[^]*answered$/);
+    // Not after a stall: the remainder of the refused body is read and dropped as it comes.
+    expect(performance.now() - startedAt).toBeLessThan(2_000);
+    socket.destroy();
+    expect(answered).toContain('GET /api/v1/next');
   });
 
   it('lets an idle connection to the primary go long before the primary would close it', async () => {

@@ -121,11 +121,23 @@ export class PrimaryForwarder {
         res.writeHead(answer.statusCode ?? 502, headers);
         answer.pipe(res);
         answer.on('error', () => res.destroy());
+        // Answered before the body was all sent (a refused upload): the rest is not the primary's
+        // to read, and its connection, mid-request, can carry no other (the worker's server drops
+        // the rest; see httpServer.ts).
+        answer.on('end', () => {
+          if (req.complete) return;
+          req.unpipe(upstream);
+          upstream.destroy();
+        });
       },
     );
     let clientGone = false;
     upstream.on('error', (error: NodeJS.ErrnoException) => {
-      if (res.headersSent) return res.destroy();
+      // Cut mid-answer: so is the client's, which must not take half an answer for a whole one.
+      if (res.headersSent) {
+        if (!res.writableEnded) res.destroy();
+        return;
+      }
       if (clientGone) return;
       if (mayRepeat && closedUnderIt(error, upstream.reusedSocket) && canHandOverAgain(req, bodyBytes)) {
         this.dropIdleConnections();

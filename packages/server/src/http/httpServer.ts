@@ -20,12 +20,15 @@ const UNREAD_BODY_IDLE_MS = 5_000;
 
 /**
  * A request answered before its body ended (a refused upload, a post to a site's unknown form):
- * Node reads the rest of the body and drops it, and the connection can then carry the next
- * request. Closing it at once instead would reset it while the client still writes, and the client
- * would see EPIPE or ECONNRESET in place of the answer that says why it was refused. But a client
- * that stops sending the rest must not hold the connection for the whole keep-alive time (it would
- * also hold a server's close that long): it gets a few seconds of silence, as nginx's lingering
- * close gives, and is then closed.
+ * the rest of the body is read and dropped, and the connection can then carry the next request.
+ * Node does so only for a body no one began to read; one a handler read part of, or piped on (a
+ * worker's hand-over to its primary), would otherwise stay unread, the connection stuck behind it
+ * with the client's next request unparsed until the timeout below reset it. Closing it at once
+ * instead would reset it while the client still writes, and the client would see EPIPE or
+ * ECONNRESET in place of the answer that says why it was refused. But a client that stops sending
+ * the rest must not hold the connection for the whole keep-alive time (it would also hold a
+ * server's close that long): it gets a few seconds of silence, as nginx's lingering close gives,
+ * and is then closed.
  */
 function boundingUnreadBodies(listener: RequestListener): RequestListener {
   return (req, res) => {
@@ -33,7 +36,10 @@ function boundingUnreadBodies(listener: RequestListener): RequestListener {
     // already gone has nothing to bound).
     if (hasBody(req))
       res.once('finish', () => {
-        if (!req.complete) req.socket?.setTimeout(UNREAD_BODY_IDLE_MS);
+        if (req.complete) return;
+        req.socket?.setTimeout(UNREAD_BODY_IDLE_MS);
+        req.unpipe();
+        req.resume();
       });
     listener(req, res);
   };
