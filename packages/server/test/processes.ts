@@ -1,8 +1,12 @@
 import { type ChildProcess, spawn } from 'node:child_process';
 import { readdirSync, readFileSync } from 'node:fs';
+import { mkdtemp } from 'node:fs/promises';
 import http from 'node:http';
+import os from 'node:os';
+import path from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { buildServer } from '../../../scripts/buildServer.mjs';
+import { freePort } from './harness.ts';
 
 /** Wharf as `npm start` runs it: the server bundled into one module for plain Node, built once per test file. */
 let bundled: Promise<string> | undefined;
@@ -119,4 +123,31 @@ export async function untilWorkersServe(wharf: WharfProcess, count: number, gone
     await sleep(50);
   }
   throw new Error(`No ${count} serving workers (without ${gone.join(', ')}) within ${timeoutMs / 1000} s`);
+}
+
+/** A node of several, as `npm start` runs it on a port of its own. */
+export interface StartedNode {
+  name: string;
+  url: string;
+  port: number;
+  process: WharfProcess;
+  dataDir: string;
+}
+
+/**
+ * Starts a node in a data folder of its own (removed by the caller) and waits until its /readyz
+ * answers 200; fails if it exits first.
+ */
+export async function startReadyNode(name: string, env: Record<string, string>): Promise<StartedNode> {
+  const port = await freePort();
+  const dataDir = await mkdtemp(path.join(os.tmpdir(), `wharf-${name}-`));
+  const wharf = await startWharf(dataDir, port, { WHARF_NODE_NAME: name, ...env });
+  const node = { name, port, url: `http://127.0.0.1:${port}`, process: wharf, dataDir };
+  const deadline = Date.now() + 60_000;
+  for (;;) {
+    if (!isAlive(wharf.child)) throw new Error(`${name} exited: ${wharf.stderr()}`);
+    if ((await fetch(`${node.url}/readyz`).catch(() => null))?.status === 200) return node;
+    if (Date.now() > deadline) throw new Error(`${name} was not ready within 60 s`);
+    await sleep(200);
+  }
 }

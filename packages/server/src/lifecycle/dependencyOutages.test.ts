@@ -1,14 +1,11 @@
 import { randomBytes } from 'node:crypto';
-import { mkdtemp, rm } from 'node:fs/promises';
-import os from 'node:os';
-import path from 'node:path';
+import { rm } from 'node:fs/promises';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { Redis } from 'ioredis';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { sha256, tarGz, uploadForm } from '../../test/archives.ts';
 import { type Answer, expectStatus, signedIn, TestClient } from '../../test/client.ts';
 import {
-  freePort,
   randomSchema,
   schemaUrl,
   testDatabaseUrl,
@@ -16,18 +13,13 @@ import {
   testUsersSetting,
   withPg,
 } from '../../test/harness.ts';
-import { exited, startWharf, type WharfProcess } from '../../test/processes.ts';
+import { exited, type StartedNode, startReadyNode } from '../../test/processes.ts';
 import { type RedisPeer, startRedisPeer } from '../../test/redisPeer.ts';
 import { type S3Peer, startS3Peer } from '../../test/s3Peer.ts';
 import { type SiteAnswer, siteRequest } from '../../test/siteClient.ts';
 import { blobKey } from '../deploys/blobs.ts';
 
-interface Node {
-  name: string;
-  url: string;
-  port: number;
-  process: WharfProcess;
-}
+type Node = StartedNode;
 
 /** How long anything may take to answer during an outage before it counts as a hang. */
 const NO_HANG_MS = 10_000;
@@ -89,28 +81,17 @@ describe.skipIf(!services)('Redis or the blob store going away under two nodes',
   const uncached = 'first read after the outage';
   const large = randomBytes(3 * 1024 * 1024);
 
-  async function startNode(name: string, env: Record<string, string>): Promise<Node> {
-    const port = await freePort();
-    const dataDir = await mkdtemp(path.join(os.tmpdir(), `wharf-${name}-`));
-    dataDirs.push(dataDir);
-    const process = await startWharf(dataDir, port, {
+  async function startNode(name: string, env: Record<string, string>) {
+    const node = await startReadyNode(name, {
       DATABASE_URL: schemaUrl(schema),
       REDIS_URL: redis.url,
       ...s3.env(`outages-${schema}`),
       WHARF_SECRET: 'the same secret on every node of this test',
       WHARF_USERS: await testUsersSetting(),
-      WHARF_NODE_NAME: name,
       WHARF_METRICS_TOKEN: METRICS_TOKEN,
       ...env,
     });
-    const node = { name, port, url: `http://127.0.0.1:${port}`, process };
-    await vi.waitFor(
-      async () => {
-        if (process.child.exitCode !== null) throw new Error(`${name} exited: ${process.stderr()}`);
-        expect((await readyz(node)).status).toBe(200);
-      },
-      { timeout: 60_000, interval: 200 },
-    );
+    dataDirs.push(node.dataDir);
     return node;
   }
 

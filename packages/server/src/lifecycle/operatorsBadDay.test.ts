@@ -1,26 +1,17 @@
 import { randomBytes } from 'node:crypto';
-import { mkdtemp, rm } from 'node:fs/promises';
-import os from 'node:os';
-import path from 'node:path';
+import { rm } from 'node:fs/promises';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { sha256, tarGz, uploadForm } from '../../test/archives.ts';
 import { expectStatus, signedIn, TestClient } from '../../test/client.ts';
-import { freePort, testDatabaseUrl, testRedisUrl, testUsersSetting } from '../../test/harness.ts';
+import { testDatabaseUrl, testRedisUrl, testUsersSetting } from '../../test/harness.ts';
 import { type LoadedNode, MixedLoad, nameOf, type Outcome, type Seen, summary, tally } from '../../test/mixedLoad.ts';
 import { type OwnDatabase, ownDatabase } from '../../test/ownDatabase.ts';
-import { childPids, exited, isAlive, startWharf, type WharfProcess } from '../../test/processes.ts';
+import { childPids, exited, isAlive, type StartedNode, startReadyNode } from '../../test/processes.ts';
 import { type RedisPeer, startRedisPeer } from '../../test/redisPeer.ts';
 import { type S3Peer, startS3Peer } from '../../test/s3Peer.ts';
 import { siteRequest } from '../../test/siteClient.ts';
 import { blobKey } from '../deploys/blobs.ts';
-
-interface Node {
-  name: string;
-  url: string;
-  port: number;
-  process: WharfProcess;
-}
 
 /** How long an outage lasts: an operator's restart of the dependency, or a fail-over. */
 const OUTAGE_MS = 20_000;
@@ -50,32 +41,21 @@ describe.skipIf(!services)("an operator's bad day under load", () => {
   let redis: RedisPeer;
   let s3: S3Peer;
   const dataDirs: string[] = [];
-  const nodes: Node[] = [];
+  const nodes: StartedNode[] = [];
   const loaded: LoadedNode[] = [];
   let load: MixedLoad;
   let siteId: string;
 
-  async function startNode(name: string, env: Record<string, string>): Promise<Node> {
-    const port = await freePort();
-    const dataDir = await mkdtemp(path.join(os.tmpdir(), `wharf-${name}-`));
-    dataDirs.push(dataDir);
-    const process = await startWharf(dataDir, port, {
+  async function startNode(name: string, env: Record<string, string>) {
+    const node = await startReadyNode(name, {
       DATABASE_URL: database.url,
       REDIS_URL: redis.url,
       ...s3.env(STORE_PREFIX),
       WHARF_SECRET: 'the same secret on every node of this test',
       WHARF_USERS: await testUsersSetting(),
-      WHARF_NODE_NAME: name,
       ...env,
     });
-    const node = { name, port, url: `http://127.0.0.1:${port}`, process };
-    await vi.waitFor(
-      async () => {
-        if (process.child.exitCode !== null) throw new Error(`${name} exited: ${process.stderr()}`);
-        expect((await fetch(`${node.url}/readyz`)).status).toBe(200);
-      },
-      { timeout: 60_000, interval: 200 },
-    );
+    dataDirs.push(node.dataDir);
     return node;
   }
 
@@ -226,7 +206,7 @@ describe.skipIf(!services)("an operator's bad day under load", () => {
   }, 240_000);
 
   it('a worker process killed: its requests end at once, a new one serves, nothing else notices', async () => {
-    const [nodeA] = nodes as [Node];
+    const [nodeA] = nodes as [StartedNode];
     const workers = childPids(nodeA.process.child.pid!);
     const seen = await underLoad(async () => {
       process.kill(workers[0]!, 'SIGKILL');
