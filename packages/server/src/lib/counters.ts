@@ -174,6 +174,9 @@ export async function openCounters(redisUrl: string | null, namespace: string, l
     maxRetriesPerRequest: 0,
     commandTimeout: COMMAND_TIMEOUT_MS,
     connectTimeout: 2_000,
+    // Tried again at least once a second, as the database is: counts are shared again soon after
+    // Redis's return (ioredis's own back-off grows to 2 s).
+    retryStrategy: (tries) => Math.min(tries * 50, 1_000),
   });
   // Failures reach the commands that meet them; the connection's own come here, and ioredis reconnects.
   redis.on('error', () => undefined);

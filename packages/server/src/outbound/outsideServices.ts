@@ -69,8 +69,9 @@ export function outsideFetch(extraCaCerts: readonly string[]): { fetch: OutsideF
     bodyTimeout: ANSWER_TIMEOUT_MS,
   });
   return {
-    // Node's fetch is undici's, and takes a dispatcher of the same major version: its answers stay
-    // the global Response that libraries check for (openid-client refuses undici's own class).
+    // Node's fetch is undici's (6 in Node 22, 7 in Node 24), and undici 7's dispatchers take the
+    // calls of both: its answers stay the global Response that libraries check for (openid-client
+    // refuses undici's own class).
     fetch: (url, init) => fetch(url, { ...init, dispatcher } as RequestInit),
     close: () => dispatcher.close(),
   };
