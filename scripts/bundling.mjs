@@ -32,6 +32,32 @@ const keepDependenciesExternal = {
   },
 };
 
+/** How every program is bundled: one ES module for Node, its dependencies left to node_modules. */
+const bundleOptions = (entry) => ({
+  entryPoints: [entry],
+  bundle: true,
+  platform: 'node',
+  format: 'esm',
+  target: 'node22',
+  write: false,
+  plugins: [keepDependenciesExternal],
+  logLevel: 'warning',
+});
+
+/** The packages the bundle of `entry` loads from node_modules, by name. */
+export async function externalPackages(entry) {
+  const { build } = await import('esbuild');
+  const { metafile } = await build({ ...bundleOptions(entry), outdir: 'unwritten', metafile: true });
+  const names = new Set();
+  for (const output of Object.values(metafile.outputs))
+    for (const { path: specifier, external } of output.imports) {
+      if (!external || specifier.startsWith('node:')) continue;
+      const parts = specifier.split('/');
+      names.add(specifier.startsWith('@') ? `${parts[0]}/${parts[1]}` : parts[0]);
+    }
+  return names;
+}
+
 /**
  * Bundles `entry` (and the workspace packages it imports) into the ES module `outfile`. Each file
  * is written aside and renamed into place, so a process starting meanwhile never loads half of one.
@@ -39,18 +65,7 @@ const keepDependenciesExternal = {
 export async function bundle(entry, outfile, { sourcemap = false } = {}) {
   // Loaded only when a bundle is built: a program starting from a current bundle does not pay for it.
   const { build } = await import('esbuild');
-  const result = await build({
-    entryPoints: [entry],
-    outfile,
-    bundle: true,
-    platform: 'node',
-    format: 'esm',
-    target: 'node20',
-    sourcemap,
-    write: false,
-    plugins: [keepDependenciesExternal],
-    logLevel: 'warning',
-  });
+  const result = await build({ ...bundleOptions(entry), outfile, sourcemap });
   mkdirSync(path.dirname(outfile), { recursive: true });
   for (const file of result.outputFiles) {
     const temporary = `${file.path}.${process.pid}`;

@@ -11,8 +11,14 @@ import { SERVER_PACKAGE_DIR } from '../packageDir.ts';
 import { localFilesReader } from '../storage/localFiles.ts';
 import { readConsoleFiles } from './consoleFiles.ts';
 
-/** Where `npm run build -w @wharf/web` puts the console. */
-export const CONSOLE_DIR = path.resolve(SERVER_PACKAGE_DIR, '../web/dist');
+/**
+ * The built console: in a release package (scripts/release.mjs) beside the server, in `console/`;
+ * in the repository where `npm run build -w @wharf/web` puts it.
+ */
+const RELEASED_CONSOLE = path.join(SERVER_PACKAGE_DIR, 'console');
+export const CONSOLE_DIR = existsSync(path.join(RELEASED_CONSOLE, 'index.html'))
+  ? RELEASED_CONSOLE
+  : path.resolve(SERVER_PACKAGE_DIR, '../web/dist');
 
 /** Where the console's page says whether the request carried a session cookie (packages/web/index.html). */
 export const SESSION_COOKIE_PLACEHOLDER = 'WHARF_SESSION_COOKIE';

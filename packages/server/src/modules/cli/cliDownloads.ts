@@ -1,4 +1,5 @@
 import { createHash } from 'node:crypto';
+import { readFile } from 'node:fs/promises';
 import path from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { SERVER_PACKAGE_DIR } from '../../packageDir.ts';
@@ -28,7 +29,26 @@ const download = (body: Buffer, contentType: string, fileName?: string): CliDown
   fileName,
 });
 
+/** Where a release package (scripts/release.mjs) keeps the CLI it was built with. */
+const PREBUILT_DIR = path.join(SERVER_PACKAGE_DIR, 'cli');
+
+/** The CLI a release package carries, made when the package was; null in the repository. */
+async function prebuiltDownloads(): Promise<CliDownloads | null> {
+  const tarballName = `wharf-cli-${API_VERSION}.tgz`;
+  const [bundle, tarball] = await Promise.all([
+    readFile(path.join(PREBUILT_DIR, 'wharf.mjs')).catch(() => null),
+    readFile(path.join(PREBUILT_DIR, tarballName)).catch(() => null),
+  ]);
+  if (!bundle || !tarball) return null;
+  return {
+    'wharf.mjs': download(bundle, 'text/javascript; charset=utf-8'),
+    'wharf-cli.tgz': download(tarball, 'application/gzip', tarballName),
+  };
+}
+
 async function makeDownloads(): Promise<CliDownloads> {
+  const prebuilt = await prebuiltDownloads();
+  if (prebuilt) return prebuilt;
   // The CLI package's own script makes them, as it makes the package to publish. Imported by its
   // path from the package folder: it must not be bundled into the server, whose bundle lives in dist/.
   const script = pathToFileURL(path.join(SERVER_PACKAGE_DIR, '../cli/scripts/standalone.mjs')).href;
@@ -46,8 +66,8 @@ async function makeDownloads(): Promise<CliDownloads> {
 let made: Promise<CliDownloads> | undefined;
 
 /**
- * The CLI of this installation's version, bundled at the first request for it (a fraction of a
- * second) and kept for the life of the process: its sources do not change under a running server.
+ * The CLI of this installation's version: the one its release package carries, or else bundled
+ * at the first request for it (a fraction of a second, in the repository), and kept for the life of the process: its sources do not change under a running server.
  * A failed build is not kept, so the next request tries again.
  */
 export function cliDownloads(): Promise<CliDownloads> {
