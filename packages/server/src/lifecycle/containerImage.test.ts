@@ -1,0 +1,158 @@
+import { execFile } from 'node:child_process';
+import { randomBytes } from 'node:crypto';
+import { mkdir, mkdtemp, rm, writeFile } from 'node:fs/promises';
+import http from 'node:http';
+import os from 'node:os';
+import path from 'node:path';
+import { setTimeout as sleep } from 'node:timers/promises';
+import { promisify } from 'node:util';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { expectStatus, signedIn, type TestClient } from '../../test/client.ts';
+import { freePort, TEST_PASSWORD } from '../../test/harness.ts';
+import { buildImage, podman, podmanWorks } from '../../test/podman.ts';
+import { siteRequest } from '../../test/siteClient.ts';
+import { hashPassword } from '../lib/passwords.ts';
+
+const run = promisify(execFile);
+const works = podmanWorks();
+if (!works) console.warn('!! The container image suite needs podman (apt-get install podman runc): SKIPPED');
+
+/** The image's own limit: what a self-hoster pulls should stay small. */
+const IMAGE_LIMIT_BYTES = 250 * 1000 * 1000;
+
+/**
+ * The container image as a self-hoster runs it: built from the repository's Containerfile by
+ * podman, started with a read-only root file system and a volume for /data, signed in to, deployed
+ * to with the CLI fetched from the running Wharf itself, serving the site; then stopped while a
+ * download is under way, which it finishes before it exits.
+ */
+describe.skipIf(!works)('the container image', () => {
+  const tag = `localhost/wharf-test:${process.pid}`;
+  const name = `wharf-test-${process.pid}`;
+  const volume = `wharf-test-data-${process.pid}`;
+  let port: number;
+  let url: string;
+  let scratch: string;
+  let owner: TestClient;
+  let siteId: string;
+  let token: string;
+  let host: string;
+  const big = randomBytes(48 * 1024 * 1024);
+
+  beforeAll(async () => {
+    scratch = await mkdtemp(path.join(os.tmpdir(), 'wharf-image-'));
+    const builtAt = performance.now();
+    await buildImage(tag);
+    console.info(`image built in ${Math.round((performance.now() - builtAt) / 1000)} s`);
+    port = await freePort();
+    url = `http://127.0.0.1:${port}`;
+    const startedAt = performance.now();
+    await podman(
+      'run',
+      '--detach',
+      '--name',
+      name,
+      '--read-only',
+      '--stop-timeout',
+      '30',
+      '--publish',
+      `127.0.0.1:${port}:8080`,
+      '--volume',
+      `${volume}:/data`,
+      '--env',
+      `WHARF_USERS=owner:${await hashPassword(TEST_PASSWORD)}`,
+      '--env',
+      `WHARF_URL=${url}`,
+      '--env',
+      `WHARF_SITES_URL=http://localhost:${port}`,
+      '--env',
+      'WHARF_WORKERS=2',
+      '--env',
+      'WHARF_SHUTDOWN_GRACE_SECONDS=20',
+      tag,
+    );
+    for (;;) {
+      if ((await fetch(`${url}/readyz`).catch(() => null))?.status === 200) break;
+      if (performance.now() - startedAt > 60_000) throw new Error(`not ready in 60 s: ${await podman('logs', name)}`);
+      await sleep(100);
+    }
+    console.info(`container ready ${Math.round(performance.now() - startedAt)} ms after podman run`);
+  }, 30 * 60_000);
+  afterAll(async () => {
+    await podman('rm', '--force', '--ignore', name).catch(() => undefined);
+    await podman('volume', 'rm', '--force', volume).catch(() => undefined);
+    await podman('rmi', '--force', tag).catch(() => undefined);
+    if (scratch) await rm(scratch, { recursive: true, force: true });
+  });
+
+  it('is small, runs as a user without privileges, and reports itself healthy', async () => {
+    const size = Number(await podman('image', 'inspect', '--format', '{{.Size}}', tag));
+    console.info(`image size ${Math.round(size / 1e6)} MB`);
+    expect(size).toBeLessThan(IMAGE_LIMIT_BYTES);
+    expect(await podman('exec', name, '/usr/local/bin/node', '-p', 'process.getuid()')).toBe('65532');
+    await podman('healthcheck', 'run', name);
+  });
+
+  it('takes a sign-in and a deploy with the CLI it serves itself, and serves the site', async () => {
+    owner = await signedIn(url, 'owner');
+    const org = expectStatus(await owner.post('/api/v1/orgs', { name: 'Acme' }), 200);
+    const team = expectStatus(await owner.post(`/api/v1/orgs/${org._id}/teams`, { name: 'Web' }), 200);
+    const site = expectStatus(await owner.post(`/api/v1/teams/${team._id}/sites`, { name: 'boxed' }), 200);
+    siteId = site._id;
+    host = `${site.name}.localhost:${port}`;
+    token = expectStatus(await owner.post(`/api/v1/sites/${siteId}/tokens`, { name: 'ci' }), 200).value;
+    const folder = path.join(scratch, 'site');
+    await mkdir(folder);
+    await writeFile(path.join(folder, 'index.html'), '<h1>from a container</h1>');
+    await writeFile(path.join(folder, 'big.bin'), big);
+    // As a CI job runs it: npx fetches the CLI from this Wharf, nothing from a registry.
+    const home = path.join(scratch, 'home');
+    await mkdir(home);
+    const { stdout } = await run(
+      'npx',
+      ['--yes', `${url}/cli/wharf-cli.tgz`, 'upload', folder, '--url', url, '--site', siteId, '--token', token],
+      {
+        env: {
+          PATH: process.env.PATH,
+          HOME: home,
+          npm_config_cache: path.join(home, 'cache'),
+          NODE_EXTRA_CA_CERTS: process.env.NODE_EXTRA_CA_CERTS ?? '',
+        },
+        timeout: 120_000,
+      },
+    );
+    expect(stdout).toContain('main');
+    expect((await siteRequest(port, host, '/')).text).toBe('<h1>from a container</h1>');
+  }, 180_000);
+
+  it('finishes a download under way when stopped, then exits cleanly', async () => {
+    let received = 0;
+    let resume!: () => void;
+    const download = new Promise<{ status: number; bytes: number }>((resolve, reject) => {
+      const request = http.get(
+        { host: '127.0.0.1', port, path: '/big.bin', headers: { host }, agent: false },
+        (res) => {
+          res.once('data', () => {
+            res.pause();
+            resume = () => res.resume();
+          });
+          res.on('data', (chunk: Buffer) => {
+            received += chunk.length;
+          });
+          res.on('end', () => resolve({ status: res.statusCode ?? 0, bytes: received }));
+          res.on('error', reject);
+        },
+      );
+      request.on('error', reject);
+    });
+    await expect.poll(() => received, { timeout: 10_000 }).toBeGreaterThan(0);
+    const stopping = podman('stop', '--time', '30', name);
+    // The stop reaches the server while the download is held: it waits for it, a few seconds here.
+    await sleep(3_000);
+    resume();
+    expect(await download).toEqual({ status: 200, bytes: big.length });
+    await stopping;
+    expect(await podman('inspect', '--format', '{{.State.ExitCode}}', name)).toBe('0');
+    expect(await podman('logs', name)).toMatch(/stopp|drain/i);
+  }, 120_000);
+});
