@@ -125,6 +125,8 @@ describe.skipIf(!services)("an operator's bad day under load", () => {
         for (const node of loaded) {
           expect((await load.readApi(node)).status).toBe(200);
           expect((await load.deploy(node)).status).toBe(200);
+          // The large file comes from the store at every read.
+          expect((await load.readSteady(node)).every(right)).toBe(true);
         }
         for (const node of nodes) {
           const { checks } = (await (await fetch(`${node.url}/readyz`)).json()) as { checks: Record<string, string> };

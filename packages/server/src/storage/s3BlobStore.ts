@@ -75,7 +75,10 @@ export function s3ClientFor(location: S3Location, extraCaCerts: readonly string[
   });
 }
 
-/** How long after a store stopped answering (or after the last question) it is asked again. */
+/**
+ * How long after a store stopped answering (or after the last question) it is asked again, and
+ * how long a question waits for its answer.
+ */
 const ASK_AGAIN_MS = 1_000;
 
 /** Files larger than this go in parts, several at a time. */
@@ -177,10 +180,15 @@ export class S3BlobStore implements BlobStore {
     if (this.asking) return;
     this.asking = setTimeout(async () => {
       try {
-        await this.client.send(new HeadBucketCommand({ Bucket: this.location.bucket }));
+        // One short question, not a call's two timeouts: a question asked just before the store
+        // came back must not hold every call of this process off for seconds after.
+        await this.client.send(new HeadBucketCommand({ Bucket: this.location.bucket }), {
+          abortSignal: AbortSignal.timeout(ASK_AGAIN_MS),
+        });
         this.outage.answered();
       } catch (error) {
-        if (storeFailureOf(error) === 'unavailable') this.outage.failed(error);
+        const unanswered = (error as Error).name === 'AbortError' || storeFailureOf(error) === 'unavailable';
+        if (unanswered) this.outage.failed(error);
         else this.outage.answered();
       }
       this.asking = undefined;
