@@ -20,6 +20,7 @@ import { bindRoute } from './http/handle.ts';
 import { createHttpServer } from './http/httpServer.ts';
 import { installJsonBodies } from './http/jsonBody.ts';
 import { misdirected, servedByEveryNode } from './http/misdirected.ts';
+import { OneLinePerRequest } from './http/requestLog.ts';
 import { refuseCrossOriginMutations } from './http/sameOrigin.ts';
 import { installSecurityHeaders } from './http/securityHeaders.ts';
 import { checkUrlTextOfOtherRoutes } from './http/textRule.ts';
@@ -164,6 +165,7 @@ export async function buildApp(config: Config, options: BuildOptions = {}): Prom
       return server;
     },
     logger: options.logger === false ? false : { level: config.logLevel, ...(logStream ? { stream: logStream } : {}) },
+    logController: new OneLinePerRequest(),
     // request.ip (request logs, sign-in delays) follows the rule the edge and the workers follow.
     trustProxy: options.behindWorkers ? trustClusterWorkers : config.trustProxy,
     bodyLimit: 2 * 1024 * 1024,

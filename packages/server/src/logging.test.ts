@@ -159,3 +159,31 @@ describe('the logs of Wharf as `npm start` runs it', () => {
     }
   });
 });
+
+describe('the request log', () => {
+  let server: TestServer;
+
+  beforeAll(async () => {
+    server = await startTestServer({ captureLog: true });
+  });
+  afterAll(() => server.close());
+
+  it('has one line per request, as it is answered, with its status and time', async () => {
+    const probe = `probe-${Date.now()}`;
+    expect((await fetch(`${server.url}/api/v1/system/info?${probe}`)).status).toBe(200);
+    const lines = await vi.waitFor(() => {
+      const about = jsonLines(server.logLines.join('')).filter((line) => line.req?.url?.includes(probe));
+      expect(about.length).toBeGreaterThan(0);
+      return about;
+    });
+    expect(lines).toEqual([
+      expect.objectContaining({
+        level: 30,
+        msg: 'request completed',
+        req: expect.objectContaining({ method: 'GET', remoteAddress: '127.0.0.1' }),
+        res: { statusCode: 200 },
+        responseTime: expect.any(Number),
+      }),
+    ]);
+  });
+});

@@ -14,7 +14,7 @@ const FORM_FILES = [
 async function loggedClient(server: TestServer, headers: Record<string, string>) {
   const probe = randomString(12);
   await new TestClient(server.url).request('GET', `/api/v1/system/info?probe=${probe}`, undefined, headers);
-  const line = server.logLines.find((entry) => entry.includes(probe) && entry.includes('incoming request'));
+  const line = server.logLines.find((entry) => entry.includes(probe) && entry.includes('request completed'));
   const { req } = JSON.parse(line ?? '{}');
   return { address: req?.remoteAddress, host: req?.host };
 }

@@ -35,7 +35,7 @@ async function clientsSeenByThePrimary(wharf: Awaited<ReturnType<typeof startWha
       const logged = wharf
         .stdout()
         .split('\n')
-        .filter((line) => line.includes('incoming request') && probes.some((probe) => line.includes(probe)));
+        .filter((line) => line.includes('request completed') && probes.some((probe) => line.includes(probe)));
       expect(logged).toHaveLength(probes.length);
       return logged;
     },
