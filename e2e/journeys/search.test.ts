@@ -52,6 +52,9 @@ describeInBrowser('site search (Ctrl or Cmd + K)', () => {
     const input = page.getByRole('textbox', { name: 'Search sites' });
     await expectVisible(page.getByRole('button', { name: /beta-blog/ }));
     const before = searches.length;
+    // Stopped (a second on, nothing pending yet) while typing: on a busy machine the real time
+    // between two keystrokes can exceed the debounce; only the moves below let it pass.
+    await page.clock.pauseAt((await page.evaluate(() => Date.now())) + 1_000);
 
     await input.pressSequentially('al', { delay: 50 });
     await expectVisible(page.getByText('Search needs at least 3 characters'));
@@ -60,7 +63,11 @@ describeInBrowser('site search (Ctrl or Cmd + K)', () => {
 
     const sent = page.waitForRequest((request) => new URL(request.url()).searchParams.get('search') === 'alpha-');
     await input.pressSequentially('pha-', { delay: 60 });
+    await page.clock.runFor(SEARCH_DEBOUNCE_MS - 1);
+    expect(searches.length).toBe(before);
+    await page.clock.runFor(1);
     await sent;
+    await page.clock.resume();
     await expectVisible(page.getByRole('button', { name: /alpha-shop/ }));
     // Any search for 'al' (its debounce has passed) or for a term typed on the way would have gone
     // out before this one: typing faster than the debounce sends only the last term.
