@@ -1,9 +1,10 @@
-import { createHash } from 'node:crypto';
+import { createHash, randomBytes } from 'node:crypto';
 import { mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
 import { Readable } from 'node:stream';
 import { text } from 'node:stream/consumers';
+import { setTimeout as sleep } from 'node:timers/promises';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { type S3Peer, type S3ServerKind, s3ServerKinds, startS3Peer } from '../../test/s3Peer.ts';
 import { inParallel } from '../lib/inParallel.ts';
@@ -181,6 +182,52 @@ describe.each(s3ServerKinds)('a bucket of %s that stops answering', (kind) => {
       { level: 'warn', message: 'The blob store answers again' },
     ]);
   });
+
+  it('fails a download the store stops sending midway as StoreUnavailable within two timeouts, while a slow reader is never cut', async () => {
+    const store = bucketStore(kind, 'midway', 1_000);
+    // Larger than what loopback's socket buffers hold, so the pause is felt before the end.
+    const content = randomBytes(32 * 1024 * 1024);
+    const staged = await store.stagingFile();
+    await writeFile(staged.path, content);
+    await staged.commit('files/mm/large');
+    // A reader who takes longer than the timeout between two reads is not a silent store.
+    const slow = (await store.read('files/mm/large'))!;
+    const chunks: Buffer[] = [];
+    for await (const chunk of slow) {
+      chunks.push(chunk as Buffer);
+      if (chunks.length === 1) await sleep(2_500);
+    }
+    expect(Buffer.concat(chunks).equals(content)).toBe(true);
+
+    const body = (await store.read('files/mm/large'))!;
+    const peer = peers.get(kind)!;
+    let received = 0;
+    const startedAt = performance.now();
+    let pausedAt = 0;
+    const failure = await (async () => {
+      try {
+        for await (const chunk of body) {
+          received += (chunk as Buffer).length;
+          if (!pausedAt) {
+            peer.pause();
+            pausedAt = performance.now();
+          }
+        }
+      } catch (error) {
+        return error;
+      } finally {
+        peer.resume();
+      }
+    })();
+    expect(failure).toBeInstanceOf(StoreUnavailable);
+    expect(received).toBeLessThan(content.length);
+    expect(performance.now() - pausedAt).toBeLessThan(5_000);
+    expect(pausedAt - startedAt).toBeLessThan(5_000);
+    await vi.waitFor(async () => expect((await store.readAll('files/mm/large'))?.length).toBe(content.length), {
+      timeout: 10_000,
+      interval: 200,
+    });
+  }, 60_000);
 
   it('tells a missing key (null) from a store that does not answer', async () => {
     const store = bucketStore(kind, 'missing');

@@ -24,6 +24,7 @@ import {
   type StagingFile,
   type StoredKey,
 } from './blobStore.ts';
+import { boundStoreSilence } from './silentStore.ts';
 import { LocalStaging } from './staging.ts';
 import { asStoreError, StoreUnavailable, storeFailureOf } from './storeFailure.ts';
 
@@ -197,10 +198,19 @@ export class S3BlobStore implements BlobStore {
     this.asking.unref();
   }
 
-  /** An object's bytes as they arrive: a store that stops sending them midway is an outage too. */
+  /**
+   * An object's bytes as they arrive: a store that stops sending them midway (silent for the
+   * timeout while they are wanted) is an outage too, and the body fails with StoreUnavailable.
+   */
   private body(answer: { Body?: unknown } | null): Readable | null {
     const body = (answer?.Body as Readable | undefined) ?? null;
-    body?.once('error', (error) => this.failure(error));
+    if (!body) return null;
+    boundStoreSilence(
+      body,
+      this.location.timeoutMs,
+      (silentMs) => new StoreUnavailable(new Error(`the store sent nothing for ${Math.round(silentMs)} ms midway`)),
+    );
+    body.once('error', (error) => this.failure(error));
     return body;
   }
 
