@@ -2,11 +2,12 @@ import { parseArgs } from 'node:util';
 import { backup } from '../backup/backup.ts';
 import { BackupError } from '../backup/manifest.ts';
 import { restore } from '../backup/restore.ts';
-import { ConfigError, loadConfig, loadDotEnv } from '../config.ts';
+import { type Config, ConfigError, loadConfig, loadDotEnv } from '../config.ts';
 import { openDb } from '../db/connection.ts';
 import { migrate } from '../db/migrate.ts';
 import { resolveSecret, Sealer } from '../lib/secrets.ts';
 import { createLogger } from '../logging.ts';
+import { HandOverRefused, handOverFirstAdmin } from '../modules/auth/handOver.ts';
 import { openBlobStore } from '../storage/openBlobStore.ts';
 
 const USAGE = `Usage:
@@ -14,7 +15,11 @@ const USAGE = `Usage:
                                      Safe while Wharf runs; a repeated backup into the same DIR
                                      copies only new files.
   wharf-server restore DIR [--force] Put the backup in DIR back into WHARF_DATA_DIR (or
-                                     DATABASE_URL). Stop Wharf first; --force replaces what is there.
+                                     DATABASE_URL) and WHARF_STORAGE, whichever database and store
+                                     it came from. Stop Wharf first; --force replaces what is there.
+  wharf-server hand-over-admin USER  Give the first-start admin's account (its organizations, tokens
+                                     and history) to USER, a name WHARF_USERS lists that has not
+                                     signed in yet; admin's generated password stops working.
 
 Both read the same environment (and .env) as Wharf itself.`;
 
@@ -28,13 +33,14 @@ async function run(argv: string[]) {
   });
   const [command, dir, ...rest] = positionals;
   if (values.help) return say(USAGE);
-  if ((command !== 'backup' && command !== 'restore') || !dir || rest.length > 0) {
+  if (!['backup', 'restore', 'hand-over-admin'].includes(command ?? '') || !dir || rest.length > 0) {
     console.error(USAGE);
     process.exitCode = 2;
     return;
   }
   loadDotEnv();
   const config = loadConfig();
+  if (command === 'hand-over-admin') return handOver(config, dir);
   const blobs = openBlobStore(config, createLogger(config.logLevel));
   if (command === 'backup') {
     const db = openDb({ dataDir: config.dataDir, databaseUrl: config.databaseUrl });
@@ -56,8 +62,21 @@ async function run(argv: string[]) {
   }
 }
 
+async function handOver(config: Config, to: string) {
+  const db = openDb({ dataDir: config.dataDir, databaseUrl: config.databaseUrl });
+  try {
+    await migrate(db, () => new Sealer(resolveSecret(config.secret, config.dataDir)));
+    const { organizations } = await handOverFirstAdmin(db, config.users, to);
+    say(
+      `"${to}" now signs in to the first admin's account (${organizations} organization${organizations === 1 ? '' : 's'})`,
+    );
+  } finally {
+    await db.destroy();
+  }
+}
+
 run(process.argv.slice(2)).catch((error: unknown) => {
-  const known = error instanceof BackupError || error instanceof ConfigError;
+  const known = error instanceof BackupError || error instanceof ConfigError || error instanceof HandOverRefused;
   console.error(known ? (error as Error).message : error);
   process.exitCode = 1;
 });

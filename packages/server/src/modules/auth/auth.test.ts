@@ -1,6 +1,10 @@
+import { mkdtemp, rm } from 'node:fs/promises';
+import os from 'node:os';
+import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { signedIn, TestClient } from '../../../test/client.ts';
-import { startTestServer, type TestServer } from '../../../test/harness.ts';
+import { startTestServer, type TestServer, type TestServerOptions, testUsersSetting } from '../../../test/harness.ts';
+import { wharfServer } from '../../../test/wharfServerCommand.ts';
 import { randomString } from '../../lib/ids.ts';
 
 let lastAddress = 0;
@@ -168,6 +172,13 @@ describe('sign-in', () => {
   });
 });
 
+/** The test users without `admin`: your own users, beside the first-start one. */
+const usersButAdmin = async () =>
+  (await testUsersSetting())
+    .split(',')
+    .filter((entry) => !entry.startsWith('admin:'))
+    .join(',');
+
 describe('first start', () => {
   it('creates an admin whose random password is printed once and works', async () => {
     const server = await startTestServer({ withoutUsers: true, captureLog: true });
@@ -183,6 +194,62 @@ describe('first start', () => {
       await server.close();
     }
   });
+
+  it('keeps the first admin signing in beside WHARF_USERS, and hands its account and organizations to one of them', async () => {
+    const dataDir = await mkdtemp(path.join(os.tmpdir(), 'wharf-hand-over-'));
+    const restart = async (options: TestServerOptions) => startTestServer({ dataDir, captureLog: true, ...options });
+    try {
+      let server = await restart({ withoutUsers: true });
+      const line = server.logLines.find((l) => l.includes('First start'));
+      const adminPassword = line && JSON.parse(line).password;
+      let admin = new TestClient(server.url);
+      await admin.post('/auth/in-memory', { user: 'admin', password: adminPassword });
+      const org = (await admin.post('/api/v1/orgs', { name: 'Made by admin' })).body;
+      await server.close();
+
+      // Your own users configured: admin still gets in, and what it made is still there.
+      server = await restart({ env: { WHARF_USERS: await usersButAdmin() } });
+      admin = new TestClient(server.url);
+      expect((await admin.post('/auth/in-memory', { user: 'admin', password: adminPassword })).status).toBe(200);
+      expect((await admin.get('/api/v1/orgs')).body.map((o: { _id: string }) => o._id)).toEqual([org._id]);
+      const users = { WHARF_USERS: await usersButAdmin(), ...server.dataEnv };
+
+      const refused = await wharfServer(['hand-over-admin', 'nobody'], users);
+      expect(refused).toMatchObject({ code: 1, output: expect.stringContaining('WHARF_USERS does not list "nobody"') });
+      const handed = await wharfServer(['hand-over-admin', 'owner'], users);
+      expect(handed.output).toContain('"owner" now signs in to the first admin\'s account (1 organization)');
+      expect(handed.code).toBe(0);
+      // Its sessions end with it, and the generated password opens nothing any more.
+      expect((await admin.get('/api/v1/user')).status).toBe(401);
+      expect((await admin.post('/auth/in-memory', { user: 'admin', password: adminPassword })).status).toBe(401);
+      const owner = await signedIn(server.url, 'owner');
+      const orgs = (await owner.get('/api/v1/orgs')).body;
+      expect(orgs.map((o: { _id: string }) => o._id)).toEqual([org._id]);
+      expect((await owner.get('/api/v1/user')).body.name).toBe('owner');
+      await server.close();
+
+      const again = await wharfServer(['hand-over-admin', 'member'], users);
+      expect(again).toMatchObject({ code: 1, output: expect.stringContaining('no first-start "admin"') });
+    } finally {
+      await rm(dataDir, { recursive: true, force: true });
+    }
+  }, 120_000);
+
+  it('refuses to hand the first admin to a user who has an account already', async () => {
+    const dataDir = await mkdtemp(path.join(os.tmpdir(), 'wharf-hand-over-'));
+    try {
+      const first = await startTestServer({ dataDir, withoutUsers: true, captureLog: true });
+      await first.close();
+      const users = { WHARF_USERS: await usersButAdmin() };
+      const server = await startTestServer({ dataDir, env: users });
+      await signedIn(server.url, 'owner');
+      const refused = await wharfServer(['hand-over-admin', 'owner'], { ...users, ...server.dataEnv });
+      expect(refused).toMatchObject({ code: 1, output: expect.stringContaining('"owner" has signed in already') });
+      await server.close();
+    } finally {
+      await rm(dataDir, { recursive: true, force: true });
+    }
+  }, 60_000);
 
   it('takes as long to refuse an unknown name as the stored admin', async () => {
     const server = await startTestServer({

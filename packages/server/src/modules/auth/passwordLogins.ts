@@ -11,15 +11,21 @@ export async function hasPasswordLogins(app: WharfApp) {
 }
 
 /**
- * Checks a user name and password against WHARF_USERS, or else the stored logins. An unknown name
+ * Checks a user name and password against WHARF_USERS, then the stored logins. An unknown name
  * costs the same hashing as a known one, so the time of the answer does not reveal which names exist.
  */
 export async function checkPassword(app: WharfApp, name: string, password: string) {
   return verifyPasswordOfAnyone(password, await passwordHashOf(app, name));
 }
 
+/**
+ * WHARF_USERS names win. The stored logins hold only the first-start `admin`, which keeps signing
+ * in beside WHARF_USERS: what it made stays reachable until `wharf-server hand-over-admin` gives
+ * its account to one of your users (or WHARF_USERS lists `admin` with a password of your own).
+ */
 async function passwordHashOf(app: WharfApp, name: string): Promise<string | undefined> {
-  if (app.config.users.size > 0) return app.config.users.get(name);
+  const configured = app.config.users.get(name);
+  if (configured) return configured;
   const stored = await app.db
     .selectFrom('password_logins')
     .select('password_hash')
