@@ -6,10 +6,10 @@ import type { Config } from '../config.ts';
 import type { Db } from '../db/schema.ts';
 import { inParallel } from '../lib/inParallel.ts';
 import type { BlobStore } from '../storage/blobStore.ts';
-import { renameDurably, syncToDisk } from '../storage/durable.ts';
+import { syncToDisk } from '../storage/durable.ts';
 import { makePrivateFolder, makeTreePrivate, writeDurably } from './files.ts';
 import { holdingCollection } from './holds.ts';
-import { BackupError, type BackupManifest, BLOBS_DIR, DATABASE_FILES, MANIFEST_FILE, SECRET_FILE } from './manifest.ts';
+import { BackupError, type BackupManifest, BLOBS_DIR, MANIFEST_FILE, SECRET_FILE } from './manifest.ts';
 import { type SnapshotBlob, snapshotDatabase } from './snapshot.ts';
 
 export interface BackupSources {
@@ -48,11 +48,11 @@ export async function backup(sources: BackupSources, dir: string): Promise<Backu
   const { config, db, blobs, say } = sources;
   await makePrivateFolder(dir);
   return holdingCollection(db, 'backup', async () => {
-    const engine = config.databaseUrl ? 'postgres' : 'sqlite';
-    const databaseFile = path.join(dir, DATABASE_FILES[engine]);
-    const snapshot = await snapshotDatabase(config, `${databaseFile}.tmp`);
-    await renameDurably(`${databaseFile}.tmp`, databaseFile);
-    say(`Database copied (${engine}, migration ${snapshot.migration}); copying ${snapshot.blobs.length} files…`);
+    const snapshot = await snapshotDatabase(config, dir);
+    const { engine, databases, migration } = snapshot;
+    say(
+      `Database copied (${databases.join(' and ')}, migration ${migration}); copying ${snapshot.blobs.length} files…`,
+    );
     let bytes = 0;
     const missing: string[] = [];
     await inParallel(snapshot.blobs, COPY_CONCURRENCY, async (blob) => {
@@ -70,7 +70,8 @@ export async function backup(sources: BackupSources, dir: string): Promise<Backu
       format: 1,
       createdAt: new Date().toISOString(),
       engine,
-      migration: snapshot.migration,
+      databases,
+      migration,
       blobs: { count: snapshot.blobs.length, bytes },
       secret: await copySecret(config, dir),
     };

@@ -75,22 +75,19 @@ async function verifyBlobs(db: Db, blobs: BlobStore) {
 }
 
 /**
- * Puts a backup back: the database (into WHARF_DATA_DIR or DATABASE_URL), the blobs, the secret.
+ * Puts a backup back: the database (into WHARF_DATA_DIR or DATABASE_URL, whichever kind the backup
+ * was made from), the blobs (into WHARF_STORAGE's folder or bucket), the secret.
  * Meant for a stopped Wharf; a target that already holds one is refused unless forced. Until the
  * last step the database is marked as a restore that has not finished, which Wharf refuses to
  * start on (db/startable.ts): an interrupted restore never passes for an installation.
  */
 export async function restore(target: RestoreTarget, dir: string): Promise<BackupManifest> {
   const manifest = await readManifest(dir);
-  const engine = target.config.databaseUrl ? 'postgres' : 'sqlite';
-  if (manifest.engine !== engine) {
-    throw new BackupError(
-      `The backup is of a ${manifest.engine} database, and this Wharf is set up for ${engine}: ${engine === 'postgres' ? 'unset DATABASE_URL' : 'set DATABASE_URL'} to restore it`,
-    );
-  }
   const { config, blobs, force, say } = target;
-  await restoreDatabase(config, path.resolve(dir), force);
-  say(`Database restored (${engine}, migration ${manifest.migration})`);
+  const into = config.databaseUrl ? 'postgres' : 'sqlite';
+  await restoreDatabase(config, path.resolve(dir), manifest, force);
+  const kinds = manifest.engine === into ? into : `from ${manifest.engine} into ${into}`;
+  say(`Database restored (${kinds}, migration ${manifest.migration})`);
   const restored = await restoreBlobs(target, dir);
   const db = openDb({ dataDir: config.dataDir, databaseUrl: config.databaseUrl });
   try {

@@ -1,37 +1,19 @@
 import { chmod, copyFile, mkdir, mkdtemp, readFile, rm, stat, writeFile } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
-import SQLite from 'better-sqlite3';
 import { type Kysely, sql } from 'kysely';
 import type { Config } from '../config.ts';
 import { openDb, SQLITE_FILE } from '../db/connection.ts';
-import { markRestoreBegun, tablesOf, UNFINISHED_RESTORE_TABLE, unfinishedRestoreOf } from '../db/databaseState.ts';
+import { markRestoreBegun } from '../db/databaseState.ts';
 import { renameDurably } from '../storage/durable.ts';
 import { PRIVATE_FILE_MODE, PRIVATE_FOLDER_MODE } from './files.ts';
-import { BackupError, DATABASE_FILES } from './manifest.ts';
+import { BackupError, type BackupManifest, DATABASE_FILES, databasesOf } from './manifest.ts';
+import { claimForRestore, mustBeWholeSqlite } from './restoreClaim.ts';
 import { runPgTool } from './snapshot.ts';
+import { restoreSqliteIntoPostgres } from './sqliteIntoPostgres.ts';
 
 // biome-ignore lint/suspicious/noExplicitAny: a database before its tables are known
 type AnyDb = Kysely<any>;
-
-/**
- * Marks the database as being restored from `backup`, in the caller's transaction, after making
- * sure it holds nothing the operator did not mean to replace: it must be empty, hold an earlier
- * restore that did not finish, or be replaced on purpose (`force`). Whether it holds tables.
- */
-async function claimForRestore(db: AnyDb, backup: string, force: boolean): Promise<boolean> {
-  const tables = await tablesOf(db);
-  const unfinished = await unfinishedRestoreOf(db, tables);
-  tables.delete(UNFINISHED_RESTORE_TABLE);
-  if (tables.size > 0 && !unfinished && !force) {
-    const some = [...tables].slice(0, 3).join(', ');
-    throw new BackupError(
-      `The database already holds tables (${some}…); stop Wharf and pass --force to replace them, or restore into an empty database`,
-    );
-  }
-  await markRestoreBegun(db, backup);
-  return tables.size > 0;
-}
 
 const withSqlite = async <T>(dataDir: string, work: (db: AnyDb) => Promise<T>) => {
   const db = openDb({ dataDir, databaseUrl: null });
@@ -47,24 +29,6 @@ const exists = (file: string) =>
     () => true,
     () => false,
   );
-
-/** SQLite's own check of the backup's copy, before the copy replaces anything. */
-function mustBeWholeSqlite(file: string) {
-  let problems: string[];
-  try {
-    const database = new SQLite(file, { fileMustExist: true });
-    try {
-      problems = (database.pragma('quick_check') as { quick_check: string }[]).map((row) => row.quick_check);
-    } finally {
-      database.close();
-    }
-  } catch (error) {
-    throw new BackupError(`The backup's database cannot be read: ${(error as Error).message}`);
-  }
-  if (problems.join() !== 'ok') {
-    throw new BackupError(`The backup's database is damaged: ${problems.slice(0, 3).join('; ')}`);
-  }
-}
 
 /**
  * The backup's copy is checked and marked beside the target, then renamed over it in one step:
@@ -162,8 +126,19 @@ async function restorePostgres(databaseUrl: string, dir: string, force: boolean)
 
 /**
  * Puts the backup's database in place, marked as a restore that has not finished: `restore`
- * clears the mark once the files are in place too.
+ * clears the mark once the files are in place too. Into SQLite goes the backup's SQLite copy,
+ * which every backup but those of older PostgreSQL Wharfs holds; into PostgreSQL, pg_dump's copy,
+ * or the SQLite one copied row by row.
  */
-export function restoreDatabase(config: Config, dir: string, force: boolean) {
-  return config.databaseUrl ? restorePostgres(config.databaseUrl, dir, force) : restoreSqlite(config, dir, force);
+export async function restoreDatabase(config: Config, dir: string, manifest: BackupManifest, force: boolean) {
+  if (config.databaseUrl) {
+    if (manifest.engine === 'postgres') return restorePostgres(config.databaseUrl, dir, force);
+    return restoreSqliteIntoPostgres(config.databaseUrl, dir, manifest.migration, force);
+  }
+  if (!databasesOf(manifest).includes('sqlite')) {
+    throw new BackupError(
+      "The backup holds its PostgreSQL database as pg_dump's copy only (an older Wharf made it): set DATABASE_URL to restore it into PostgreSQL, or make a new backup with this Wharf, which adds an SQLite copy",
+    );
+  }
+  await restoreSqlite(config, dir, force);
 }

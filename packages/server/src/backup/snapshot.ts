@@ -6,6 +6,9 @@ import type { Config } from '../config.ts';
 import { SQLITE_FILE } from '../db/connection.ts';
 import { blobKey } from '../deploys/blobs.ts';
 import { type LogoOwnerKind, logoBlobKey } from '../modules/logos/logoUrl.ts';
+import { renameDurably } from '../storage/durable.ts';
+import { DATABASE_FILES, type DatabaseKind } from './manifest.ts';
+import { copySnapshotToSqlite } from './sqliteCopy.ts';
 
 /** A blob the snapshot's database refers to; `size` is null where the database does not record it (logos). */
 export interface SnapshotBlob {
@@ -16,7 +19,9 @@ export interface SnapshotBlob {
 }
 
 export interface Snapshot {
-  engine: 'sqlite' | 'postgres';
+  engine: DatabaseKind;
+  /** The forms of the database written (`DATABASE_FILES`). */
+  databases: DatabaseKind[];
   /** The last migration the copied database has. */
   migration: string;
   blobs: SnapshotBlob[];
@@ -32,7 +37,7 @@ const LOGOS = ['orgs', 'teams', 'sites']
   .join(' UNION ALL ');
 const LAST_MIGRATION = 'SELECT name FROM kysely_migration ORDER BY name DESC LIMIT 1';
 
-async function contentsOf(rows: Rows): Promise<Omit<Snapshot, 'engine'>> {
+async function contentsOf(rows: Rows): Promise<Pick<Snapshot, 'migration' | 'blobs'>> {
   const blobs: SnapshotBlob[] = [];
   for (const row of await rows(BLOBS)) {
     const hash = String(row.hash);
@@ -48,7 +53,7 @@ async function contentsOf(rows: Rows): Promise<Omit<Snapshot, 'engine'>> {
 }
 
 /** SQLite's online backup: a consistent copy while the server keeps writing. */
-async function snapshotSqlite(config: Config, target: string): Promise<Snapshot> {
+async function snapshotSqlite(config: Config, target: string) {
   const source = new SQLite(path.join(config.dataDir, SQLITE_FILE), { readonly: true, fileMustExist: true });
   try {
     await source.backup(target);
@@ -59,8 +64,7 @@ async function snapshotSqlite(config: Config, target: string): Promise<Snapshot>
   try {
     // One self-contained file, readable without its write-ahead log beside it.
     copy.pragma('journal_mode = DELETE');
-    const contents = await contentsOf(async (sql) => copy.prepare(sql).all() as Record<string, unknown>[]);
-    return { engine: 'sqlite', ...contents };
+    return await contentsOf(async (sql) => copy.prepare(sql).all() as Record<string, unknown>[]);
   } finally {
     copy.close();
   }
@@ -88,10 +92,10 @@ export function runPgTool(program: string, args: string[]): Promise<void> {
 }
 
 /**
- * pg_dump of Wharf's schema in the snapshot of a transaction that also lists the blobs, so the
- * dump and the file list describe the same moment.
+ * pg_dump of Wharf's schema, and its SQLite copy, in the snapshot of a transaction that also lists
+ * the blobs, so the two copies and the file list describe the same moment.
  */
-async function snapshotPostgres(databaseUrl: string, target: string): Promise<Snapshot> {
+async function snapshotPostgres(databaseUrl: string, targets: Record<DatabaseKind, string>) {
   const client = new pg.Client({ connectionString: databaseUrl });
   await client.connect();
   try {
@@ -103,19 +107,35 @@ async function snapshotPostgres(databaseUrl: string, target: string): Promise<Sn
       '--no-privileges',
       `--snapshot=${exported.id}`,
       `--schema=${exported.schema}`,
-      `--file=${target}`,
+      `--file=${targets.postgres}`,
       `--dbname=${databaseUrl}`,
     ]);
-    const contents = await contentsOf(async (sql) => (await client.query(sql)).rows);
-    await dumping;
+    const listedAndCopied = (async () => {
+      const contents = await contentsOf(async (sql) => (await client.query(sql)).rows);
+      await copySnapshotToSqlite(databaseUrl, exported.id, contents.migration, targets.sqlite);
+      return contents;
+    })();
+    // Awaited together: the first failure is the one told, and the other's is not left unheard.
+    const [, contents] = await Promise.all([dumping, listedAndCopied]);
     await client.query('COMMIT');
-    return { engine: 'postgres', ...contents };
+    return contents;
   } finally {
     await client.end();
   }
 }
 
-/** Copies the database into `target` as it is at one moment, and lists the blobs it refers to. */
-export function snapshotDatabase(config: Config, target: string): Promise<Snapshot> {
-  return config.databaseUrl ? snapshotPostgres(config.databaseUrl, target) : snapshotSqlite(config, target);
+/**
+ * Copies the database into the backup folder `dir` as it is at one moment, in every form a
+ * restore may need (each file renamed into place once whole), and lists the blobs it refers to.
+ */
+export async function snapshotDatabase(config: Config, dir: string): Promise<Snapshot> {
+  const engine: DatabaseKind = config.databaseUrl ? 'postgres' : 'sqlite';
+  const databases: DatabaseKind[] = engine === 'postgres' ? ['postgres', 'sqlite'] : ['sqlite'];
+  const file = (kind: DatabaseKind) => path.join(dir, DATABASE_FILES[kind]);
+  const temporary = { sqlite: `${file('sqlite')}.tmp`, postgres: `${file('postgres')}.tmp` };
+  const contents = config.databaseUrl
+    ? await snapshotPostgres(config.databaseUrl, temporary)
+    : await snapshotSqlite(config, temporary.sqlite);
+  for (const kind of databases) await renameDurably(temporary[kind], file(kind));
+  return { engine, databases, ...contents };
 }

@@ -68,14 +68,38 @@ const migrationsWith = (sealer: () => Sealer): Record<string, Migration> => ({
  */
 export async function migrate(db: Db, sealer: () => Sealer, target?: string) {
   await mustBeStartable(db);
+  await runMigrations(db, sealer, { target });
+}
+
+/** The names of the migrations this Wharf knows, oldest first. */
+export const migrationNames = () =>
+  Object.keys(
+    migrationsWith(() => {
+      throw new Error('Migrations listed by name seal nothing');
+    }),
+  );
+
+/**
+ * Runs the migrations up to `target` (the latest by default), without `migrate`'s check: a restore
+ * makes the tables of a database it has marked as unfinished. `inOpenTransaction`: the caller holds
+ * a transaction open on `db`'s one connection, and the migrator opens none of its own (one would
+ * commit the caller's); a failed try there is not tried again, as the transaction failed with it.
+ */
+export async function runMigrations(
+  db: Db,
+  sealer: () => Sealer,
+  options: { target?: string; inOpenTransaction?: boolean },
+) {
+  const { target, inOpenTransaction = false } = options;
   const provider: MigrationProvider = { getMigrations: async () => migrationsWith(sealer) };
   const migrationTableSchema = await postgresSchemaOf(db);
-  const migrator = new Migrator({ db, provider, migrationTableSchema });
+  const migrator = new Migrator({ db, provider, migrationTableSchema, disableTransactions: inOpenTransaction });
   for (let attempt = 1; ; attempt++) {
     const { error, results } = await (target ? migrator.migrateTo(target) : migrator.migrateToLatest());
     if (!error) return;
     const failed = results?.find((result) => result.status === 'Error');
-    if (!failed && attempt < MIGRATION_ATTEMPTS && anotherSchemaWentAway(error, migrationTableSchema)) continue;
+    const mayTryAgain = !failed && !inOpenTransaction && attempt < MIGRATION_ATTEMPTS;
+    if (mayTryAgain && anotherSchemaWentAway(error, migrationTableSchema)) continue;
     throw new Error(`Migration ${failed?.migrationName ?? ''} failed: ${(error as Error).message}`);
   }
 }
