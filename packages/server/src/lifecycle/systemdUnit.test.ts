@@ -1,5 +1,5 @@
 import { execFileSync, spawnSync } from 'node:child_process';
-import { existsSync, readFileSync } from 'node:fs';
+import { readFileSync } from 'node:fs';
 import { mkdtemp, rm, writeFile } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
@@ -67,16 +67,11 @@ describe('the systemd unit (deploy/systemd/wharf@.service)', () => {
     expect(spanMs(one('TimeoutStopSec'))).toBeGreaterThanOrEqual(shutdownGraceMs + CLOSE_MARGIN_MS);
   });
 
-  it('runs the bundle npm start runs, built as root by npm run build, as an account of its own', () => {
-    expect(one('ExecStart')).toBe(`/usr/bin/node --enable-source-maps ${INSTALLED}/packages/server/dist/main.mjs`);
-    expect(readFileSync(path.join(REPOSITORY, 'scripts/buildServer.mjs'), 'utf8')).toContain(
-      "'../packages/server/dist/main.mjs'",
-    );
-    expect(one('ExecStartPre')).toBe(`+/usr/bin/node ${INSTALLED}/scripts/build.mjs`);
-    expect(existsSync(path.join(REPOSITORY, 'scripts/build.mjs'))).toBe(true);
-    expect(JSON.parse(readFileSync(path.join(REPOSITORY, 'package.json'), 'utf8')).scripts.build).toBe(
-      'node scripts/build.mjs',
-    );
+  it('runs the release package unpacked in its folder, as an account of its own', () => {
+    // releasePackage.test.ts installs the package and starts it by this very line.
+    expect(one('ExecStart')).toBe(`/usr/bin/node --enable-source-maps ${INSTALLED}/dist/main.mjs`);
+    expect(readFileSync(path.join(REPOSITORY, 'scripts/release.mjs'), 'utf8')).toContain("'dist/main.mjs'");
+    expect(service.ExecStartPre).toBeUndefined();
     expect(one('User')).not.toMatch(/^(root|0)?$/);
     expect(one('NoNewPrivileges')).toBe('yes');
     expect(one('CapabilityBoundingSet')).toBe('CAP_NET_BIND_SERVICE');
