@@ -8,6 +8,7 @@ import { serveConsole } from './console/serveConsole.ts';
 import { listenForCommits } from './db/commitSignals.ts';
 import { openDb } from './db/connection.ts';
 import { migrate } from './db/migrate.ts';
+import { DeployMetrics } from './deploys/deployMetrics.ts';
 import { scheduleHousekeeping } from './deploys/gc.ts';
 import { deployRoutes } from './deploys/routes.ts';
 import { compressionPool, compressionThreads, variantsSender } from './deploys/variants.ts';
@@ -26,6 +27,7 @@ import { installSecurityHeaders } from './http/securityHeaders.ts';
 import { checkUrlTextOfOtherRoutes } from './http/textRule.ts';
 import { trustClusterWorkers } from './http/trustProxy.ts';
 import { zodSerializerCompiler, zodValidatorCompiler } from './http/validation.ts';
+import { registerQueueMetrics } from './jobs/queueMetrics.ts';
 import { JobRunner } from './jobs/runner.ts';
 import { openCounters } from './lib/counters.ts';
 import { installationTag, mustMatchInstallationSecret } from './lib/secretCheck.ts';
@@ -36,6 +38,8 @@ import { nodeReadiness } from './lifecycle/readiness.ts';
 import { logDestination } from './logging.ts';
 import { mailerFor } from './mail/mailer.ts';
 import { mailSender } from './mail/send.ts';
+import { NodeMetrics } from './metrics/nodeMetrics.ts';
+import { siteRequestTimer, timeApiRequests } from './metrics/requestDurations.ts';
 import { analyticsRoutes } from './modules/analytics/routes.ts';
 import { apiTokenRoutes } from './modules/apiTokens/routes.ts';
 import { auditRoutes } from './modules/audit/routes.ts';
@@ -64,6 +68,7 @@ import { OutboundGuard } from './outbound/guard.ts';
 import { attachRealtime } from './realtime/realtime.ts';
 import { openBlobStore } from './storage/openBlobStore.ts';
 import { scheduleRenewals } from './tls/acme/start.ts';
+import { registerCertificateMetrics } from './tls/certificateMetrics.ts';
 import { createTlsFront, httpsListener } from './tls/https.ts';
 import { httpChallengesFor, startTlsSources, withAcmeChallenges } from './tls/sources.ts';
 import type { WharfApp } from './wharfApp.ts';
@@ -133,6 +138,7 @@ function startBackgroundWork(app: WharfApp, options: BuildOptions) {
 export async function buildApp(config: Config, options: BuildOptions = {}): Promise<WharfApp> {
   let edge: Edge | undefined;
   const lifecycle = new Lifecycle();
+  const metrics = new NodeMetrics();
   const db = openDb({
     dataDir: config.dataDir,
     databaseUrl: config.databaseUrl,
@@ -181,6 +187,7 @@ export async function buildApp(config: Config, options: BuildOptions = {}): Prom
   fastify.setValidatorCompiler(zodValidatorCompiler);
   fastify.setSerializerCompiler(zodSerializerCompiler);
   installErrorHandler(fastify);
+  timeApiRequests(fastify, metrics);
   installJsonBodies(fastify);
   checkUrlTextOfOtherRoutes(fastify);
   installNotFoundHandler(
@@ -199,6 +206,7 @@ export async function buildApp(config: Config, options: BuildOptions = {}): Prom
     config.https && !options.behindWorkers ? createTlsFront(config.https, secret, fastify.server, fastify.log) : null;
   if (tls) {
     lifecycle.adopt(tls);
+    registerCertificateMetrics(metrics.registry, tls.certificates);
     fastify.addHook('onClose', async () => {
       tls.close();
       tls.closeAllConnections();
@@ -242,6 +250,7 @@ export async function buildApp(config: Config, options: BuildOptions = {}): Prom
     counters,
     log: fastify.log,
     sealer,
+    timeRequest: siteRequestTimer(metrics),
     // A form's submission: its event for the dispatcher, its mail for the job runner.
     afterCommit: () => {
       void dispatcher.wake();
@@ -272,6 +281,7 @@ export async function buildApp(config: Config, options: BuildOptions = {}): Prom
     );
     fastify.addHook('onClose', stopListening);
   }
+  registerQueueMetrics(metrics.registry, db);
   const mailer = mailerFor(config);
   // Stopping: no new passes, then the sends under way finish (each within its 10 s timeout).
   fastify.addHook('onClose', async () => {
@@ -299,6 +309,8 @@ export async function buildApp(config: Config, options: BuildOptions = {}): Prom
     counters,
     node: { name: node.name, instance: node.instance, holdsLifeLock: node.holdsLifeLock },
     lifecycle,
+    metrics,
+    deployMetrics: new DeployMetrics(metrics.registry),
     tls,
     acme,
     log: fastify.log,

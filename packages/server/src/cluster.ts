@@ -52,6 +52,7 @@ export async function runPrimary(config: Config, count: number): Promise<Running
   const pool = new WorkerPool(app, config.shutdownGraceMs);
   app.edge.leaveSitesToPeers();
   app.edge.addPeer((siteIds) => pool.reloadSites(siteIds));
+  app.metrics.addPeers(() => pool.scrapeWorkers());
   // The workers drain first: the requests they hand over to the API are in flight too.
   const stop = async () => {
     app.lifecycle.startDraining();
@@ -87,6 +88,12 @@ export function runWorker(config: Config) {
     if (message.type === 'wharf:reload') {
       await worker.edge.reloadSites(message.siteIds).catch((err) => log.error({ err }, 'edge reload failed'));
       send({ type: 'wharf:reloaded', id: message.id });
+    } else if (message.type === 'wharf:scrape') {
+      const figures = await worker.metrics.ownFigures().catch((err) => {
+        log.error({ err }, 'could not gather the figures of this worker');
+        return null;
+      });
+      send({ type: 'wharf:scraped', id: message.id, figures });
     } else if (message.type === 'wharf:stop') {
       clearInterval(metrics);
       await worker.close().catch((err) => log.error({ err }, 'the worker did not stop cleanly'));

@@ -3,6 +3,7 @@ import type { FastifyBaseLogger, FastifyInstance } from 'fastify';
 import type { AccessGuards, Guard } from './access/guards.ts';
 import type { Config } from './config.ts';
 import type { Db } from './db/schema.ts';
+import type { DeployMetrics } from './deploys/deployMetrics.ts';
 import type { Edge } from './edge/edge.ts';
 import type { Dispatcher } from './events/dispatcher.ts';
 import type { AnyRoute, RouteHandler } from './http/handle.ts';
@@ -11,6 +12,7 @@ import type { Counters } from './lib/counters.ts';
 import type { Sealer } from './lib/secrets.ts';
 import type { Lifecycle } from './lifecycle/lifecycle.ts';
 import type { Mailer } from './mail/mailer.ts';
+import type { NodeMetrics } from './metrics/nodeMetrics.ts';
 import type { OutboundGuard } from './outbound/guard.ts';
 import type { BlobStore } from './storage/blobStore.ts';
 import type { Acme } from './tls/acme/start.ts';
@@ -43,6 +45,10 @@ export interface WharfApp {
   };
   /** Counts of sign-in guesses and such, shared by every process of the installation with Redis. */
   counters: Counters;
+  /** This node's figures for /metrics (its workers' added in a cluster's primary). */
+  metrics: NodeMetrics;
+  /** Deploys made and failed, for /metrics. */
+  deployMetrics: DeployMetrics;
   /** Starting, serving or draining, and the requests in flight: what /readyz and a shutdown read. */
   lifecycle: Lifecycle;
   /** The HTTPS server of a single process (`WHARF_HTTPS_PORT`), listened on beside Fastify's; null otherwise. */

@@ -1,19 +1,31 @@
 import cluster, { type Worker } from 'node:cluster';
 import type { Counters } from './edge/metrics.ts';
+import type { ProcessFigures } from './metrics/nodeMetrics.ts';
 import type { WharfApp } from './wharfApp.ts';
 
 /** What the primary and its workers say to each other over the cluster's IPC channel. */
-export type ToWorker = { type: 'wharf:reload'; id: number; siteIds: string[] } | { type: 'wharf:stop' };
+export type ToWorker =
+  | { type: 'wharf:reload'; id: number; siteIds: string[] }
+  /** Asks for the worker's figures (a scrape of /metrics). */
+  | { type: 'wharf:scrape'; id: number }
+  | { type: 'wharf:stop' };
+/** A worker's answer to a question that carried an `id`. */
+type Answer =
+  | { type: 'wharf:reloaded'; id: number }
+  /** null when the worker could not gather them (logged there). */
+  | { type: 'wharf:scraped'; id: number; figures: ProcessFigures | null };
 export type FromWorker =
   | { type: 'wharf:listening' }
   /** It could not start, and why; it exits next. */
   | { type: 'wharf:failed'; message: string }
-  | { type: 'wharf:reloaded'; id: number }
+  | Answer
   | { type: 'wharf:metrics'; counts: [string, Counters][] }
   /** Drained and closed, with its last counts; it exits once this is sent. */
   | { type: 'wharf:stopped'; counts: [string, Counters][] };
 
 const REFRESH_TIMEOUT_MS = 2_000;
+/** Well within a scrape's timeout (Prometheus' default is 10 s): a stuck worker must not fail the scrape. */
+const SCRAPE_TIMEOUT_MS = 3_000;
 /** How long a stopping worker may take beyond the shutdown grace (closing its database, last metrics). */
 const STOP_MARGIN_MS = 5_000;
 
@@ -62,9 +74,9 @@ export class WorkerPool {
   private readonly backoff = new RestartBackoff();
   private readonly restarts = new Set<NodeJS.Timeout>();
   private stopping = false;
-  private nextRefresh = 0;
-  /** Refreshes a worker has not confirmed yet, by id: one message listener per worker serves them all. */
-  private readonly pendingRefreshes = new Map<number, { worker: Worker; done: () => void }>();
+  private nextQuestion = 0;
+  /** Questions a worker has not answered yet, by id: one message listener per worker serves them all. */
+  private readonly pendingAnswers = new Map<number, { worker: Worker; done: (answer?: Answer) => void }>();
   /** The node's start while it lasts (see `start`). */
   private starting: { count: number; done: () => void; failed: (error: Error) => void } | null = null;
 
@@ -100,7 +112,7 @@ export class WorkerPool {
     worker.on('exit', (code, signal) => {
       this.workers.delete(worker);
       const hadServed = this.serving.delete(worker);
-      for (const pending of [...this.pendingRefreshes.values()]) if (pending.worker === worker) pending.done();
+      for (const pending of [...this.pendingAnswers.values()]) if (pending.worker === worker) pending.done();
       if (this.stopping) return;
       if (hadServed) {
         this.app.log.error({ workerPid, code, signal }, 'a worker stopped; starting another');
@@ -144,28 +156,43 @@ export class WorkerPool {
     if (message.type === 'wharf:metrics' || message.type === 'wharf:stopped') {
       for (const [siteId, counts] of message.counts) this.app.edge.metrics.add(siteId, counts);
     }
-    if (message.type === 'wharf:reloaded') this.pendingRefreshes.get(message.id)?.done();
+    if (message.type === 'wharf:reloaded' || message.type === 'wharf:scraped')
+      this.pendingAnswers.get(message.id)?.done(message);
   }
 
   /** Has every worker read these sites again into its routing table. */
-  reloadSites(siteIds: string[]): Promise<void> {
-    return Promise.all([...this.workers].map((worker) => this.reloadOne(worker, siteIds))).then(() => undefined);
+  async reloadSites(siteIds: string[]): Promise<void> {
+    // A stuck worker must not hold up the API; it reads these sites again when it recovers or restarts.
+    const reload = (id: number): ToWorker => ({ type: 'wharf:reload', id, siteIds });
+    await Promise.all([...this.workers].map((worker) => this.ask(worker, reload, REFRESH_TIMEOUT_MS)));
   }
 
-  private reloadOne(worker: Worker, siteIds: string[]) {
-    if (!worker.isConnected()) return Promise.resolve();
-    const id = this.nextRefresh++;
-    return new Promise<void>((resolve) => {
-      const done = () => {
+  /** The figures of every serving worker that answers in time (one that does not is left out, and said). */
+  async scrapeWorkers(): Promise<ProcessFigures[]> {
+    const scrape = (id: number): ToWorker => ({ type: 'wharf:scrape', id });
+    const workers = [...this.serving];
+    const answers = await Promise.all(workers.map((worker) => this.ask(worker, scrape, SCRAPE_TIMEOUT_MS)));
+    return answers.flatMap((answer, i) => {
+      if (answer?.type === 'wharf:scraped' && answer.figures) return [answer.figures];
+      this.app.log.warn({ workerPid: workers[i]!.process.pid }, "a worker's figures are missing from /metrics");
+      return [];
+    });
+  }
+
+  /** Asks a worker a question; its answer, or undefined once it dies or `timeoutMs` passes. */
+  private ask(worker: Worker, question: (id: number) => ToWorker, timeoutMs: number): Promise<Answer | undefined> {
+    if (!worker.isConnected()) return Promise.resolve(undefined);
+    const id = this.nextQuestion++;
+    return new Promise((resolve) => {
+      const done = (answer?: Answer) => {
         clearTimeout(timer);
-        this.pendingRefreshes.delete(id);
-        resolve();
+        this.pendingAnswers.delete(id);
+        resolve(answer);
       };
-      // A stuck worker must not hold up the API; it reads these sites again when it recovers or restarts.
-      const timer = setTimeout(done, REFRESH_TIMEOUT_MS);
-      this.pendingRefreshes.set(id, { worker, done });
-      // A worker dying meanwhile cannot confirm: its exit settles the wait, so a failed send needs nothing more.
-      worker.send({ type: 'wharf:reload', id, siteIds } satisfies ToWorker, (error) => error && done());
+      const timer = setTimeout(done, timeoutMs);
+      this.pendingAnswers.set(id, { worker, done });
+      // A worker dying meanwhile cannot answer: its exit settles the wait, so a failed send needs nothing more.
+      worker.send(question(id), (error) => error && done());
     });
   }
 

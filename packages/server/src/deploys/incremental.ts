@@ -148,6 +148,7 @@ export async function finishDeploy(app: WharfApp, deployId: string, site: Databa
       deployId,
       force: deploy.force === 1,
     });
+    app.deployMetrics.succeeded();
     // The release's variants are queued: the runner need not wait for its next look.
     void app.jobs.wake();
     return release;

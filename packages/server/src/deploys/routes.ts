@@ -3,6 +3,7 @@ import type { FastifyRequest } from 'fastify';
 import { type Guard, param } from '../access/guards.ts';
 import { mustUploadToSite } from '../access/rules.ts';
 import type { Database } from '../db/schema.ts';
+import { isDiskFull } from '../http/diskFull.ts';
 import { httpError } from '../http/errors.ts';
 import { withIdempotencyKey } from '../http/idempotency.ts';
 import { uploadBody } from '../http/uploadBody.ts';
@@ -16,7 +17,7 @@ import { dropOnDiskFull, finishDeploy, startDeploy } from './incremental.ts';
 import { fingerprintOfUpload, uploadArchive } from './uploadArchive.ts';
 
 export function deployRoutes(app: WharfApp) {
-  const { db } = app;
+  const { db, deployMetrics } = app;
   // Deploy files arrive as raw bytes or a tar of them; the handler streams them, so nothing is buffered here.
   for (const mediaType of ['application/octet-stream', 'application/x-tar'])
     app.fastify.addContentTypeParser(mediaType, (_request, payload, done) => done(null, payload));
@@ -50,7 +51,8 @@ export function deployRoutes(app: WharfApp) {
       {
         fingerprint: () => fingerprintOfUpload(request, app.config.limits),
         run: async () => {
-          const { release, fingerprint } = await uploadArchive(app, request, site, actor.userId);
+          const upload = () => uploadArchive(app, request, site, actor.userId);
+          const { release, fingerprint } = await deployMetrics.failuresOf(upload);
           return { answer: release, fingerprint };
         },
       },
@@ -64,23 +66,33 @@ export function deployRoutes(app: WharfApp) {
       { request, reply, actor, runningTtlMs, holder: app.node },
       {
         fingerprint: async () => fingerprint,
-        run: async () => ({ answer: await startDeploy(app, site, actor.userId, body), fingerprint }),
+        run: async () => {
+          const deploy = await deployMetrics.failuresOf(() => startDeploy(app, site, actor.userId, body));
+          return { answer: deploy, fingerprint };
+        },
       },
     );
   });
 
   app.handle(api.uploadDeployFile, deployOf, async ({ deploy: open, site, params, request }) => {
     const deploy = takingFiles({ deploy: open, site }, request, 'application/octet-stream');
-    await dropOnDiskFull(app, deploy.id, () => receiveDeployFile(app, deploy, params.hash, uploadBody(request)));
+    // A file that did not arrive may be sent again; a full disk drops the deploy.
+    await deployMetrics.failuresOf(
+      () => dropOnDiskFull(app, deploy.id, () => receiveDeployFile(app, deploy, params.hash, uploadBody(request))),
+      isDiskFull,
+    );
   });
 
   app.handle(api.uploadDeployFiles, deployOf, async ({ deploy: open, site, request }) => {
     const deploy = takingFiles({ deploy: open, site }, request, 'application/x-tar');
-    await dropOnDiskFull(app, deploy.id, () => receiveDeployFiles(app, deploy, uploadBody(request)));
+    await deployMetrics.failuresOf(
+      () => dropOnDiskFull(app, deploy.id, () => receiveDeployFiles(app, deploy, uploadBody(request))),
+      isDiskFull,
+    );
   });
 
   // Needs no Idempotency-Key: the deploy is the key, and a second finalise answers what the first made.
   app.handle(api.finalizeDeploy, deployOf, async ({ deploy, site }) => {
-    return dropOnDiskFull(app, deploy.id, () => finishDeploy(app, deploy.id, site));
+    return deployMetrics.failuresOf(() => dropOnDiskFull(app, deploy.id, () => finishDeploy(app, deploy.id, site)));
   });
 }

@@ -104,6 +104,7 @@ export async function uploadArchive(
       deployId: deploy.id,
       force,
     });
+    app.deployMetrics.succeeded();
     void app.jobs.wake();
     return { release, fingerprint: upload.fingerprint };
   } catch (error) {

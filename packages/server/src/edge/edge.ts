@@ -7,6 +7,7 @@ import { requestHost } from '../http/requestHost.ts';
 import { clientAddressOf, clientOf, type TrustProxy } from '../http/trustProxy.ts';
 import type { Counters } from '../lib/counters.ts';
 import type { Sealer } from '../lib/secrets.ts';
+import type { SiteRequestTimer } from '../metrics/requestDurations.ts';
 import { CHALLENGE_PREFIX } from '../modules/sites/ownership.ts';
 import type { OutboundGuard } from '../outbound/guard.ts';
 import { normalRequestPath, type RedirectMatch } from '../releaseRules/index.ts';
@@ -88,6 +89,8 @@ export interface EdgeParts {
   log: EdgeLog;
   /** Seals the mails of email forms, queued as jobs. */
   sealer: Sealer;
+  /** Times each request, for the node's metrics. */
+  timeRequest: SiteRequestTimer;
   /**
    * Told after the edge committed a form's submission (its event, its mail), so that a process
    * with a dispatcher and a job runner wakes them at once; cluster workers have neither, and
@@ -119,9 +122,11 @@ export class Edge {
   private readonly reloadLater: ReloadLater;
   private readonly outbound: OutboundGuard;
   private readonly log: EdgeLog;
+  private readonly timeRequest: SiteRequestTimer;
 
-  constructor(db: Db, config: Config, { blobs, outbound, counters, log, sealer, afterCommit }: EdgeParts) {
+  constructor(db: Db, config: Config, { blobs, outbound, counters, log, sealer, afterCommit, timeRequest }: EdgeParts) {
     this.log = log;
+    this.timeRequest = timeRequest;
     this.db = db;
     this.manifests = new ManifestCache(db);
     const pending = new PendingVariants(
@@ -197,6 +202,7 @@ export class Edge {
   }
 
   handle(req: IncomingMessage, res: ServerResponse) {
+    this.timeRequest(req, res);
     const host = this.hosts.parse(requestHost(req));
     if (host && this.isOwnershipChallenge(req, host.name)) {
       res.writeHead(200, { 'content-type': 'text/plain; charset=utf-8', 'cache-control': 'no-store' });

@@ -36,7 +36,7 @@ class LastRead<T> {
   }
 }
 
-/** The edge's figures: metrics for Prometheus (with the node's dependencies) and each site's traffic (flushed every minute). */
+/** The edge's figures: metrics for Prometheus (with the node's own) and each site's traffic (flushed every minute). */
 export function edgeRoutes(app: WharfApp) {
   const { edge, db, fastify, config } = app;
   // An operator looks at metrics most while the database is away: what they read from it is
@@ -67,7 +67,9 @@ export function edgeRoutes(app: WharfApp) {
     const dependencies = (await app.lifecycle.readiness?.metrics()) ?? '';
     const names = await siteNames.read();
     const sites = edge.metrics.prometheus((id) => names.get(id));
-    return reply.type('text/plain; version=0.0.4').send(`${dependencies}${sites}${await pageViews.read()}\n`);
+    // The node's requests, deploys, certificates, queue and processes (its workers' added in).
+    const node = await app.metrics.prometheus();
+    return reply.type('text/plain; version=0.0.4').send(`${dependencies}${sites}${await pageViews.read()}\n${node}`);
   });
 
   app.handle(api.getSiteTraffic, app.access.siteViewer, async ({ site, query }) => {

@@ -256,6 +256,11 @@ export class RoutingTable {
     return parent?.domain.exposeBranches ? parent.domain : null;
   }
 
+  /** Every verified custom domain (their certificates, for /metrics). */
+  *domains(): Iterable<Domain> {
+    for (const { domain } of this.byDomain.values()) yield domain;
+  }
+
   /** Whether a host is served by the edge rather than the console. */
   isDomain(host: string) {
     if (this.byDomain.has(host)) return true;

@@ -11,8 +11,11 @@ import { resolveSecret, Sealer } from '../lib/secrets.ts';
 import { answerHealth, sitesPortListener } from '../lifecycle/health.ts';
 import { Lifecycle } from '../lifecycle/lifecycle.ts';
 import { nodeReadiness } from '../lifecycle/readiness.ts';
+import { NodeMetrics } from '../metrics/nodeMetrics.ts';
+import { siteRequestTimer } from '../metrics/requestDurations.ts';
 import { OutboundGuard } from '../outbound/guard.ts';
 import { openBlobStore } from '../storage/openBlobStore.ts';
+import { registerCertificateMetrics } from '../tls/certificateMetrics.ts';
 import { createTlsFront, httpsListener, listenTls } from '../tls/https.ts';
 import { httpChallengesFor, startTlsSources, withAcmeChallenges } from '../tls/sources.ts';
 import { Edge } from './edge.ts';
@@ -46,7 +49,9 @@ export async function startEdgeWorker(config: Config, primarySocket: string, log
   const secret = resolveSecret(config.secret, config.dataDir);
   const sealer = new Sealer(secret);
   const counters = await openCounters(config.redisUrl, installationTag(secret), log);
-  const edge = new Edge(db, config, { blobs, outbound, counters, log, sealer });
+  // This worker's figures: its primary adds them to its own for the node's /metrics.
+  const metrics = new NodeMetrics();
+  const edge = new Edge(db, config, { blobs, outbound, counters, log, sealer, timeRequest: siteRequestTimer(metrics) });
   const lifecycle = new Lifecycle();
   lifecycle.readiness = nodeReadiness(config, { db, counters, blobs, edge });
   if (config.roles.edge) await edge.load();
@@ -75,6 +80,7 @@ export async function startEdgeWorker(config: Config, primarySocket: string, log
     const tls = createTlsFront(config.https, secret, shared, log);
     // Each worker orders a certificate it lacks at a host's first handshake; the primary renews.
     startTlsSources(config, { db, sealer, secret, tls, edge, challenges, log });
+    registerCertificateMetrics(metrics.registry, tls.certificates);
     lifecycle.adopt(tls);
     await listenTls(tls, config.https.port, config.host);
   }
@@ -86,6 +92,7 @@ export async function startEdgeWorker(config: Config, primarySocket: string, log
   lifecycle.serving();
   return {
     edge,
+    metrics,
     /** Drains (see Lifecycle.drain): requests in flight finish within the shutdown grace. */
     async close() {
       const cut = await lifecycle.drain(config.shutdownGraceMs);

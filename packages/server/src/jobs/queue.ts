@@ -3,7 +3,8 @@ import type { Database, Executor } from '../db/schema.ts';
 import { newId, now } from '../lib/ids.ts';
 
 export type Job = Database['jobs'];
-export type JobKind = 'hook' | 'mail' | 'variants';
+export const JOB_KINDS = ['hook', 'mail', 'variants'] as const;
+export type JobKind = (typeof JOB_KINDS)[number];
 
 export interface NewJob {
   kind: JobKind;

@@ -1,3 +1,4 @@
+import { X509Certificate } from 'node:crypto';
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
@@ -36,6 +37,20 @@ describe('CertificateStore', () => {
     expect(await certificates.contextFor('')).toBeNull();
   });
 
+  it("lists what it serves for /metrics: each of the operator certificate's names, then its sources'", async () => {
+    const pair = authority.issue(['console.example.com', '*.sites.example.com']);
+    write(pair);
+    const certificates = store();
+    const notAfter = new X509Certificate(pair.cert).validToDate;
+    const manual = { name: 'shop.example.org', source: 'manual' as const, notAfter: new Date('2031-01-01T00:00:00Z') };
+    certificates.addSource({ contextFor: () => null, served: async () => [manual] });
+    expect(await certificates.served()).toEqual([
+      { name: 'console.example.com', source: 'operator', notAfter },
+      { name: '*.sites.example.com', source: 'operator', notAfter },
+      manual,
+    ]);
+  });
+
   it('refuses to start with a key that is not the certificate’s', () => {
     const one = authority.issue(['a.example.com']);
     const other = authority.issue(['a.example.com']);
@@ -69,12 +84,14 @@ describe('CertificateStore', () => {
         asked.push(`first ${name}`);
         return null;
       },
+      served: () => [],
     });
     certificates.addSource({
       contextFor: async (name) => {
         asked.push(`second ${name}`);
         return name === 'www.example.org' ? context : null;
       },
+      served: () => [],
     });
     expect(await certificates.contextFor('console.example.com')).not.toBeNull();
     expect(await certificates.contextFor('WWW.example.org')).toBe(context);

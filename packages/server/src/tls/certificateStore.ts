@@ -21,6 +21,23 @@ interface Loaded {
  */
 export interface CertificateSource {
   contextFor(serverName: string): tls.SecureContext | null | Promise<tls.SecureContext | null>;
+  /** The certificates it serves, for /metrics. */
+  served(): ServedCertificate[] | Promise<ServedCertificate[]>;
+}
+
+/** A certificate served for a name, and when it expires. */
+export interface ServedCertificate {
+  name: string;
+  source: 'operator' | 'manual' | 'acme';
+  notAfter: Date;
+}
+
+/** The DNS names of a certificate's subjectAltName: what browsers match (they ignore the subject's CN). */
+function dnsNamesOf(certificate: X509Certificate): string[] {
+  return (certificate.subjectAltName ?? '')
+    .split(', ')
+    .filter((entry) => entry.startsWith('DNS:'))
+    .map((entry) => entry.slice('DNS:'.length));
 }
 
 /** A secure context of a PEM chain and key, with what every context of Wharf shares. */
@@ -81,6 +98,16 @@ export class CertificateStore {
       },
     );
   };
+
+  /** Every certificate served now, for each name it is served for (the operator's: each of its names). */
+  async served(): Promise<ServedCertificate[]> {
+    const operator = this.operator?.certificate;
+    const own = operator
+      ? dnsNamesOf(operator).map((name) => ({ name, source: 'operator' as const, notAfter: operator.validToDate }))
+      : [];
+    const sources = await Promise.all(this.sources.map((source) => source.served()));
+    return [...own, ...sources.flat()];
+  }
 
   /** The operator's certificate now served (tests and logs read its serial number); null without. */
   get operatorCertificate(): X509Certificate | null {

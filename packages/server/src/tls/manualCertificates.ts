@@ -1,8 +1,9 @@
 import { X509Certificate } from 'node:crypto';
 import type tls from 'node:tls';
+import type { Domain } from '@wharf/contract';
 import type { RoutingTable } from '../edge/routingTable.ts';
 import type { Sealer } from '../lib/secrets.ts';
-import { type CertificateSource, secureContextOf } from './certificateStore.ts';
+import { type CertificateSource, type ServedCertificate, secureContextOf } from './certificateStore.ts';
 
 interface Prepared {
   certificate: X509Certificate;
@@ -27,15 +28,30 @@ export class ManualCertificates implements CertificateSource {
   ) {}
 
   contextFor(serverName: string): tls.SecureContext | null {
-    const ssl = this.table.domainOf(serverName)?.sslConfiguration;
+    const prepared = this.preparedFor(this.table.domainOf(serverName));
+    if (!prepared || prepared.certificate.checkHost(serverName) === undefined) return null;
+    return prepared.context;
+  }
+
+  /** The certificate of each custom domain with a manual one, served for the domain's name. */
+  served(): ServedCertificate[] {
+    const served: ServedCertificate[] = [];
+    for (const domain of this.table.domains()) {
+      const prepared = this.preparedFor(domain);
+      if (prepared) served.push({ name: domain.name, source: 'manual', notAfter: prepared.certificate.validToDate });
+    }
+    return served;
+  }
+
+  private preparedFor(domain: Domain | null): Prepared | null {
+    const ssl = domain?.sslConfiguration;
     if (ssl?.type !== 'manual' || !ssl.privateKey) return null;
     let prepared = this.prepared.get(ssl);
     if (prepared === undefined) {
       prepared = this.prepare(ssl.fullchain, ssl.privateKey);
       this.prepared.set(ssl, prepared);
     }
-    if (!prepared || prepared.certificate.checkHost(serverName) === undefined) return null;
-    return prepared.context;
+    return prepared;
   }
 
   private prepare(chain: string, sealedKey: string): Prepared | null {

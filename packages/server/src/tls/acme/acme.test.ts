@@ -20,6 +20,7 @@ import { ORDERS_PER_SITE_PER_HOUR } from './acmeCertificates.ts';
 
 const run = promisify(execFile);
 const CONSOLE = 'console.wharf.test';
+const METRICS_TOKEN = 'acme-metrics-token-for-tests';
 const SITES = 'sites.wharf.test';
 
 for (const database of databases) {
@@ -33,6 +34,7 @@ for (const database of databases) {
     let siteId: string;
     let schema: string | undefined;
     let dns: DnsPeer;
+    let manualExpiry: Date;
 
     beforeAll(async () => {
       // The world is built over plain HTTP first: with HTTPS on, plain HTTP only redirects.
@@ -49,6 +51,7 @@ for (const database of databases) {
       siteName = world.site.name;
       siteId = world.site._id;
       const manual = selfSignedCertificate('manual.shop.test');
+      manualExpiry = new X509Certificate(manual.fullchain).validToDate;
       const domains = [
         { name: 'www.shop.test', exposeBranches: true, sslConfiguration: { type: 'acme' } },
         { name: 'plain.shop.test', exposeBranches: false, sslConfiguration: { type: 'external' } },
@@ -72,7 +75,12 @@ for (const database of databases) {
         port,
         postgres: database.postgres,
         ...(schema ? { schema } : {}),
-        env: { ...acmeEnv(pebble, httpsPort), ...dnsEnv, WHARF_ACME_EMAIL: 'ops@wharf.test' },
+        env: {
+          ...acmeEnv(pebble, httpsPort),
+          ...dnsEnv,
+          WHARF_ACME_EMAIL: 'ops@wharf.test',
+          WHARF_METRICS_TOKEN: METRICS_TOKEN,
+        },
       });
     }, 60_000);
     afterAll(async () => {
@@ -181,6 +189,22 @@ for (const database of databases) {
       });
       expect(answer.subject).toContain('CN=manual.shop.test');
       expect(await certificateRow('manual.shop.test')).toBeUndefined();
+    });
+
+    it('tells /metrics when each certificate it serves expires, obtained and manual alike', async () => {
+      const headers = { host: CONSOLE, authorization: `Bearer ${METRICS_TOKEN}` };
+      const answer = await httpsGet(httpsPort, CONSOLE, root, '/metrics', { headers });
+      expect(answer.status).toBe(200);
+      const expiry = (name: string, source: string) =>
+        new RegExp(
+          `^wharf_certificate_expiry_timestamp_seconds\\{name="${name}",source="${source}"\\} (\\S+)$`,
+          'm',
+        ).exec(answer.text)?.[1];
+      const obtained = await certificateRow(CONSOLE);
+      expect(Number(expiry(CONSOLE, 'acme'))).toBe(new Date(obtained!.not_after!).getTime() / 1000);
+      expect(Number(expiry('manual.shop.test', 'manual'))).toBe(manualExpiry.getTime() / 1000);
+      // Saved but not verified: not served, so not reported either.
+      expect(answer.text).not.toContain('unproven.shop.test');
     });
 
     it('refuses names Wharf does not serve, and orders nothing for them', async () => {

@@ -3,11 +3,12 @@ import type { Logger } from 'pino';
 import type { Db } from '../../db/schema.ts';
 import type { Sealer } from '../../lib/secrets.ts';
 import { failureText } from '../../outbound/outsideServices.ts';
-import { type CertificateSource, secureContextOf } from '../certificateStore.ts';
+import { type CertificateSource, type ServedCertificate, secureContextOf } from '../certificateStore.ts';
 import {
   type CertificateRow,
   claimOrder,
   clearBackOff,
+  issuedCertificates,
   ordersSince,
   recordFailure,
   recordIssued,
@@ -138,6 +139,12 @@ export class AcmeCertificates implements CertificateSource {
         { host, name, reason: row.last_error, nextAttemptAt: row.retry_at },
         `no certificate: the last order failed (${row.last_error}); the next is at ${row.retry_at}, or at once on Retry now or a restart`,
       );
+  }
+
+  /** Every certificate obtained, as every process serves them (from the database). */
+  async served(): Promise<ServedCertificate[]> {
+    const issued = await issuedCertificates(this.parts.db);
+    return issued.map(({ name, notAfter }) => ({ name, source: 'acme', notAfter }));
   }
 
   /** A valid certificate in the database for the host: its own, or a wildcard over its parent. */

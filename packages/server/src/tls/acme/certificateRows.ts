@@ -21,6 +21,17 @@ export function servableRows(db: Db, names: string[]): Promise<CertificateRow[]>
     .execute();
 }
 
+/** Every certificate obtained (a renewal replaces its name's), with when it expires. */
+export async function issuedCertificates(db: Db): Promise<{ name: string; notAfter: Date }[]> {
+  const rows = await db
+    .selectFrom('tls_certificates')
+    .select(['name', 'not_after'])
+    .where('chain', 'is not', null)
+    .where('not_after', 'is not', null)
+    .execute();
+  return rows.map((row) => ({ name: row.name, notAfter: new Date(row.not_after!) }));
+}
+
 export function rowNamed(db: Db, name: string): Promise<CertificateRow | undefined> {
   return db.selectFrom('tls_certificates').selectAll().where('name', '=', name).executeTakeFirst();
 }
