@@ -17,7 +17,11 @@ import {
 import { uploadRelease } from '../test/world.ts';
 import { hashPassword } from './lib/passwords.ts';
 
-const ROUNDS = 50;
+/**
+ * Kills in a row: each waits for a worker to start again, seconds on a busy machine, so the
+ * count is what a loaded CI machine finishes well within the test's time (every 10th is logged).
+ */
+const ROUNDS = 24;
 
 describe('a cluster whose workers die', () => {
   let dataDir: string;
@@ -86,7 +90,9 @@ describe('a cluster whose workers die', () => {
   }
 
   it(`survives ${ROUNDS} kill -9 of a worker during branch flips, serving the current release after each respawn`, async () => {
+    const startedAt = performance.now();
     for (let round = 0; round < ROUNDS; round++) {
+      if (round % 10 === 0) console.info(`round ${round} of ${ROUNDS} at ${Math.round(performance.now() - startedAt)} ms`);
       const stopFlipping = flipping();
       await sleep(20 + (round % 5) * 15);
       const workers = childPids(wharf.child.pid!);
@@ -107,5 +113,5 @@ describe('a cluster whose workers die', () => {
       expect(answers.map((answer) => answer.text)).toEqual(Array(12).fill(current.content));
     }
     expect(isAlive(wharf.child)).toBe(true);
-  }, 600_000);
+  }, 900_000);
 });
