@@ -14,6 +14,9 @@ const commands: Record<string, () => Promise<Command>> = {
   rollback: () => import('./commands/siteCommands.ts').then((module) => module.siteCommand('rollback')),
   releases: () => import('./commands/siteCommands.ts').then((module) => module.siteCommand('releases')),
   status: () => import('./commands/siteCommands.ts').then((module) => module.siteCommand('status')),
+  login: () => import('./commands/login.ts').then((module) => module.loginCommand),
+  logout: () => import('./commands/logout.ts').then((module) => module.logoutCommand),
+  whoami: () => import('./commands/whoami.ts').then((module) => module.whoamiCommand),
 };
 
 async function dispatch(argv: string[], context: CliContext): Promise<number> {

@@ -10,4 +10,6 @@ export interface CliContext {
   stderr: ProgressStream;
   retry: RetryPolicy;
   now(): Date;
+  /** Asks the desktop to show a page (`wharf login`); a machine without a desktop shows nothing. */
+  openBrowser(url: string): unknown;
 }

@@ -23,10 +23,16 @@ Usage:
   wharf releases list [--search TEXT] [--limit N]
   wharf status                         what each branch serves, and where
   wharf hash-password [password]      (better: the password on standard input)
+  wharf login [--url URL] [--no-browser]
+                                       sign in from this terminal: approve it in the console
+  wharf logout [--url URL]             delete the token of wharf login, here and on the server
+  wharf whoami [--url URL]             who wharf login signed in as, and its token
   wharf --help | --version
 
-Every command but hash-password takes --url, --site and --token (or WHARF_URL, WHARF_SITE and
-WHARF_TOKEN; a site token will do) and --json. Run wharf upload --help for the details of an upload.
+upload, branch, rollback, releases and status take --url, --site and --token (or WHARF_URL,
+WHARF_SITE and WHARF_TOKEN; a site token will do) and --json. Without --token or WHARF_TOKEN they
+use the token wharf login stored for that server. Run wharf upload --help for the details of an
+upload, wharf login --help for where logins are kept.
 `;
 
 export const siteCommandHelp = `Usage:
@@ -38,7 +44,8 @@ export const siteCommandHelp = `Usage:
 Options:
   --url URL        the Wharf server, e.g. http://localhost:8080           (env WHARF_URL)
   --site ID        the site's id, shown in the console                      (env WHARF_SITE)
-  --token TOKEN    the site's token, or an API token with the route's scope (env WHARF_TOKEN)
+  --token TOKEN    the site's token, or an API token with the route's scope (env WHARF_TOKEN);
+                   default: the token of wharf login to that server
   --json           print one JSON object with the result (or the error) on stdout
   -h, --help       this help
 
@@ -57,7 +64,8 @@ Options:
   --url URL        the Wharf server, e.g. http://localhost:8080           (env WHARF_URL)
   --site ID        the site's id, shown in the console                      (env WHARF_SITE)
   --token TOKEN    a site token, or an API token with release_create       (env WHARF_TOKEN)
-                   (prefer the variable: arguments show in process lists)
+                   (prefer the variable: arguments show in process lists);
+                   default: the token of wharf login to that server
   --release NAME   the release's name; default: short commit and subject in git, else the time
   --branch NAME    a branch to serve the release, repeatable; default: the CI's branch
                    (GITHUB_HEAD_REF, GITHUB_REF_NAME, FORGEJO_*/GITEA_*, CI_COMMIT_REF_NAME,

@@ -30,6 +30,10 @@ export const METHOD_COLORS = {
   delete: 'red',
 } as const;
 export const INVITE_TTL_DAYS = 7;
+/** How long a sign-in started by `wharf login` waits for its approval in the console. */
+export const CLI_LOGIN_TTL_MINUTES = 10;
+/** How long the token a `wharf login` obtains lasts. */
+export const CLI_TOKEN_DAYS = 90;
 export const LOGO_MAX_BYTES = 1024 * 1024;
 export const LOGO_TYPES = ['image/png', 'image/jpeg', 'image/webp', 'image/gif'] as const;
 export const DEFAULT_PAGE_SIZE = 20;

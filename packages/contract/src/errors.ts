@@ -39,6 +39,8 @@ export const errorCodes = {
   TOKEN_OTHER_SITE: 403,
   CROSS_ORIGIN_REFUSED: 403,
   METRICS_TOKEN_REQUIRED: 403,
+  /** The poll of a `wharf login` with a secret other than the one it started with. */
+  CLI_LOGIN_SECRET_WRONG: 403,
   ORG_CREATION_NOT_ALLOWED: 403,
   SIGN_IN_METHOD_OFF: 403,
   // 404: not there, or not for this caller to know of.
@@ -63,6 +65,7 @@ export const errorCodes = {
   DOMAIN_NOT_FOUND: 404,
   /** A name that no certificate of the site (obtained over ACME) has. */
   CERTIFICATE_NOT_FOUND: 404,
+  CLI_LOGIN_NOT_FOUND: 404,
   // 408: the request's body did not arrive in time.
   UPLOAD_TIMEOUT: 408,
   // 409: the request conflicts with the current state.
@@ -81,11 +84,17 @@ export const errorCodes = {
   DEPLOY_FINALISED: 409,
   DEPLOY_INCOMPLETE: 409,
   IDEMPOTENCY_KEY_IN_USE: 409,
+  /** A `wharf login` already approved or cancelled: it is answered once. */
+  CLI_LOGIN_ANSWERED: 409,
   /** This installation obtains no certificates over ACME: there is nothing to order again. */
   ACME_OFF: 409,
   // 410: it was there and is gone for good.
   INVITE_EXPIRED: 410,
   DEPLOY_EXPIRED: 410,
+  CLI_LOGIN_EXPIRED: 410,
+  CLI_LOGIN_CANCELLED: 410,
+  /** The token of a `wharf login` was handed over already: it is handed over once. */
+  CLI_LOGIN_CLAIMED: 410,
   // 408, 413, 414, 415, 421, 422, 429, 431
   REQUEST_TIMEOUT: 408,
   BODY_TOO_LARGE: 413,

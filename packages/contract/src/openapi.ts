@@ -42,6 +42,12 @@ function requestBody(route: Route) {
   return { required: true, content: { 'application/json': { schema: jsonSchema(route.body, 'input') } } };
 }
 
+/** A token holding the route's scope; on its own token's routes, any token of the path's id. */
+function tokenSecurity(route: Route) {
+  if (route.scope) return [{ token: [route.scope] }];
+  return route.auth === 'ownToken' ? [{ token: [] }] : [];
+}
+
 function responses(route: Route) {
   const success =
     route.response === noContent
@@ -72,9 +78,13 @@ export function openApiDocument(version: string) {
       operationId: name,
       summary: route.summary,
       tags: [tag.replace(/\..*$/, '')],
-      description: route.scope ? `API token scope: \`${route.scope}\`` : 'Cannot be called with an API token.',
+      description: route.scope
+        ? `API token scope: \`${route.scope}\``
+        : route.auth === 'ownToken'
+          ? 'An API token may call it on itself only.'
+          : 'Cannot be called with an API token.',
       'x-wharf-scope': route.scope,
-      security: route.auth === 'public' ? [] : [{ session: [] }, ...(route.scope ? [{ token: [route.scope] }] : [])],
+      security: route.auth === 'public' ? [] : [{ session: [] }, ...tokenSecurity(route)],
       parameters: parameters(route),
       requestBody: requestBody(route),
       responses: responses(route),

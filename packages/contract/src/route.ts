@@ -7,9 +7,11 @@ export type HttpMethod = (typeof HTTP_METHODS)[number];
  * Who may call a route at all, before any role check:
  * - `public`: anybody, signed in or not;
  * - `user`: a session, or an API token holding the route's scope;
- * - `upload`: as `user`, and also a site token of the site in the path.
+ * - `upload`: as `user`, and also a site token of the site in the path;
+ * - `ownToken`: as `user`, and also an API token the path names (`:apiTokenId`), whatever its
+ *   scopes: a token may read and revoke itself (`wharf whoami`, `wharf logout`), never another.
  */
-export type RouteAuth = 'public' | 'user' | 'upload';
+export type RouteAuth = 'public' | 'user' | 'upload' | 'ownToken';
 
 /** The answer of a route that has nothing to say: 204 No Content. */
 export const noContent = z.undefined();

@@ -47,6 +47,7 @@ import { ensureFirstAdmin } from './modules/auth/passwordLogins.ts';
 import { authRoutes } from './modules/auth/routes.ts';
 import { branchRoutes } from './modules/branches/routes.ts';
 import { cliRoutes } from './modules/cli/routes.ts';
+import { cliLoginRoutes } from './modules/cliLogins/routes.ts';
 import { docsRoutes } from './modules/docs/routes.ts';
 import { formRoutes } from './modules/forms/routes.ts';
 import { startHookDeliveries } from './modules/hooks/delivery/start.ts';
@@ -112,6 +113,7 @@ const modules = [
   siteTokenRoutes,
   submissionRoutes,
   apiTokenRoutes,
+  cliLoginRoutes,
   hookRoutes,
   deployRoutes,
   docsRoutes,

@@ -6,6 +6,8 @@ export interface FailureContext {
   url: URL;
   siteId: string;
   attempts: number;
+  /** The token came from `wharf login`, not from --token or WHARF_TOKEN. */
+  fromLogin?: boolean;
 }
 
 const TOKEN_REFUSED: ErrorCode[] = [
@@ -23,7 +25,7 @@ const TOKEN_NOT_ALLOWED: ErrorCode[] = [
 ];
 
 /** A failed call as a message the user can act on, with the exit code of its kind, decided by the server's code. */
-export function explainFailure(error: unknown, { url, siteId, attempts }: FailureContext): CliFailure {
+export function explainFailure(error: unknown, { url, siteId, attempts, fromLogin }: FailureContext): CliFailure {
   if (error instanceof CliFailure) return error;
   if (error instanceof NetworkError) {
     return new CliFailure(
@@ -36,6 +38,12 @@ export function explainFailure(error: unknown, { url, siteId, attempts }: Failur
   }
   const { status, code, message } = error;
   if ((code && TOKEN_REFUSED.includes(code)) || (!code && status === 401)) {
+    if (fromLogin) {
+      return new CliFailure(
+        exitCodes.badToken,
+        `The server does not accept the token of wharf login: ${message}. Run wharf login --url ${url.origin} again.`,
+      );
+    }
     return new CliFailure(
       exitCodes.badToken,
       `The server does not accept the token: ${message}. Check --token or WHARF_TOKEN: a site token of the site, or an API token with the release_create scope.`,

@@ -9,7 +9,8 @@ import { isRetryable, type RetryPolicy, retryDelay, sleep } from './retry.ts';
 export interface Connection {
   /** The Wharf server, e.g. http://localhost:8080. */
   url: URL;
-  token: string;
+  /** Null for the calls of `wharf login` before it has one. */
+  token: string | null;
   retry: RetryPolicy;
   /** Told about each retry, so a user watching a slow upload knows why. */
   onRetry(message: string): void;
@@ -50,7 +51,7 @@ export function wharfApi(connection: Connection) {
       const response = await fetch(url, {
         method: route.method.toUpperCase(),
         headers: {
-          authorization: `Bearer ${connection.token}`,
+          ...(connection.token ? { authorization: `Bearer ${connection.token}` } : {}),
           'user-agent': `wharf-cli/${version}`,
           ...(body ? { 'content-type': body.contentType } : {}),
           ...(idempotencyKey ? { 'idempotency-key': idempotencyKey } : {}),
@@ -131,6 +132,11 @@ export function wharfApi(connection: Connection) {
       send(api.setBranchRelease, { siteId, branchId }, json({ release: releaseId })),
     listReleases: (siteId: string, query: { page: number; size: number; search?: string }) =>
       send(api.listReleases, { siteId }, undefined, {}, query),
+    startCliLogin: (machine: string) => send(api.startCliLogin, {}, json({ machine })),
+    claimCliLogin: (cliLoginId: string, secret: string) => send(api.claimCliLogin, { cliLoginId }, json({ secret })),
+    getUser: () => send(api.getUser, {}),
+    getApiToken: (apiTokenId: string) => send(api.getApiToken, { apiTokenId }),
+    deleteApiToken: (apiTokenId: string) => send(api.deleteApiToken, { apiTokenId }),
   };
 }
 

@@ -144,7 +144,8 @@ export function siteCommand(name: keyof typeof commands) {
       return exitCodes.ok;
     } catch (error) {
       if (error instanceof CliFailure) throw error;
-      throw explainFailure(error, { url: site.url, siteId: site.siteId, attempts: context.retry.attempts });
+      const { url, siteId, fromLogin } = site;
+      throw explainFailure(error, { url, siteId, fromLogin, attempts: context.retry.attempts });
     }
   };
 }

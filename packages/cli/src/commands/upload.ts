@@ -116,6 +116,7 @@ export async function uploadCommand(argv: string[], context: CliContext): Promis
     return 0;
   } catch (error) {
     await reportPreview(pullRequest, null, args.comment, progress);
-    throw explainFailure(error, { url: args.url, siteId: args.siteId, attempts: context.retry.attempts });
+    const { url, siteId, fromLogin } = args;
+    throw explainFailure(error, { url, siteId, fromLogin, attempts: context.retry.attempts });
   }
 }

@@ -1,10 +1,15 @@
+import os from 'node:os';
+import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { CliFailure, exitCodes } from '../failures.ts';
 import { parseUploadArguments } from './uploadArguments.ts';
 
 const complete = ['./dist', '--url', 'http://localhost:8080', '--site', 'site1', '--token', 'wharf_site_x'];
 
-function usageMessage(args: string[], env: Record<string, string> = {}) {
+// No login of this machine's user may give the token a test leaves out.
+const withoutLogins = { XDG_CONFIG_HOME: path.join(os.tmpdir(), 'wharf-test-no-logins') };
+
+function usageMessage(args: string[], env: Record<string, string> = withoutLogins) {
   try {
     parseUploadArguments(args, env);
   } catch (error) {
@@ -22,6 +27,7 @@ describe('wharf upload arguments', () => {
       url: new URL('http://localhost:8080'),
       siteId: 'site1',
       token: 'wharf_site_x',
+      fromLogin: false,
       release: null,
       branches: [],
       comment: false,

@@ -1,14 +1,11 @@
 import { parseArgs } from 'node:util';
 import { branchExpiry } from '@wharf/contract';
 import { usageError } from '../failures.ts';
-import { connectionOf, connectionOptions } from './connection.ts';
+import { connectionOf, connectionOptions, type SiteConnection } from './connection.ts';
 
 /** What `wharf upload` was asked to do, before defaults that need git are filled in. */
-export interface UploadArguments {
+export interface UploadArguments extends SiteConnection {
   folder: string;
-  url: URL;
-  siteId: string;
-  token: string;
   /** Null: named after the commit, or the time. */
   release: string | null;
   /** Empty: the CI's branch, or git's, or main. */

@@ -3,7 +3,8 @@ import { apiEndpoint, apiToken, createApiTokenBody, updateApiTokenBody } from '.
 import { noContent, route } from '../route.ts';
 import { ids } from './params.ts';
 
-// Token routes have no scope: a token can never mint or widen tokens.
+// Token routes have no scope: a token can never mint or widen tokens. A token may only read
+// and delete itself (what `wharf whoami` and `wharf logout` do).
 export const listApiTokens = route({
   method: 'get',
   path: '/api/v1/api-tokens',
@@ -16,6 +17,7 @@ export const getApiToken = route({
   method: 'get',
   path: '/api/v1/api-tokens/:apiTokenId',
   scope: null,
+  auth: 'ownToken',
   summary: 'One API token with its value',
   params: ids('apiTokenId'),
   response: apiToken,
@@ -44,6 +46,7 @@ export const deleteApiToken = route({
   method: 'delete',
   path: '/api/v1/api-tokens/:apiTokenId',
   scope: null,
+  auth: 'ownToken',
   summary: 'Delete an API token',
   params: ids('apiTokenId'),
   response: noContent,

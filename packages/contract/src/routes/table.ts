@@ -2,6 +2,7 @@ import type { Route } from '../route.ts';
 import * as apiTokens from './apiTokens.ts';
 import * as audit from './audit.ts';
 import * as branches from './branches.ts';
+import * as cliLogins from './cliLogins.ts';
 import * as forms from './forms.ts';
 import { orgHooks, siteHooks, teamHooks, userHooks } from './hooks.ts';
 import * as logos from './logos.ts';
@@ -35,6 +36,7 @@ export const api = {
   ...forms,
   ...submissions,
   ...apiTokens,
+  ...cliLogins,
   ...prefixed('orgHook', orgHooks),
   ...prefixed('teamHook', teamHooks),
   ...prefixed('siteHook', siteHooks),

@@ -26,6 +26,7 @@ import * as basicAuthHashes from './migrations/023_basic_auth_hashes.ts';
 import * as siteForms from './migrations/024_site_forms.ts';
 import * as deployForce from './migrations/025_deploy_force.ts';
 import * as deadBlobs from './migrations/026_dead_blobs.ts';
+import * as cliLogins from './migrations/027_cli_logins.ts';
 import type { Db } from './schema.ts';
 import { mustBeStartable } from './startable.ts';
 
@@ -60,6 +61,7 @@ const migrationsWith = (sealer: () => Sealer): Record<string, Migration> => ({
   '024_site_forms': siteForms,
   '025_deploy_force': deployForce,
   '026_dead_blobs': deadBlobs,
+  '027_cli_logins': cliLogins,
 });
 
 /**

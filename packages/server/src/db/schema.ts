@@ -42,6 +42,19 @@ export interface Database {
     link_user_id: string | null;
     expires_at: Iso;
   };
+  /** A sign-in of the `wharf` command waiting for approval in the console (modules/cliLogins). */
+  cli_logins: {
+    id: string;
+    secret_hash: string;
+    code: string;
+    machine: string;
+    address: string;
+    state: 'pending' | 'approved' | 'cancelled' | 'claimed';
+    user_id: string | null;
+    api_token_id: string | null;
+    created_at: Iso;
+    expires_at: Iso;
+  };
   password_logins: { name: string; password_hash: string; created_at: Iso };
   sessions: { id_hash: string; user_id: string; identity_id: string | null; created_at: Iso; expires_at: Iso };
   orgs: {

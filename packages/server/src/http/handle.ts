@@ -38,8 +38,12 @@ export type RouteHandler<R extends AnyRoute, T extends object = object> = (
   context: HandlerContext<R, T>,
 ) => Promise<HandlerResult<R>> | HandlerResult<R>;
 
+/** Whether an API token calls one of its own token's routes on itself (`wharf whoami`, `wharf logout`). */
+const onItself = (route: Route, actor: Actor & { kind: 'apiToken' }, params: PathParams) =>
+  route.auth === 'ownToken' && params.apiTokenId === actor.tokenId;
+
 /** Refuses callers the route's `auth` and `scope` rule out, before any role check runs. */
-function admit(route: Route, actor: Actor): void {
+function admit(route: Route, actor: Actor, params: PathParams): void {
   if (route.auth === 'public') return;
   switch (actor.kind) {
     case 'anonymous':
@@ -48,13 +52,20 @@ function admit(route: Route, actor: Actor): void {
       if (route.auth !== 'upload') throw httpError('TOKEN_KIND_REFUSED', 'A site token can only upload releases');
       return;
     case 'apiToken': {
-      if (route.scope === null) throw httpError('TOKEN_KIND_REFUSED', 'This route cannot be called with an API token');
+      if (route.scope === null && !onItself(route, actor, params)) {
+        throw httpError(
+          'TOKEN_KIND_REFUSED',
+          route.auth === 'ownToken'
+            ? 'An API token may only read or delete itself'
+            : 'This route cannot be called with an API token',
+        );
+      }
       const time = new Date().toISOString();
       if (time < actor.activatesAt)
         throw httpError('TOKEN_NOT_ACTIVE', `The token is not active until ${actor.activatesAt}`);
       if (actor.expiresAt && time >= actor.expiresAt)
         throw httpError('TOKEN_EXPIRED', `The token expired at ${actor.expiresAt}`);
-      if (!actor.scopes.includes(route.scope))
+      if (route.scope !== null && !actor.scopes.includes(route.scope))
         throw httpError('TOKEN_SCOPE_MISSING', `The token lacks the scope ${route.scope}`);
       return;
     }
@@ -105,7 +116,7 @@ export function bindRoute<R extends AnyRoute, T extends object>(
         route.auth === 'public'
           ? await resolveActor(db, request).catch(() => anonymous)
           : await resolveActor(db, request);
-      admit(route, actor);
+      admit(route, actor, request.params as PathParams);
       mustHaveGoodUrlText(request);
       const granted = await guard(actor, request.params as PathParams);
       admitted.set(request, { actor, granted });

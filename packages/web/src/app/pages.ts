@@ -25,6 +25,7 @@ export const PublicLayout = page(() => import('./shell/PublicLayout.tsx'), 'Publ
 export const LoginPage = page(() => import('../features/auth/LoginPage.tsx'), 'LoginPage');
 export const LegalPage = page(() => import('../features/legal/LegalPage.tsx'), 'LegalPage');
 export const InvitePage = fullPage(() => import('../features/invite/InvitePage.tsx'), 'InvitePage');
+export const CliLoginPage = fullPage(() => import('../features/cliLogin/CliLoginPage.tsx'), 'CliLoginPage');
 export const OrgsPage = fullPage(() => import('../features/orgs/OrgsPage.tsx'), 'OrgsPage');
 export const TeamsPage = page(() => import('../features/teams/TeamsPage.tsx'), 'TeamsPage');
 export const TeamPage = fullPage(() => import('../features/teams/TeamPage.tsx'), 'TeamPage');
@@ -49,6 +50,7 @@ const signedInPages: [pattern: string, pages: { preload: () => Promise<unknown> 
   ['/sites/:siteId/*', [SitePage]],
   ['/orgs', [OrgsPage]],
   ['/invite', [InvitePage]],
+  ['/cli-login/:cliLoginId', [CliLoginPage]],
   ['/legal/*', [LegalPage]],
   ['/org', [OrgAdminPage, OrgSettingsTab]],
   ['/org/settings', [OrgAdminPage, OrgSettingsTab]],

@@ -11,6 +11,7 @@ import {
   ApiTokenPage,
   ApiTokensPage,
   AuditLogTab,
+  CliLoginPage,
   InvitePage,
   LegalPage,
   LoginPage,
@@ -59,6 +60,7 @@ export function AppRoutes() {
               <Route path="hooks/*" element={<UserHooksTab />} />
             </Route>
             <Route path="/invite" element={<InvitePage />} />
+            <Route path="/cli-login/:cliLoginId" element={<CliLoginPage />} />
           </Route>
           <Route element={<Access rule="noOrg" />}>
             <Route path="/orgs" element={<OrgsPage />} />

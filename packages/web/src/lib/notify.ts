@@ -66,7 +66,9 @@ export type FailedAction =
   | 'send test'
   | 'load backend env'
   | 'disconnect account'
-  | 'retry certificate';
+  | 'retry certificate'
+  | 'approve sign-in'
+  | 'cancel sign-in';
 
 export function errorText(error: unknown): string {
   return error instanceof Error ? error.message : String(error);

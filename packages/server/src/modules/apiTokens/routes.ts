@@ -18,7 +18,7 @@ export function apiTokenRoutes(app: WharfApp) {
     return rows.map((row) => toApiToken(sealer, row));
   });
 
-  /** One of the caller's own tokens, named by the path; another's is not found. */
+  /** One of the caller's own tokens, named by the path; another's is not found. (A token names only itself: `admit`.) */
   const ownToken = (async (actor, params) => {
     const userId = userOf(actor);
     return { userId, token: await findOwnToken(db, userId, param(params, 'apiTokenId')) };

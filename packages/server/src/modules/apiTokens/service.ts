@@ -1,6 +1,6 @@
 import { type ApiToken, isScope } from '@wharf/contract';
 import { API_TOKEN_PREFIX } from '../../access/actor.ts';
-import type { Database, Db } from '../../db/schema.ts';
+import type { Database, Db, Executor } from '../../db/schema.ts';
 import { recordEvent } from '../../events/outbox.ts';
 import { httpError, invalidField } from '../../http/errors.ts';
 import { newId, newSecret, now } from '../../lib/ids.ts';
@@ -58,7 +58,8 @@ export async function findOwnToken(db: Db, userId: string, tokenId: string) {
   return row;
 }
 
-export async function createApiToken(db: Db, sealer: Sealer, userId: string, settings: TokenSettings) {
+/** Makes a token of the user and records its event, in the caller's transaction. */
+export async function insertApiToken(trx: Executor, sealer: Sealer, userId: string, settings: TokenSettings) {
   checkSettings(settings, 'activesAt');
   const value = newSecret(API_TOKEN_PREFIX);
   const row: TokenRow = {
@@ -69,16 +70,18 @@ export async function createApiToken(db: Db, sealer: Sealer, userId: string, set
     created_at: now(),
     ...normalise(settings),
   };
-  await db.transaction().execute(async (trx) => {
-    await trx.insertInto('api_tokens').values(row).execute();
-    await recordEvent(trx, {
-      name: 'user_api_token_created',
-      actorId: userId,
-      userId,
-      data: { tokenId: row.id, name: row.name },
-    });
+  await trx.insertInto('api_tokens').values(row).execute();
+  await recordEvent(trx, {
+    name: 'user_api_token_created',
+    actorId: userId,
+    userId,
+    data: { tokenId: row.id, name: row.name },
   });
   return toApiToken(sealer, row);
+}
+
+export function createApiToken(db: Db, sealer: Sealer, userId: string, settings: TokenSettings) {
+  return db.transaction().execute((trx) => insertApiToken(trx, sealer, userId, settings));
 }
 
 export async function updateApiToken(db: Db, sealer: Sealer, userId: string, tokenId: string, settings: TokenSettings) {
