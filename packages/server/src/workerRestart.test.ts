@@ -92,7 +92,8 @@ describe('a cluster whose workers die', () => {
   it(`survives ${ROUNDS} kill -9 of a worker during branch flips, serving the current release after each respawn`, async () => {
     const startedAt = performance.now();
     for (let round = 0; round < ROUNDS; round++) {
-      if (round % 10 === 0) console.info(`round ${round} of ${ROUNDS} at ${Math.round(performance.now() - startedAt)} ms`);
+      if (round % 10 === 0)
+        console.info(`round ${round} of ${ROUNDS} at ${Math.round(performance.now() - startedAt)} ms`);
       const stopFlipping = flipping();
       await sleep(20 + (round % 5) * 15);
       const workers = childPids(wharf.child.pid!);
