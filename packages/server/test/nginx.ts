@@ -75,9 +75,18 @@ export async function startNginx(root: string): Promise<Nginx> {
   });
   const dir = await mkdtemp(path.join(os.tmpdir(), 'wharf-nginx-'));
   const port = await freePort();
+  return runNginx(dir, configuration(dir, root, port), port);
+}
+
+/**
+ * Debian's nginx with `configuration` (written into `dir`, its prefix, which `close` removes),
+ * in the foreground of this process, once it answers on `port`; its pid file and error log in `dir`.
+ */
+export async function runNginx(dir: string, configuration: string, port: number, global = ''): Promise<Nginx> {
   const conf = path.join(dir, 'nginx.conf');
-  await writeFile(conf, configuration(dir, root, port));
-  const child = spawn(NGINX, ['-p', dir, '-c', conf, '-e', path.join(dir, 'error.log')], { stdio: 'ignore' });
+  await writeFile(conf, configuration);
+  const args = ['-p', dir, '-c', conf, '-e', path.join(dir, 'error.log'), ...(global ? ['-g', global] : [])];
+  const child = spawn(NGINX, args, { stdio: 'ignore' });
   const close = async () => {
     await stop(child);
     await rm(dir, { recursive: true, force: true });

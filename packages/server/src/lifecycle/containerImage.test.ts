@@ -1,6 +1,6 @@
 import { execFile } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
-import { mkdir, mkdtemp, rm, writeFile } from 'node:fs/promises';
+import { copyFile, mkdir, mkdtemp, rm, writeFile } from 'node:fs/promises';
 import http from 'node:http';
 import os from 'node:os';
 import path from 'node:path';
@@ -8,14 +8,28 @@ import { setTimeout as sleep } from 'node:timers/promises';
 import { promisify } from 'node:util';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { expectStatus, signedIn, type TestClient } from '../../test/client.ts';
+import { answers, DEPLOY, singleNodeForPodman } from '../../test/deployFiles.ts';
 import { freePort, TEST_PASSWORD } from '../../test/harness.ts';
 import { buildImage, podman, podmanWorks } from '../../test/podman.ts';
 import { siteRequest } from '../../test/siteClient.ts';
+import { SQLITE_FILE } from '../db/connection.ts';
 import { hashPassword } from '../lib/passwords.ts';
 
 const run = promisify(execFile);
 const works = podmanWorks();
 if (!works) console.warn('!! The container image suite needs podman (apt-get install podman runc): SKIPPED');
+const hasKubectl = answers('kubectl', 'version', '--client');
+if (works && !hasKubectl) console.warn('!! Running the Kubernetes manifests under podman needs kubectl: SKIPPED');
+
+/** Waits for a Wharf started by podman to answer /readyz with 200; fails with its log after a minute. */
+async function untilReady(url: string, logs: () => Promise<string>) {
+  const startedAt = performance.now();
+  for (;;) {
+    if ((await fetch(`${url}/readyz`).catch(() => null))?.status === 200) return performance.now() - startedAt;
+    if (performance.now() - startedAt > 60_000) throw new Error(`not ready in 60 s: ${await logs()}`);
+    await sleep(100);
+  }
+}
 
 /** The image's own limit: what a self-hoster pulls should stay small. */
 const IMAGE_LIMIT_BYTES = 250 * 1000 * 1000;
@@ -46,7 +60,6 @@ describe.skipIf(!works)('the container image', () => {
     console.info(`image built in ${Math.round((performance.now() - builtAt) / 1000)} s`);
     port = await freePort();
     url = `http://127.0.0.1:${port}`;
-    const startedAt = performance.now();
     await podman(
       'run',
       '--detach',
@@ -71,12 +84,8 @@ describe.skipIf(!works)('the container image', () => {
       'WHARF_SHUTDOWN_GRACE_SECONDS=20',
       tag,
     );
-    for (;;) {
-      if ((await fetch(`${url}/readyz`).catch(() => null))?.status === 200) break;
-      if (performance.now() - startedAt > 60_000) throw new Error(`not ready in 60 s: ${await podman('logs', name)}`);
-      await sleep(100);
-    }
-    console.info(`container ready ${Math.round(performance.now() - startedAt)} ms after podman run`);
+    const readyAfter = await untilReady(url, () => podman('logs', name));
+    console.info(`container ready ${Math.round(readyAfter)} ms after podman run`);
   }, 30 * 60_000);
   afterAll(async () => {
     await podman('rm', '--force', '--ignore', name).catch(() => undefined);
@@ -158,4 +167,75 @@ describe.skipIf(!works)('the container image', () => {
     expect(await podman('inspect', '--format', '{{.State.ExitCode}}', name)).toBe('0');
     expect(await podman('logs', name)).toMatch(/stopp|drain/i);
   }, 120_000);
+
+  it('runs as deploy/compose.yaml describes it under podman-compose, and goes with its volume on down', async () => {
+    if (!answers('podman-compose', 'version'))
+      throw new Error('podman-compose is missing: this test runs deploy/compose.yaml. apt-get install podman-compose');
+    // The file alone, in a folder of its own: no .env of the developer's beside it.
+    const folder = path.join(scratch, 'compose');
+    await mkdir(folder);
+    const file = path.join(folder, 'compose.yaml');
+    await copyFile(path.join(DEPLOY, 'compose.yaml'), file);
+    const project = `wharf-test-compose-${process.pid}`;
+    const composedPort = await freePort();
+    const composedUrl = `http://127.0.0.1:${composedPort}`;
+    const users = `owner:${await hashPassword(TEST_PASSWORD)}`;
+    const compose = (...args: string[]) =>
+      run('podman-compose', ['--project-name', project, '--file', file, ...args], {
+        env: {
+          PATH: process.env.PATH,
+          WHARF_IMAGE: tag,
+          WHARF_HOST_PORT: String(composedPort),
+          WHARF_URL: composedUrl,
+          WHARF_USERS: users,
+        },
+        timeout: 5 * 60_000,
+      });
+    const container = `${project}_wharf_1`;
+    try {
+      await compose('up', '--detach', '--no-build');
+      await untilReady(composedUrl, () => podman('logs', container));
+      const composedOwner = await signedIn(composedUrl, 'owner');
+      expectStatus(await composedOwner.post('/api/v1/orgs', { name: 'Composed' }), 200);
+      const settings = '{{.HostConfig.ReadonlyRootfs}} {{.HostConfig.RestartPolicy.Name}} {{.Config.User}}';
+      expect(await podman('inspect', '--format', settings, container)).toBe('true unless-stopped 65532:65532');
+      await podman('healthcheck', 'run', container);
+    } finally {
+      await compose('down', '--volumes');
+      // podman-compose 1.0 leaves the project's network behind.
+      await podman('network', 'rm', '--force', `${project}_default`).catch(() => undefined);
+    }
+    expect(await podman('ps', '--all', '--quiet', '--filter', `name=${project}`)).toBe('');
+    expect(await podman('volume', 'ls', '--quiet', '--filter', `label=io.podman.compose.project=${project}`)).toBe('');
+  }, 300_000);
+
+  it.runIf(hasKubectl)(
+    'runs as the single-node Kubernetes manifests describe it under podman kube play',
+    async () => {
+      const playedPort = await freePort();
+      const playedUrl = `http://127.0.0.1:${playedPort}`;
+      const played = await singleNodeForPodman({
+        image: tag,
+        port: playedPort,
+        suffix: `-test-${process.pid}`,
+        settings: { WHARF_URL: playedUrl, WHARF_USERS: `owner:${await hashPassword(TEST_PASSWORD)}` },
+      });
+      try {
+        await podman('kube', 'play', played.file);
+        await untilReady(playedUrl, () => podman('logs', played.container));
+        const playedOwner = await signedIn(playedUrl, 'owner');
+        expectStatus(await playedOwner.post('/api/v1/orgs', { name: 'Played' }), 200);
+        const settings = '{{.HostConfig.ReadonlyRootfs}} {{.Config.User}} {{.EffectiveCaps}}';
+        expect(await podman('inspect', '--format', settings, played.container)).toBe('true 65532:65532 []');
+        // The database is on the claim's volume: the pod keeps nothing of its own.
+        const data = await podman('exec', played.container, '/usr/local/bin/node', '-p', 'fs.readdirSync("/data")');
+        expect(data).toContain(SQLITE_FILE);
+      } finally {
+        await podman('kube', 'down', played.file).catch(() => undefined);
+        await podman('volume', 'rm', '--force', played.volume).catch(() => undefined);
+        await rm(played.folder, { recursive: true, force: true });
+      }
+    },
+    300_000,
+  );
 });
