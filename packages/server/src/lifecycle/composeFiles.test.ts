@@ -25,6 +25,8 @@ const works = answers('docker-compose', 'version');
 if (!works) console.warn('!! The compose files suite needs docker-compose (apt-get install docker-compose): SKIPPED');
 
 const README = readFileSync(path.join(REPOSITORY, 'README.md'), 'utf8');
+/** docker-compose is a Python program: a few seconds a run on a busy machine. */
+const COMPOSE_TIMEOUT = 120_000;
 const SINGLE_NODE = path.join(DEPLOY, 'compose.yaml');
 const MULTI_NODE = path.join(DEPLOY, 'compose.multi-node.yaml');
 const BALANCER_CONF = path.join(DEPLOY, 'compose/nginx.conf');
@@ -59,34 +61,42 @@ it('leaves no variable with an empty default, which podman-compose 1.0 would pas
 });
 
 describe.skipIf(!works)('the compose files of one node (deploy/compose.yaml)', () => {
-  it('runs one node built from the repository, read-only, its data in a named volume', async () => {
-    const file = await composeConfig(SINGLE_NODE, {});
-    expect(Object.keys(file.services)).toEqual(['wharf']);
-    const service = file.services.wharf;
-    const config = expectWharfService(service);
-    expect(service.image).toBe('wharf');
-    expect(service.volumes).toEqual([`data:${config.dataDir}:rw`]);
-    expect(file.volumes).toEqual({ data: {} });
-    expect(service.ports).toEqual([{ published: 8080, target: config.port }]);
-    expect(config.url.href).toBe('http://localhost:8080/');
-    expect(config.roles).toEqual({ api: true, edge: true, worker: true });
-  });
+  it(
+    'runs one node built from the repository, read-only, its data in a named volume',
+    async () => {
+      const file = await composeConfig(SINGLE_NODE, {});
+      expect(Object.keys(file.services)).toEqual(['wharf']);
+      const service = file.services.wharf;
+      const config = expectWharfService(service);
+      expect(service.image).toBe('wharf');
+      expect(service.volumes).toEqual([`data:${config.dataDir}:rw`]);
+      expect(file.volumes).toEqual({ data: {} });
+      expect(service.ports).toEqual([{ published: 8080, target: config.port }]);
+      expect(config.url.href).toBe('http://localhost:8080/');
+      expect(config.roles).toEqual({ api: true, edge: true, worker: true });
+    },
+    COMPOSE_TIMEOUT,
+  );
 
-  it('takes the image, the port and the settings from the environment', async () => {
-    const file = await composeConfig(SINGLE_NODE, {
-      WHARF_IMAGE: 'registry.example.com/wharf:0.1.0',
-      WHARF_HOST_PORT: '9000',
-      WHARF_URL: 'https://wharf.example.com',
-      WHARF_SITES_URL: 'https://example.app',
-      WHARF_TRUST_PROXY: '10.0.0.2',
-    });
-    const service = file.services.wharf;
-    expect(service.image).toBe('registry.example.com/wharf:0.1.0');
-    expect(service.ports).toEqual([{ published: 9000, target: 8080 }]);
-    const config = expectWharfService(service);
-    expect([config.url.host, config.sitesUrl.host]).toEqual(['wharf.example.com', 'example.app']);
-    expect(config.trustProxy('10.0.0.2', 0)).toBe(true);
-  });
+  it(
+    'takes the image, the port and the settings from the environment',
+    async () => {
+      const file = await composeConfig(SINGLE_NODE, {
+        WHARF_IMAGE: 'registry.example.com/wharf:0.1.0',
+        WHARF_HOST_PORT: '9000',
+        WHARF_URL: 'https://wharf.example.com',
+        WHARF_SITES_URL: 'https://example.app',
+        WHARF_TRUST_PROXY: '10.0.0.2',
+      });
+      const service = file.services.wharf;
+      expect(service.image).toBe('registry.example.com/wharf:0.1.0');
+      expect(service.ports).toEqual([{ published: 9000, target: 8080 }]);
+      const config = expectWharfService(service);
+      expect([config.url.host, config.sitesUrl.host]).toEqual(['wharf.example.com', 'example.app']);
+      expect(config.trustProxy('10.0.0.2', 0)).toBe(true);
+    },
+    COMPOSE_TIMEOUT,
+  );
 });
 
 describe.skipIf(!works)('the reference layout of several nodes (deploy/compose.multi-node.yaml)', () => {
@@ -94,16 +104,20 @@ describe.skipIf(!works)('the reference layout of several nodes (deploy/compose.m
   let file: ComposeFile;
   beforeAll(async () => {
     file = await composeConfig(MULTI_NODE, choices);
-  }, 60_000);
+  }, COMPOSE_TIMEOUT);
 
-  it('refuses to start until the operator chose each secret', async () => {
-    await Promise.all(
-      Object.keys(choices).map((name) => {
-        const others = Object.fromEntries(Object.entries(choices).filter(([key]) => key !== name));
-        return expect(composeConfig(MULTI_NODE, others), name).rejects.toThrow(`Set ${name}`);
-      }),
-    );
-  });
+  it(
+    'refuses to start until the operator chose each secret',
+    async () => {
+      await Promise.all(
+        Object.keys(choices).map((name) => {
+          const others = Object.fromEntries(Object.entries(choices).filter(([key]) => key !== name));
+          return expect(composeConfig(MULTI_NODE, others), name).rejects.toThrow(`Set ${name}`);
+        }),
+      );
+    },
+    COMPOSE_TIMEOUT,
+  );
 
   it('runs an API node, two edge nodes and a worker node on the shared state', () => {
     const nodes = wharfServices(file).map(([name, service]) => ({
