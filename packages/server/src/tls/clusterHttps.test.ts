@@ -44,13 +44,18 @@ describe('HTTPS in a cluster (WHARF_WORKERS=2)', () => {
       WHARF_WORKERS: '2',
       ...operatorTlsEnv(dataDir, { chain: cert + authority.ca, key }, httpsPort),
     });
-    // The health checks stay on plain HTTP: 200 once the workers serve.
+    // The health checks stay on plain HTTP: 200 once the workers serve. A loaded machine takes
+    // tens of seconds to bundle, start and fork (ci22: not listening after 30 s at a load of 14).
     await eventually(
       () => siteGet(port, 'localhost', '/readyz'),
       (answer) => answer.status === 200,
-      30_000,
-    );
-  }, 60_000);
+      120_000,
+    ).catch((error) => {
+      throw new Error(
+        `${error.message}; Wharf ${wharf.child.exitCode === null ? 'runs' : 'exited'}: ${wharf.stderr()}`,
+      );
+    });
+  }, 180_000);
   afterAll(async () => {
     responder?.kill();
     if (wharf?.child.exitCode === null) wharf.child.kill('SIGKILL');
