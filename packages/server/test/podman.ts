@@ -10,6 +10,16 @@ export function podmanWorks() {
   return spawnSync('podman', ['info'], { stdio: 'ignore' }).status === 0;
 }
 
+/**
+ * How the tests' containers reach the network without touching this machine's: podman's default
+ * bridge adds an interface and an address each time, which the browsers of journeys running
+ * beside them take for a network change (net::ERR_NETWORK_CHANGED, ci22). Builds use the machine's
+ * network itself (nothing is added); containers slirp4netns, user-mode networking that publishes
+ * ports all the same; podman-compose goes through a podman that does so (see the script).
+ */
+export const OFF_HOST_NETWORK = ['--network', 'slirp4netns'];
+export const COMPOSE_PODMAN = path.join(import.meta.dirname, 'podmanOffHostNetwork.sh');
+
 /** Runs podman; answers its output. Long builds get the time they need. */
 export async function podman(...args: string[]) {
   const { stdout } = await run('podman', args, { maxBuffer: 64 * 1024 * 1024, timeout: 20 * 60_000 });
@@ -28,6 +38,7 @@ export async function buildImage(tag: string) {
   await podman(
     'build',
     '--pull=never',
+    '--network=host',
     '--format=docker',
     ...(roots ? ['--secret', `id=ca,src=${roots}`] : []),
     '-t',

@@ -10,7 +10,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { expectStatus, signedIn, type TestClient } from '../../test/client.ts';
 import { answers, DEPLOY, singleNodeForPodman } from '../../test/deployFiles.ts';
 import { freePort, TEST_PASSWORD } from '../../test/harness.ts';
-import { buildImage, podman, podmanWorks } from '../../test/podman.ts';
+import { buildImage, COMPOSE_PODMAN, OFF_HOST_NETWORK, podman, podmanWorks } from '../../test/podman.ts';
 import { siteRequest } from '../../test/siteClient.ts';
 import { SQLITE_FILE } from '../db/connection.ts';
 import { hashPassword } from '../lib/passwords.ts';
@@ -63,6 +63,7 @@ describe.skipIf(!works)('the container image', () => {
     await podman(
       'run',
       '--detach',
+      ...OFF_HOST_NETWORK,
       '--name',
       name,
       '--read-only',
@@ -181,7 +182,7 @@ describe.skipIf(!works)('the container image', () => {
     const composedUrl = `http://127.0.0.1:${composedPort}`;
     const users = `owner:${await hashPassword(TEST_PASSWORD)}`;
     const compose = (...args: string[]) =>
-      run('podman-compose', ['--project-name', project, '--file', file, ...args], {
+      run('podman-compose', ['--podman-path', COMPOSE_PODMAN, '--project-name', project, '--file', file, ...args], {
         env: {
           PATH: process.env.PATH,
           WHARF_IMAGE: tag,
@@ -202,8 +203,6 @@ describe.skipIf(!works)('the container image', () => {
       await podman('healthcheck', 'run', container);
     } finally {
       await compose('down', '--volumes');
-      // podman-compose 1.0 leaves the project's network behind.
-      await podman('network', 'rm', '--force', `${project}_default`).catch(() => undefined);
     }
     expect(await podman('ps', '--all', '--quiet', '--filter', `name=${project}`)).toBe('');
     expect(await podman('volume', 'ls', '--quiet', '--filter', `label=io.podman.compose.project=${project}`)).toBe('');
@@ -221,7 +220,7 @@ describe.skipIf(!works)('the container image', () => {
         settings: { WHARF_URL: playedUrl, WHARF_USERS: `owner:${await hashPassword(TEST_PASSWORD)}` },
       });
       try {
-        await podman('kube', 'play', played.file);
+        await podman('kube', 'play', ...OFF_HOST_NETWORK, played.file);
         await untilReady(playedUrl, () => podman('logs', played.container));
         const playedOwner = await signedIn(playedUrl, 'owner');
         expectStatus(await playedOwner.post('/api/v1/orgs', { name: 'Played' }), 200);
