@@ -89,6 +89,8 @@ export function runWorker(config: Config) {
       await worker.edge.reloadSites(message.siteIds).catch((err) => log.error({ err }, 'edge reload failed'));
       send({ type: 'wharf:reloaded', id: message.id });
     } else if (message.type === 'wharf:scrape') {
+      // The sites' counts first (messages arrive in order): a scrape sees every request served.
+      sendMetrics(worker);
       const figures = await worker.metrics.ownFigures().catch((err) => {
         log.error({ err }, 'could not gather the figures of this worker');
         return null;

@@ -65,10 +65,11 @@ export function edgeRoutes(app: WharfApp) {
       );
     // This node's dependencies and roles, as /readyz reports them.
     const dependencies = (await app.lifecycle.readiness?.metrics()) ?? '';
+    // The node's requests, deploys, certificates, queue and processes (its workers' added in),
+    // first: asking the workers for theirs also brings in the sites' counts they hold.
+    const node = await app.metrics.prometheus();
     const names = await siteNames.read();
     const sites = edge.metrics.prometheus((id) => names.get(id));
-    // The node's requests, deploys, certificates, queue and processes (its workers' added in).
-    const node = await app.metrics.prometheus();
     return reply.type('text/plain; version=0.0.4').send(`${dependencies}${sites}${await pageViews.read()}\n${node}`);
   });
 
