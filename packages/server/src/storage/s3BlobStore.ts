@@ -76,10 +76,7 @@ export function s3ClientFor(location: S3Location, extraCaCerts: readonly string[
   });
 }
 
-/**
- * How long after a store stopped answering (or after the last question) it is asked again, and
- * how long a question waits for its answer.
- */
+/** How long after a store stopped answering (or after the last question) it is asked again. */
 const ASK_AGAIN_MS = 1_000;
 
 /** Files larger than this go in parts, several at a time. */
@@ -181,10 +178,11 @@ export class S3BlobStore implements BlobStore {
     if (this.asking) return;
     this.asking = setTimeout(async () => {
       try {
-        // One short question, not a call's two timeouts: a question asked just before the store
-        // came back must not hold every call of this process off for seconds after.
+        // One question with a call's own timeout, not its two tries. Not shorter: a store that
+        // answers slowly (a loaded machine) but within the timeout serves calls, and a question
+        // given up sooner would keep this process's outage going while the store works (ci25).
         await this.client.send(new HeadBucketCommand({ Bucket: this.location.bucket }), {
-          abortSignal: AbortSignal.timeout(ASK_AGAIN_MS),
+          abortSignal: AbortSignal.timeout(this.location.timeoutMs),
         });
         this.outage.answered();
       } catch (error) {
