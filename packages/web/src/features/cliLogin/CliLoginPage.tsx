@@ -17,9 +17,10 @@ import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { api, CLI_TOKEN_DAYS, type CliLogin } from '@wharf/contract';
 import { Link, useParams } from 'react-router';
 import { ErrorPanel } from '../../components/ErrorPanel.tsx';
+import { Expiry } from '../../components/Expiry.tsx';
 import { apiQuery, call } from '../../lib/api.ts';
 import { failureMessage } from '../../lib/notify.ts';
-import { exactTime, isPast, relativeTime } from '../../lib/time.ts';
+import { isPast } from '../../lib/time.ts';
 
 function HomeLink() {
   return (
@@ -99,15 +100,7 @@ function Request({ request }: { request: CliLogin }) {
           <Badge variant="dot" color={expired ? 'red' : 'blue'}>
             waiting for approval
           </Badge>
-          {expired ? (
-            <Text size="sm" c="red" fw={600}>
-              expired
-            </Text>
-          ) : (
-            <Text size="sm" c="dimmed" title={exactTime(request.expiresAt)}>
-              Expires {relativeTime(request.expiresAt)}
-            </Text>
-          )}
+          <Expiry at={request.expiresAt} expired={expired} />
         </Group>
       )}
       {!pending && <Answered request={request} />}

@@ -5,10 +5,11 @@ import { api, type ReceivedInvite } from '@wharf/contract';
 import { Link, useNavigate, useSearchParams } from 'react-router';
 import { EntityAvatar } from '../../components/EntityAvatar.tsx';
 import { ErrorPanel } from '../../components/ErrorPanel.tsx';
+import { Expiry } from '../../components/Expiry.tsx';
 import { apiQuery, call } from '../../lib/api.ts';
 import { useCurrentOrgState } from '../../lib/currentOrg.tsx';
 import { failureMessage } from '../../lib/notify.ts';
-import { exactTime, isPast, relativeTime } from '../../lib/time.ts';
+import { isPast } from '../../lib/time.ts';
 
 /** An invitation that cannot be used leaves the visitor a way on into the console. */
 function HomeLink() {
@@ -81,15 +82,7 @@ function Invitation({ invite, token, isMember }: { invite: ReceivedInvite; token
         <Badge variant="dot" color={expired ? 'red' : 'blue'}>
           pending invitation
         </Badge>
-        {expired ? (
-          <Text size="sm" c="red" fw={600}>
-            expired
-          </Text>
-        ) : (
-          <Text size="sm" c="dimmed" title={exactTime(invite.expiresAt)}>
-            Expires {relativeTime(invite.expiresAt)}
-          </Text>
-        )}
+        <Expiry at={invite.expiresAt} expired={expired} />
       </Group>
       {isMember && (
         <Alert variant="light" color="teal" icon={<IconUserCheck />} ta="left" w="100%">

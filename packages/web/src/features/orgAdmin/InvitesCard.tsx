@@ -4,11 +4,12 @@ import { IconMailPlus, IconTrash } from '@tabler/icons-react';
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { api, type Invite } from '@wharf/contract';
 import { ErrorPanel } from '../../components/ErrorPanel.tsx';
+import { Expiry } from '../../components/Expiry.tsx';
 import classes from '../../components/ListRow.module.css';
 import { apiQuery, call } from '../../lib/api.ts';
 import { useCurrentOrg } from '../../lib/currentOrg.tsx';
 import { notifyFailure } from '../../lib/notify.ts';
-import { exactTime, isPast, relativeTime } from '../../lib/time.ts';
+import { isPast } from '../../lib/time.ts';
 import { AddInviteModal } from './AddInviteModal.tsx';
 
 function InviteRow({ invite }: { invite: Invite }) {
@@ -33,15 +34,7 @@ function InviteRow({ invite }: { invite: Invite }) {
             </Badge>
           )}
         </Group>
-        {expired ? (
-          <Text size="xs" c="red">
-            expired
-          </Text>
-        ) : (
-          <Text size="xs" c="dimmed" title={exactTime(invite.expiresAt)}>
-            Expires {relativeTime(invite.expiresAt)}
-          </Text>
-        )}
+        <Expiry at={invite.expiresAt} expired={expired} size="xs" />
       </Stack>
       <Tooltip label="Delete the invitation" withArrow>
         <ActionIcon
