@@ -56,13 +56,33 @@ export const exited = (child: ChildProcess) =>
 
 export const isAlive = (child: ChildProcess) => child.exitCode === null && child.signalCode === null;
 
-export async function waitForApi(url: string) {
-  for (let attempt = 0; attempt < 300; attempt++) {
-    const answer = await fetch(`${url}/api/v1/system/info`).catch(() => null);
-    if (answer?.ok) return;
+/**
+ * How long a started Wharf may take to answer: a cold start on a machine running the whole suite
+ * beside other work (its primary forking workers that each load the bundle, migrations on a new
+ * database) has taken over 30 s.
+ */
+export const START_TIMEOUT_MS = 120_000;
+
+/**
+ * Asks `url` every 100 ms until it answers 2xx, and answers that response; fails at once when
+ * `child` (the process that should answer) exits, and after `timeoutMs` with its last answer.
+ */
+export async function untilAnswers(url: string, child?: ChildProcess, timeoutMs = START_TIMEOUT_MS) {
+  const deadline = Date.now() + timeoutMs;
+  let last = 'no answer';
+  for (;;) {
+    const answer = await fetch(url, { signal: AbortSignal.timeout(10_000) }).catch(() => null);
+    if (answer?.ok) return answer;
+    if (answer) last = `${answer.status} ${await answer.text()}`;
+    if (child && !isAlive(child)) throw new Error(`The process that should answer ${url} exited`);
+    if (Date.now() > deadline) throw new Error(`${url} did not answer within ${timeoutMs / 1000} s (${last})`);
     await sleep(100);
   }
-  throw new Error('Wharf did not start');
+}
+
+/** Waits until the API at `url` answers. */
+export async function waitForApi(url: string, child?: ChildProcess) {
+  await untilAnswers(`${url}/api/v1/system/info`, child);
 }
 
 /** A site request on a connection of its own: the cluster hands each connection to the next worker. */
@@ -143,11 +163,10 @@ export async function startReadyNode(name: string, env: Record<string, string>):
   const dataDir = await mkdtemp(path.join(os.tmpdir(), `wharf-${name}-`));
   const wharf = await startWharf(dataDir, port, { WHARF_NODE_NAME: name, ...env });
   const node = { name, port, url: `http://127.0.0.1:${port}`, process: wharf, dataDir };
-  const deadline = Date.now() + 60_000;
-  for (;;) {
-    if (!isAlive(wharf.child)) throw new Error(`${name} exited: ${wharf.stderr()}`);
-    if ((await fetch(`${node.url}/readyz`).catch(() => null))?.status === 200) return node;
-    if (Date.now() > deadline) throw new Error(`${name} was not ready within 60 s`);
-    await sleep(200);
+  try {
+    await untilAnswers(`${node.url}/readyz`, wharf.child);
+  } catch (error) {
+    throw new Error(`${name} was not ready: ${(error as Error).message}: ${wharf.stderr()}`);
   }
+  return node;
 }

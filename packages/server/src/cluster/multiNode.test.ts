@@ -19,7 +19,7 @@ import {
   testUsersSetting,
   withPg,
 } from '../../test/harness.ts';
-import { exited, startWharf, type WharfProcess } from '../../test/processes.ts';
+import { exited, startWharf, untilAnswers, type WharfProcess } from '../../test/processes.ts';
 import { connectRealtime, nextEvent } from '../../test/realtimeClient.ts';
 import { type S3Peer, startS3Peer } from '../../test/s3Peer.ts';
 import { siteRequest } from '../../test/siteClient.ts';
@@ -89,15 +89,11 @@ describe.skipIf(!services)('several Wharf nodes on one PostgreSQL, one Redis and
   }
 
   async function ready(node: Node) {
-    let last = 'no answer';
-    for (let attempt = 0; attempt < 300; attempt++) {
-      const answer = await fetch(`${node.url}/readyz`).catch(() => null);
-      if (answer?.ok) return answer.json();
-      if (answer) last = `${answer.status} ${await answer.text()}`;
-      if (node.process.child.exitCode !== null) throw new Error(`${node.name} exited: ${node.process.stderr()}`);
-      await sleep(100);
+    try {
+      return (await untilAnswers(`${node.url}/readyz`, node.process.child)).json();
+    } catch (error) {
+      throw new Error(`${node.name}: ${(error as Error).message}: ${node.process.stdout()} ${node.process.stderr()}`);
     }
-    throw new Error(`${node.name} was not ready (${last}): ${node.process.stdout()} ${node.process.stderr()}`);
   }
 
   beforeAll(async () => {
@@ -110,7 +106,7 @@ describe.skipIf(!services)('several Wharf nodes on one PostgreSQL, one Redis and
         status: 'serving',
         checks: { database: 'ok', redis: 'ok', storage: 'ok' },
       });
-  }, 120_000);
+  }, 300_000);
   afterAll(async () => {
     for (const node of nodes) node.process.child.kill('SIGKILL');
     await Promise.all(nodes.map((node) => exited(node.process.child)));
@@ -244,7 +240,7 @@ describe.skipIf(!services)('several Wharf nodes on one PostgreSQL, one Redis and
     // Node A comes back under its name, and serves the same.
     nodes[0] = await startNode('node-a');
     await ready(nodes[0]);
-  });
+  }, 180_000);
 
   it('collects, from one node, only the files no release uses, in the bucket too', async () => {
     inProcess = await startTestServer({ schema, env: { ...shared, WHARF_NODE_NAME: 'node-c', WHARF_ROLE: 'worker' } });

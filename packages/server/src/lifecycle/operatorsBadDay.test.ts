@@ -19,6 +19,11 @@ const OUTAGE_MS = 20_000;
 const RECOVERED_WITHIN_MS = 15_000;
 /** How long any answer may take while a dependency is away: a refusal comes quickly, never a hang. */
 const ANSWER_WITHIN_MS = 10_000;
+/**
+ * The longest a dependency may hold a call before it counts as away: the store's two tries of its
+ * 3 s timeout with the back-off between them (PostgreSQL's connection timeout is 5 s).
+ */
+const DEPENDENCY_BOUND_MS = 7_000;
 const STORE_PREFIX = 'bad-day';
 
 const services = testDatabaseUrl && testRedisUrl;
@@ -138,13 +143,20 @@ describe.skipIf(!services)("an operator's bad day under load", () => {
     return performance.now() - startedAt;
   }
 
-  /** What users got: each outcome one of those `allowed` for its kind, no refusal slower than ANSWER_WITHIN_MS. */
+  /**
+   * What users got: each outcome one of those `allowed` for its kind, and each refusal quick:
+   * within ANSWER_WITHIN_MS, or on a busy machine, where the work itself takes seconds (a deploy
+   * receives and unpacks its archive before it reaches the store), within the slowest success of
+   * the same kind plus the dependency's own bound. A hang (no answer in 30 s) is status -1, refused above.
+   */
   function expectOnly(outcomes: Outcome[], allowed: (outcome: Outcome) => boolean) {
     expect(tally(outcomes.filter((outcome) => !allowed(outcome)))).toEqual({});
-    // A refusal comes quickly; work that succeeds may take its time on a busy machine (a hang, no
-    // answer in 30 s, is status -1 and refused above).
-    const slowRefusals = outcomes.filter((outcome) => !right(outcome) && outcome.ms > ANSWER_WITHIN_MS);
-    expect(slowRefusals.map((o) => `${o.node} ${o.what} ${o.status} ${Math.round(o.ms)} ms`)).toEqual([]);
+    const slowestRight = Math.max(0, ...outcomes.filter(right).map((outcome) => outcome.ms));
+    const limit = Math.max(ANSWER_WITHIN_MS, slowestRight + DEPENDENCY_BOUND_MS);
+    const slowRefusals = outcomes.filter((outcome) => !right(outcome) && outcome.ms > limit);
+    expect(
+      slowRefusals.map((o) => `${o.node} ${o.what} ${o.status} ${Math.round(o.ms)} ms (limit ${Math.round(limit)} ms)`),
+    ).toEqual([]);
   }
   const right = (outcome: Outcome) => outcome.status === 200 && outcome.right;
   const refused = (code: string) => (outcome: Outcome) => outcome.status === 503 && outcome.code === code;

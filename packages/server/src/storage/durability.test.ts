@@ -3,12 +3,12 @@ import { mkdtemp, readFile, realpath, rm } from 'node:fs/promises';
 import { get } from 'node:http';
 import os from 'node:os';
 import path from 'node:path';
-import { setTimeout as sleep } from 'node:timers/promises';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { buildServer } from '../../../../scripts/buildServer.mjs';
 import { sha256, tarGz, uploadForm } from '../../test/archives.ts';
 import { expectStatus, signedIn, type TestClient } from '../../test/client.ts';
 import { freePort, TEST_PASSWORD } from '../../test/harness.ts';
+import { waitForApi } from '../../test/processes.ts';
 import { logoForm } from '../../test/world.ts';
 import { hashPassword } from '../lib/passwords.ts';
 
@@ -99,10 +99,7 @@ describe('durable writes of a real Wharf process, traced with strace', () => {
         detached: true,
       },
     );
-    for (let attempt = 0; attempt < 300; attempt++) {
-      if ((await fetch(`${url}/api/v1/system/info`).catch(() => null))?.ok) break;
-      await sleep(100);
-    }
+    await waitForApi(url, wharf);
     owner = await signedIn(url, 'owner');
   });
   afterAll(async () => {
