@@ -10,8 +10,8 @@ import { expectStatus, signedIn } from '../test/client.ts';
 import { freePort, startTestServer, TEST_PASSWORD, type TestServer } from '../test/harness.ts';
 import { bundledServer, isAlive, siteGet, startWharf, type WharfProcess, waitForApi } from '../test/processes.ts';
 import { uploadRelease } from '../test/world.ts';
-import { blobKey } from './deploys/blobs.ts';
 import { hashPassword } from './lib/passwords.ts';
+import { blobKey } from './releaseFiles/blobKeys.ts';
 
 /** A site whose page's stored file was lost from the disk: serving it fails. */
 async function siteWithLostFile(url: string, dataDir: string) {

@@ -3,19 +3,10 @@ import type { Db, Executor } from '../db/schema.ts';
 import { contentTypeOf, isCompressible } from '../lib/contentType.ts';
 import { now } from '../lib/ids.ts';
 import { inParallel } from '../lib/inParallel.ts';
+import { blobKey } from '../releaseFiles/blobKeys.ts';
 import type { StagedBlob } from '../storage/blobStore.ts';
 import type { WharfApp } from '../wharfApp.ts';
 import { whileNoBlobIsDeleted } from './blobLock.ts';
-
-/** The forms a blob's content is stored in: as it is, and compressed (see variants.ts). */
-export const VARIANTS = ['identity', 'br', 'gzip'] as const;
-export type Variant = (typeof VARIANTS)[number];
-
-/** Where a release file's content lives: `files/ab/abcdef…`, with `.br` and `.gz` beside it. */
-export function blobKey(hash: string, variant: Variant = 'identity') {
-  const suffix = variant === 'br' ? '.br' : variant === 'gzip' ? '.gz' : '';
-  return `files/${hash.slice(0, 2)}/${hash}${suffix}`;
-}
 
 const MIN_COMPRESSIBLE_SIZE = 256;
 

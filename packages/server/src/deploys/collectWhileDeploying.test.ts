@@ -21,9 +21,9 @@ import {
 import { exited, startWharf, type WharfProcess, waitForApi } from '../../test/processes.ts';
 import { type S3Peer, startS3Peer } from '../../test/s3Peer.ts';
 import { siteRequest } from '../../test/siteClient.ts';
+import { blobKey } from '../releaseFiles/blobKeys.ts';
 import type { BlobStore } from '../storage/blobStore.ts';
 import type { WharfApp } from '../wharfApp.ts';
-import { blobKey } from './blobs.ts';
 import { collectGarbage } from './gc.ts';
 
 /**

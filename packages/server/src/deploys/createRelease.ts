@@ -15,12 +15,6 @@ import type { RulesOfRelease } from './rulesOfRelease.ts';
 import { unchangedRelease } from './unchangedRelease.ts';
 import { enqueueVariants } from './variants.ts';
 
-export interface ReleaseFile {
-  path: string;
-  hash: string;
-  size: number;
-}
-
 export interface NewRelease {
   site: Database['sites'];
   name: string;

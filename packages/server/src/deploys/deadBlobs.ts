@@ -1,9 +1,9 @@
 import { type Expression, type ExpressionBuilder, type SqlBool, sql } from 'kysely';
 import type { Database, Db } from '../db/schema.ts';
 import { inParallel } from '../lib/inParallel.ts';
+import { blobKey, VARIANTS } from '../releaseFiles/blobKeys.ts';
 import type { WharfApp } from '../wharfApp.ts';
 import { asTheOnlyBlobDeleter } from './blobLock.ts';
-import { blobKey, VARIANTS } from './blobs.ts';
 
 /*
  * A blob goes in three steps: marked dead, its files deleted, its row deleted. Deploys count a dead

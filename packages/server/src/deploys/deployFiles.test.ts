@@ -5,7 +5,7 @@ import { sha256, tarBytes, tarGz, uploadForm } from '../../test/archives.ts';
 import { expectStatus, signedIn, type TestClient } from '../../test/client.ts';
 import { databases, startTestServer, type TestServer } from '../../test/harness.ts';
 import { siteRequest } from '../../test/siteClient.ts';
-import { blobKey } from './blobs.ts';
+import { blobKey } from '../releaseFiles/blobKeys.ts';
 
 /** A site in an organization of its own, with a site token to upload with. */
 async function siteOf(owner: TestClient, orgName: string, siteName: string) {

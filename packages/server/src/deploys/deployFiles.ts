@@ -3,10 +3,11 @@ import { pipeline } from 'node:stream/promises';
 import tar from 'tar-stream';
 import { isDiskFull } from '../http/diskFull.ts';
 import { HttpError, httpError } from '../http/errors.ts';
+import { blobKey } from '../releaseFiles/blobKeys.ts';
 import type { StagedBlob } from '../storage/blobStore.ts';
 import type { WharfApp } from '../wharfApp.ts';
 import { byteLimit, FILES_PER_COMMIT } from './archive.ts';
-import { blobKey, commitBlobs } from './blobs.ts';
+import { commitBlobs } from './blobs.ts';
 import { removeUnusedBlobs } from './gc.ts';
 
 /** An open deploy and the organization its files are recorded for. */

@@ -1,11 +1,12 @@
 import { text } from 'node:stream/consumers';
 import type { Form, RuleProblem } from '@wharf/contract';
 import type { Executor } from '../db/schema.ts';
+import { blobKey } from '../releaseFiles/blobKeys.ts';
+import { MAX_RELEASE_CONFIG_BYTES, RELEASE_CONFIG_FILE } from '../releaseFiles/configFile.ts';
+import type { ReleaseFile } from '../releaseFiles/releaseFile.ts';
 import type { WharfApp } from '../wharfApp.ts';
-import { blobKey } from './blobs.ts';
-import type { ReleaseFile } from './createRelease.ts';
 import { formsInHtml } from './formsInHtml.ts';
-import { configProblem, MAX_RELEASE_CONFIG_BYTES, parseReleaseConfig, RELEASE_CONFIG_FILE } from './releaseConfig.ts';
+import { configProblem, parseReleaseConfig } from './releaseConfig.ts';
 
 /** What an upload brings to its site's forms, and what was wrong with them. */
 export interface FormsOfRelease {

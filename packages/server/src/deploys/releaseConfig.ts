@@ -2,8 +2,7 @@ import { type Form, form, type RuleProblem, releaseConfig } from '@wharf/contrac
 import { type Document, isMap, isScalar, LineCounter, parseDocument } from 'yaml';
 import type { z } from 'zod';
 
-export const RELEASE_CONFIG_FILE = '.wharf.yml';
-export const MAX_RELEASE_CONFIG_BYTES = 64 * 1024;
+import { RELEASE_CONFIG_FILE } from '../releaseFiles/configFile.ts';
 
 export const configProblem = (line: number, message: string): RuleProblem => ({
   file: RELEASE_CONFIG_FILE,

@@ -1,4 +1,7 @@
 import { text } from 'node:stream/consumers';
+import { blobKey } from '../releaseFiles/blobKeys.ts';
+import type { ReleaseFile } from '../releaseFiles/releaseFile.ts';
+import type { StoredRules } from '../releaseFiles/storedRules.ts';
 import {
   type HeaderBlock,
   parseHeaders,
@@ -9,14 +12,6 @@ import {
   withHashedPasswords,
 } from '../releaseRules/index.ts';
 import type { WharfApp } from '../wharfApp.ts';
-import { blobKey } from './blobs.ts';
-import type { ReleaseFile } from './createRelease.ts';
-
-/** The rules a release brings, as stored with it: parsed once at upload, compiled by each edge. */
-export interface StoredRules {
-  redirects: RedirectRule[];
-  headers: HeaderBlock[];
-}
 
 export interface RulesOfRelease {
   rules: StoredRules;

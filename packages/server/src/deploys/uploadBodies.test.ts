@@ -5,7 +5,7 @@ import { sha256 } from '../../test/archives.ts';
 import { expectStatus, signedIn, type TestClient } from '../../test/client.ts';
 import { databases, startTestServer, type TestServer } from '../../test/harness.ts';
 import { type RawEnding, rawRequest, tarHeader } from '../../test/rawUpload.ts';
-import { blobKey } from './blobs.ts';
+import { blobKey } from '../releaseFiles/blobKeys.ts';
 
 const IDLE_SECONDS = 1;
 const DEADLINE_SECONDS = 4;

@@ -6,9 +6,9 @@ import { enqueueJob, type Job } from '../jobs/queue.ts';
 import type { JobOutcome, JobSender } from '../jobs/runner.ts';
 import { readJson } from '../lib/json.ts';
 import { SERVER_PACKAGE_DIR } from '../packageDir.ts';
+import { blobKey } from '../releaseFiles/blobKeys.ts';
 import type { BlobStore, StagingFile } from '../storage/blobStore.ts';
 import { whileNoBlobIsDeleted } from './blobLock.ts';
-import { blobKey } from './blobs.ts';
 import { ThreadPool } from './threads/threadPool.ts';
 
 /** What a compression thread answers: each variant's size in bytes. */

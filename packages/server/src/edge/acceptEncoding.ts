@@ -1,4 +1,4 @@
-import type { Variant } from '../deploys/blobs.ts';
+import type { Variant } from '../releaseFiles/blobKeys.ts';
 import { LruCache } from './lru.ts';
 
 /** How much a client wants each form the edge can send, as q-values from 0 (refused) to 1. */

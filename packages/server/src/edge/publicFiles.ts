@@ -1,4 +1,4 @@
-import { RELEASE_CONFIG_FILE } from '../deploys/releaseConfig.ts';
+import { RELEASE_CONFIG_FILE } from '../releaseFiles/configFile.ts';
 
 /**
  * The release's own configuration at its root, read by Wharf and never served: `.wharf.yml` names

@@ -1,7 +1,7 @@
 import type { IncomingMessage, OutgoingHttpHeaders, ServerResponse } from 'node:http';
 import { promisify } from 'node:util';
 import { brotliCompress, constants, gzip } from 'node:zlib';
-import { blobKey, type Variant } from '../deploys/blobs.ts';
+import { blobKey, type Variant } from '../releaseFiles/blobKeys.ts';
 import type { BlobReader } from '../storage/localFiles.ts';
 import { negotiateVariant } from './acceptEncoding.ts';
 import type { AnswerHeader } from './answerHeaders.ts';

@@ -1,5 +1,5 @@
 import type { IncomingMessage, OutgoingHttpHeaders, ServerResponse } from 'node:http';
-import { percentEncode } from '../releaseRules/fillCaptures.ts';
+import { percentEncode } from '../releaseRules/percentEncode.ts';
 import { type AnswerHeader, applyAnswerHeaders } from './answerHeaders.ts';
 import type { BranchEntry, SiteEntry } from './routingTable.ts';
 

@@ -17,7 +17,7 @@ import { exited, type StartedNode, startReadyNode } from '../../test/processes.t
 import { type RedisPeer, startRedisPeer } from '../../test/redisPeer.ts';
 import { type S3Peer, startS3Peer } from '../../test/s3Peer.ts';
 import { type SiteAnswer, siteRequest } from '../../test/siteClient.ts';
-import { blobKey } from '../deploys/blobs.ts';
+import { blobKey } from '../releaseFiles/blobKeys.ts';
 
 type Node = StartedNode;
 

@@ -11,7 +11,7 @@ import { childPids, exited, isAlive, type StartedNode, startReadyNode } from '..
 import { type RedisPeer, startRedisPeer } from '../../test/redisPeer.ts';
 import { type S3Peer, startS3Peer } from '../../test/s3Peer.ts';
 import { siteRequest } from '../../test/siteClient.ts';
-import { blobKey } from '../deploys/blobs.ts';
+import { blobKey } from '../releaseFiles/blobKeys.ts';
 
 /** How long an outage lasts: an operator's restart of the dependency, or a fail-over. */
 const OUTAGE_MS = 20_000;

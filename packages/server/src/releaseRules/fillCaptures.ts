@@ -1,4 +1,5 @@
 import type { Captures } from './pathPattern.ts';
+import { percentEncode } from './percentEncode.ts';
 
 /**
  * Where a capture goes decides how it is written there. Captures come in normal form
@@ -21,13 +22,6 @@ const KEPT: Record<Exclude<Place, 'host'> | 'literalQuery', RegExp> = {
 const ESCAPE = /^%[0-9A-Fa-f]{2}$/;
 /** Labels of letters (any script), digits and hyphens: what a host name is before IDNA. */
 const HOST_NAME = /^[\p{L}\p{N}-]+(?:\.[\p{L}\p{N}-]+)*$/u;
-
-/** Text percent-encoded as UTF-8; a lone surrogate (which has no UTF-8) as the replacement character. */
-export function percentEncode(text: string) {
-  let out = '';
-  for (const byte of Buffer.from(text, 'utf8')) out += `%${byte.toString(16).toUpperCase().padStart(2, '0')}`;
-  return out;
-}
 
 /** A capture written for its place, or null when it cannot go there (a host that is not a host name). */
 export function encodeFor(place: Place | 'literalQuery', text: string): string | null {

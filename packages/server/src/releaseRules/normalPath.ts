@@ -1,4 +1,4 @@
-import { percentEncode } from './fillCaptures.ts';
+import { percentEncode } from './percentEncode.ts';
 
 /**
  * The one form in which rules and requests meet (RFC 3986 §6.2.2): escapes of unreserved

@@ -6,8 +6,8 @@ import { expectStatus, signedIn, type TestClient } from '../../test/client.ts';
 import { databases, startTestServer, type TestServer } from '../../test/harness.ts';
 import { siteRequest } from '../../test/siteClient.ts';
 import { holdingCollection } from '../backup/holds.ts';
-import { blobKey } from '../deploys/blobs.ts';
 import { keepHouse } from '../deploys/gc.ts';
+import { blobKey } from '../releaseFiles/blobKeys.ts';
 
 const DAY_MS = 86_400_000;
 const daysLater = (days: number) => new Date(Date.now() + days * DAY_MS);
