@@ -22,8 +22,8 @@ const version = serverPackage.version;
 /** The scripts worker threads run by their path (SERVER_PACKAGE_DIR/src/…): plain JavaScript. */
 const THREAD_SCRIPTS = [
   'src/db/threads/checkpoints.mjs',
-  'src/deploys/threads/unpackArchive.mjs',
-  'src/deploys/threads/compressVariants.mjs',
+  'src/modules/releases/upload/threads/unpackArchive.mjs',
+  'src/modules/releases/blobs/threads/compressVariants.mjs',
 ];
 
 /** Packages the server finds by their folder (require.resolve), not by an import: the API docs' pages. */

@@ -7,8 +7,8 @@ import { databases, schemaUrl, startTestServer, type TestServer, withPg } from '
 import { siteRequest } from '../../test/siteClient.ts';
 import { wharfServer } from '../../test/wharfServerCommand.ts';
 import { buildWorld, logoForm, SITE_FILES, uploadRelease, type World } from '../../test/world.ts';
-import { collectGarbage } from '../deploys/gc.ts';
-import { holdingCollection } from './holds.ts';
+import { collectGarbage } from '../modules/releases/collect/gc.ts';
+import { holdingCollection } from '../modules/releases/collect/holds.ts';
 
 /** The permission bits of `dir` and of everything under it that is not as private as `mode` says, by path. */
 async function lessPrivateThan(dir: string, fileMode: number, folderMode: number) {

@@ -5,10 +5,10 @@ import { Readable } from 'node:stream';
 import type { Config } from '../config.ts';
 import type { Db } from '../db/schema.ts';
 import { inParallel } from '../lib/inParallel.ts';
+import { holdingCollection } from '../modules/releases/collect/holds.ts';
 import type { BlobStore } from '../storage/blobStore.ts';
 import { syncToDisk } from '../storage/durable.ts';
 import { makePrivateFolder, makeTreePrivate, writeDurably } from './files.ts';
-import { holdingCollection } from './holds.ts';
 import { BackupError, type BackupManifest, BLOBS_DIR, MANIFEST_FILE, SECRET_FILE } from './manifest.ts';
 import { type SnapshotBlob, snapshotDatabase } from './snapshot.ts';
 

@@ -23,7 +23,7 @@ import { exited, startWharf, untilAnswers, type WharfProcess } from '../../test/
 import { connectRealtime, nextEvent } from '../../test/realtimeClient.ts';
 import { type S3Peer, startS3Peer } from '../../test/s3Peer.ts';
 import { siteRequest } from '../../test/siteClient.ts';
-import { collectGarbage } from '../deploys/gc.ts';
+import { collectGarbage } from '../modules/releases/collect/gc.ts';
 import { blobKey } from '../releaseFiles/blobKeys.ts';
 
 /** The shared environment of "Running several nodes" in the README: its variables, as written there. */

@@ -5,8 +5,8 @@ import { expectStatus, signedIn, type TestClient } from '../../test/client.ts';
 import { startTestServer, type TestServer } from '../../test/harness.ts';
 import { type S3Peer, startS3Peer } from '../../test/s3Peer.ts';
 import { siteRequest } from '../../test/siteClient.ts';
-import { collectGarbage } from '../deploys/gc.ts';
-import { removeOrphanFiles } from '../deploys/orphanFiles.ts';
+import { collectGarbage } from '../modules/releases/collect/gc.ts';
+import { removeOrphanFiles } from '../modules/releases/collect/orphanFiles.ts';
 import { blobKey } from '../releaseFiles/blobKeys.ts';
 
 const PREFIX = 'installation-one';

@@ -4,7 +4,7 @@ import { type DnsPeer, startDnsPeer } from '../../../test/dnsPeer.ts';
 import { databases, freePort, startTestServer, type TestServer } from '../../../test/harness.ts';
 import { siteRequest } from '../../../test/siteClient.ts';
 import { buildWorld, SITE_FILES, uploadRelease, type World } from '../../../test/world.ts';
-import { keepHouse } from '../../deploys/gc.ts';
+import { keepHouse } from '../releases/collect/gc.ts';
 
 type Domain = { name: string; ownership: { token: string; verifiedAt: string | null; ended?: Record<string, string> } };
 type Site = { _id: string; name: string; mainBranch: string; domains: Domain[] };

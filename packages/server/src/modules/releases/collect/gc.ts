@@ -1,0 +1,110 @@
+import type { ExpressionBuilder } from 'kysely';
+import { LockLost, onOneNodeAtATime } from '../../../cluster/oneNodeAtATime.ts';
+import type { Database } from '../../../db/schema.ts';
+import { sweepExpiredIdempotencyKeys } from '../../../http/idempotency.ts';
+import { pruneFinishedJobs } from '../../../jobs/prune.ts';
+import type { WharfApp } from '../../../wharfApp.ts';
+import { expireUnverifiedClaims } from '../../sites/claimEnds.ts';
+import type { ReleaseParts } from '../parts.ts';
+import { deleteExpiredBranches } from '../retention/expiredBranches.ts';
+import { pruneReleases } from '../retention/releaseRetention.ts';
+import { blobPages, deleteDeadBlobs, markUnusedDead, unused } from './deadBlobs.ts';
+import { isCollectionHeld } from './holds.ts';
+import { removeOrphanFiles } from './orphanFiles.ts';
+
+/** Blobs younger than this are never collected: an upload may be about to reference them. */
+const GRACE_MS = 10 * 60_000;
+
+/** Forgets deploys that were never finalised, so their files can be collected. */
+export async function sweepExpiredDeploys(parts: ReleaseParts, at = new Date()) {
+  const expired = parts.db.selectFrom('deploys').select('id').where('expires_at', '<=', at.toISOString());
+  await parts.db.transaction().execute(async (trx) => {
+    await trx.deleteFrom('deploy_files').where('deploy_id', 'in', expired).execute();
+    await trx.deleteFrom('deploys').where('expires_at', '<=', at.toISOString()).execute();
+  });
+}
+
+/**
+ * Removes at once those of the given blobs that nothing uses any more: the files a failed deploy
+ * brought, which should not hold disk space until the next collection. Nothing while a backup
+ * holds the collection off.
+ */
+export async function removeUnusedBlobs(parts: ReleaseParts, hashes: string[]) {
+  if (await isCollectionHeld(parts.db)) return 0;
+  await markUnusedDead(parts.db, hashes);
+  return deleteDeadBlobs(parts, hashes);
+}
+
+/**
+ * Deletes blobs that no release and no deploy in progress uses, the deadBlobs.ts way, which is
+ * safe while deploys send the same files again; and the dead ones a crash left. Nothing is deleted
+ * while a backup holds the collection off (it may be copying them: the next collection takes them).
+ */
+export async function collectGarbage(parts: ReleaseParts, at = new Date(), held?: AbortSignal) {
+  const cutoff = new Date(at.getTime() - GRACE_MS).toISOString();
+  let collected = 0;
+  if (!(await isCollectionHeld(parts.db))) {
+    const unusedSince = (eb: ExpressionBuilder<Database, 'blobs'>) =>
+      eb.and([eb('created_at', '<=', cutoff), eb('dead', '=', 0), unused(eb)]);
+    for await (const hashes of blobPages(parts.db, unusedSince)) {
+      held?.throwIfAborted();
+      await markUnusedDead(parts.db, hashes);
+    }
+    for await (const hashes of blobPages(parts.db, (eb) => eb('dead', '=', 1))) {
+      held?.throwIfAborted();
+      collected += await deleteDeadBlobs(parts, hashes);
+    }
+  }
+  // Staged files of uploads cut off by a crash.
+  await parts.blobs.removeStaleStaging(parts.config.deployTtlMs, at);
+  return collected;
+}
+
+/**
+ * One round of housekeeping: forgets expired deploys and idempotency keys, applies retention
+ * (expired branches, then releases past their site's retention), collects the files nothing
+ * uses any more, rows first and then (with `orphans`) the store's files no row accounts for,
+ * prunes old jobs, and ends the custom domains' claims left unverified too long. A round whose
+ * lock is lost (`held` aborted: see onOneNodeAtATime) stops at its next step.
+ */
+export async function keepHouse(
+  parts: ReleaseParts,
+  at = new Date(),
+  { orphans = true, held }: { orphans?: boolean; held?: AbortSignal } = {},
+) {
+  await sweepExpiredDeploys(parts, at);
+  await sweepExpiredIdempotencyKeys(parts.db);
+  held?.throwIfAborted();
+  const expiredBranches = await deleteExpiredBranches(parts, at);
+  const releases = await pruneReleases(parts, at);
+  if (expiredBranches + releases > 0) parts.log.info({ expiredBranches, releases }, 'applied retention');
+  const collected = await collectGarbage(parts, at, held);
+  const unrecorded = orphans ? await removeOrphanFiles(parts, GRACE_MS, at, held) : 0;
+  if (collected + unrecorded > 0) parts.log.info({ collected, unrecorded }, 'collected unused release files');
+  held?.throwIfAborted();
+  const pruned = await pruneFinishedJobs(parts.db);
+  if (pruned.jobs + pruned.attempts > 0) parts.log.info(pruned, 'pruned old jobs and hook deliveries');
+  const expiredClaims = await expireUnverifiedClaims(parts, at);
+  if (expiredClaims > 0) parts.log.info({ expiredClaims }, 'ended unverified custom domain claims');
+}
+
+/** Rounds between two walks through the whole store: with millions of files, a walk is long. */
+const ROUNDS_PER_ORPHAN_SWEEP = 12;
+
+/** Keeps house now and then (the store's unrecorded files hourly); the timer never keeps the process alive. */
+export function scheduleHousekeeping(app: WharfApp, everyMs = 5 * 60_000) {
+  let round = 0;
+  const run = async () => {
+    try {
+      const orphans = round++ % ROUNDS_PER_ORPHAN_SWEEP === 0;
+      await onOneNodeAtATime(app.db, 'housekeeping', (held) => keepHouse(app, new Date(), { orphans, held }));
+    } catch (error) {
+      if (error instanceof LockLost) app.log.warn({ err: error }, 'housekeeping stopped: the next round takes it up');
+      else app.log.error({ err: error }, 'housekeeping failed');
+    }
+  };
+  const timer = setInterval(run, everyMs);
+  timer.unref();
+  app.fastify.addHook('onClose', async () => clearInterval(timer));
+  return run;
+}

@@ -1,0 +1,80 @@
+import { sql } from 'kysely';
+import { jsonRows } from '../../../db/jsonRows.ts';
+import type { Executor } from '../../../db/schema.ts';
+import { httpError } from '../../../http/errors.ts';
+import { newId, now } from '../../../lib/ids.ts';
+import { removeUnusedBlobs } from '../collect/gc.ts';
+import type { ReleaseParts } from '../parts.ts';
+
+/**
+ * A deploy in progress: its files are protected from the garbage collection until it becomes a
+ * release or expires. An upload that never finishes leaves only an expiring row.
+ */
+export async function openDeploy(
+  db: Executor,
+  ttlMs: number,
+  input: {
+    siteId: string;
+    name: string;
+    branches: string[];
+    branchExpiry?: string;
+    force?: boolean;
+    actorId: string | null;
+  },
+) {
+  const created = new Date();
+  const row = {
+    id: newId(),
+    site_id: input.siteId,
+    name: input.name,
+    branches: JSON.stringify(input.branches),
+    actor_id: input.actorId,
+    created_at: created.toISOString(),
+    expires_at: new Date(created.getTime() + ttlMs).toISOString(),
+    release_id: null,
+    branch_expiry: input.branchExpiry ?? null,
+    force: input.force ? 1 : 0,
+  };
+  await db.insertInto('deploys').values(row).execute();
+  return row;
+}
+
+/** Records files of a deploy, however many, in one statement. */
+export async function insertDeployFiles(
+  db: Executor,
+  deployId: string,
+  files: { path: string; hash: string; size: number }[],
+) {
+  if (files.length === 0) return;
+  const manifest = jsonRows(db, { path: 'text', hash: 'text', size: 'bigint' }, files);
+  await db
+    .insertInto('deploy_files')
+    .columns(['deploy_id', 'path', 'hash', 'size'])
+    .expression(
+      db
+        .selectFrom(manifest.as('file'))
+        .select([sql.val(deployId).as('deploy_id'), 'file.path', 'file.hash', 'file.size']),
+    )
+    .execute();
+}
+
+export async function findOpenDeploy(parts: ReleaseParts, deployId: string) {
+  const row = await parts.db.selectFrom('deploys').selectAll().where('id', '=', deployId).executeTakeFirst();
+  if (!row) throw httpError('DEPLOY_NOT_FOUND', 'Deploy not found');
+  if (row.expires_at <= now()) throw httpError('DEPLOY_EXPIRED', 'The deploy expired; start a new one');
+  return row;
+}
+
+/**
+ * Forgets a deploy that failed, and removes at once the blobs it brought that nothing else uses:
+ * they should not hold disk space (a full disk, maybe) until the next garbage collection.
+ */
+export async function dropDeploy(parts: ReleaseParts, deployId: string) {
+  const hashes = await parts.db.transaction().execute(async (trx) => {
+    const files = await trx.selectFrom('deploy_files').select('hash').where('deploy_id', '=', deployId).execute();
+    await trx.deleteFrom('deploy_files').where('deploy_id', '=', deployId).execute();
+    await trx.deleteFrom('deploys').where('id', '=', deployId).execute();
+    return [...new Set(files.map((file) => file.hash))];
+  });
+  await removeUnusedBlobs(parts, hashes);
+}
