@@ -1,5 +1,5 @@
+import { randomString } from '@wharf/server/testing';
 import pg from 'pg';
-import { randomString } from '../../packages/server/src/lib/ids.ts';
 import { type BenchServer, startBenchServer } from '../deploy/wharfServer.ts';
 
 /** Where a bench server keeps its data: its own SQLite file, or a schema of its own in PostgreSQL. */

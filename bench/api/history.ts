@@ -1,7 +1,5 @@
-import { openDb } from '../../packages/server/src/db/connection.ts';
-import type { Database, Db } from '../../packages/server/src/db/schema.ts';
-import { newId } from '../../packages/server/src/lib/ids.ts';
-import { expectStatus, TestClient } from '../../packages/server/test/client.ts';
+import type { Database, Db } from '@wharf/server/testing';
+import { expectStatus, newId, openDb, TestClient } from '@wharf/server/testing';
 import { PASSWORD as BENCH_PASSWORD, USER as BENCH_USER } from '../deploy/wharfServer.ts';
 
 /** What a site that deploys every pull request has after a while. */

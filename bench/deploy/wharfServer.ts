@@ -4,8 +4,8 @@ import { createServer } from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
-import { hashPassword } from '../../packages/server/src/lib/passwords.ts';
-import { expectStatus, TestClient } from '../../packages/server/test/client.ts';
+import { hashPassword } from '@wharf/contract/passwords';
+import { expectStatus, TestClient } from '@wharf/server/testing';
 import { buildServer } from '../../scripts/buildServer.mjs';
 
 /** The user every bench server lets sign in, with its password. */

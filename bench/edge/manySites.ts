@@ -1,7 +1,7 @@
 import { randomBytes } from 'node:crypto';
 import { setTimeout as sleep } from 'node:timers/promises';
-import { openDb } from '../../packages/server/src/db/connection.ts';
-import type { Database } from '../../packages/server/src/db/schema.ts';
+import type { Database } from '@wharf/server/testing';
+import { openDb } from '@wharf/server/testing';
 import { request } from './http.ts';
 import type { BenchSite } from './wharf.ts';
 

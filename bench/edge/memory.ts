@@ -1,8 +1,7 @@
 import { execFileSync } from 'node:child_process';
 import v8 from 'node:v8';
 import { runInNewContext } from 'node:vm';
-import { openDb } from '../../packages/server/src/db/connection.ts';
-import { RoutingTable } from '../../packages/server/src/edge/routingTable.ts';
+import { openDb, RoutingTable } from '@wharf/server/testing';
 
 export interface ProcessMemory {
   pid: number;

@@ -1,9 +1,6 @@
 import { setTimeout as sleep } from 'node:timers/promises';
+import { randomString, siteRequest, startS3Peer, tarGz, uploadForm } from '@wharf/server/testing';
 import pg from 'pg';
-import { randomString } from '../../packages/server/src/lib/ids.ts';
-import { tarGz, uploadForm } from '../../packages/server/test/archives.ts';
-import { startS3Peer } from '../../packages/server/test/s3Peer.ts';
-import { siteRequest } from '../../packages/server/test/siteClient.ts';
 import { type BenchServer, createSite, startBenchServer } from '../deploy/wharfServer.ts';
 import { runWrk, type WrkResult } from '../edge/wrk.ts';
 

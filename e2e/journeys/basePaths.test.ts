@@ -1,6 +1,6 @@
+import { expectStatus } from '@wharf/server/testing';
 import type { Page } from 'playwright-core';
 import { afterAll, beforeAll, it } from 'vitest';
-import { expectStatus } from '../../packages/server/test/client.ts';
 import { describeInBrowser } from '../support/browser.ts';
 import { expectPath, expectVisible, openStage, type Stage, visit } from '../support/journey.ts';
 

@@ -1,7 +1,6 @@
+import { expectStatus, uploadRelease } from '@wharf/server/testing';
 import type { Page } from 'playwright-core';
 import { afterAll, beforeAll, expect, it } from 'vitest';
-import { expectStatus } from '../../packages/server/test/client.ts';
-import { uploadRelease } from '../../packages/server/test/world.ts';
 import { describeInBrowser } from '../support/browser.ts';
 import {
   expectHidden,

@@ -1,11 +1,5 @@
+import { type CodeHostPeer, freePort, startGiteaPeer, startGithubPeer, startGitlabPeer } from '@wharf/server/testing';
 import { afterAll, beforeAll, expect, it } from 'vitest';
-import {
-  type CodeHostPeer,
-  startGiteaPeer,
-  startGithubPeer,
-  startGitlabPeer,
-} from '../../packages/server/test/codeHostPeers.ts';
-import { freePort } from '../../packages/server/test/harness.ts';
 import { describeInBrowser } from '../support/browser.ts';
 import { expectHidden, expectPath, expectVisible, openStage, type Stage, snap, visit } from '../support/journey.ts';
 

@@ -1,7 +1,7 @@
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
+import { expectStatus } from '@wharf/server/testing';
 import { afterAll, beforeAll, expect, it } from 'vitest';
-import { expectStatus } from '../../packages/server/test/client.ts';
 import { describeInBrowser } from '../support/browser.ts';
 import { expectPath, expectVisible, openStage, type Stage, snap, toast, visit } from '../support/journey.ts';
 

@@ -1,15 +1,24 @@
 import { mkdtemp, rm } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
+import {
+  acmeEnv,
+  buildWorld,
+  type DnsPeer,
+  expectStatus,
+  freePort,
+  httpsGet,
+  type Pebble,
+  startDnsPeer,
+  startPebble,
+  startTestServer,
+  TEST_PASSWORD,
+  type TestServer,
+  verifyDomains,
+  type World,
+} from '@wharf/server/testing';
 import { type Browser, chromium } from 'playwright-core';
 import { afterAll, beforeAll, expect, it } from 'vitest';
-import { expectStatus } from '../../packages/server/test/client.ts';
-import { type DnsPeer, startDnsPeer } from '../../packages/server/test/dnsPeer.ts';
-import { verifyDomains } from '../../packages/server/test/domains.ts';
-import { freePort, startTestServer, TEST_PASSWORD, type TestServer } from '../../packages/server/test/harness.ts';
-import { httpsGet } from '../../packages/server/test/httpsClient.ts';
-import { acmeEnv, type Pebble, startPebble } from '../../packages/server/test/pebble.ts';
-import { buildWorld, type World } from '../../packages/server/test/world.ts';
 import { describeInBrowser } from '../support/browser.ts';
 import { CHROMIUM } from '../support/chromium.ts';
 import { DESKTOP, expectVisible, snap } from '../support/journey.ts';

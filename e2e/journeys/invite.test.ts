@@ -1,6 +1,5 @@
+import { expectStatus, signedIn, startTestServer, type TestServer } from '@wharf/server/testing';
 import { afterAll, beforeAll, expect, it } from 'vitest';
-import { expectStatus, signedIn } from '../../packages/server/test/client.ts';
-import { startTestServer, type TestServer } from '../../packages/server/test/harness.ts';
 import { describeInBrowser } from '../support/browser.ts';
 import { expectPath, expectVisible, openStage, type Stage, snap, visit } from '../support/journey.ts';
 

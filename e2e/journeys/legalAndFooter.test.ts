@@ -1,7 +1,7 @@
 import { COPY_CONFIRMATION_MS, UI_VERSION } from '@wharf/contract';
+import { startTestServer, type TestServer } from '@wharf/server/testing';
 import type { Request } from 'playwright-core';
 import { afterAll, beforeAll, expect, it } from 'vitest';
-import { startTestServer, type TestServer } from '../../packages/server/test/harness.ts';
 import { describeInBrowser } from '../support/browser.ts';
 import { expectHidden, expectPath, expectVisible, openStage, type Stage, snap, visit } from '../support/journey.ts';
 

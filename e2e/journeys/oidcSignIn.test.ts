@@ -1,6 +1,5 @@
+import { type OidcPeer, oidcEnv, startOidcPeer, startTestServer } from '@wharf/server/testing';
 import { afterAll, beforeAll, beforeEach, expect, it } from 'vitest';
-import { startTestServer } from '../../packages/server/test/harness.ts';
-import { type OidcPeer, oidcEnv, startOidcPeer } from '../../packages/server/test/oidcPeer.ts';
 import { describeInBrowser, launchBrowser } from '../support/browser.ts';
 import { expectPath, expectVisible, openStage, type Stage, snap, visit } from '../support/journey.ts';
 

@@ -1,7 +1,6 @@
 import { SEARCH_DEBOUNCE_MS } from '@wharf/contract';
+import { expectStatus, joinOrg, PNG, signedIn } from '@wharf/server/testing';
 import { afterAll, beforeAll, expect, it } from 'vitest';
-import { expectStatus, signedIn } from '../../packages/server/test/client.ts';
-import { joinOrg, PNG } from '../../packages/server/test/world.ts';
 import { describeInBrowser } from '../support/browser.ts';
 import {
   expectHidden,

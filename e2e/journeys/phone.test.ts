@@ -1,6 +1,6 @@
+import { uploadRelease } from '@wharf/server/testing';
 import type { Locator } from 'playwright-core';
 import { afterAll, beforeAll, expect, it } from 'vitest';
-import { uploadRelease } from '../../packages/server/test/world.ts';
 import { describeInBrowser } from '../support/browser.ts';
 import {
   expectPath,

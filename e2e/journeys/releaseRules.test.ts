@@ -1,8 +1,6 @@
+import { expectStatus, siteRequest, uploadRelease } from '@wharf/server/testing';
 import type { Page } from 'playwright-core';
 import { afterAll, beforeAll, expect, it } from 'vitest';
-import { expectStatus } from '../../packages/server/test/client.ts';
-import { siteRequest } from '../../packages/server/test/siteClient.ts';
-import { uploadRelease } from '../../packages/server/test/world.ts';
 import { describeInBrowser } from '../support/browser.ts';
 import { expectVisible, openStage, type Stage, snap, toast, visit } from '../support/journey.ts';
 

@@ -1,7 +1,5 @@
+import { expectStatus, tarGz, uploadForm, uploadRelease } from '@wharf/server/testing';
 import { afterAll, beforeAll, expect, it } from 'vitest';
-import { tarGz, uploadForm } from '../../packages/server/test/archives.ts';
-import { expectStatus } from '../../packages/server/test/client.ts';
-import { uploadRelease } from '../../packages/server/test/world.ts';
 import { describeInBrowser } from '../support/browser.ts';
 import { expectVisible, fieldError, openStage, type Stage, snap, toast, visit } from '../support/journey.ts';
 

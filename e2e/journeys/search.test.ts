@@ -1,7 +1,7 @@
 import { SEARCH_DEBOUNCE_MS } from '@wharf/contract';
+import { expectStatus, signedIn } from '@wharf/server/testing';
 import type { Page } from 'playwright-core';
 import { afterAll, beforeAll, expect, it } from 'vitest';
-import { expectStatus, signedIn } from '../../packages/server/test/client.ts';
 import { describeInBrowser } from '../support/browser.ts';
 import { expectHidden, expectVisible, openStage, type Stage, snap, visit } from '../support/journey.ts';
 

@@ -3,11 +3,8 @@ import { mkdir, mkdtemp, rm, writeFile } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
 import { promisify } from 'node:util';
+import { expectStatus, freePort, tarGz, uploadForm, uploadRelease } from '@wharf/server/testing';
 import { afterAll, beforeAll, expect, it } from 'vitest';
-import { tarGz, uploadForm } from '../../packages/server/test/archives.ts';
-import { expectStatus } from '../../packages/server/test/client.ts';
-import { freePort } from '../../packages/server/test/harness.ts';
-import { uploadRelease } from '../../packages/server/test/world.ts';
 import { describeInBrowser } from '../support/browser.ts';
 import {
   expectHidden,

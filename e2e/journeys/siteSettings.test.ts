@@ -1,8 +1,5 @@
+import { type DnsPeer, expectStatus, PNG, selfSignedCertificate, startDnsPeer } from '@wharf/server/testing';
 import { afterAll, beforeAll, expect, it } from 'vitest';
-import { selfSignedCertificate } from '../../packages/server/test/certificates.ts';
-import { expectStatus } from '../../packages/server/test/client.ts';
-import { type DnsPeer, startDnsPeer } from '../../packages/server/test/dnsPeer.ts';
-import { PNG } from '../../packages/server/test/world.ts';
 import { describeInBrowser } from '../support/browser.ts';
 import {
   expectHidden,

@@ -1,5 +1,5 @@
+import { expectStatus } from '@wharf/server/testing';
 import { afterAll, beforeAll, expect, it } from 'vitest';
-import { expectStatus } from '../../packages/server/test/client.ts';
 import { describeInBrowser } from '../support/browser.ts';
 import {
   expectHidden,

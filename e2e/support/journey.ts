@@ -1,10 +1,15 @@
 import { mkdirSync } from 'node:fs';
 import path from 'node:path';
+import {
+  buildWorld,
+  expectStatus,
+  startTestServer,
+  TEST_PASSWORD,
+  type TestServer,
+  type World,
+} from '@wharf/server/testing';
 import type { Browser, BrowserContext, Locator, Page } from 'playwright-core';
 import { expect } from 'vitest';
-import { expectStatus } from '../../packages/server/test/client.ts';
-import { startTestServer, TEST_PASSWORD, type TestServer } from '../../packages/server/test/harness.ts';
-import { buildWorld, type World } from '../../packages/server/test/world.ts';
 import { launchBrowser } from './browser.ts';
 import { traceOnFailure } from './trace.ts';
 

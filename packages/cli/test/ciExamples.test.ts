@@ -1,10 +1,9 @@
 import { cp, mkdir, mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
+import { freePort, siteRequest } from '@wharf/server/testing';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { parse } from 'yaml';
-import { freePort } from '../../server/test/harness.ts';
-import { siteRequest } from '../../server/test/siteClient.ts';
 import { type StatusPeer, startStatusPeer } from './statusPeer.ts';
 import { startUploadWorld, type UploadWorld } from './uploadWorld.ts';
 import { type RunnerMachine, runActionsJob, runGitlabJob } from './workflowRunner.ts';

@@ -1,8 +1,8 @@
 import { spawnSync } from 'node:child_process';
 import { statSync, utimesSync } from 'node:fs';
 import path from 'node:path';
+import { verifyPassword } from '@wharf/contract/passwords';
 import { describe, expect, it } from 'vitest';
-import { verifyPassword } from '../../server/src/lib/passwords.ts';
 import { exitCodes } from '../src/failures.ts';
 import { version } from '../src/version.ts';
 import { runInProcess } from './inProcess.ts';

@@ -1,8 +1,8 @@
 import { randomBytes } from 'node:crypto';
 import { readdir } from 'node:fs/promises';
 import path from 'node:path';
+import { mountSmallDisk, type SmallDisk } from '@wharf/server/testing';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { mountSmallDisk, type SmallDisk } from '../../server/test/smallDisk.ts';
 import { exitCodes } from '../src/failures.ts';
 import { type RecordingProxy, startRecordingProxy } from './recordingProxy.ts';
 import { siteFolder } from './siteFolder.ts';

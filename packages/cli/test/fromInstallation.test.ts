@@ -4,9 +4,8 @@ import os from 'node:os';
 import path from 'node:path';
 import { promisify } from 'node:util';
 import { uploadCommandOf, uploadWithNodeOf } from '@wharf/contract';
+import { freePort, siteRequest } from '@wharf/server/testing';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { freePort } from '../../server/test/harness.ts';
-import { siteRequest } from '../../server/test/siteClient.ts';
 import { startUploadWorld, type UploadWorld } from './uploadWorld.ts';
 
 const run = promisify(execFile);

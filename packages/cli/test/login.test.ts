@@ -1,9 +1,8 @@
 import { mkdtemp, readFile, rm, stat } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
+import { expectStatus, siteRequest, TestClient } from '@wharf/server/testing';
 import { afterAll, beforeAll, describe, expect, it, onTestFinished } from 'vitest';
-import { expectStatus, TestClient } from '../../server/test/client.ts';
-import { siteRequest } from '../../server/test/siteClient.ts';
 import { exitCodes } from '../src/failures.ts';
 import { runInProcess } from './inProcess.ts';
 import { siteFolder } from './siteFolder.ts';

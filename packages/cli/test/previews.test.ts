@@ -1,7 +1,7 @@
 import { writeFile } from 'node:fs/promises';
 import path from 'node:path';
+import { siteRequest } from '@wharf/server/testing';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import { siteRequest } from '../../server/test/siteClient.ts';
 import { siteFolder } from './siteFolder.ts';
 import { type StatusPeer, startStatusPeer } from './statusPeer.ts';
 import { startUploadWorld, type UploadWorld } from './uploadWorld.ts';

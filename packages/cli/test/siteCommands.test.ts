@@ -1,5 +1,5 @@
+import { siteRequest } from '@wharf/server/testing';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { siteRequest } from '../../server/test/siteClient.ts';
 import { exitCodes } from '../src/failures.ts';
 import { siteFolder } from './siteFolder.ts';
 import { startUploadWorld, type UploadWorld } from './uploadWorld.ts';

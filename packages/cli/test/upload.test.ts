@@ -1,9 +1,7 @@
 import { writeFile } from 'node:fs/promises';
 import path from 'node:path';
+import { expectStatus, freePort, siteRequest } from '@wharf/server/testing';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import { expectStatus } from '../../server/test/client.ts';
-import { freePort } from '../../server/test/harness.ts';
-import { siteRequest } from '../../server/test/siteClient.ts';
 import { exitCodes } from '../src/failures.ts';
 import { runInProcess } from './inProcess.ts';
 import { FILE_ROUTE, type RecordingProxy, startRecordingProxy } from './recordingProxy.ts';

@@ -1,5 +1,11 @@
-import { expectStatus, signedIn, type TestClient } from '../../server/test/client.ts';
-import { startTestServer, type TestServer, type TestServerOptions } from '../../server/test/harness.ts';
+import {
+  expectStatus,
+  signedIn,
+  startTestServer,
+  type TestClient,
+  type TestServer,
+  type TestServerOptions,
+} from '@wharf/server/testing';
 
 export interface UploadWorld {
   server: TestServer;

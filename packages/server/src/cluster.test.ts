@@ -1,13 +1,13 @@
 import { mkdtemp, rm } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
+import { hashPassword } from '@wharf/contract/passwords';
 import { io } from 'socket.io-client';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { expectStatus, signedIn, type TestClient } from '../test/client.ts';
 import { freePort, TEST_PASSWORD } from '../test/harness.ts';
 import { exited, siteGet, startWharf, type WharfProcess, waitForApi } from '../test/processes.ts';
 import { uploadRelease } from '../test/world.ts';
-import { hashPassword } from './lib/passwords.ts';
 
 const METRICS_TOKEN = 'cluster-metrics-token';
 describe('Wharf with worker processes (WHARF_WORKERS)', () => {

@@ -2,6 +2,7 @@ import { spawn, spawnSync } from 'node:child_process';
 import { mkdtemp, rm } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
+import { hashPassword } from '@wharf/contract/passwords';
 import { sql } from 'kysely';
 import { io, type Socket } from 'socket.io-client';
 import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from 'vitest';
@@ -10,7 +11,6 @@ import { expectStatus, signedIn } from '../test/client.ts';
 import { freePort, startTestServer, TEST_PASSWORD, type TestServer } from '../test/harness.ts';
 import { bundledServer, isAlive, siteGet, startWharf, type WharfProcess, waitForApi } from '../test/processes.ts';
 import { uploadRelease } from '../test/world.ts';
-import { hashPassword } from './lib/passwords.ts';
 import { blobKey } from './releaseFiles/blobKeys.ts';
 
 /** A site whose page's stored file was lost from the disk: serving it fails. */

@@ -4,12 +4,12 @@ import http from 'node:http';
 import os from 'node:os';
 import path from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
+import { hashPassword } from '@wharf/contract/passwords';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { type ArchiveEntry, tarGz, uploadForm } from '../test/archives.ts';
 import { expectStatus, signedIn } from '../test/client.ts';
 import { freePort, TEST_PASSWORD } from '../test/harness.ts';
 import { exited, isAlive, siteGet, startWharf, type WharfProcess, waitForApi } from '../test/processes.ts';
-import { hashPassword } from './lib/passwords.ts';
 
 /** Larger than what the kernel buffers on loopback for a reader that does not read: the answer stays in flight. */
 const BIG = randomBytes(40 * 1024 * 1024);

@@ -4,6 +4,7 @@ import http from 'node:http';
 import os from 'node:os';
 import path from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
+import { hashPassword } from '@wharf/contract/passwords';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { tarGz, uploadForm } from '../test/archives.ts';
 import { expectStatus, signedIn, type TestClient } from '../test/client.ts';
@@ -18,7 +19,6 @@ import {
   waitForApi,
 } from '../test/processes.ts';
 import { IDLE_TO_PRIMARY_MS } from './edge/forwardToPrimary.ts';
-import { hashPassword } from './lib/passwords.ts';
 
 const METRICS_TOKEN = 'worker-kills-metrics-token';
 /** Large enough that a read is still under way now and then when a worker dies. */

@@ -2,6 +2,7 @@ import { mkdtemp, rm } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
+import { hashPassword } from '@wharf/contract/passwords';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { expectStatus, signedIn, type TestClient } from '../test/client.ts';
 import { freePort, TEST_PASSWORD } from '../test/harness.ts';
@@ -15,7 +16,6 @@ import {
   waitForApi,
 } from '../test/processes.ts';
 import { uploadRelease } from '../test/world.ts';
-import { hashPassword } from './lib/passwords.ts';
 
 /**
  * Kills in a row: each waits for a worker to start again, seconds on a busy machine, so the

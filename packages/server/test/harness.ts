@@ -2,11 +2,11 @@ import { mkdtemp, rm } from 'node:fs/promises';
 import { createServer } from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
+import { hashPassword } from '@wharf/contract/passwords';
 import pg from 'pg';
 import { buildApp } from '../src/app.ts';
 import { loadConfig } from '../src/config.ts';
 import { randomString } from '../src/lib/ids.ts';
-import { hashPassword } from '../src/lib/passwords.ts';
 import { listenTls } from '../src/tls/https.ts';
 import type { WharfApp } from '../src/wharfApp.ts';
 

@@ -1,6 +1,6 @@
 import { createInterface } from 'node:readline';
 // The server's own function, so a hash made here is always one the server verifies.
-import { hashPassword } from '../../../server/src/lib/passwords.ts';
+import { hashPassword } from '@wharf/contract/passwords';
 import type { CliContext } from '../context.ts';
 import { usageError } from '../failures.ts';
 

@@ -1,5 +1,5 @@
 import { createInterface } from 'node:readline';
-import { hashPassword } from '../lib/passwords.ts';
+import { hashPassword } from '@wharf/contract/passwords';
 
 /**
  * Prints the hash of a password for WHARF_USERS (`name:hash`). The password comes from the first

@@ -4,6 +4,7 @@ import http from 'node:http';
 import os from 'node:os';
 import path from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
+import { hashPassword } from '@wharf/contract/passwords';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { tarGz, uploadForm } from '../../test/archives.ts';
 import { expectStatus, signedIn, type TestClient } from '../../test/client.ts';
@@ -11,7 +12,6 @@ import { freePort, TEST_PASSWORD, testDatabaseUrl } from '../../test/harness.ts'
 import { type OwnDatabase, ownDatabase } from '../../test/ownDatabase.ts';
 import { exited, isAlive, startWharf, type WharfProcess, waitForApi } from '../../test/processes.ts';
 import { openDb } from '../db/connection.ts';
-import { hashPassword } from '../lib/passwords.ts';
 import { isInstanceAlive } from './nodes.ts';
 
 if (!testDatabaseUrl) console.warn('!! The life lock suite needs PostgreSQL (WHARF_TEST_DATABASE_URL): SKIPPED');

@@ -2,6 +2,7 @@ import { mkdtemp, rm } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
+import { hashPassword } from '@wharf/contract/passwords';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { expectStatus, signedIn, type TestClient } from '../../test/client.ts';
 import { freePort, TEST_PASSWORD, testDatabaseUrl } from '../../test/harness.ts';
@@ -17,7 +18,6 @@ import {
 } from '../../test/processes.ts';
 import { connectRealtime, nextEvent } from '../../test/realtimeClient.ts';
 import { uploadRelease } from '../../test/world.ts';
-import { hashPassword } from '../lib/passwords.ts';
 
 /** What a request of the API got during a fault: its status and code, and how long it took. */
 interface ApiAnswer {

@@ -1,11 +1,11 @@
 import type { IncomingMessage } from 'node:http';
+import { hashPassword, verifyPassword } from '@wharf/contract/passwords';
 import { describe, expect, it, vi } from 'vitest';
 import { MemoryCounters } from '../lib/counters.ts';
-import { hashPassword, verifyPassword } from '../lib/passwords.ts';
 import { PasswordGate } from './passwords.ts';
 
-vi.mock('../lib/passwords.ts', async (importOriginal) => {
-  const real = await importOriginal<typeof import('../lib/passwords.ts')>();
+vi.mock('@wharf/contract/passwords', async (importOriginal) => {
+  const real = await importOriginal<typeof import('@wharf/contract/passwords')>();
   return { ...real, verifyPassword: vi.fn(real.verifyPassword) };
 });
 

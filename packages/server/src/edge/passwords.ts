@@ -1,9 +1,9 @@
 import { createHash } from 'node:crypto';
 import type { IncomingMessage } from 'node:http';
 import type { Socket } from 'node:net';
+import { verifyPassword } from '@wharf/contract/passwords';
 import type { Counters } from '../lib/counters.ts';
 import { GuessThrottle } from '../lib/guessThrottle.ts';
-import { verifyPassword } from '../lib/passwords.ts';
 import { LruCache } from './lru.ts';
 import type { Protection } from './routingTable.ts';
 

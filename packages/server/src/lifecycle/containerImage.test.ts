@@ -6,6 +6,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { promisify } from 'node:util';
+import { hashPassword } from '@wharf/contract/passwords';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { expectStatus, signedIn, type TestClient } from '../../test/client.ts';
 import { answers, DEPLOY, singleNodeForPodman } from '../../test/deployFiles.ts';
@@ -13,7 +14,6 @@ import { freePort, TEST_PASSWORD } from '../../test/harness.ts';
 import { buildImage, COMPOSE_PODMAN, OFF_HOST_NETWORK, podman, podmanWorks } from '../../test/podman.ts';
 import { siteRequest } from '../../test/siteClient.ts';
 import { SQLITE_FILE } from '../db/connection.ts';
-import { hashPassword } from '../lib/passwords.ts';
 
 const run = promisify(execFile);
 const works = podmanWorks();

@@ -4,12 +4,12 @@ import { mkdir, mkdtemp, readdir, rm, writeFile } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
 import { promisify } from 'node:util';
+import { hashPassword } from '@wharf/contract/passwords';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { expectStatus, signedIn } from '../../test/client.ts';
 import { freePort, TEST_PASSWORD } from '../../test/harness.ts';
 import { exited, waitForApi } from '../../test/processes.ts';
 import { siteRequest } from '../../test/siteClient.ts';
-import { hashPassword } from '../lib/passwords.ts';
 import { SERVER_PACKAGE_DIR } from '../packageDir.ts';
 
 const run = promisify(execFile);

@@ -1,6 +1,7 @@
 import { mkdtemp, rm } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
+import { hashPassword } from '@wharf/contract/passwords';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { uploadForm } from '../../test/archives.ts';
 import { expectStatus, signedIn, type TestClient } from '../../test/client.ts';
@@ -8,7 +9,6 @@ import { freePort, TEST_PASSWORD } from '../../test/harness.ts';
 import { siteGet, startWharf, type WharfProcess, waitForApi } from '../../test/processes.ts';
 import { prometheusInstalled, promtoolCheck, startPrometheus } from '../../test/prometheus.ts';
 import { uploadRelease } from '../../test/world.ts';
-import { hashPassword } from '../lib/passwords.ts';
 
 const TOKEN = 'node-metrics-token-for-tests';
 const hasPrometheus = prometheusInstalled();

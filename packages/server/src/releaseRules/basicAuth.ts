@@ -1,5 +1,5 @@
 import { createHash } from 'node:crypto';
-import { hashPassword } from '../lib/passwords.ts';
+import { hashPassword } from '@wharf/contract/passwords';
 import type { BasicAuthGuard, BasicAuthUser, HeaderBlock, ParsedHeaderBlock } from './types.ts';
 
 /** The blocks as stored: each `Basic-Auth` password replaced by its hash, so that no rule keeps one in clear. */

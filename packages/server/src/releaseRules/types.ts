@@ -38,7 +38,7 @@ export interface HeaderBlock {
 
 export interface BasicAuthUser {
   user: string;
-  /** scrypt, as lib/passwords.ts makes it. */
+  /** scrypt, as @wharf/contract/passwords makes it. */
   hash: string;
 }
 

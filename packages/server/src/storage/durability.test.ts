@@ -3,6 +3,7 @@ import { mkdtemp, readFile, realpath, rm } from 'node:fs/promises';
 import { get } from 'node:http';
 import os from 'node:os';
 import path from 'node:path';
+import { hashPassword } from '@wharf/contract/passwords';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { buildServer } from '../../../../scripts/buildServer.mjs';
 import { sha256, tarGz, uploadForm } from '../../test/archives.ts';
@@ -10,7 +11,6 @@ import { expectStatus, signedIn, type TestClient } from '../../test/client.ts';
 import { freePort, TEST_PASSWORD } from '../../test/harness.ts';
 import { waitForApi } from '../../test/processes.ts';
 import { logoForm } from '../../test/world.ts';
-import { hashPassword } from '../lib/passwords.ts';
 
 /**
  * The system calls of a real Wharf process, in the order they completed, as strace records them:

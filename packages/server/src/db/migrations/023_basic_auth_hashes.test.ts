@@ -1,7 +1,7 @@
+import { verifyPassword } from '@wharf/contract/passwords';
 import { describe, expect, it } from 'vitest';
 import { emptyDatabases } from '../../../test/emptyDb.ts';
 import { databases } from '../../../test/harness.ts';
-import { verifyPassword } from '../../lib/passwords.ts';
 import { Sealer } from '../../lib/secrets.ts';
 import { migrate } from '../migrate.ts';
 

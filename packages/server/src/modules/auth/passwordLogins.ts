@@ -1,5 +1,5 @@
+import { hashPassword, verifyPasswordOfAnyone } from '@wharf/contract/passwords';
 import { newSecret, now } from '../../lib/ids.ts';
-import { hashPassword, verifyPasswordOfAnyone } from '../../lib/passwords.ts';
 import type { WharfApp } from '../../wharfApp.ts';
 
 export const FIRST_ADMIN = 'admin';

@@ -1,4 +1,5 @@
 import type { EventName, Redirect } from '@wharf/contract';
+import { hashPassword } from '@wharf/contract/passwords';
 import type { Updateable } from 'kysely';
 import type { Config } from '../../config.ts';
 import { lockingRows } from '../../db/rowLocks.ts';
@@ -6,7 +7,6 @@ import type { Database, Db, Executor } from '../../db/schema.ts';
 import { recordEvent } from '../../events/outbox.ts';
 import { httpError, invalidField } from '../../http/errors.ts';
 import { newId, now, randomString } from '../../lib/ids.ts';
-import { hashPassword } from '../../lib/passwords.ts';
 import type { OutboundGuard } from '../../outbound/guard.ts';
 import { forgetBranchInForms } from '../forms/service.ts';
 import { siteScope } from '../sites/siteEvents.ts';

@@ -1,11 +1,11 @@
 import { api } from '@wharf/contract';
+import { hashPassword } from '@wharf/contract/passwords';
 import type { Updateable } from 'kysely';
 import type { Actor } from '../../access/actor.ts';
 import { userOf } from '../../access/rules.ts';
 import type { Database, Db } from '../../db/schema.ts';
 import { recordEvent } from '../../events/outbox.ts';
 import { randomString } from '../../lib/ids.ts';
-import { hashPassword } from '../../lib/passwords.ts';
 import type { WharfApp } from '../../wharfApp.ts';
 import { getSite } from './queries.ts';
 import { siteScope } from './siteEvents.ts';

@@ -2,6 +2,7 @@ import { mkdtemp, rm } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
 import type { Hook } from '@wharf/contract';
+import { hashPassword } from '@wharf/contract/passwords';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { expectStatus, signedIn, type TestClient } from '../../../../test/client.ts';
 import { freePort, SWEEP_TIMEOUT, TEST_PASSWORD } from '../../../../test/harness.ts';
@@ -9,7 +10,6 @@ import { exited, isAlive, startWharf, type WharfProcess, waitForApi } from '../.
 import { startReceiver } from '../../../../test/receiver.ts';
 import { openDb } from '../../../db/connection.ts';
 import { recordEvent } from '../../../events/outbox.ts';
-import { hashPassword } from '../../../lib/passwords.ts';
 
 /** A Wharf process killed with SIGKILL between a commit and the delivery of its event. */
 describe('hook deliveries across a killed server', () => {
