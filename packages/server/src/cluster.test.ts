@@ -6,7 +6,7 @@ import { io } from 'socket.io-client';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { expectStatus, signedIn, type TestClient } from '../test/client.ts';
 import { freePort, TEST_PASSWORD } from '../test/harness.ts';
-import { exited, siteGet, startWharf, type WharfProcess, waitForApi } from '../test/processes.ts';
+import { exited, siteGet, startWharf, stopWharf, type WharfProcess, waitForApi } from '../test/processes.ts';
 import { uploadRelease } from '../test/world.ts';
 
 const METRICS_TOKEN = 'cluster-metrics-token';
@@ -36,7 +36,7 @@ describe('Wharf with worker processes (WHARF_WORKERS)', () => {
     host = `${site.name}.localhost:${port}`;
   });
   afterAll(async () => {
-    if (wharf.child.exitCode === null) wharf.child.kill('SIGKILL');
+    if (wharf) await stopWharf(wharf);
     await rm(dataDir, { recursive: true, force: true });
   });
 

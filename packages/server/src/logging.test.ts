@@ -9,7 +9,7 @@ import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from 'vitest
 import { sha256 } from '../test/archives.ts';
 import { expectStatus, signedIn } from '../test/client.ts';
 import { freePort, startTestServer, TEST_PASSWORD, type TestServer } from '../test/harness.ts';
-import { bundledServer, isAlive, siteGet, startWharf, type WharfProcess, waitForApi } from '../test/processes.ts';
+import { bundledServer, siteGet, startWharf, stopWharf, type WharfProcess, waitForApi } from '../test/processes.ts';
 import { uploadRelease } from '../test/world.ts';
 import { blobKey } from './releaseFiles/blobKeys.ts';
 
@@ -97,8 +97,8 @@ describe('the logs of Wharf as `npm start` runs it', () => {
   beforeAll(async () => {
     dataDir = await mkdtemp(path.join(os.tmpdir(), 'wharf-logs-'));
   });
-  afterEach(() => {
-    if (wharf && isAlive(wharf.child)) wharf.child.kill('SIGKILL');
+  afterEach(async () => {
+    if (wharf) await stopWharf(wharf);
   });
   afterAll(async () => {
     await rm(dataDir, { recursive: true, force: true });

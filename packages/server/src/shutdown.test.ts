@@ -9,7 +9,7 @@ import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { type ArchiveEntry, tarGz, uploadForm } from '../test/archives.ts';
 import { expectStatus, signedIn } from '../test/client.ts';
 import { freePort, TEST_PASSWORD } from '../test/harness.ts';
-import { exited, isAlive, siteGet, startWharf, type WharfProcess, waitForApi } from '../test/processes.ts';
+import { exited, isAlive, siteGet, startWharf, stopWharf, type WharfProcess, waitForApi } from '../test/processes.ts';
 
 /** Larger than what the kernel buffers on loopback for a reader that does not read: the answer stays in flight. */
 const BIG = randomBytes(40 * 1024 * 1024);
@@ -146,8 +146,8 @@ describe.each([
 ])('stopping Wharf $mode (WHARF_WORKERS=$workers)', ({ workers }) => {
   let wharf: WharfProcess | undefined;
 
-  afterEach(() => {
-    if (wharf && isAlive(wharf.child)) wharf.child.kill('SIGKILL');
+  afterEach(async () => {
+    if (wharf) await stopWharf(wharf);
   });
 
   async function start(env: Record<string, string> = {}) {

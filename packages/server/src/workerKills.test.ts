@@ -12,8 +12,8 @@ import { freePort, TEST_PASSWORD } from '../test/harness.ts';
 import {
   childPids,
   exited,
-  isAlive,
   startWharf,
+  stopWharf,
   untilWorkersServe,
   type WharfProcess,
   waitForApi,
@@ -92,7 +92,7 @@ describe('a cluster under load whose workers are killed', () => {
     );
   }, 120_000);
   afterAll(async () => {
-    if (isAlive(wharf.child)) wharf.child.kill('SIGKILL');
+    if (wharf) await stopWharf(wharf);
     await rm(dataDir, { recursive: true, force: true });
   });
 

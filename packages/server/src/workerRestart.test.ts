@@ -11,6 +11,7 @@ import {
   isAlive,
   siteGet,
   startWharf,
+  stopWharf,
   untilWorkersServe,
   type WharfProcess,
   waitForApi,
@@ -57,7 +58,7 @@ describe('a cluster whose workers die', () => {
     branchPath = `/api/v1/sites/${siteId}/branches/${site.mainBranch}/release`;
   });
   afterAll(async () => {
-    if (isAlive(wharf.child)) wharf.child.kill('SIGKILL');
+    if (wharf) await stopWharf(wharf);
     await rm(dataDir, { recursive: true, force: true });
   });
 

@@ -10,6 +10,7 @@ import {
   exited,
   isAlive,
   startWharf,
+  stopWharf,
   untilWorkersServe,
   type WharfProcess,
   waitForApi,
@@ -42,7 +43,7 @@ describe('a cluster whose workers stop while they start', () => {
     dataDir = await mkdtemp(path.join(os.tmpdir(), 'wharf-starts-'));
   });
   afterEach(async () => {
-    if (wharf && isAlive(wharf.child)) wharf.child.kill('SIGKILL');
+    if (wharf) await stopWharf(wharf);
     await rm(dataDir, { recursive: true, force: true });
   });
 

@@ -21,6 +21,49 @@ export interface WharfProcess {
   stderr(): string;
 }
 
+/** The Wharf processes this test file started that may still run: none outlives the file. */
+const running = new Set<ChildProcess>();
+process.once('exit', () => {
+  for (const child of running) killGroup(child.pid!);
+});
+
+function killGroup(pid: number) {
+  try {
+    process.kill(-pid, 'SIGKILL');
+  } catch {
+    // The group has ended already.
+  }
+}
+
+/** The processes of a process group, read from /proc (the fifth field of stat). */
+function groupMembers(groupId: number): number[] {
+  const members: number[] = [];
+  for (const name of readdirSync('/proc')) {
+    if (!/^\d+$/.test(name)) continue;
+    try {
+      const stat = readFileSync(`/proc/${name}/stat`, 'utf8');
+      const [state, , group] = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
+      if (Number(group) === groupId && state !== 'Z') members.push(Number(name));
+    } catch {
+      // The process ended while the list was read.
+    }
+  }
+  return members;
+}
+
+/**
+ * Kills a started Wharf with every process it forked, and waits until all have ended: a worker
+ * left behind by its killed primary would still be writing into the data folder the test then
+ * removes (ENOTEMPTY, ci27).
+ */
+export async function stopWharf(wharf: WharfProcess) {
+  const pid = wharf.child.pid!;
+  killGroup(pid);
+  await exited(wharf.child);
+  const deadline = Date.now() + 10_000;
+  while (groupMembers(pid).length > 0 && Date.now() < deadline) await sleep(20);
+}
+
 /** Wharf as `npm start` runs it, in a child process on `port`, with `env` added. */
 export async function startWharf(dataDir: string, port: number, env: Record<string, string>): Promise<WharfProcess> {
   const child = spawn(process.execPath, ['--enable-source-maps', await bundledServer()], {
@@ -36,7 +79,11 @@ export async function startWharf(dataDir: string, port: number, env: Record<stri
       ...env,
     },
     stdio: ['ignore', 'pipe', 'pipe'],
+    // Its own process group, with the workers it forks: stopWharf ends them all together.
+    detached: true,
   });
+  running.add(child);
+  child.once('exit', () => running.delete(child));
   let stdout = '';
   let stderr = '';
   child.stdout!.on('data', (chunk: Buffer) => {

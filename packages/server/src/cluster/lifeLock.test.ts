@@ -10,7 +10,7 @@ import { tarGz, uploadForm } from '../../test/archives.ts';
 import { expectStatus, signedIn, type TestClient } from '../../test/client.ts';
 import { freePort, TEST_PASSWORD, testDatabaseUrl } from '../../test/harness.ts';
 import { type OwnDatabase, ownDatabase } from '../../test/ownDatabase.ts';
-import { exited, isAlive, startWharf, type WharfProcess, waitForApi } from '../../test/processes.ts';
+import { exited, startWharf, stopWharf, type WharfProcess, waitForApi } from '../../test/processes.ts';
 import { openDb } from '../db/connection.ts';
 import { isInstanceAlive } from './nodes.ts';
 
@@ -53,8 +53,7 @@ describe.skipIf(!testDatabaseUrl)('a node’s life lock and Idempotency-Keys acr
     token = expectStatus(await owner.post(`/api/v1/sites/${siteId}/tokens`, { name: 'ci' }), 200).value;
   }, 120_000);
   afterAll(async () => {
-    for (const wharf of started) if (isAlive(wharf.child)) wharf.child.kill('SIGKILL');
-    await Promise.all(started.map((wharf) => exited(wharf.child)));
+    await Promise.all(started.map(stopWharf));
     await database?.drop();
     await Promise.all(dataDirs.map((dir) => rm(dir, { recursive: true, force: true })));
   });

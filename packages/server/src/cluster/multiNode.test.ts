@@ -19,7 +19,7 @@ import {
   testUsersSetting,
   withPg,
 } from '../../test/harness.ts';
-import { exited, startWharf, untilAnswers, type WharfProcess } from '../../test/processes.ts';
+import { exited, startWharf, stopWharf, untilAnswers, type WharfProcess } from '../../test/processes.ts';
 import { connectRealtime, nextEvent } from '../../test/realtimeClient.ts';
 import { type S3Peer, startS3Peer } from '../../test/s3Peer.ts';
 import { siteRequest } from '../../test/siteClient.ts';
@@ -108,8 +108,7 @@ describe.skipIf(!services)('several Wharf nodes on one PostgreSQL, one Redis and
       });
   }, 300_000);
   afterAll(async () => {
-    for (const node of nodes) node.process.child.kill('SIGKILL');
-    await Promise.all(nodes.map((node) => exited(node.process.child)));
+    await Promise.all(nodes.map((node) => stopWharf(node.process)));
     await inProcess?.close();
     await s3?.close();
     if (schema) await withPg((client) => client.query(`drop schema if exists ${schema} cascade`));

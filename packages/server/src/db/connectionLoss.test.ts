@@ -10,9 +10,9 @@ import { type OwnDatabase, ownDatabase } from '../../test/ownDatabase.ts';
 import {
   childPids,
   exited,
-  isAlive,
   siteGet,
   startWharf,
+  stopWharf,
   type WharfProcess,
   waitForApi,
 } from '../../test/processes.ts';
@@ -72,10 +72,7 @@ describe.skipIf(!testDatabaseUrl)('a cluster whose PostgreSQL connections are cu
       for (const file of FILES) expect((await siteGet(port, host, pathOf(file))).text).toBe(file.content);
   }, 120_000);
   afterAll(async () => {
-    if (wharf && isAlive(wharf.child)) {
-      wharf.child.kill('SIGKILL');
-      await exited(wharf.child);
-    }
+    if (wharf) await stopWharf(wharf);
     await database?.drop();
     if (dataDir) await rm(dataDir, { recursive: true, force: true });
   });

@@ -4,7 +4,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { freePort } from '../../test/harness.ts';
-import { exited, startWharf, waitForApi } from '../../test/processes.ts';
+import { exited, startWharf, stopWharf, waitForApi } from '../../test/processes.ts';
 import { randomString } from '../lib/ids.ts';
 
 /** What a client behind nobody's proxy may write into its request to pass for someone else. */
@@ -66,7 +66,7 @@ describe.each([
     await waitForApi(`http://127.0.0.1:${port}`);
   });
   afterAll(async () => {
-    if (wharf.child.exitCode === null) wharf.child.kill('SIGKILL');
+    if (wharf) await stopWharf(wharf);
     await rm(dataDir, { recursive: true, force: true });
   });
 

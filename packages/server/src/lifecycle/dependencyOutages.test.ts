@@ -13,7 +13,7 @@ import {
   testUsersSetting,
   withPg,
 } from '../../test/harness.ts';
-import { exited, type StartedNode, startReadyNode } from '../../test/processes.ts';
+import { type StartedNode, startReadyNode, stopWharf } from '../../test/processes.ts';
 import { type RedisPeer, startRedisPeer } from '../../test/redisPeer.ts';
 import { type S3Peer, startS3Peer } from '../../test/s3Peer.ts';
 import { type SiteAnswer, siteRequest } from '../../test/siteClient.ts';
@@ -123,8 +123,7 @@ describe.skipIf(!services)('Redis or the blob store going away under two nodes',
     siteHost = new URL(release.deployedBranches[0].url).host;
   }, 180_000);
   afterAll(async () => {
-    for (const node of nodes) node.process.child.kill('SIGKILL');
-    await Promise.all(nodes.map((node) => exited(node.process.child)));
+    await Promise.all(nodes.map((node) => stopWharf(node.process)));
     await Promise.all([redis?.close(), s3?.close()]);
     if (schema) await withPg((client) => client.query(`drop schema if exists ${schema} cascade`));
     await Promise.all(dataDirs.map((dir) => rm(dir, { recursive: true, force: true })));
@@ -284,18 +283,23 @@ describe.skipIf(!services)('Redis or the blob store going away under two nodes',
     }
     expect(upload!.status).toBe(200);
     const previewHost = new URL(upload!.body.deployedBranches[0].url).host;
-    // Every file of both releases, byte for byte, from both nodes.
-    for (const node of nodes) {
-      expect((await served(node, '/')).text).toBe(small);
-      expect((await served(node, '/cached.txt')).text).toBe(cached);
-      expect((await served(node, '/uncached.txt')).text).toBe(uncached);
-      expect((await served(node, '/large.bin')).body.equals(large)).toBe(true);
-      const range = await served(node, '/large.bin', { range: 'bytes=1000-1999' });
-      expect(range.status).toBe(206);
-      expect(range.body.equals(large.subarray(1000, 2000))).toBe(true);
-      for (const [pathname, content] of Object.entries(secondFiles))
-        expect((await siteRequest(node.port, previewHost, pathname)).text).toBe(content);
-    }
+    // Every file of both releases, byte for byte, from both nodes, within seconds: each process
+    // (a worker of the other node too) finds the store back at its own next question.
+    for (const node of nodes)
+      await vi.waitFor(
+        async () => {
+          expect((await served(node, '/')).text).toBe(small);
+          expect((await served(node, '/cached.txt')).text).toBe(cached);
+          expect((await served(node, '/uncached.txt')).text).toBe(uncached);
+          expect((await served(node, '/large.bin')).body.equals(large)).toBe(true);
+          const range = await served(node, '/large.bin', { range: 'bytes=1000-1999' });
+          expect(range.status).toBe(206);
+          expect(range.body.equals(large.subarray(1000, 2000))).toBe(true);
+          for (const [pathname, content] of Object.entries(secondFiles))
+            expect((await siteRequest(node.port, previewHost, pathname)).text).toBe(content);
+        },
+        { timeout: 15_000, interval: 250 },
+      );
     const keys = await s3.keys(`outages-${schema}`);
     for (const content of [small, cached, uncached, large, ...Object.values(secondFiles)])
       expect(keys).toContain(blobKey(sha256(content)));

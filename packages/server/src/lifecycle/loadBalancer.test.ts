@@ -18,7 +18,7 @@ import {
   withPg,
 } from '../../test/harness.ts';
 import { type Nginx, runNginx } from '../../test/nginx.ts';
-import { exited, type StartedNode, startReadyNode } from '../../test/processes.ts';
+import { type StartedNode, startReadyNode, stopWharf } from '../../test/processes.ts';
 import { connectRealtime, nextEvent } from '../../test/realtimeClient.ts';
 import { type S3Peer, startS3Peer } from '../../test/s3Peer.ts';
 import { siteRequest } from '../../test/siteClient.ts';
@@ -83,8 +83,7 @@ describe.skipIf(!services)(
     }, 180_000);
     afterAll(async () => {
       await balancer?.close();
-      for (const node of nodes) node.process.child.kill('SIGKILL');
-      await Promise.all(nodes.map((node) => exited(node.process.child)));
+      await Promise.all(nodes.map((node) => stopWharf(node.process)));
       await s3?.close();
       if (schema) await withPg((client) => client.query(`drop schema if exists ${schema} cascade`));
       await Promise.all(nodes.map((node) => rm(node.dataDir, { recursive: true, force: true })));

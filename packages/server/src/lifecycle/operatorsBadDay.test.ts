@@ -7,7 +7,7 @@ import { expectStatus, signedIn, TestClient } from '../../test/client.ts';
 import { testDatabaseUrl, testRedisUrl, testUsersSetting } from '../../test/harness.ts';
 import { type LoadedNode, MixedLoad, nameOf, type Outcome, type Seen, summary, tally } from '../../test/mixedLoad.ts';
 import { type OwnDatabase, ownDatabase } from '../../test/ownDatabase.ts';
-import { childPids, exited, isAlive, type StartedNode, startReadyNode } from '../../test/processes.ts';
+import { childPids, type StartedNode, startReadyNode, stopWharf } from '../../test/processes.ts';
 import { type RedisPeer, startRedisPeer } from '../../test/redisPeer.ts';
 import { type S3Peer, startS3Peer } from '../../test/s3Peer.ts';
 import { siteRequest } from '../../test/siteClient.ts';
@@ -103,8 +103,7 @@ describe.skipIf(!services)("an operator's bad day under load", () => {
     for (let i = 0; i < 4; i++) for (const node of loaded) await load.readSteady(node);
   }, 180_000);
   afterAll(async () => {
-    for (const node of nodes) if (isAlive(node.process.child)) node.process.child.kill('SIGKILL');
-    await Promise.all(nodes.map((node) => exited(node.process.child)));
+    await Promise.all(nodes.map((node) => stopWharf(node.process)));
     await Promise.all([redis?.close(), s3?.close()]);
     await database?.drop();
     await Promise.all(dataDirs.map((dir) => rm(dir, { recursive: true, force: true })));

@@ -6,7 +6,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { uploadForm } from '../../test/archives.ts';
 import { expectStatus, signedIn, type TestClient } from '../../test/client.ts';
 import { freePort, TEST_PASSWORD } from '../../test/harness.ts';
-import { siteGet, startWharf, type WharfProcess, waitForApi } from '../../test/processes.ts';
+import { siteGet, startWharf, stopWharf, type WharfProcess, waitForApi } from '../../test/processes.ts';
 import { prometheusInstalled, promtoolCheck, startPrometheus } from '../../test/prometheus.ts';
 import { uploadRelease } from '../../test/world.ts';
 
@@ -67,7 +67,7 @@ describe('/metrics of a node with worker processes', () => {
     site = expectStatus(await owner.post(`/api/v1/teams/${team._id}/sites`, { name: 'measured' }), 200);
   }, 60_000);
   afterAll(async () => {
-    if (wharf?.child.exitCode === null) wharf.child.kill('SIGKILL');
+    if (wharf) await stopWharf(wharf);
     await rm(dataDir, { recursive: true, force: true });
   });
 

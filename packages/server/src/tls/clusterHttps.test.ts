@@ -14,7 +14,7 @@ import {
   upgradeStatusLine,
 } from '../../test/httpsClient.ts';
 import { acmeEnv, type Pebble, startPebble } from '../../test/pebble.ts';
-import { siteGet, startWharf, type WharfProcess } from '../../test/processes.ts';
+import { siteGet, startWharf, stopWharf, type WharfProcess } from '../../test/processes.ts';
 import { buildWorld } from '../../test/world.ts';
 
 describe('HTTPS in a cluster (WHARF_WORKERS=2)', () => {
@@ -58,7 +58,7 @@ describe('HTTPS in a cluster (WHARF_WORKERS=2)', () => {
   }, 180_000);
   afterAll(async () => {
     responder?.kill();
-    if (wharf?.child.exitCode === null) wharf.child.kill('SIGKILL');
+    if (wharf) await stopWharf(wharf);
     await rm(dataDir, { recursive: true, force: true });
     authority.remove();
   });
@@ -173,7 +173,7 @@ describe('certificates obtained over ACME in a cluster (WHARF_WORKERS=2, pebble)
     );
   }, 60_000);
   afterAll(async () => {
-    if (wharf?.child.exitCode === null) wharf.child.kill('SIGKILL');
+    if (wharf) await stopWharf(wharf);
     await pebble?.stop();
     await rm(dataDir, { recursive: true, force: true });
   });

@@ -6,7 +6,7 @@ import { hashPassword } from '@wharf/contract/passwords';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { expectStatus, signedIn, type TestClient } from '../../../../test/client.ts';
 import { freePort, SWEEP_TIMEOUT, TEST_PASSWORD } from '../../../../test/harness.ts';
-import { exited, isAlive, startWharf, type WharfProcess, waitForApi } from '../../../../test/processes.ts';
+import { exited, startWharf, stopWharf, type WharfProcess, waitForApi } from '../../../../test/processes.ts';
 import { startReceiver } from '../../../../test/receiver.ts';
 import { openDb } from '../../../db/connection.ts';
 import { recordEvent } from '../../../events/outbox.ts';
@@ -77,7 +77,7 @@ describe('hook deliveries across a killed server', () => {
     hook = expectStatus(await owner.post(`/api/v1/sites/${site._id}/hooks`, body), 200);
   }, SWEEP_TIMEOUT);
   afterAll(async () => {
-    if (isAlive(wharf.child)) wharf.child.kill('SIGKILL');
+    await stopWharf(wharf);
     await receiver.close();
     await rm(dataDir, { recursive: true, force: true });
   });

@@ -18,7 +18,7 @@ import {
   testUsersSetting,
   withPg,
 } from '../../../../test/harness.ts';
-import { exited, startWharf, type WharfProcess, waitForApi } from '../../../../test/processes.ts';
+import { startWharf, stopWharf, type WharfProcess, waitForApi } from '../../../../test/processes.ts';
 import { type S3Peer, startS3Peer } from '../../../../test/s3Peer.ts';
 import { siteRequest } from '../../../../test/siteClient.ts';
 import { blobKey } from '../../../releaseFiles/blobKeys.ts';
@@ -271,8 +271,7 @@ describe.skipIf(!testDatabaseUrl || !testRedisUrl)(
       nodes = { collector: collecting.app, port, owner, siteId: await siteOn(owner, 'reverted') };
     }, 120_000);
     afterAll(async () => {
-      deploying?.child.kill('SIGKILL');
-      if (deploying) await exited(deploying.child);
+      if (deploying) await stopWharf(deploying);
       await collecting?.close();
       await bucket?.close();
       if (schema) await withPg((client) => client.query(`drop schema if exists ${schema} cascade`));

@@ -3,10 +3,8 @@ import { blobKey } from '../../../releaseFiles/blobKeys.ts';
 import type { ReleaseFile } from '../../../releaseFiles/releaseFile.ts';
 import type { StoredRules } from '../../../releaseFiles/storedRules.ts';
 import {
-  type HeaderBlock,
   parseHeaders,
   parseRedirects,
-  type RedirectRule,
   type RuleFile,
   type RuleProblem,
   withHashedPasswords,
