@@ -5,8 +5,9 @@ export default defineConfig({
     name: 'e2e',
     include: ['journeys/**/*.test.ts'],
     globalSetup: ['./support/buildConsole.ts'],
-    // One browser and one server per file; files one after the other keep the machine calm.
-    fileParallelism: false,
+    // One browser and one server per file. The journeys run beside the other projects' files (a
+    // sequential project would run after all of them); support/journeySlots.ts bounds how many
+    // hold a browser at once.
     testTimeout: 60_000,
     // expect.poll() is the journeys' web-first assertion: it retries as long as a locator waits.
     expect: { poll: { timeout: 10_000 } },

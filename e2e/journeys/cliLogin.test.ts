@@ -2,7 +2,7 @@ import { mkdtemp, rm } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, expect, it } from 'vitest';
-import { startWharf } from '../../packages/cli/test/wharfProcess.ts';
+import { startWharf } from 'wharf/testing';
 import { describeInBrowser } from '../support/browser.ts';
 import { expectPath, expectVisible, openStage, type Stage, snap, visit } from '../support/journey.ts';
 

@@ -5,7 +5,7 @@ import { CHROMIUM, hasChromium } from './chromium.ts';
 if (!hasChromium) console.warn(`e2e: skipping the browser journeys, ${CHROMIUM} is missing (apt-get install chromium)`);
 
 /** A describe block that runs only where Chromium is installed. */
-export const describeInBrowser = describe.skipIf(!hasChromium);
+export const describeInBrowser: ReturnType<typeof describe.skipIf> = describe.skipIf(!hasChromium);
 
 export function launchBrowser(): Promise<Browser> {
   return chromium.launch({

@@ -2,7 +2,11 @@ import { useQuery } from '@tanstack/react-query';
 import { api } from '@wharf/contract';
 import { apiQuery } from './api.ts';
 
-export const systemEnvQuery = { ...apiQuery(api.getSystemEnv), staleTime: Number.POSITIVE_INFINITY };
+/** Asked once per page load: an installation's settings change only with a restart. */
+export const systemEnvQuery: ReturnType<typeof apiQuery<typeof api.getSystemEnv>> & { staleTime: number } = {
+  ...apiQuery(api.getSystemEnv),
+  staleTime: Number.POSITIVE_INFINITY,
+};
 
 /** What the console needs to know of this installation (GET /system/env). */
 export function useSystemEnv() {
