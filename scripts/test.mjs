@@ -48,6 +48,17 @@ const checks = [
     report(result);
     return result;
   }),
+  run('import rules (npm run rules)', 'npm', ['run', '-s', 'rules'], { quiet: true }).then((result) => {
+    report(result);
+    return result;
+  }),
+  // A report to act on, not a gate: an export nobody imports yet is not a broken build.
+  run('unused files and exports (npm run unused)', bin('knip'), ['--no-progress', '--no-exit-code'], {
+    quiet: true,
+  }).then((result) => {
+    report(result);
+    return result;
+  }),
 ];
 const tests = await run('tests (vitest run)', bin('vitest'), ['run', ...process.argv.slice(2)], { quiet: false });
 const results = [...(await Promise.all(checks)), tests];

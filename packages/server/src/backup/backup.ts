@@ -5,7 +5,7 @@ import { Readable } from 'node:stream';
 import type { Config } from '../config.ts';
 import type { Db } from '../db/schema.ts';
 import { inParallel } from '../lib/inParallel.ts';
-import { holdingCollection } from '../modules/releases/collect/holds.ts';
+import { holdingCollection } from '../modules/releases/index.ts';
 import type { BlobStore } from '../storage/blobStore.ts';
 import { syncToDisk } from '../storage/durable.ts';
 import { makePrivateFolder, makeTreePrivate, writeDurably } from './files.ts';

@@ -8,7 +8,7 @@ import { clientAddressOf, clientOf, type TrustProxy } from '../http/trustProxy.t
 import type { Counters } from '../lib/counters.ts';
 import type { Sealer } from '../lib/secrets.ts';
 import type { SiteRequestTimer } from '../metrics/requestDurations.ts';
-import { CHALLENGE_PREFIX } from '../modules/sites/ownership.ts';
+import { CHALLENGE_PREFIX } from '../modules/sites/index.ts';
 import type { OutboundGuard } from '../outbound/guard.ts';
 import { normalRequestPath, type RedirectMatch } from '../releaseRules/index.ts';
 import { asciiQuery } from '../releaseRules/normalPath.ts';

@@ -2,7 +2,7 @@ import { createHash, timingSafeEqual } from 'node:crypto';
 import { api } from '@wharf/contract';
 import { isDatabaseUnavailable } from '../db/unavailable.ts';
 import { httpError } from '../http/errors.ts';
-import { pageViewMetrics } from '../modules/analytics/pageViews.ts';
+import { pageViewMetrics } from '../modules/analytics/index.ts';
 import type { WharfApp } from '../wharfApp.ts';
 
 const FLUSH_EVERY_MS = 60_000;

@@ -1,7 +1,6 @@
 import { type Kysely, type Migration, sql } from 'kysely';
-import { newId } from '../../lib/ids.ts';
 import type { Sealer } from '../../lib/secrets.ts';
-import { sealMail } from '../../mail/queue.ts';
+import { newId, sealedMail } from './frozen.ts';
 
 interface QueuedMail {
   id: string;
@@ -24,7 +23,9 @@ export function mailJobs(sealer: () => Sealer): Migration {
         where sent_at is null order by created_at, id`.execute(db);
       const time = new Date().toISOString();
       for (const row of rows) {
-        const payload = JSON.stringify(sealMail(sealer(), { to: row.recipient, subject: row.subject, text: row.body }));
+        const payload = JSON.stringify(
+          sealedMail(sealer(), { to: row.recipient, subject: row.subject, text: row.body }),
+        );
         await sql`
           insert into jobs (id, kind, hook_id, event_id, payload, state, attempts, next_attempt_at,
             lease_until, last_error, created_at, finished_at)

@@ -1,5 +1,5 @@
 import { type Kysely, sql } from 'kysely';
-import { randomString } from '../../lib/ids.ts';
+import { randomString } from './frozen.ts';
 
 interface StoredDomain {
   name: string;

@@ -1,5 +1,5 @@
-import { hashPassword } from '@wharf/contract/passwords';
 import { type Kysely, sql } from 'kysely';
+import { hashPassword } from './frozen.ts';
 
 interface StoredBlock {
   set: [string, string][];

@@ -1,0 +1,72 @@
+// The import rules npm test enforces (npm run rules). Tests may reach anywhere: the rules are
+// about the code that runs.
+const test = '\\.test\\.tsx?$';
+const server = '^packages/server/src/';
+
+/** @type {import('dependency-cruiser').IConfiguration} */
+module.exports = {
+  forbidden: [
+    {
+      name: 'no-cycles',
+      comment: 'A cycle makes every file of it load, and change, with every other.',
+      severity: 'error',
+      from: { path: '^packages/[^/]+/src/', pathNot: test },
+      to: { circular: true },
+    },
+    {
+      name: 'cli-apart-from-server',
+      comment:
+        'The CLI reaches any CI from the installation: it shares code with the server only through @wharf/contract.',
+      severity: 'error',
+      from: { path: '^packages/cli/(src|bin)/' },
+      to: { path: '^packages/server/' },
+    },
+    {
+      name: 'edge-through-module-surfaces',
+      comment: 'The edge uses a module only through its index.ts, the part the module says others may use.',
+      severity: 'error',
+      from: { path: `${server}edge/`, pathNot: test },
+      to: { path: `${server}modules/`, pathNot: `${server}modules/[^/]+/index\\.ts$` },
+    },
+    {
+      name: 'modules-apart-from-edge',
+      comment: 'The modules answer the API; the edge reads what they stored, never the other way round.',
+      severity: 'error',
+      from: { path: `${server}modules/`, pathNot: test },
+      to: { path: `${server}edge/` },
+    },
+    {
+      name: 'readers-below-the-release-writer',
+      comment:
+        'The edge, backup, the console files and storage read stored releases through releaseFiles/, never from the wing that writes them.',
+      severity: 'error',
+      from: { path: `${server}(edge|backup|console|storage|releaseFiles)/`, pathNot: test },
+      to: { path: `${server}modules/releases/`, pathNot: `${server}modules/releases/index\\.ts$` },
+    },
+    {
+      name: 'migrations-import-nothing-live',
+      comment:
+        'A migration does tomorrow what it did the day it shipped: it copies what it needs (migrations/frozen.ts).',
+      severity: 'error',
+      from: { path: `${server}db/migrations/[^/]+\\.ts$`, pathNot: test },
+      to: {
+        path: server,
+        pathNot: [`${server}db/migrations/`, `${server}db/dialect\\.ts$`],
+        dependencyTypesNot: ['type-only'],
+      },
+    },
+    {
+      name: 'migrations-import-no-packages-of-ours',
+      severity: 'error',
+      from: { path: `${server}db/migrations/[^/]+\\.ts$`, pathNot: test },
+      to: { path: '^packages/(contract|cli|web)/' },
+    },
+  ],
+  options: {
+    tsPreCompilationDeps: true,
+    tsConfig: { fileName: 'tsconfig.json' },
+    exclude: { path: ['node_modules', '/dist/'] },
+    doNotFollow: { path: 'node_modules' },
+    enhancedResolveOptions: { exportsFields: ['exports'], conditionNames: ['import', 'default'] },
+  },
+};
