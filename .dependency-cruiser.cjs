@@ -44,6 +44,14 @@ module.exports = {
       to: { path: `${server}modules/releases/`, pathNot: `${server}modules/releases/index\\.ts$` },
     },
     {
+      name: 'tls-apart-from-edge-and-modules',
+      comment:
+        'TLS learns which hosts exist from a HostDirectory (the routing table implements it), not from the edge or a module.',
+      severity: 'error',
+      from: { path: `${server}tls/`, pathNot: test },
+      to: { path: `${server}(edge|modules)/` },
+    },
+    {
       name: 'migrations-import-nothing-live',
       comment:
         'A migration does tomorrow what it did the day it shipped: it copies what it needs (migrations/frozen.ts).',

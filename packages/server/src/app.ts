@@ -260,7 +260,7 @@ export async function buildApp(config: Config, options: BuildOptions = {}): Prom
     },
   });
   lifecycle.readiness = nodeReadiness(config, { db, counters, blobs, edge });
-  const acme = startTlsSources(config, { db, sealer, secret, tls, edge, challenges, log: fastify.log });
+  const acme = startTlsSources(config, { db, sealer, secret, tls, hosts: edge.table, challenges, log: fastify.log });
   // Renewals run here, in a single process or a cluster's primary; the workers order only on demand.
   if (acme && config.roles.worker) {
     const stopRenewals = scheduleRenewals(acme, db, fastify.log);

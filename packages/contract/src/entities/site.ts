@@ -96,6 +96,9 @@ export const domain = z.object({
   ownership: domainOwnership.optional(),
 });
 export type Domain = z.infer<typeof domain>;
+
+/** Whether Wharf may serve a domain: its owners proved they hold it (one saved before ownership existed was verified by migration 013). */
+export const isDomainVerified = (domain: Domain) => Boolean(domain.ownership?.verifiedAt);
 export const domains = z
   .array(domain)
   .max(100, 'At most 100 domains')

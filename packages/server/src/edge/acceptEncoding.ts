@@ -1,5 +1,5 @@
+import { LruCache } from '../lib/lru.ts';
 import type { Variant } from '../releaseFiles/blobKeys.ts';
-import { LruCache } from './lru.ts';
 
 /** How much a client wants each form the edge can send, as q-values from 0 (refused) to 1. */
 export interface EncodingWeights {

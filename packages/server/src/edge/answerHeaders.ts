@@ -1,5 +1,5 @@
 import type { ServerResponse } from 'node:http';
-import { LruCache } from './lru.ts';
+import { LruCache } from '../lib/lru.ts';
 import type { CompiledRules } from './manifests.ts';
 import type { BranchEntry } from './routingTable.ts';
 

@@ -1,9 +1,9 @@
 import type { Db } from '../db/schema.ts';
 import { contentTypeOf } from '../lib/contentType.ts';
 import { readJson } from '../lib/json.ts';
+import { LruCache } from '../lib/lru.ts';
 import type { StoredRules } from '../releaseFiles/storedRules.ts';
 import { compileHeaders, compileRedirects, type HeaderMatcher, type RedirectMatcher } from '../releaseRules/index.ts';
-import { LruCache } from './lru.ts';
 import { isPublicPath } from './publicFiles.ts';
 
 export interface ServedFile {

@@ -4,7 +4,7 @@ import type { Socket } from 'node:net';
 import { verifyPassword } from '@wharf/contract/passwords';
 import type { Counters } from '../lib/counters.ts';
 import { GuessThrottle } from '../lib/guessThrottle.ts';
-import { LruCache } from './lru.ts';
+import { LruCache } from '../lib/lru.ts';
 import type { Protection } from './routingTable.ts';
 
 export type Verdict = 'allowed' | 'denied' | 'limited';

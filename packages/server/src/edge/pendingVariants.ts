@@ -1,5 +1,5 @@
 import type { Db } from '../db/schema.ts';
-import { LruCache } from './lru.ts';
+import { LruCache } from '../lib/lru.ts';
 import type { ServedFile } from './manifests.ts';
 
 /** A blob's variants as the database has them now. */

@@ -1,6 +1,7 @@
 import type { IncomingMessage, OutgoingHttpHeaders, ServerResponse } from 'node:http';
 import { promisify } from 'node:util';
 import { brotliCompress, constants, gzip } from 'node:zlib';
+import { LruCache } from '../lib/lru.ts';
 import { blobKey, type Variant } from '../releaseFiles/blobKeys.ts';
 import type { BlobReader } from '../storage/localFiles.ts';
 import { negotiateVariant } from './acceptEncoding.ts';
@@ -8,7 +9,6 @@ import type { AnswerHeader } from './answerHeaders.ts';
 import { preconditionStatus, rangeStillApplies } from './conditions.ts';
 import type { EdgeLog } from './edgeLog.ts';
 import { isFingerprinted } from './fingerprint.ts';
-import { LruCache } from './lru.ts';
 import type { ServedFile } from './manifests.ts';
 import { sendPage } from './pages.ts';
 import type { PendingVariants } from './pendingVariants.ts';

@@ -7,10 +7,11 @@ import {
   reservedHeaderReason,
 } from '@wharf/contract';
 import type { Database, Db } from '../db/schema.ts';
+import type { HostTarget } from '../lib/hosts.ts';
 import { readJson } from '../lib/json.ts';
 import { compilePathPattern, type PathPattern } from '../releaseRules/pathPattern.ts';
 import { PatternIndex } from '../releaseRules/patternIndex.ts';
-import type { HostTarget } from './hosts.ts';
+import type { HostDirectory } from '../tls/hostDirectory.ts';
 
 /** A password guarding a site or branch; the version changes with every new password. */
 /**
@@ -148,7 +149,7 @@ function toEntry(site: SiteRow, branches: BranchRow[]): SiteEntry {
 }
 
 /** Host → site and branch, held in memory and changed site by site as events arrive. */
-export class RoutingTable {
+export class RoutingTable implements HostDirectory {
   private readonly byName = new Map<string, SiteEntry>();
   private readonly byId = new Map<string, SiteEntry>();
   private readonly byDomain = new Map<string, { site: SiteEntry; domain: Domain }>();

@@ -79,7 +79,7 @@ export async function startEdgeWorker(config: Config, primarySocket: string, log
   if (config.https) {
     const tls = createTlsFront(config.https, secret, shared, log);
     // Each worker orders a certificate it lacks at a host's first handshake; the primary renews.
-    startTlsSources(config, { db, sealer, secret, tls, edge, challenges, log });
+    startTlsSources(config, { db, sealer, secret, tls, hosts: edge.table, challenges, log });
     registerCertificateMetrics(metrics.registry, tls.certificates);
     lifecycle.adopt(tls);
     await listenTls(tls, config.https.port, config.host);

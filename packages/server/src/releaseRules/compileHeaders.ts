@@ -1,5 +1,5 @@
 import { patterns, reservedHeaderReason } from '@wharf/contract';
-import { LruCache } from '../edge/lru.ts';
+import { LruCache } from '../lib/lru.ts';
 import { guardOf } from './basicAuth.ts';
 import { compileHeaderValue } from './fillCaptures.ts';
 import { type Captures, compilePathPattern, requestHostName } from './pathPattern.ts';

@@ -1,9 +1,9 @@
 import { X509Certificate } from 'node:crypto';
 import type tls from 'node:tls';
 import type { Domain } from '@wharf/contract';
-import type { RoutingTable } from '../edge/routingTable.ts';
 import type { Sealer } from '../lib/secrets.ts';
 import { type CertificateSource, type ServedCertificate, secureContextOf } from './certificateStore.ts';
+import type { HostDirectory } from './hostDirectory.ts';
 
 interface Prepared {
   certificate: X509Certificate;
@@ -13,8 +13,8 @@ interface Prepared {
 /**
  * The manual certificates saved on custom domains (spec.md `manual`), served for the domain and,
  * when it exposes branches, for `{branch}.{domain}` if the certificate covers that name. They come
- * from the routing table, so a saved certificate reaches every worker with the site's reload.
- * A context is made once per saved configuration: the routing table keeps the same object until
+ * from the host directory (the edge's routing table), so a saved certificate reaches every worker
+ * with the site's reload. A context is made once per saved configuration: the table keeps the same object until
  * the site reloads, and a reload's new objects (and the old ones' contexts) go with the old entry.
  * The private key is stored sealed, and opened only here, when the context is made.
  */
@@ -22,13 +22,13 @@ export class ManualCertificates implements CertificateSource {
   private readonly prepared = new WeakMap<object, Prepared | null>();
 
   constructor(
-    private readonly table: RoutingTable,
+    private readonly hosts: HostDirectory,
     private readonly ticketKeys: Buffer,
     private readonly sealer: Sealer,
   ) {}
 
   contextFor(serverName: string): tls.SecureContext | null {
-    const prepared = this.preparedFor(this.table.domainOf(serverName));
+    const prepared = this.preparedFor(this.hosts.domainOf(serverName));
     if (!prepared || prepared.certificate.checkHost(serverName) === undefined) return null;
     return prepared.context;
   }
@@ -36,7 +36,7 @@ export class ManualCertificates implements CertificateSource {
   /** The certificate of each custom domain with a manual one, served for the domain's name. */
   served(): ServedCertificate[] {
     const served: ServedCertificate[] = [];
-    for (const domain of this.table.domains()) {
+    for (const domain of this.hosts.domains()) {
       const prepared = this.preparedFor(domain);
       if (prepared) served.push({ name: domain.name, source: 'manual', notAfter: prepared.certificate.validToDate });
     }

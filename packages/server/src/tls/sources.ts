@@ -2,11 +2,11 @@ import type { RequestListener } from 'node:http';
 import type { Logger } from 'pino';
 import type { Config } from '../config.ts';
 import type { Db } from '../db/schema.ts';
-import type { Edge } from '../edge/edge.ts';
 import type { Sealer } from '../lib/secrets.ts';
 import { DnsUpdater } from './acme/dnsUpdate.ts';
 import { acmeChallengeListener, type HttpChallenges } from './acme/httpChallenges.ts';
 import { type Acme, createAcme } from './acme/start.ts';
+import type { HostDirectory } from './hostDirectory.ts';
 import { type TlsFront, ticketKeysFrom } from './https.ts';
 import { ManualCertificates } from './manualCertificates.ts';
 
@@ -28,7 +28,8 @@ export interface TlsSourceParts {
   secret: string;
   /** The process's TLS listener; null where it takes no TLS connection (a cluster's primary). */
   tls: TlsFront | null;
-  edge: Edge;
+  /** The custom domains this process serves (the edge's routing table). */
+  hosts: HostDirectory;
   challenges: HttpChallenges | null;
   log: Pick<Logger, 'info' | 'warn' | 'error'>;
 }
@@ -40,7 +41,7 @@ export interface TlsSourceParts {
  */
 export function startTlsSources(config: Config, parts: TlsSourceParts): Acme | null {
   const ticketKeys = ticketKeysFrom(parts.secret);
-  if (parts.tls) parts.tls.certificates.addSource(new ManualCertificates(parts.edge.table, ticketKeys, parts.sealer));
+  if (parts.tls) parts.tls.certificates.addSource(new ManualCertificates(parts.hosts, ticketKeys, parts.sealer));
   const acme = parts.challenges
     ? createAcme(config, { ...parts, challenges: parts.challenges, ticketKeys, dns: dnsUpdaterFor(config) })
     : null;

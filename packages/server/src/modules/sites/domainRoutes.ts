@@ -1,4 +1,4 @@
-import { api, type DomainOwnership } from '@wharf/contract';
+import { api, type DomainOwnership, isDomainVerified } from '@wharf/contract';
 import { userOf } from '../../access/rules.ts';
 import type { Executor } from '../../db/schema.ts';
 import { recordEvent } from '../../events/outbox.ts';
@@ -7,7 +7,6 @@ import { now } from '../../lib/ids.ts';
 import type { WharfApp } from '../../wharfApp.ts';
 import { takeOverClaims } from './claimEnds.ts';
 import { changeOwnership, httpProofProblem, mustBeClaimable } from './claims.ts';
-import { isVerified } from './ownership.ts';
 import { checkHttpChallenge, checkTxtRecord } from './ownershipChecks.ts';
 import { getSite, storedDomains } from './queries.ts';
 import { siteScope } from './siteEvents.ts';
@@ -60,7 +59,7 @@ export function siteDomainRoutes(app: WharfApp) {
   app.handle(api.verifySiteDomain, app.access.siteManager, async ({ actor, site, params }) => {
     const domain = (await storedDomains(db, site.id)).find((saved) => saved.name === params.name);
     if (!domain?.ownership) throw httpError('DOMAIN_NOT_FOUND', `The site has no domain ${params.name}`);
-    if (isVerified(domain)) return getSite(db, config, site.id);
+    if (isDomainVerified(domain)) return getSite(db, config, site.id);
     // Nothing is asked of DNS for a name someone else holds: no proof would change that.
     await mustBeClaimable(db, site, domain.name);
     const { token } = domain.ownership;

@@ -26,6 +26,3 @@ export function keepOwnership(saved: Domain[], given: Domain[]): Domain[] {
   );
   return given.map((domain) => ({ ...domain, ownership: savedOwnership.get(domain.name) ?? newOwnership() }));
 }
-
-/** Whether Wharf may serve a domain; one saved before ownership existed was verified by migration 013. */
-export const isVerified = (domain: Domain) => Boolean(domain.ownership?.verifiedAt);

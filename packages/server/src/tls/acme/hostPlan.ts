@@ -1,9 +1,8 @@
-import type { Domain } from '@wharf/contract';
+import { type Domain, isDomainVerified } from '@wharf/contract';
 import type { BranchHosts } from '../../config.ts';
 import type { Db } from '../../db/schema.ts';
-import { parseHost } from '../../edge/hosts.ts';
+import { parseHost } from '../../lib/hosts.ts';
 import { readJson } from '../../lib/json.ts';
-import { isVerified } from '../../modules/sites/ownership.ts';
 
 /** What to order for a host: the certificate's name (the host, or a wildcard over it) and how to prove it. */
 export interface CertificatePlan {
@@ -75,7 +74,7 @@ async function customDomainPlan(db: Db, host: string): Promise<CertificatePlan |
 
 /** A domain gets certificates from ACME once its owners proved they hold it, and only if they chose it. */
 function wantsAcme(domain: Domain) {
-  return isVerified(domain) && domain.sslConfiguration.type === 'acme';
+  return isDomainVerified(domain) && domain.sslConfiguration.type === 'acme';
 }
 
 function plan(host: string, siteId: string): CertificatePlan {

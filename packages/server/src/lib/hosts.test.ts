@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { branchUrl } from '../lib/urls.ts';
 import { parseHost } from './hosts.ts';
+import { branchUrl } from './urls.ts';
 
 const SITES = 'sites.example.com';
 

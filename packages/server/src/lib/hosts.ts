@@ -1,6 +1,6 @@
 import type { BranchHosts } from '../config.ts';
-import { FLAT_BRANCH_SEPARATOR } from '../lib/urls.ts';
 import { LruCache } from './lru.ts';
+import { FLAT_BRANCH_SEPARATOR } from './urls.ts';
 
 /** What a Host header asks for: a site by name (and maybe a branch), or a custom domain. */
 export type HostTarget =
