@@ -118,7 +118,6 @@ const modules = [
   deployRoutes,
   docsRoutes,
   cliRoutes,
-  edgeRoutes,
 ];
 
 /**
@@ -137,7 +136,13 @@ function startBackgroundWork(app: WharfApp, options: BuildOptions) {
 }
 
 /** Builds a ready-to-listen Wharf from its configuration; nothing global, so tests run many side by side. */
-export async function buildApp(config: Config, options: BuildOptions = {}): Promise<WharfApp> {
+/** A built node: the parts every feature shares, and the edge the process serves sites with. */
+export interface BuiltApp {
+  app: WharfApp;
+  edge: Edge;
+}
+
+export async function buildApp(config: Config, options: BuildOptions = {}): Promise<BuiltApp> {
   let edge: Edge | undefined;
   const lifecycle = new Lifecycle();
   const metrics = new NodeMetrics();
@@ -302,7 +307,6 @@ export async function buildApp(config: Config, options: BuildOptions = {}): Prom
     db,
     sealer,
     blobs,
-    edge,
     dispatcher,
     jobs,
     mailer,
@@ -325,9 +329,10 @@ export async function buildApp(config: Config, options: BuildOptions = {}): Prom
     },
   };
   for (const register of modules) register(app);
+  edgeRoutes(app, edge.metrics);
   if (config.roles.api) attachRealtime(app);
   await ensureFirstAdmin(app);
   if (config.roles.worker) startBackgroundWork(app, options);
   dispatcher.run();
-  return app;
+  return { app, edge };
 }

@@ -40,7 +40,7 @@ const primarySocketOf = (primaryPid: number) => path.join(os.tmpdir(), `wharf-${
 
 /** The primary: builds the whole app once, then forks `count` workers that serve its port. */
 export async function runPrimary(config: Config, count: number): Promise<Running> {
-  const app = await buildApp(config, { behindWorkers: true });
+  const { app, edge } = await buildApp(config, { behindWorkers: true });
   const primarySocket = primarySocketOf(process.pid);
   await rm(primarySocket, { force: true });
   await app.fastify.listen({ path: primarySocket });
@@ -49,9 +49,9 @@ export async function runPrimary(config: Config, count: number): Promise<Running
   // killed before it takes it stays open in the primary, unanswered, for as long as its client
   // waits. And a primary busy with the API would hold up every site's new connections.
   cluster.schedulingPolicy = cluster.SCHED_NONE;
-  const pool = new WorkerPool(app, config.shutdownGraceMs);
-  app.edge.leaveSitesToPeers();
-  app.edge.addPeer((siteIds) => pool.reloadSites(siteIds));
+  const pool = new WorkerPool(app, edge.metrics, config.shutdownGraceMs);
+  edge.leaveSitesToPeers();
+  edge.addPeer((siteIds) => pool.reloadSites(siteIds));
   app.metrics.addPeers(() => pool.scrapeWorkers());
   // The workers drain first: the requests they hand over to the API are in flight too.
   const stop = async () => {

@@ -9,12 +9,12 @@ import { listenTls } from './tls/https.ts';
 
 /** One process for everything: the console, the API and the sites. */
 async function runAlone(config: Config): Promise<Running> {
-  const app = await buildApp(config);
+  const { app, edge } = await buildApp(config);
   await app.fastify.listen({ port: config.port, host: config.host });
   if (app.tls && config.https) await listenTls(app.tls, config.https.port, config.host);
   if (config.sitesPort !== null) {
     // A port of its own for the sites, e.g. behind a load balancer that splits by host.
-    const sites = createHttpServer(sitesPortListener(app.edge, app.lifecycle));
+    const sites = createHttpServer(sitesPortListener(edge, app.lifecycle));
     app.lifecycle.adopt(sites);
     sites.listen(config.sitesPort, config.host);
   }

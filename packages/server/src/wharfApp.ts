@@ -3,7 +3,6 @@ import type { FastifyBaseLogger, FastifyInstance } from 'fastify';
 import type { AccessGuards, Guard } from './access/guards.ts';
 import type { Config } from './config.ts';
 import type { Db } from './db/schema.ts';
-import type { Edge } from './edge/edge.ts';
 import type { Dispatcher } from './events/dispatcher.ts';
 import type { AnyRoute, RouteHandler } from './http/handle.ts';
 import type { JobRunner } from './jobs/runner.ts';
@@ -24,7 +23,6 @@ export interface WharfApp {
   db: Db;
   sealer: Sealer;
   blobs: BlobStore;
-  edge: Edge;
   /** Reads the outbox in commit order and fans each event out (edges, sockets, hooks). */
   dispatcher: Dispatcher;
   /** Sends what leaves Wharf (hook deliveries, mail), with retries. */

@@ -1,5 +1,5 @@
 import cluster, { type Worker } from 'node:cluster';
-import type { Counters } from './edge/metrics.ts';
+import type { Counters, SiteMetrics } from './edge/metrics.ts';
 import type { ProcessFigures } from './metrics/nodeMetrics.ts';
 import type { WharfApp } from './wharfApp.ts';
 
@@ -82,6 +82,8 @@ export class WorkerPool {
 
   constructor(
     private readonly app: WharfApp,
+    /** The node's per-site figures: a stopping worker hands its last counts over to them. */
+    private readonly siteMetrics: Pick<SiteMetrics, 'add'>,
     private readonly graceMs: number,
   ) {}
 
@@ -154,7 +156,7 @@ export class WorkerPool {
 
   private receive(message: FromWorker) {
     if (message.type === 'wharf:metrics' || message.type === 'wharf:stopped') {
-      for (const [siteId, counts] of message.counts) this.app.edge.metrics.add(siteId, counts);
+      for (const [siteId, counts] of message.counts) this.siteMetrics.add(siteId, counts);
     }
     if (message.type === 'wharf:reloaded' || message.type === 'wharf:scraped')
       this.pendingAnswers.get(message.id)?.done(message);

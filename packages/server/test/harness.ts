@@ -6,6 +6,7 @@ import { hashPassword } from '@wharf/contract/passwords';
 import pg from 'pg';
 import { buildApp } from '../src/app.ts';
 import { loadConfig } from '../src/config.ts';
+import type { Edge } from '../src/edge/edge.ts';
 import { randomString } from '../src/lib/ids.ts';
 import { listenTls } from '../src/tls/https.ts';
 import type { WharfApp } from '../src/wharfApp.ts';
@@ -62,6 +63,8 @@ function anyFreePort(): Promise<number> {
 export interface TestServer {
   url: string;
   app: WharfApp;
+  /** The edge this server answers sites with. */
+  edge: Edge;
   dataDir: string;
   logLines: string[];
   /** The environment another Wharf process (a CLI command) needs to work on this server's data. */
@@ -114,7 +117,7 @@ export async function startTestServer(options: TestServerOptions = {}): Promise<
     ...options.env,
   });
   const logLines: string[] = [];
-  const app = await buildApp(config, {
+  const { app, edge } = await buildApp(config, {
     dbSchema: schema,
     logger: options.captureLog === true,
     logStream: { write: (line: string) => void logLines.push(line) },
@@ -126,6 +129,7 @@ export async function startTestServer(options: TestServerOptions = {}): Promise<
   return {
     url,
     app,
+    edge,
     dataDir,
     logLines,
     dataEnv: { WHARF_DATA_DIR: dataDir, ...(schema ? { DATABASE_URL: schemaUrl(schema) } : {}) },

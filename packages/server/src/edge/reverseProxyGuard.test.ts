@@ -117,7 +117,7 @@ describe('reverse-proxy rules and the outbound guard', () => {
       .set({ redirects: JSON.stringify(rules) })
       .where('id', '=', world.site.mainBranch)
       .execute();
-    await server.app.edge.table.reloadSites(server.app.db, [world.site._id]);
+    await server.edge.table.reloadSites(server.app.db, [world.site._id]);
     for (const prefix of ['literal', 'number', 'mapped', 'rebound']) {
       const answer = await siteRequest(port, host, `/${prefix}/secrets`, { method: 'POST', body: 'payload' });
       expect(answer.status, prefix).toBe(502);

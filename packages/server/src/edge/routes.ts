@@ -4,6 +4,7 @@ import { isDatabaseUnavailable } from '../db/unavailable.ts';
 import { httpError } from '../http/errors.ts';
 import { pageViewMetrics } from '../modules/analytics/index.ts';
 import type { WharfApp } from '../wharfApp.ts';
+import type { SiteMetrics } from './metrics.ts';
 
 const FLUSH_EVERY_MS = 60_000;
 
@@ -37,8 +38,8 @@ class LastRead<T> {
 }
 
 /** The edge's figures: metrics for Prometheus (with the node's own) and each site's traffic (flushed every minute). */
-export function edgeRoutes(app: WharfApp) {
-  const { edge, db, fastify, config } = app;
+export function edgeRoutes(app: WharfApp, siteMetrics: SiteMetrics) {
+  const { db, fastify, config } = app;
   // An operator looks at metrics most while the database is away: what they read from it is
   // answered as last read then, and the dependencies' own series say the database is down.
   const siteNames = new LastRead(
@@ -47,14 +48,14 @@ export function edgeRoutes(app: WharfApp) {
   );
   const pageViews = new LastRead(() => pageViewMetrics(db), '');
   const flush = setInterval(
-    () => void edge.metrics.flush(db).catch((err) => app.log.error({ err }, 'metrics flush failed')),
+    () => void siteMetrics.flush(db).catch((err) => app.log.error({ err }, 'metrics flush failed')),
     FLUSH_EVERY_MS,
   );
   flush.unref();
   fastify.addHook('onClose', async () => {
     clearInterval(flush);
     // Stopping while the database is away: the last minute's counts are lost, not the clean stop.
-    await edge.metrics.flush(db).catch((err) => app.log.error({ err }, 'metrics flush failed'));
+    await siteMetrics.flush(db).catch((err) => app.log.error({ err }, 'metrics flush failed'));
   });
 
   fastify.get('/metrics', async (request, reply) => {
@@ -69,12 +70,12 @@ export function edgeRoutes(app: WharfApp) {
     // first: asking the workers for theirs also brings in the sites' counts they hold.
     const node = await app.metrics.prometheus();
     const names = await siteNames.read();
-    const sites = edge.metrics.prometheus((id) => names.get(id));
+    const sites = siteMetrics.prometheus((id) => names.get(id));
     return reply.type('text/plain; version=0.0.4').send(`${dependencies}${sites}${await pageViews.read()}\n${node}`);
   });
 
   app.handle(api.getSiteTraffic, app.access.siteViewer, async ({ site, query }) => {
-    await edge.metrics.flush(db);
+    await siteMetrics.flush(db);
     const since = new Date(Date.now() - query.hours * 3600_000).toISOString();
     const rows = await db
       .selectFrom('site_traffic')
