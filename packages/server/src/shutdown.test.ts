@@ -153,7 +153,7 @@ describe.each([
   async function start(env: Record<string, string> = {}) {
     const port = await freePort();
     wharf = await startWharf(dataDir, port, { WHARF_WORKERS: workers, ...env });
-    await waitForApi(`http://127.0.0.1:${port}`);
+    await waitForApi(`http://127.0.0.1:${port}`, wharf.child);
     return { port, child: wharf.child, host: `${siteName}.localhost:${port}` };
   }
 

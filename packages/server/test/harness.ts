@@ -1,3 +1,4 @@
+import { mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { mkdtemp, rm } from 'node:fs/promises';
 import { createServer } from 'node:net';
 import os from 'node:os';
@@ -32,19 +33,49 @@ export function testUsersSetting() {
   return usersSetting;
 }
 
-/** Ports this process has handed out: the system may give a just-released port again at once. */
-const handedOut = new Set<number>();
-
 /**
- * A port free now, and never one handed out before in this process: a test that takes two (HTTP
- * and HTTPS) before listening on either would otherwise get the same one twice now and then.
+ * Where the test processes on this machine (every Vitest worker, every run side by side) note the
+ * ports they handed out: a port the kernel says is free can be handed to two of them before
+ * either's server listens, and then one's requests reach the other's server (a 404 for a site
+ * that server never had, ci29).
  */
+const RESERVATIONS = path.join(os.tmpdir(), 'wharf-test-ports');
+const reserved: string[] = [];
+process.once('exit', () => {
+  for (const file of reserved) rmSync(file, { force: true });
+});
+
+function holderAlive(file: string) {
+  try {
+    process.kill(Number(readFileSync(file, 'utf8')), 0);
+    return true;
+  } catch {
+    return false;
+  }
+}
+
+/** Notes `port` as this process's, unless a living process holds it. */
+function reserve(port: number) {
+  const file = path.join(RESERVATIONS, String(port));
+  for (let tries = 0; tries < 2; tries++) {
+    try {
+      writeFileSync(file, String(process.pid), { flag: 'wx' });
+      reserved.push(file);
+      return true;
+    } catch {
+      if (holderAlive(file)) return false;
+      rmSync(file, { force: true });
+    }
+  }
+  return false;
+}
+
+/** A port free now and handed to no other test process while this one lives. */
 export async function freePort(): Promise<number> {
+  mkdirSync(RESERVATIONS, { recursive: true });
   for (;;) {
     const port = await anyFreePort();
-    if (handedOut.has(port)) continue;
-    handedOut.add(port);
-    return port;
+    if (reserve(port)) return port;
   }
 }
 
