@@ -104,7 +104,8 @@ describe.skipIf(!works)('the container image', () => {
     expect(size).toBeLessThan(IMAGE_LIMIT_BYTES);
     expect(await podman('exec', name, '/usr/local/bin/node', '-p', 'process.getuid()')).toBe('65532');
     await podman('healthcheck', 'run', name);
-  });
+    // Three podman commands, each a process that starts runc: over 30 s on a machine running two suites.
+  }, 120_000);
 
   it('takes a sign-in and a deploy with the CLI it serves itself, and serves the site', async () => {
     owner = await signedIn(url, 'owner');
