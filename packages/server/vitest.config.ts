@@ -5,7 +5,9 @@ export default defineConfig({
     name: 'server',
     include: ['src/**/*.test.ts', 'test/**/*.test.ts'],
     globalSetup: ['./test/announceServices.ts'],
-    testTimeout: 30_000,
+    // A test's bound catches a hang; it must not catch a machine running two suites at once, where
+    // a case that starts processes (podman, a cluster, a peer) has taken over 30 s.
+    testTimeout: 60_000,
     hookTimeout: 60_000,
   },
 });
