@@ -68,6 +68,18 @@ describe.skipIf(!services)("an operator's bad day under load", () => {
   const processes = () =>
     nodes.flatMap((node) => [node.process.child.pid!, ...childPids(node.process.child.pid!)]).sort();
   const logs = () => nodes.map((node) => node.process.stdout() + node.process.stderr()).join('\n');
+  /** Where each node's output stood when the running case began: its failure shows what came after. */
+  let caseStart: { stdout: number; stderr: number }[] = [];
+  const markCaseStart = () => {
+    caseStart = nodes.map((node) => ({ stdout: node.process.stdout().length, stderr: node.process.stderr().length }));
+  };
+  const logsOfCase = () =>
+    nodes
+      .map((node, i) => {
+        const from = caseStart[i] ?? { stdout: 0, stderr: 0 };
+        return `${node.name}:\n${node.process.stdout().slice(from.stdout)}${node.process.stderr().slice(from.stderr)}`;
+      })
+      .join('\n');
 
   beforeAll(async () => {
     [database, redis, s3] = await Promise.all([ownDatabase('badday'), startRedisPeer(), startS3Peer()]);
@@ -111,6 +123,7 @@ describe.skipIf(!services)("an operator's bad day under load", () => {
 
   /** Runs the load through `fault` (which ends with the dependency back) and a few seconds after. */
   async function underLoad(fault: () => Promise<void>): Promise<Seen> {
+    markCaseStart();
     const stop = load.start();
     await sleep(2_000);
     try {
@@ -150,7 +163,7 @@ describe.skipIf(!services)("an operator's bad day under load", () => {
    */
   function expectOnly(outcomes: Outcome[], allowed: (outcome: Outcome) => boolean) {
     // The nodes' warnings and errors come with a failure: they tell where an answer went missing.
-    expect(tally(outcomes.filter((outcome) => !allowed(outcome))), logs().slice(-20_000)).toEqual({});
+    expect(tally(outcomes.filter((outcome) => !allowed(outcome))), logsOfCase().slice(-30_000)).toEqual({});
     const slowestRight = Math.max(0, ...outcomes.filter(right).map((outcome) => outcome.ms));
     const limit = Math.max(ANSWER_WITHIN_MS, slowestRight + DEPENDENCY_BOUND_MS);
     const slowRefusals = outcomes.filter((outcome) => !right(outcome) && outcome.ms > limit);
