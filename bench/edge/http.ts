@@ -3,6 +3,7 @@ import http from 'node:http';
 import https from 'node:https';
 import { createServer } from 'node:net';
 import { setTimeout as sleep } from 'node:timers/promises';
+import { wholeBody } from '@wharf/server/testing';
 
 export interface Answer {
   status: number;
@@ -24,9 +25,7 @@ export function request(port: number, host: string, path: string, headers: Recor
           https.request({ ...options, servername: tls.servername, rejectUnauthorized: false }, callback)
       : (callback: (res: http.IncomingMessage) => void) => http.request(options, callback);
     const req = send((res) => {
-      const chunks: Buffer[] = [];
-      res.on('data', (chunk: Buffer) => chunks.push(chunk));
-      res.on('end', () => resolve({ status: res.statusCode ?? 0, headers: res.headers, body: Buffer.concat(chunks) }));
+      wholeBody(res).then((body) => resolve({ status: res.statusCode ?? 0, headers: res.headers, body }), reject);
     });
     req.on('error', reject);
     req.end();

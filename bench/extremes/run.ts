@@ -68,6 +68,8 @@ function servedHash(serverUrl: string, branchUrl: string, pathname: string) {
           bytes += chunk.length;
         });
         response.on('end', () => resolve({ status: response.statusCode ?? 0, hash: hash.digest('hex'), bytes }));
+        // With a listener, a download cut midway fails here; without one Node emits neither event.
+        response.on('error', reject);
       },
     );
     request.on('error', reject);

@@ -10,6 +10,7 @@ import { type ArchiveEntry, tarGz, uploadForm } from '../test/archives.ts';
 import { expectStatus, signedIn } from '../test/client.ts';
 import { freePort, TEST_PASSWORD } from '../test/harness.ts';
 import { exited, isAlive, siteGet, startWharf, stopWharf, type WharfProcess, waitForApi } from '../test/processes.ts';
+import { wholeBody } from '../test/wholeAnswer.ts';
 
 /** Larger than what the kernel buffers on loopback for a reader that does not read: the answer stays in flight. */
 const BIG = randomBytes(40 * 1024 * 1024);
@@ -49,8 +50,7 @@ async function idleConnection(port: number) {
   const agent = new http.Agent({ keepAlive: true, maxSockets: 1 });
   const socket = await new Promise<import('node:net').Socket>((resolve, reject) => {
     const request = http.get({ host: '127.0.0.1', port, path: '/healthz', agent }, (res) => {
-      res.resume();
-      res.on('end', () => resolve(request.socket!));
+      wholeBody(res).then(() => resolve(request.socket!), reject);
     });
     request.on('error', reject);
   });
@@ -60,11 +60,7 @@ async function idleConnection(port: number) {
 const health = async (port: number, name: 'healthz' | 'readyz', host = `127.0.0.1:${port}`) => {
   const answer = await new Promise<{ status: number; text: string }>((resolve, reject) => {
     const request = http.get({ host: '127.0.0.1', port, path: `/${name}`, headers: { host }, agent: false }, (res) => {
-      let text = '';
-      res.on('data', (chunk: Buffer) => {
-        text += chunk.toString();
-      });
-      res.on('end', () => resolve({ status: res.statusCode ?? 0, text }));
+      wholeBody(res).then((body) => resolve({ status: res.statusCode ?? 0, text: body.toString() }), reject);
     });
     request.on('error', reject);
   });

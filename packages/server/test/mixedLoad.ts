@@ -3,6 +3,7 @@ import { setTimeout as sleep } from 'node:timers/promises';
 import { tarGz, uploadForm } from './archives.ts';
 import type { TestClient } from './client.ts';
 import { siteRequest } from './siteClient.ts';
+import { AnswerCut } from './wholeAnswer.ts';
 
 /** A node of the installation under load, as its clients reach it. */
 export interface LoadedNode {
@@ -21,7 +22,10 @@ export interface Deployed {
   files: Map<string, Buffer>;
 }
 
-/** What one request got: its status (0: no answer, the connection refused or cut), code, time, and bytes' rightness. */
+/**
+ * What one request got: its status (0: no answer, the connection refused or cut before a head),
+ * code (ANSWER_CUT: cut after its head), time, and bytes' rightness.
+ */
 export interface Outcome {
   node: string;
   what: string;
@@ -52,12 +56,12 @@ async function outcomeOf(
     deadline = setTimeout(() => resolve({ status: -1, code: null, right: false }), HANG_MS);
   });
   try {
-    // No answer: the code says why (the connection's error), for a failure's message.
-    const failed = (error: Error & { cause?: { code?: string } }) => ({
-      status: 0,
-      code: error.cause?.code ?? error.message,
-      right: false,
-    });
+    // No answer: the code says why (the connection's error), for a failure's message. An answer
+    // cut after its head keeps its status, with the code ANSWER_CUT.
+    const failed = (error: Error & { cause?: { code?: string } }) =>
+      error instanceof AnswerCut
+        ? { status: error.status, code: error.code, right: false }
+        : { status: 0, code: error.cause?.code ?? error.message, right: false };
     const answer = await Promise.race([request().catch(failed), hang]);
     return { node, what, ...answer, ms: performance.now() - startedAt };
   } finally {

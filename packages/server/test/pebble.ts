@@ -7,6 +7,7 @@ import { setTimeout as sleep } from 'node:timers/promises';
 import { testAuthority } from './certificates.ts';
 import { type DnsPeer, startDnsPeer } from './dnsPeer.ts';
 import { freePort } from './harness.ts';
+import { wholeBody } from './wholeAnswer.ts';
 
 const PEBBLE = '/usr/bin/pebble';
 
@@ -105,12 +106,12 @@ export async function startPebble(options: PebbleOptions): Promise<Pebble> {
 function fetchText(port: number, urlPath: string, ca: string): Promise<string> {
   return new Promise((resolve, reject) => {
     const request = https.get({ host: '127.0.0.1', port, path: urlPath, ca, agent: false }, (response) => {
-      let text = '';
-      response.on('data', (chunk: Buffer) => {
-        text += chunk.toString();
-      });
-      response.on('end', () =>
-        response.statusCode === 200 ? resolve(text) : reject(new Error(`${urlPath}: ${response.statusCode}`)),
+      wholeBody(response).then(
+        (body) =>
+          response.statusCode === 200
+            ? resolve(body.toString())
+            : reject(new Error(`${urlPath}: ${response.statusCode}`)),
+        reject,
       );
     });
     request.on('error', reject);

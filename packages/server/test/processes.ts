@@ -7,6 +7,7 @@ import path from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { buildServer } from '../../../scripts/buildServer.mjs';
 import { freePort } from './harness.ts';
+import { wholeBody } from './wholeAnswer.ts';
 
 /** Wharf as `npm start` runs it: the server bundled into one module for plain Node, built once per test file. */
 let bundled: Promise<string> | undefined;
@@ -136,12 +137,7 @@ export async function waitForApi(url: string, child?: ChildProcess) {
 export function siteGet(port: number, host: string, urlPath = '/') {
   return new Promise<{ status: number; text: string }>((resolve, reject) => {
     const request = http.get({ host: '127.0.0.1', port, path: urlPath, headers: { host }, agent: false }, (res) => {
-      let text = '';
-      res.on('data', (chunk: Buffer) => {
-        text += chunk.toString();
-      });
-      res.on('end', () => resolve({ status: res.statusCode ?? 0, text }));
-      res.on('error', reject);
+      wholeBody(res).then((body) => resolve({ status: res.statusCode ?? 0, text: body.toString() }), reject);
     });
     request.setTimeout(10_000, () => request.destroy(new Error('no answer within 10 s')));
     request.on('error', reject);

@@ -1,4 +1,5 @@
 import http from 'node:http';
+import { wholeBody } from './wholeAnswer.ts';
 
 export interface SiteAnswer {
   status: number;
@@ -40,12 +41,11 @@ export function siteRequest(
         agent,
       },
       (response) => {
-        const chunks: Buffer[] = [];
-        response.on('data', (chunk: Buffer) => chunks.push(chunk));
-        response.on('end', () => {
-          const body = Buffer.concat(chunks);
-          resolve({ status: response.statusCode ?? 0, headers: response.headers, body, text: body.toString('utf8') });
-        });
+        wholeBody(response).then(
+          (body) =>
+            resolve({ status: response.statusCode ?? 0, headers: response.headers, body, text: body.toString('utf8') }),
+          reject,
+        );
       },
     );
     request.on('error', reject);

@@ -20,4 +20,5 @@ export * from './pebble.ts';
 export * from './s3Peer.ts';
 export * from './siteClient.ts';
 export * from './smallDisk.ts';
+export * from './wholeAnswer.ts';
 export * from './world.ts';

@@ -7,6 +7,7 @@ import { setTimeout as sleep } from 'node:timers/promises';
 import { pino } from 'pino';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { reusedConnectionCutter } from '../../test/reusedConnections.ts';
+import { wholeBody } from '../../test/wholeAnswer.ts';
 import { createHttpServer } from '../http/httpServer.ts';
 import { trustNobody } from '../http/trustProxy.ts';
 import { PrimaryForwarder } from './forwardToPrimary.ts';
@@ -15,11 +16,7 @@ import { PrimaryForwarder } from './forwardToPrimary.ts';
 function ask(port: number, method: string, urlPath: string, body?: string) {
   return new Promise<{ status: number; text: string }>((resolve, reject) => {
     const request = http.request({ host: '127.0.0.1', port, method, path: urlPath, agent: false }, (answer) => {
-      let text = '';
-      answer.on('data', (chunk: Buffer) => {
-        text += chunk.toString();
-      });
-      answer.on('end', () => resolve({ status: answer.statusCode ?? 0, text }));
+      wholeBody(answer).then((body) => resolve({ status: answer.statusCode ?? 0, text: body.toString() }), reject);
     });
     request.on('error', reject);
     request.end(body);

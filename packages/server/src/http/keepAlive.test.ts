@@ -2,6 +2,7 @@ import http from 'node:http';
 import net from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startTestServer, type TestServer } from '../../test/harness.ts';
+import { wholeBody } from '../../test/wholeAnswer.ts';
 import { KEEP_ALIVE_TIMEOUT_MS } from './httpServer.ts';
 
 /** Blocks this thread, timers included, as a machine too busy to run the process does. */
@@ -13,8 +14,7 @@ function get(agent: http.Agent, port: number) {
   return new Promise<number>((resolve, reject) => {
     http
       .get({ host: '127.0.0.1', port, path: '/healthz', agent }, (res) => {
-        res.resume();
-        res.on('end', () => resolve(res.statusCode ?? 0));
+        wholeBody(res).then(() => resolve(res.statusCode ?? 0), reject);
       })
       .on('error', reject);
   });

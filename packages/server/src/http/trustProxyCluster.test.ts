@@ -5,6 +5,7 @@ import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { freePort } from '../../test/harness.ts';
 import { exited, startWharf, stopWharf, waitForApi } from '../../test/processes.ts';
+import { wholeBody } from '../../test/wholeAnswer.ts';
 import { randomString } from '../lib/ids.ts';
 
 /** What a client behind nobody's proxy may write into its request to pass for someone else. */
@@ -19,8 +20,7 @@ const SPOOFED = {
 function apiGet(port: number, urlPath: string, headers: Record<string, string>) {
   return new Promise<number>((resolve, reject) => {
     const request = http.get({ host: '127.0.0.1', port, path: urlPath, headers, agent: false }, (res) => {
-      res.resume();
-      res.on('end', () => resolve(res.statusCode ?? 0));
+      wholeBody(res).then(() => resolve(res.statusCode ?? 0), reject);
     });
     request.on('error', reject);
   });

@@ -22,6 +22,7 @@ import { type StartedNode, startReadyNode, stopWharf } from '../../test/processe
 import { connectRealtime, nextEvent } from '../../test/realtimeClient.ts';
 import { type S3Peer, startS3Peer } from '../../test/s3Peer.ts';
 import { siteRequest } from '../../test/siteClient.ts';
+import { wholeBody } from '../../test/wholeAnswer.ts';
 
 const services = testDatabaseUrl && testRedisUrl;
 if (!services)
@@ -138,8 +139,7 @@ describe.skipIf(!services)(
             headers: { host: 'localhost' },
           },
           (res) => {
-            res.resume();
-            res.on('end', () => resolve(res.statusCode ?? 0));
+            wholeBody(res).then(() => resolve(res.statusCode ?? 0), reject);
           },
         );
         request.on('error', reject);

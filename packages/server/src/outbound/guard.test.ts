@@ -4,6 +4,7 @@ import type { AddressInfo } from 'node:net';
 import tls from 'node:tls';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { testAuthority } from '../../test/certificates.ts';
+import { wholeBody } from '../../test/wholeAnswer.ts';
 import { OutboundGuard, OutboundRefused } from './guard.ts';
 import { emptyAllowList, parsePrivateAllowList } from './privateAllowList.ts';
 
@@ -36,11 +37,7 @@ function fetchThrough(guard: OutboundGuard, target: string, options: http.Reques
   const client = url.protocol === 'https:' ? https : http;
   return new Promise<string | Error>((resolve) => {
     const request = client.get(url, { agent: guard.agentFor(url), ...options }, (res) => {
-      let body = '';
-      res.on('data', (chunk: Buffer) => {
-        body += chunk;
-      });
-      res.on('end', () => resolve(body));
+      wholeBody(res).then((body) => resolve(body.toString()), resolve);
     });
     request.on('error', resolve);
   });

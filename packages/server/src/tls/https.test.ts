@@ -8,6 +8,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { testAuthority } from '../../test/certificates.ts';
 import { freePort, startTestServer, type TestServer } from '../../test/harness.ts';
 import { eventually, httpsGet } from '../../test/httpsClient.ts';
+import { wholeBody } from '../../test/wholeAnswer.ts';
 import { buildWorld } from '../../test/world.ts';
 
 /** A plain HTTP request on the HTTP port, redirects not followed. */
@@ -15,8 +16,7 @@ function plainGet(port: number, host: string, urlPath: string) {
   return new Promise<{ status: number; location?: string }>((resolve, reject) => {
     http
       .get({ host: '127.0.0.1', port, path: urlPath, headers: { host }, agent: false }, (res) => {
-        res.resume();
-        res.on('end', () => resolve({ status: res.statusCode ?? 0, location: res.headers.location }));
+        wholeBody(res).then(() => resolve({ status: res.statusCode ?? 0, location: res.headers.location }), reject);
       })
       .on('error', reject);
   });
