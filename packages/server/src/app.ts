@@ -2,6 +2,7 @@ import cookie from '@fastify/cookie';
 import multipart from '@fastify/multipart';
 import Fastify from 'fastify';
 import { accessGuards } from './access/guards.ts';
+import { Housekeeping } from './cluster/housekeeping.ts';
 import { joinNodes } from './cluster/nodes.ts';
 import type { Config } from './config.ts';
 import { serveConsole } from './console/serveConsole.ts';
@@ -9,12 +10,16 @@ import { listenForCommits } from './db/commitSignals.ts';
 import { openDb } from './db/connection.ts';
 import { migrate } from './db/migrate.ts';
 import { Edge } from './edge/edge.ts';
-import { edgeRoutes } from './edge/routes.ts';
+import { edgeFeature } from './edge/routes.ts';
 import { Dispatcher } from './events/dispatcher.ts';
+import { registerFeatures } from './features/feature.ts';
+import type { Parts } from './features/parts.ts';
+import { FEATURES } from './features.ts';
 import { answerClientError } from './http/clientErrors.ts';
 import { answerFrameworkError, installErrorHandler, installNotFoundHandler } from './http/errorHandler.ts';
 import { bindRoute } from './http/handle.ts';
 import { createHttpServer } from './http/httpServer.ts';
+import { idempotencyKeysChore } from './http/idempotency.ts';
 import { installJsonBodies } from './http/jsonBody.ts';
 import { misdirected, servedByEveryNode } from './http/misdirected.ts';
 import { OneLinePerRequest } from './http/requestLog.ts';
@@ -23,6 +28,7 @@ import { installSecurityHeaders } from './http/securityHeaders.ts';
 import { checkUrlTextOfOtherRoutes } from './http/textRule.ts';
 import { trustClusterWorkers } from './http/trustProxy.ts';
 import { zodSerializerCompiler, zodValidatorCompiler } from './http/validation.ts';
+import { finishedJobsChore } from './jobs/prune.ts';
 import { registerQueueMetrics } from './jobs/queueMetrics.ts';
 import { JobRunner } from './jobs/runner.ts';
 import { openCounters } from './lib/counters.ts';
@@ -33,46 +39,15 @@ import { Lifecycle } from './lifecycle/lifecycle.ts';
 import { nodeReadiness } from './lifecycle/readiness.ts';
 import { logDestination } from './logging.ts';
 import { mailerFor } from './mail/mailer.ts';
-import { mailSender } from './mail/send.ts';
 import { NodeMetrics } from './metrics/nodeMetrics.ts';
 import { siteRequestTimer, timeApiRequests } from './metrics/requestDurations.ts';
-import { analyticsRoutes } from './modules/analytics/routes.ts';
-import { apiTokenRoutes } from './modules/apiTokens/routes.ts';
-import { auditRoutes } from './modules/audit/routes.ts';
-import { ensureFirstAdmin } from './modules/auth/passwordLogins.ts';
-import { authRoutes } from './modules/auth/routes.ts';
-import { branchRoutes } from './modules/branches/routes.ts';
-import { cliRoutes } from './modules/cli/routes.ts';
-import { cliLoginRoutes } from './modules/cliLogins/routes.ts';
-import { docsRoutes } from './modules/docs/routes.ts';
-import { formRoutes } from './modules/forms/routes.ts';
-import { startHookDeliveries } from './modules/hooks/delivery/start.ts';
-import { hookRoutes } from './modules/hooks/routes.ts';
-import { inviteRoutes } from './modules/invites/routes.ts';
-import { logoRoutes } from './modules/logos/routes.ts';
-import { memberRoutes } from './modules/members/routes.ts';
-import { orgRoutes } from './modules/orgs/routes.ts';
-import { compressionPool, compressionThreads, variantsSender } from './modules/releases/blobs/variants.ts';
-import { scheduleHousekeeping } from './modules/releases/collect/gc.ts';
 import { DeployMetrics } from './modules/releases/deployMetrics.ts';
-import { releaseRoutes } from './modules/releases/routes.ts';
-import { deployRoutes } from './modules/releases/upload/routes.ts';
-import { siteCertificateRoutes } from './modules/sites/certificateRoutes.ts';
-import { siteDomainRoutes } from './modules/sites/domainRoutes.ts';
-import { siteRoutes } from './modules/sites/routes.ts';
-import { siteSettingsRoutes } from './modules/sites/settingsRoutes.ts';
-import { siteTokenRoutes } from './modules/siteTokens/routes.ts';
-import { submissionRoutes } from './modules/submissions/routes.ts';
-import { systemRoutes } from './modules/system/routes.ts';
-import { teamRoutes } from './modules/teams/routes.ts';
 import { OutboundGuard } from './outbound/guard.ts';
-import { attachRealtime } from './realtime/realtime.ts';
 import { openBlobStore } from './storage/openBlobStore.ts';
 import { scheduleRenewals } from './tls/acme/start.ts';
 import { registerCertificateMetrics } from './tls/certificateMetrics.ts';
 import { createTlsFront, httpsListener } from './tls/https.ts';
 import { httpChallengesFor, startTlsSources, withAcmeChallenges } from './tls/sources.ts';
-import type { WharfApp } from './wharfApp.ts';
 
 export interface BuildOptions {
   /** PostgreSQL schema to use (tests isolate each run in its own). */
@@ -80,7 +55,7 @@ export interface BuildOptions {
   logger?: boolean;
   /** Where logs go instead of standard output (tests read them). */
   logStream?: { write(line: string): void };
-  /** Sweep expired deploys and collect unused files now and every few minutes (default true). */
+  /** Run the housekeeping chores (retention, collection, pruning) now and every few minutes (default true). */
   housekeeping?: boolean;
   /** Serve the built console at `/` (default true). */
   serveConsole?: boolean;
@@ -93,55 +68,13 @@ export interface BuildOptions {
 /** How long an answer waits for its change to reach the edges (a stuck worker must not hold the API). */
 const SETTLE_TIMEOUT_MS = 5_000;
 
-const modules = [
-  systemRoutes,
-  analyticsRoutes,
-  authRoutes,
-  orgRoutes,
-  memberRoutes,
-  inviteRoutes,
-  auditRoutes,
-  teamRoutes,
-  siteRoutes,
-  siteSettingsRoutes,
-  siteDomainRoutes,
-  siteCertificateRoutes,
-  logoRoutes,
-  branchRoutes,
-  releaseRoutes,
-  formRoutes,
-  siteTokenRoutes,
-  submissionRoutes,
-  apiTokenRoutes,
-  cliLoginRoutes,
-  hookRoutes,
-  deployRoutes,
-  docsRoutes,
-  cliRoutes,
-];
-
-/**
- * What the worker role runs: hook deliveries (the dispatcher's durable consumer), the job queue
- * (mail, compressed variants) and housekeeping (collection, retention, expired deploys).
- */
-function startBackgroundWork(app: WharfApp, options: BuildOptions) {
-  startHookDeliveries(app);
-  app.jobs.register('mail', mailSender(app));
-  const compression = compressionPool(compressionThreads(app.config.compressionThreads));
-  app.jobs.register('variants', variantsSender({ db: app.db, blobs: app.blobs, pool: compression }));
-  // After the job runner's hook: the jobs under way finish their variants before the threads go.
-  app.fastify.addHook('onClose', () => compression.close());
-  app.jobs.run();
-  if (options.housekeeping !== false) void scheduleHousekeeping(app)();
-}
-
-/** Builds a ready-to-listen Wharf from its configuration; nothing global, so tests run many side by side. */
-/** A built node: the parts every feature shares, and the edge the process serves sites with. */
+/** A built node: the parts its features share, and the edge the process serves sites with. */
 export interface BuiltApp {
-  app: WharfApp;
+  app: Parts;
   edge: Edge;
 }
 
+/** Builds a ready-to-listen Wharf from its configuration; nothing global, so tests run many side by side. */
 export async function buildApp(config: Config, options: BuildOptions = {}): Promise<BuiltApp> {
   let edge: Edge | undefined;
   const lifecycle = new Lifecycle();
@@ -251,6 +184,9 @@ export async function buildApp(config: Config, options: BuildOptions = {}): Prom
   });
   const dispatcher = new Dispatcher(db, fastify.log);
   const jobs = new JobRunner(db, fastify.log);
+  const housekeeping = new Housekeeping(db, fastify.log);
+  housekeeping.add(idempotencyKeysChore(db));
+  housekeeping.add(finishedJobsChore(db, fastify.log));
   edge = new Edge(db, config, {
     blobs,
     outbound,
@@ -297,18 +233,19 @@ export async function buildApp(config: Config, options: BuildOptions = {}): Prom
     mailer?.close();
   });
 
-  const implemented = new Set<WharfApp['implemented'] extends Set<infer R> ? R : never>();
+  const implemented = new Set<Parts['implemented'] extends Set<infer R> ? R : never>();
   const settle = async (lastSeq: number) => {
     if (!(await dispatcher.settled(lastSeq, SETTLE_TIMEOUT_MS)))
       fastify.log.warn({ seq: lastSeq }, 'answered before the change reached every edge');
   };
-  const app: WharfApp = {
+  const app: Parts = {
     config,
     db,
     sealer,
     blobs,
     dispatcher,
     jobs,
+    housekeeping,
     mailer,
     outbound,
     hookOutbound,
@@ -328,11 +265,15 @@ export async function buildApp(config: Config, options: BuildOptions = {}): Prom
       bindRoute(fastify, db, route, guard, handler, settle, config.uploadTimeouts);
     },
   };
-  for (const register of modules) register(app);
-  edgeRoutes(app, edge.metrics);
-  if (config.roles.api) attachRealtime(app);
-  await ensureFirstAdmin(app);
-  if (config.roles.worker) startBackgroundWork(app, options);
+  await registerFeatures([...FEATURES, edgeFeature(edge.metrics)], app, config.roles);
+  if (config.roles.worker) {
+    jobs.run();
+    if (options.housekeeping !== false) {
+      const schedule = housekeeping.schedule();
+      fastify.addHook('onClose', async () => schedule.stop());
+      void schedule.run();
+    }
+  }
   dispatcher.run();
   return { app, edge };
 }

@@ -5,8 +5,8 @@ import path from 'node:path';
 import { buildApp } from './app.ts';
 import { type Config, ConfigError } from './config.ts';
 import { startEdgeWorker } from './edge/workerServer.ts';
+import type { Parts } from './features/parts.ts';
 import { createLogger } from './logging.ts';
-import type { WharfApp } from './wharfApp.ts';
 import { type FromWorker, type ToWorker, WorkerPool } from './workerPool.ts';
 
 /**
@@ -31,7 +31,7 @@ export function workerCount(env: Record<string, string | undefined> = process.en
 }
 
 export interface Running {
-  app: WharfApp;
+  app: Parts;
   stop(): Promise<void>;
 }
 

@@ -1,7 +1,7 @@
 import cluster, { type Worker } from 'node:cluster';
 import type { Counters, SiteMetrics } from './edge/metrics.ts';
+import type { Parts } from './features/parts.ts';
 import type { ProcessFigures } from './metrics/nodeMetrics.ts';
-import type { WharfApp } from './wharfApp.ts';
 
 /** What the primary and its workers say to each other over the cluster's IPC channel. */
 export type ToWorker =
@@ -81,7 +81,7 @@ export class WorkerPool {
   private starting: { count: number; done: () => void; failed: (error: Error) => void } | null = null;
 
   constructor(
-    private readonly app: WharfApp,
+    private readonly app: Parts,
     /** The node's per-site figures: a stopping worker hands its last counts over to them. */
     private readonly siteMetrics: Pick<SiteMetrics, 'add'>,
     private readonly graceMs: number,

@@ -8,9 +8,9 @@ import pg from 'pg';
 import { buildApp } from '../src/app.ts';
 import { loadConfig } from '../src/config.ts';
 import type { Edge } from '../src/edge/edge.ts';
+import type { Parts } from '../src/features/parts.ts';
 import { randomString } from '../src/lib/ids.ts';
 import { listenTls } from '../src/tls/https.ts';
-import type { WharfApp } from '../src/wharfApp.ts';
 
 /** The PostgreSQL the suite also runs against when set (CI sets it). */
 export const testDatabaseUrl = process.env.WHARF_TEST_DATABASE_URL || null;
@@ -93,7 +93,7 @@ function anyFreePort(): Promise<number> {
 
 export interface TestServer {
   url: string;
-  app: WharfApp;
+  app: Parts;
   /** The edge this server answers sites with. */
   edge: Edge;
   dataDir: string;

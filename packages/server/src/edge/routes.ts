@@ -1,9 +1,10 @@
 import { createHash, timingSafeEqual } from 'node:crypto';
 import { api } from '@wharf/contract';
 import { isDatabaseUnavailable } from '../db/unavailable.ts';
+import { feature } from '../features/feature.ts';
+import type { PartsOf } from '../features/parts.ts';
 import { httpError } from '../http/errors.ts';
 import { pageViewMetrics } from '../modules/analytics/index.ts';
-import type { WharfApp } from '../wharfApp.ts';
 import type { SiteMetrics } from './metrics.ts';
 
 const FLUSH_EVERY_MS = 60_000;
@@ -37,9 +38,11 @@ class LastRead<T> {
   }
 }
 
+const needs = ['access', 'config', 'db', 'fastify', 'handle', 'lifecycle', 'log', 'metrics'] as const;
+
 /** The edge's figures: metrics for Prometheus (with the node's own) and each site's traffic (flushed every minute). */
-export function edgeRoutes(app: WharfApp, siteMetrics: SiteMetrics) {
-  const { db, fastify, config } = app;
+function edgeRoutes(parts: PartsOf<(typeof needs)[number]>, siteMetrics: SiteMetrics) {
+  const { db, fastify, config } = parts;
   // An operator looks at metrics most while the database is away: what they read from it is
   // answered as last read then, and the dependencies' own series say the database is down.
   const siteNames = new LastRead(
@@ -48,14 +51,14 @@ export function edgeRoutes(app: WharfApp, siteMetrics: SiteMetrics) {
   );
   const pageViews = new LastRead(() => pageViewMetrics(db), '');
   const flush = setInterval(
-    () => void siteMetrics.flush(db).catch((err) => app.log.error({ err }, 'metrics flush failed')),
+    () => void siteMetrics.flush(db).catch((err) => parts.log.error({ err }, 'metrics flush failed')),
     FLUSH_EVERY_MS,
   );
   flush.unref();
   fastify.addHook('onClose', async () => {
     clearInterval(flush);
     // Stopping while the database is away: the last minute's counts are lost, not the clean stop.
-    await siteMetrics.flush(db).catch((err) => app.log.error({ err }, 'metrics flush failed'));
+    await siteMetrics.flush(db).catch((err) => parts.log.error({ err }, 'metrics flush failed'));
   });
 
   fastify.get('/metrics', async (request, reply) => {
@@ -65,16 +68,16 @@ export function edgeRoutes(app: WharfApp, siteMetrics: SiteMetrics) {
         'Metrics need the token the server sets in WHARF_METRICS_TOKEN, sent as Authorization: Bearer <token>',
       );
     // This node's dependencies and roles, as /readyz reports them.
-    const dependencies = (await app.lifecycle.readiness?.metrics()) ?? '';
+    const dependencies = (await parts.lifecycle.readiness?.metrics()) ?? '';
     // The node's requests, deploys, certificates, queue and processes (its workers' added in),
     // first: asking the workers for theirs also brings in the sites' counts they hold.
-    const node = await app.metrics.prometheus();
+    const node = await parts.metrics.prometheus();
     const names = await siteNames.read();
     const sites = siteMetrics.prometheus((id) => names.get(id));
     return reply.type('text/plain; version=0.0.4').send(`${dependencies}${sites}${await pageViews.read()}\n${node}`);
   });
 
-  app.handle(api.getSiteTraffic, app.access.siteViewer, async ({ site, query }) => {
+  parts.handle(api.getSiteTraffic, parts.access.siteViewer, async ({ site, query }) => {
     await siteMetrics.flush(db);
     const since = new Date(Date.now() - query.hours * 3600_000).toISOString();
     const rows = await db
@@ -97,3 +100,7 @@ export function edgeRoutes(app: WharfApp, siteMetrics: SiteMetrics) {
     }));
   });
 }
+
+/** The edge's figures as API routes: the edge's own metrics, counted by the edge this node built. */
+export const edgeFeature = (siteMetrics: SiteMetrics) =>
+  feature({ name: 'edge', needs, routes: (parts) => edgeRoutes(parts, siteMetrics) });

@@ -2,6 +2,7 @@ import { createHash } from 'node:crypto';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import type { ExpressionBuilder } from 'kysely';
 import type { Actor } from '../access/actor.ts';
+import type { Chore } from '../cluster/housekeeping.ts';
 import { isInstanceAlive } from '../cluster/nodes.ts';
 import type { Database, Db } from '../db/schema.ts';
 import { writeThroughOutage } from '../db/writeThroughOutage.ts';
@@ -159,3 +160,9 @@ export async function withIdempotencyKey<T>(
 export async function sweepExpiredIdempotencyKeys(db: Db, at = new Date()) {
   await db.deleteFrom('idempotency_keys').where('expires_at', '<=', at.toISOString()).execute();
 }
+
+/** The housekeeping chore that forgets expired answers. */
+export const idempotencyKeysChore = (db: Db): Chore => ({
+  name: 'idempotency keys',
+  run: ({ at }) => sweepExpiredIdempotencyKeys(db, at),
+});

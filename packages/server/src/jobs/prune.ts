@@ -1,3 +1,5 @@
+import type { FastifyBaseLogger } from 'fastify';
+import type { Chore } from '../cluster/housekeeping.ts';
 import type { Db } from '../db/schema.ts';
 
 /** How long finished jobs and hook attempts are kept: long enough to look into a month's deliveries. */
@@ -17,3 +19,12 @@ export async function pruneFinishedJobs(db: Db, at = new Date()) {
   const attempts = await db.deleteFrom('hook_deliveries').where('date', '<', before).executeTakeFirst();
   return { jobs: Number(jobs.numDeletedRows), attempts: Number(attempts.numDeletedRows) };
 }
+
+/** The housekeeping chore that prunes what the job runner finished long ago. */
+export const finishedJobsChore = (db: Db, log: FastifyBaseLogger): Chore => ({
+  name: 'finished jobs',
+  async run({ at }) {
+    const pruned = await pruneFinishedJobs(db, at);
+    if (pruned.jobs + pruned.attempts > 0) log.info(pruned, 'pruned old jobs and hook deliveries');
+  },
+});

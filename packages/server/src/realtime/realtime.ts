@@ -4,15 +4,19 @@ import { Server, type Socket } from 'socket.io';
 import { type Actor, SESSION_COOKIE, sessionActor } from '../access/actor.ts';
 import { mustBeOrgMember, mustSeeSite } from '../access/rules.ts';
 import type { OutboxEvent } from '../events/outbox.ts';
+import { feature } from '../features/feature.ts';
+import type { PartsOf } from '../features/parts.ts';
 import { HttpError } from '../http/errors.ts';
 import { requestHost } from '../http/requestHost.ts';
 import { readJson } from '../lib/json.ts';
-import type { WharfApp } from '../wharfApp.ts';
 import { entityOf } from './entities.ts';
 
-async function cookieActor(app: WharfApp, cookieHeader: string | undefined): Promise<Actor | null> {
+async function cookieActor(
+  parts: PartsOf<'config' | 'db' | 'dispatcher' | 'fastify' | 'lifecycle' | 'log'>,
+  cookieHeader: string | undefined,
+): Promise<Actor | null> {
   const sessionId = cookieHeader ? fastifyCookie.parse(cookieHeader)[SESSION_COOKIE] : undefined;
-  return sessionId ? sessionActor(app.db, sessionId) : null;
+  return sessionId ? sessionActor(parts.db, sessionId) : null;
 }
 
 function isRoomRequest(value: unknown): value is RoomRequest {
@@ -21,29 +25,42 @@ function isRoomRequest(value: unknown): value is RoomRequest {
 }
 
 /** Joining a room needs the right to read what it is about: the organization, or the site. */
-async function mayJoin(app: WharfApp, actor: Actor, request: RoomRequest) {
-  if (request.room === 'org') await mustBeOrgMember(app.db, actor, request.id);
-  else await mustSeeSite(app.db, actor, request.id);
+async function mayJoin(
+  parts: PartsOf<'config' | 'db' | 'dispatcher' | 'fastify' | 'lifecycle' | 'log'>,
+  actor: Actor,
+  request: RoomRequest,
+) {
+  if (request.room === 'org') await mustBeOrgMember(parts.db, actor, request.id);
+  else await mustSeeSite(parts.db, actor, request.id);
 }
 
 /** A failure that is not a refusal (a database down, a bug): logged with where it happened. */
-function logFailure(app: WharfApp, socket: Socket, event: string, error: unknown) {
-  app.log.error(
+function logFailure(
+  parts: PartsOf<'config' | 'db' | 'dispatcher' | 'fastify' | 'lifecycle' | 'log'>,
+  socket: Socket,
+  event: string,
+  error: unknown,
+) {
+  parts.log.error(
     { err: error, host: requestHost(socket.handshake), path: REALTIME_PATH, event },
     'real-time handler failed',
   );
 }
 
-function handleRooms(app: WharfApp, socket: Socket, actor: Actor) {
+function handleRooms(
+  parts: PartsOf<'config' | 'db' | 'dispatcher' | 'fastify' | 'lifecycle' | 'log'>,
+  socket: Socket,
+  actor: Actor,
+) {
   socket.on('join', async (request: unknown, ack?: (answer: { ok: boolean; message?: string }) => void) => {
     if (!isRoomRequest(request)) return ack?.({ ok: false, message: 'Send { room: "org" | "site", id }' });
     try {
-      await mayJoin(app, actor, request);
+      await mayJoin(parts, actor, request);
       await socket.join(`${request.room}:${request.id}`);
       ack?.({ ok: true });
     } catch (error) {
       if (error instanceof HttpError) return ack?.({ ok: false, message: error.message });
-      logFailure(app, socket, 'join', error);
+      logFailure(parts, socket, 'join', error);
       ack?.({ ok: false, message: 'Something went wrong on our side; it has been logged' });
     }
   });
@@ -52,7 +69,7 @@ function handleRooms(app: WharfApp, socket: Socket, actor: Actor) {
       if (isRoomRequest(request)) await socket.leave(`${request.room}:${request.id}`);
       ack?.({ ok: true });
     } catch (error) {
-      logFailure(app, socket, 'leave', error);
+      logFailure(parts, socket, 'leave', error);
       ack?.({ ok: false });
     }
   });
@@ -73,30 +90,30 @@ function roomData(event: OutboxEvent): Record<string, unknown> {
  * Real-time events for the console over socket.io: a signed-in browser joins the rooms of its
  * organization and site and receives each outbox event of them, with the entity it concerns.
  */
-export function attachRealtime(app: WharfApp) {
-  const io = new Server(app.fastify.server, {
+function attachRealtime(parts: PartsOf<'config' | 'db' | 'dispatcher' | 'fastify' | 'lifecycle' | 'log'>) {
+  const io = new Server(parts.fastify.server, {
     path: REALTIME_PATH,
     serveClient: false,
     // Only the console's own pages may open the socket with the user's session; none while draining.
     allowRequest: (request, allow) =>
       allow(
         null,
-        app.lifecycle.phase !== 'draining' &&
-          (!request.headers.origin || request.headers.origin === app.config.url.origin),
+        parts.lifecycle.phase !== 'draining' &&
+          (!request.headers.origin || request.headers.origin === parts.config.url.origin),
       ),
   });
   // Sockets live as long as the page: a stopping server closes them, and the console reconnects elsewhere.
-  app.lifecycle.onDrain(() => io.disconnectSockets(true));
+  parts.lifecycle.onDrain(() => io.disconnectSockets(true));
   io.use(async (socket, next) => {
-    const actor = await cookieActor(app, socket.request.headers.cookie).catch((error) => {
-      logFailure(app, socket, 'connect', error);
+    const actor = await cookieActor(parts, socket.request.headers.cookie).catch((error) => {
+      logFailure(parts, socket, 'connect', error);
       return null;
     });
     if (!actor) return next(new Error('Sign in first'));
     socket.data.actor = actor;
     next();
   });
-  io.on('connection', (socket) => handleRooms(app, socket, socket.data.actor as Actor));
+  io.on('connection', (socket) => handleRooms(parts, socket, socket.data.actor as Actor));
 
   const broadcast = async (events: OutboxEvent[]) => {
     for (const event of events) {
@@ -108,9 +125,9 @@ export function attachRealtime(app: WharfApp) {
         teamId: event.team_id,
         siteId: event.site_id,
         data: roomData(event),
-        entity: await entityOf(app.db, app.config, event).catch((err) => {
+        entity: await entityOf(parts.db, parts.config, event).catch((err) => {
           // The event still goes out, without its entity: the console then reloads what it shows.
-          app.log.error({ err, event: event.name }, 'real-time event without its entity');
+          parts.log.error({ err, event: event.name }, 'real-time event without its entity');
           return null;
         }),
         createdAt: event.created_at,
@@ -121,9 +138,16 @@ export function attachRealtime(app: WharfApp) {
       io.to(rooms).emit('event', message);
     }
   };
-  app.dispatcher.addLive({ name: 'real-time', consume: broadcast });
-  app.fastify.addHook('onClose', async () => {
+  parts.dispatcher.addLive({ name: 'real-time', consume: broadcast });
+  parts.fastify.addHook('onClose', async () => {
     await new Promise<void>((resolve) => io.close(() => resolve()));
   });
   return { io };
 }
+
+/** The console's live updates, on nodes of the API role. */
+export const realtimeFeature = feature({
+  name: 'realtime',
+  needs: ['config', 'db', 'dispatcher', 'fastify', 'lifecycle', 'log'],
+  onApiNodes: attachRealtime,
+});

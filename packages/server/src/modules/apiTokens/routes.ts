@@ -1,13 +1,16 @@
 import { allRoutes, api } from '@wharf/contract';
 import { type Guard, param } from '../../access/guards.ts';
 import { userOf } from '../../access/rules.ts';
-import type { WharfApp } from '../../wharfApp.ts';
+import { feature } from '../../features/feature.ts';
+import type { PartsOf } from '../../features/parts.ts';
 import { createApiToken, deleteApiToken, findOwnToken, toApiToken, updateApiToken } from './service.ts';
 
-export function apiTokenRoutes(app: WharfApp) {
-  const { db, sealer } = app;
+const needs = ['access', 'db', 'handle', 'sealer'] as const;
 
-  app.handle(api.listApiTokens, app.access.person, async ({ userId }) => {
+function apiTokenRoutes(parts: PartsOf<(typeof needs)[number]>) {
+  const { db, sealer } = parts;
+
+  parts.handle(api.listApiTokens, parts.access.person, async ({ userId }) => {
     const rows = await db
       .selectFrom('api_tokens')
       .selectAll()
@@ -24,9 +27,9 @@ export function apiTokenRoutes(app: WharfApp) {
     return { userId, token: await findOwnToken(db, userId, param(params, 'apiTokenId')) };
   }) satisfies Guard;
 
-  app.handle(api.getApiToken, ownToken, ({ token }) => toApiToken(sealer, token));
+  parts.handle(api.getApiToken, ownToken, ({ token }) => toApiToken(sealer, token));
 
-  app.handle(api.createApiToken, app.access.person, ({ userId, body }) =>
+  parts.handle(api.createApiToken, parts.access.person, ({ userId, body }) =>
     createApiToken(db, sealer, userId, {
       name: body.name,
       activatesAt: body.activesAt ?? new Date().toISOString(),
@@ -35,13 +38,13 @@ export function apiTokenRoutes(app: WharfApp) {
     }),
   );
 
-  app.handle(api.updateApiToken, ownToken, ({ userId, params, body }) =>
+  parts.handle(api.updateApiToken, ownToken, ({ userId, params, body }) =>
     updateApiToken(db, sealer, userId, params.apiTokenId, body),
   );
 
-  app.handle(api.deleteApiToken, ownToken, ({ userId, params }) => deleteApiToken(db, userId, params.apiTokenId));
+  parts.handle(api.deleteApiToken, ownToken, ({ userId, params }) => deleteApiToken(db, userId, params.apiTokenId));
 
-  app.handle(api.listApiEndpoints, app.access.person, () =>
+  parts.handle(api.listApiEndpoints, parts.access.person, () =>
     allRoutes.map(([, route]) => ({
       method: route.method,
       path: route.path,
@@ -50,3 +53,6 @@ export function apiTokenRoutes(app: WharfApp) {
     })),
   );
 }
+
+/** Personal API tokens. */
+export const apiTokensFeature = feature({ name: 'apiTokens', needs, routes: apiTokenRoutes });

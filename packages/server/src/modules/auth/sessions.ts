@@ -1,15 +1,20 @@
 import type { FastifyReply } from 'fastify';
 import { SESSION_COOKIE } from '../../access/actor.ts';
 import type { Db } from '../../db/schema.ts';
+import type { PartsOf } from '../../features/parts.ts';
 import { newSecret, now } from '../../lib/ids.ts';
 import { lookupHash } from '../../lib/secrets.ts';
-import type { WharfApp } from '../../wharfApp.ts';
 
 /** Opens a session for a user and hands its id to the browser in an httpOnly cookie. */
-export async function startSession(app: WharfApp, reply: FastifyReply, userId: string, identityId: string) {
+export async function startSession(
+  parts: PartsOf<'config' | 'db'>,
+  reply: FastifyReply,
+  userId: string,
+  identityId: string,
+) {
   const sessionId = newSecret();
-  const expiresAt = new Date(Date.now() + app.config.sessionTtlMs);
-  await app.db
+  const expiresAt = new Date(Date.now() + parts.config.sessionTtlMs);
+  await parts.db
     .insertInto('sessions')
     .values({
       id_hash: lookupHash(sessionId),
@@ -23,7 +28,7 @@ export async function startSession(app: WharfApp, reply: FastifyReply, userId: s
     path: '/',
     httpOnly: true,
     sameSite: 'lax',
-    secure: app.config.url.protocol === 'https:',
+    secure: parts.config.url.protocol === 'https:',
     expires: expiresAt,
   });
 }

@@ -1,9 +1,9 @@
 import { timingSafeEqual } from 'node:crypto';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import * as client from 'openid-client';
+import type { PartsOf } from '../../features/parts.ts';
 import { now } from '../../lib/ids.ts';
 import { lookupHash } from '../../lib/secrets.ts';
-import type { WharfApp } from '../../wharfApp.ts';
 import type { FlowSecrets } from './providers/provider.ts';
 
 /**
@@ -14,12 +14,12 @@ import type { FlowSecrets } from './providers/provider.ts';
 const FLOW_COOKIE = 'wharf_sign_in';
 const FLOW_TTL_MS = 10 * 60_000;
 
-export function redirectUriOf(app: WharfApp, providerId: string) {
-  return new URL(`/auth/${providerId}/callback`, app.config.url).href;
+export function redirectUriOf(parts: PartsOf<'config' | 'db' | 'sealer'>, providerId: string) {
+  return new URL(`/auth/${providerId}/callback`, parts.config.url).href;
 }
 
 export async function startFlow(
-  app: WharfApp,
+  parts: PartsOf<'config' | 'db' | 'sealer'>,
   reply: FastifyReply,
   providerId: string,
   linkUserId: string | null,
@@ -28,16 +28,16 @@ export async function startFlow(
     state: client.randomState(),
     codeVerifier: client.randomPKCECodeVerifier(),
     nonce: client.randomNonce(),
-    redirectUri: redirectUriOf(app, providerId),
+    redirectUri: redirectUriOf(parts, providerId),
   };
   const expiresAt = new Date(Date.now() + FLOW_TTL_MS);
-  await app.db.deleteFrom('sign_in_flows').where('expires_at', '<', now()).execute();
-  await app.db
+  await parts.db.deleteFrom('sign_in_flows').where('expires_at', '<', now()).execute();
+  await parts.db
     .insertInto('sign_in_flows')
     .values({
       state_hash: lookupHash(flow.state),
       provider: providerId,
-      code_verifier_sealed: app.sealer.seal(flow.codeVerifier),
+      code_verifier_sealed: parts.sealer.seal(flow.codeVerifier),
       nonce: flow.nonce,
       link_user_id: linkUserId,
       expires_at: expiresAt.toISOString(),
@@ -47,7 +47,7 @@ export async function startFlow(
     path: '/auth/',
     httpOnly: true,
     sameSite: 'lax',
-    secure: app.config.url.protocol === 'https:',
+    secure: parts.config.url.protocol === 'https:',
     expires: expiresAt,
   });
   return flow;
@@ -65,7 +65,7 @@ function sameText(a: string, b: string) {
 
 /** Spends the flow a callback answers: its state must be this browser's, and the flow unused and fresh. */
 export async function spendFlow(
-  app: WharfApp,
+  parts: PartsOf<'config' | 'db' | 'sealer'>,
   request: FastifyRequest,
   reply: FastifyReply,
   providerId: string,
@@ -74,7 +74,7 @@ export async function spendFlow(
   const browserState = request.cookies[FLOW_COOKIE];
   reply.clearCookie(FLOW_COOKIE, { path: '/auth/' });
   if (!state || !browserState || !sameText(browserState, state)) return { ok: false, code: 'SIGN_IN_STATE_MISMATCH' };
-  const row = await app.db
+  const row = await parts.db
     .deleteFrom('sign_in_flows')
     .where('state_hash', '=', lookupHash(state))
     .returningAll()
@@ -86,9 +86,9 @@ export async function spendFlow(
     linkUserId: row.link_user_id,
     flow: {
       state,
-      codeVerifier: app.sealer.open(row.code_verifier_sealed),
+      codeVerifier: parts.sealer.open(row.code_verifier_sealed),
       nonce: row.nonce,
-      redirectUri: redirectUriOf(app, providerId),
+      redirectUri: redirectUriOf(parts, providerId),
     },
   };
 }

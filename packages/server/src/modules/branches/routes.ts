@@ -2,8 +2,9 @@ import { api } from '@wharf/contract';
 import { type Guard, type PathParams, param } from '../../access/guards.ts';
 import { mustManageSite, mustSeeSite, mustUploadToSite, personOf, userOf } from '../../access/rules.ts';
 import type { Database } from '../../db/schema.ts';
+import { feature } from '../../features/feature.ts';
+import type { PartsOf } from '../../features/parts.ts';
 import { httpError } from '../../http/errors.ts';
-import type { WharfApp } from '../../wharfApp.ts';
 import { getRelease } from '../releases/queries.ts';
 import { findBranch, isBranchNameTaken, listBranchRows, redirectsOf, toBranch } from './queries.ts';
 import {
@@ -20,8 +21,10 @@ import { freeSlug } from './slugs.ts';
 type Site = Database['sites'];
 type Branch = Awaited<ReturnType<typeof findBranch>>;
 
-export function branchRoutes(app: WharfApp) {
-  const { db, config, access } = app;
+const needs = ['access', 'config', 'db', 'handle', 'outbound'] as const;
+
+function branchRoutes(parts: PartsOf<(typeof needs)[number]>) {
+  const { db, config, access } = parts;
   const branchOf = (site: { id: string }, params: PathParams) => findBranch(db, site.id, param(params, 'branchId'));
 
   /** The site and branch of the path, for a caller who may see the site. */
@@ -42,31 +45,31 @@ export function branchRoutes(app: WharfApp) {
     return { site, branch: await branchOf(site, params), actorId: personOf(actor) };
   };
 
-  app.handle(api.listBranches, access.siteViewerOrToken, async ({ site }) =>
+  parts.handle(api.listBranches, access.siteViewerOrToken, async ({ site }) =>
     (await listBranchRows(db, site.id)).map((row) => toBranch(config, site.name, row)),
   );
 
-  app.handle(api.createBranch, access.siteManager, ({ actor, site, body }) =>
+  parts.handle(api.createBranch, access.siteManager, ({ actor, site, body }) =>
     createBranch(db, config, userOf(actor), site, body),
   );
 
   // Only those who may create or rename a branch need to know whether a name is free.
-  app.handle(api.validateBranchName, access.siteManager, async ({ params, body }) => {
+  parts.handle(api.validateBranchName, access.siteManager, async ({ params, body }) => {
     return (await isBranchNameTaken(db, params.siteId, body.name))
       ? { valid: false, message: 'Branch name is taken' }
       : { valid: true };
   });
 
-  app.handle(api.getBranch, viewable, async ({ site, branch: row }) => {
+  parts.handle(api.getBranch, viewable, async ({ site, branch: row }) => {
     const currentRelease = row.release_id ? await getRelease(db, config, site.name, row.release_id) : null;
     return { ...toBranch(config, site.name, row), currentRelease };
   });
 
-  app.handle(api.deleteBranch, deployable, async ({ site, branch, actorId }) => {
+  parts.handle(api.deleteBranch, deployable, async ({ site, branch, actorId }) => {
     await deleteBranch(db, actorId, site, branch);
   });
 
-  app.handle(api.renameBranch, manageable, ({ site, branch, actorId, body }) => {
+  parts.handle(api.renameBranch, manageable, ({ site, branch, actorId, body }) => {
     const target = { site, branch, actorId };
     return changeBranch(db, config, {
       ...target,
@@ -80,7 +83,7 @@ export function branchRoutes(app: WharfApp) {
     });
   });
 
-  app.handle(api.setBranchRelease, deployable, ({ site, branch, actorId, body }) => {
+  parts.handle(api.setBranchRelease, deployable, ({ site, branch, actorId, body }) => {
     const target = { site, branch, actorId };
     const data: Record<string, unknown> = { releaseId: body.release, previousReleaseId: target.branch.release_id };
     return changeBranch(db, config, {
@@ -96,13 +99,13 @@ export function branchRoutes(app: WharfApp) {
     });
   });
 
-  app.handle(api.setBranchPassword, manageable, async ({ site, branch, actorId, body }) => {
+  parts.handle(api.setBranchPassword, manageable, async ({ site, branch, actorId, body }) => {
     const target = { site, branch, actorId };
     const columns = await newPasswordColumns(body.password);
     return changeBranch(db, config, { ...target, event: 'site_branch_password_set', data: {}, prepare: () => columns });
   });
 
-  app.handle(api.removeBranchPassword, manageable, ({ site, branch, actorId }) => {
+  parts.handle(api.removeBranchPassword, manageable, ({ site, branch, actorId }) => {
     return changeBranch(db, config, {
       site,
       branch,
@@ -113,11 +116,11 @@ export function branchRoutes(app: WharfApp) {
     });
   });
 
-  app.handle(api.getBranchRedirects, viewable, ({ branch }) => redirectsOf(branch));
+  parts.handle(api.getBranchRedirects, viewable, ({ branch }) => redirectsOf(branch));
 
-  app.handle(api.setBranchRedirects, manageable, async ({ site, branch: before, actorId, body }) => {
+  parts.handle(api.setBranchRedirects, manageable, async ({ site, branch: before, actorId, body }) => {
     const target = { site, branch: before, actorId };
-    mustBeAllowedUpstreams(app.outbound, body.redirects);
+    mustBeAllowedUpstreams(parts.outbound, body.redirects);
     const branch = await changeBranch(db, config, {
       ...target,
       event: 'site_branch_redirects_set',
@@ -127,7 +130,7 @@ export function branchRoutes(app: WharfApp) {
     return redirectsOf(await findBranch(db, target.site.id, branch._id));
   });
 
-  app.handle(api.setBranchHeaders, manageable, async ({ site, branch: target, actorId, body }) => {
+  parts.handle(api.setBranchHeaders, manageable, async ({ site, branch: target, actorId, body }) => {
     const branch = await changeBranch(db, config, {
       site,
       branch: target,
@@ -139,3 +142,6 @@ export function branchRoutes(app: WharfApp) {
     return branch.headers;
   });
 }
+
+/** Branches and what they serve. */
+export const branchesFeature = feature({ name: 'branches', needs, routes: branchRoutes });

@@ -1,6 +1,7 @@
 import { CLI_PATHS } from '@wharf/contract';
+import { feature } from '../../features/feature.ts';
+import type { PartsOf } from '../../features/parts.ts';
 import { API_VERSION } from '../../version.ts';
-import type { WharfApp } from '../../wharfApp.ts';
 import { type CliDownloads, cliDownloads } from './cliDownloads.ts';
 
 /**
@@ -13,17 +14,19 @@ const CACHE_CONTROL = 'public, no-cache';
 const matches = (ifNoneMatch: string | undefined, etag: string) =>
   ifNoneMatch?.split(',').some((tag) => ['*', etag].includes(tag.trim())) ?? false;
 
+const needs = ['fastify'] as const;
+
 /**
  * The `wharf` command of this installation's version, from the installation itself: CI runs
  * `npx --yes {WHARF_URL}/cli/wharf-cli.tgz upload …` and needs no package from a registry.
  */
-export function cliRoutes(app: WharfApp) {
+function cliRoutes(parts: PartsOf<(typeof needs)[number]>) {
   const served: [string, keyof CliDownloads][] = [
     [CLI_PATHS.script, 'wharf.mjs'],
     [CLI_PATHS.package, 'wharf-cli.tgz'],
   ];
   for (const [urlPath, name] of served) {
-    app.fastify.get(urlPath, async (request, reply) => {
+    parts.fastify.get(urlPath, async (request, reply) => {
       const file = (await cliDownloads())[name];
       reply
         .header('cache-control', CACHE_CONTROL)
@@ -36,3 +39,6 @@ export function cliRoutes(app: WharfApp) {
     });
   }
 }
+
+/** This version's `wharf` command, under /cli/. */
+export const cliFeature = feature({ name: 'cli', needs, routes: cliRoutes });

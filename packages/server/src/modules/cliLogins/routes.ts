@@ -1,9 +1,10 @@
 import { api } from '@wharf/contract';
 import { type Guard, param } from '../../access/guards.ts';
 import { userOf } from '../../access/rules.ts';
+import { feature } from '../../features/feature.ts';
+import type { PartsOf } from '../../features/parts.ts';
 import { httpError } from '../../http/errors.ts';
 import { FailureLimiter } from '../../lib/rateLimit.ts';
-import type { WharfApp } from '../../wharfApp.ts';
 import { findCliLogin, toCliLogin } from './queries.ts';
 import { approveCliLogin, cancelCliLogin, claimCliLogin, startCliLogin } from './service.ts';
 
@@ -11,13 +12,15 @@ import { approveCliLogin, cancelCliLogin, claimCliLogin, startCliLogin } from '.
 const STARTS_PER_WINDOW = 100;
 const START_WINDOW_MS = 10 * 60_000;
 
+const needs = ['access', 'config', 'counters', 'db', 'handle', 'sealer'] as const;
+
 /**
  * `wharf login`: the CLI starts a request and polls for its token with its secret; a signed-in
  * person opens the request's page in the console and approves or cancels it.
  */
-export function cliLoginRoutes(app: WharfApp) {
-  const { db, sealer } = app;
-  const starts = new FailureLimiter(app.counters, 'cli-login-starts', STARTS_PER_WINDOW, START_WINDOW_MS);
+function cliLoginRoutes(parts: PartsOf<(typeof needs)[number]>) {
+  const { db, sealer } = parts;
+  const starts = new FailureLimiter(parts.counters, 'cli-login-starts', STARTS_PER_WINDOW, START_WINDOW_MS);
 
   /** The request the path names, to the CLI that polls it (its secret is checked with the body). */
   const namedLogin = (async (_actor, params) => ({
@@ -36,18 +39,21 @@ export function cliLoginRoutes(app: WharfApp) {
     return { userId, login };
   }) satisfies Guard;
 
-  app.handle(api.startCliLogin, app.access.anyone, async ({ body, request }) => {
+  parts.handle(api.startCliLogin, parts.access.anyone, async ({ body, request }) => {
     if (await starts.isBlocked(request.ip))
       throw httpError('RATE_LIMITED', 'Too many sign-ins started from this address; try again in a few minutes');
     await starts.fail(request.ip);
-    return startCliLogin(db, { machine: body.machine, address: request.ip, consoleUrl: app.config.url });
+    return startCliLogin(db, { machine: body.machine, address: request.ip, consoleUrl: parts.config.url });
   });
 
-  app.handle(api.getCliLogin, loginToAnswer, ({ login }) => toCliLogin(login));
+  parts.handle(api.getCliLogin, loginToAnswer, ({ login }) => toCliLogin(login));
 
-  app.handle(api.approveCliLogin, loginToAnswer, ({ login, userId }) => approveCliLogin(db, sealer, login, userId));
+  parts.handle(api.approveCliLogin, loginToAnswer, ({ login, userId }) => approveCliLogin(db, sealer, login, userId));
 
-  app.handle(api.cancelCliLogin, loginToAnswer, ({ login, userId }) => cancelCliLogin(db, login, userId));
+  parts.handle(api.cancelCliLogin, loginToAnswer, ({ login, userId }) => cancelCliLogin(db, login, userId));
 
-  app.handle(api.claimCliLogin, namedLogin, ({ login, body }) => claimCliLogin(db, sealer, login, body.secret));
+  parts.handle(api.claimCliLogin, namedLogin, ({ login, body }) => claimCliLogin(db, sealer, login, body.secret));
 }
+
+/** `wharf login`, approved in the console. */
+export const cliLoginsFeature = feature({ name: 'cliLogins', needs, routes: cliLoginRoutes });

@@ -2,10 +2,11 @@ import { createReadStream } from 'node:fs';
 import { createRequire } from 'node:module';
 import path from 'node:path';
 import { api, openApiDocument, releaseConfigJsonSchema } from '@wharf/contract';
+import { feature } from '../../features/feature.ts';
+import type { PartsOf } from '../../features/parts.ts';
 import { httpError } from '../../http/errors.ts';
 import { contentTypeOf } from '../../lib/contentType.ts';
 import { API_VERSION } from '../../version.ts';
-import type { WharfApp } from '../../wharfApp.ts';
 
 const swaggerDir = path.dirname(createRequire(import.meta.url).resolve('swagger-ui-dist/package.json'));
 const ASSETS = new Set([
@@ -35,22 +36,24 @@ const page = `<!doctype html>
 </body>
 </html>`;
 
+const needs = ['access', 'fastify', 'handle'] as const;
+
 /**
  * The OpenAPI document and a readable reference of it at /api/docs, for people with API tokens;
  * the JSON Schema of `.wharf.yml`, for editors.
  */
-export function docsRoutes(app: WharfApp) {
+function docsRoutes(parts: PartsOf<(typeof needs)[number]>) {
   const document = openApiDocument(API_VERSION);
-  app.handle(api.getOpenApi, app.access.anyone, () => document);
+  parts.handle(api.getOpenApi, parts.access.anyone, () => document);
   const releaseConfigSchema = releaseConfigJsonSchema();
-  app.handle(api.getReleaseConfigSchema, app.access.anyone, () => releaseConfigSchema);
+  parts.handle(api.getReleaseConfigSchema, parts.access.anyone, () => releaseConfigSchema);
 
-  app.fastify.get('/api/docs', (_request, reply) => reply.redirect('/api/docs/'));
-  app.fastify.get('/api/docs/', (_request, reply) => reply.type('text/html; charset=utf-8').send(page));
-  app.fastify.get('/api/docs/start.js', (_request, reply) =>
+  parts.fastify.get('/api/docs', (_request, reply) => reply.redirect('/api/docs/'));
+  parts.fastify.get('/api/docs/', (_request, reply) => reply.type('text/html; charset=utf-8').send(page));
+  parts.fastify.get('/api/docs/start.js', (_request, reply) =>
     reply.type('text/javascript; charset=utf-8').header('cache-control', 'no-cache').send(startScript),
   );
-  app.fastify.get<{ Params: { file: string } }>('/api/docs/:file', (request, reply) => {
+  parts.fastify.get<{ Params: { file: string } }>('/api/docs/:file', (request, reply) => {
     const { file } = request.params;
     if (!ASSETS.has(file)) throw httpError('ROUTE_NOT_FOUND', 'No such file');
     return reply
@@ -59,3 +62,6 @@ export function docsRoutes(app: WharfApp) {
       .send(createReadStream(path.join(swaggerDir, file)));
   });
 }
+
+/** The API's reference. */
+export const docsFeature = feature({ name: 'docs', needs, routes: docsRoutes });

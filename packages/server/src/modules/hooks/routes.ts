@@ -1,21 +1,25 @@
 import { type HookContext, hookContexts, hookEventsByContext, hookRoutesByContext } from '@wharf/contract';
 import { type Guard, param } from '../../access/guards.ts';
 import { userOf } from '../../access/rules.ts';
+import { feature } from '../../features/feature.ts';
+import type { PartsOf } from '../../features/parts.ts';
 import { httpError } from '../../http/errors.ts';
 import { enqueueJob } from '../../jobs/queue.ts';
 import { newId, now } from '../../lib/ids.ts';
 import { readJson } from '../../lib/json.ts';
 import { keptCount, pageIds, totalOf } from '../../lib/paging.ts';
-import type { WharfApp } from '../../wharfApp.ts';
 import { hookContextRules } from './contexts.ts';
+import { startHookDeliveries } from './delivery/start.ts';
 import { createHook, deleteHook, findHook, toHook, updateHook } from './service.ts';
 
-export function hookRoutes(app: WharfApp) {
-  for (const context of hookContexts) bindHookRoutes(app, context);
+const needs = ['config', 'db', 'dispatcher', 'handle', 'hookOutbound', 'jobs', 'mailer', 'sealer'] as const;
+
+function hookRoutes(parts: PartsOf<(typeof needs)[number]>) {
+  for (const context of hookContexts) bindHookRoutes(parts, context);
 }
 
-function bindHookRoutes(app: WharfApp, context: HookContext) {
-  const { db, sealer, hookOutbound: outbound } = app;
+function bindHookRoutes(parts: PartsOf<'db' | 'handle' | 'hookOutbound' | 'jobs' | 'sealer'>, context: HookContext) {
+  const { db, sealer, hookOutbound: outbound } = parts;
   const routes = hookRoutesByContext[context];
   const rules = hookContextRules[context];
 
@@ -32,7 +36,7 @@ function bindHookRoutes(app: WharfApp, context: HookContext) {
     return { change, hook: await findHook(db, context, change.ownerId, param(params, 'hookId')) };
   }) satisfies Guard;
 
-  app.handle(routes.list, owner, async ({ change: { ownerId } }) => {
+  parts.handle(routes.list, owner, async ({ change: { ownerId } }) => {
     const rows = await db
       .selectFrom('hooks')
       .selectAll()
@@ -44,17 +48,17 @@ function bindHookRoutes(app: WharfApp, context: HookContext) {
     return rows.map((row) => toHook(sealer, row));
   });
 
-  app.handle(routes.create, owner, ({ change, body }) => createHook(change, body));
+  parts.handle(routes.create, owner, ({ change, body }) => createHook(change, body));
 
-  app.handle(routes.get, ownHook, ({ hook }) => toHook(sealer, hook));
+  parts.handle(routes.get, ownHook, ({ hook }) => toHook(sealer, hook));
 
-  app.handle(routes.update, ownHook, ({ change, hook, body }) => updateHook(change, hook.id, body));
+  parts.handle(routes.update, ownHook, ({ change, hook, body }) => updateHook(change, hook.id, body));
 
-  app.handle(routes.remove, ownHook, ({ change, hook }) => deleteHook(change, hook.id));
+  parts.handle(routes.remove, ownHook, ({ change, hook }) => deleteHook(change, hook.id));
 
-  app.handle(routes.events, owner, () => [...hookEventsByContext[context]]);
+  parts.handle(routes.events, owner, () => [...hookEventsByContext[context]]);
 
-  app.handle(routes.deliveries, ownHook, async ({ params, query }) => {
+  parts.handle(routes.deliveries, ownHook, async ({ params, query }) => {
     const ids = db.selectFrom('hook_deliveries').select('hook_deliveries.id').where('hook_id', '=', params.hookId);
     const kept = { list: 'hook_deliveries', ownerId: params.hookId } as const;
     const newestFirst = (q: typeof ids) => q.orderBy('date', 'desc').orderBy('id', 'desc');
@@ -91,13 +95,13 @@ function bindHookRoutes(app: WharfApp, context: HookContext) {
     return { delivery };
   }) satisfies Guard;
 
-  app.handle(routes.redeliver, ownDelivery, async ({ delivery, params }) => {
+  parts.handle(routes.redeliver, ownDelivery, async ({ delivery, params }) => {
     const payload = readJson<unknown>(delivery.payload);
     await enqueueJob(db, { kind: 'hook', hookId: params.hookId, eventId: delivery.event_id, payload });
-    void app.jobs.wake();
+    void parts.jobs.wake();
   });
 
-  app.handle(routes.test, ownHook, async ({ change: { scope }, hook }) => {
+  parts.handle(routes.test, ownHook, async ({ change: { scope }, hook }) => {
     const ping = {
       id: newId(),
       event: 'ping',
@@ -105,6 +109,9 @@ function bindHookRoutes(app: WharfApp, context: HookContext) {
       data: { ...scope, hookId: hook.id, hookName: hook.name },
     };
     await enqueueJob(db, { kind: 'hook', hookId: hook.id, eventId: ping.id, payload: ping });
-    void app.jobs.wake();
+    void parts.jobs.wake();
   });
 }
+
+/** Web hooks: their routes, and on a worker their deliveries. */
+export const hooksFeature = feature({ name: 'hooks', needs, routes: hookRoutes, work: startHookDeliveries });

@@ -4,9 +4,10 @@ import type { Guard } from '../../access/guards.ts';
 import { mustAdminOrg, mustAdminTeam, mustManageSite, userOf } from '../../access/rules.ts';
 import type { Executor } from '../../db/schema.ts';
 import { recordEvent } from '../../events/outbox.ts';
+import { feature } from '../../features/feature.ts';
+import type { PartsOf } from '../../features/parts.ts';
 import { httpError } from '../../http/errors.ts';
 import { randomString } from '../../lib/ids.ts';
-import type { WharfApp } from '../../wharfApp.ts';
 import { readLogo } from './images.ts';
 import { type LogoOwnerKind, logoBlobKey, logoUrl } from './logoUrl.ts';
 
@@ -58,21 +59,28 @@ const owners: LogoOwner[] = [
   },
 ];
 
-export function logoRoutes(app: WharfApp) {
-  for (const owner of owners) bindLogoRoutes(app, owner);
+const needs = ['access', 'blobs', 'db', 'handle'] as const;
+
+function logoRoutes(parts: PartsOf<(typeof needs)[number]>) {
+  for (const owner of owners) bindLogoRoutes(parts, owner);
 }
 
-function bindLogoRoutes(app: WharfApp, { table, param, routes, events, authorize }: LogoOwner) {
+function bindLogoRoutes(
+  parts: PartsOf<'access' | 'blobs' | 'db' | 'handle'>,
+  { table, param, routes, events, authorize }: LogoOwner,
+) {
   const idOf = (params: unknown) => (params as Record<string, string>)[param]!;
   /** The owner of the path's logo, for a caller who may change it. */
-  const changer = (async (actor, params) => ({ scope: await authorize(app.db, actor, idOf(params)) })) satisfies Guard;
+  const changer = (async (actor, params) => ({
+    scope: await authorize(parts.db, actor, idOf(params)),
+  })) satisfies Guard;
 
-  app.handle(routes.set, changer, async ({ actor, scope, params, request }) => {
+  parts.handle(routes.set, changer, async ({ actor, scope, params, request }) => {
     const id = idOf(params);
     const { bytes, type } = await readLogo(request);
     const version = randomString(8);
-    await app.blobs.put(logoBlobKey(table, id), bytes);
-    await app.db.transaction().execute(async (trx) => {
+    await parts.blobs.put(logoBlobKey(table, id), bytes);
+    await parts.db.transaction().execute(async (trx) => {
       await trx.updateTable(table).set({ logo_type: type, logo_version: version }).where('id', '=', id).execute();
       await recordEvent(trx, {
         name: events.set,
@@ -84,23 +92,23 @@ function bindLogoRoutes(app: WharfApp, { table, param, routes, events, authorize
     return { logo: logoUrl(table, id, version)! };
   });
 
-  app.handle(routes.remove, changer, async ({ actor, scope, params }) => {
+  parts.handle(routes.remove, changer, async ({ actor, scope, params }) => {
     const id = idOf(params);
-    await app.db.transaction().execute(async (trx) => {
+    await parts.db.transaction().execute(async (trx) => {
       await trx.updateTable(table).set({ logo_type: null, logo_version: null }).where('id', '=', id).execute();
       await recordEvent(trx, { name: events.removed, actorId: userOf(actor), ...scope, data: {} });
     });
-    await app.blobs.remove(logoBlobKey(table, id));
+    await parts.blobs.remove(logoBlobKey(table, id));
   });
 
-  app.handle(routes.get, app.access.anyone, async ({ params, request, reply }) => {
+  parts.handle(routes.get, parts.access.anyone, async ({ params, request, reply }) => {
     const id = idOf(params);
-    const row = await app.db
+    const row = await parts.db
       .selectFrom(table)
       .select(['logo_type', 'logo_version'])
       .where('id', '=', id)
       .executeTakeFirst();
-    const stream = row?.logo_type ? await app.blobs.read(logoBlobKey(table, id)) : null;
+    const stream = row?.logo_type ? await parts.blobs.read(logoBlobKey(table, id)) : null;
     if (!row?.logo_type || !stream) throw httpError('LOGO_NOT_FOUND', 'Logo not found');
     return (
       reply
@@ -115,3 +123,6 @@ function bindLogoRoutes(app: WharfApp, { table, param, routes, events, authorize
     );
   });
 }
+
+/** Logos of organizations, teams and sites. */
+export const logosFeature = feature({ name: 'logos', needs, routes: logoRoutes });

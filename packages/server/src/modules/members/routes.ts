@@ -2,27 +2,30 @@ import { api } from '@wharf/contract';
 import { type Guard, param } from '../../access/guards.ts';
 import { mustBeOrgMember, mustOwnOrg, userOf } from '../../access/rules.ts';
 import { recordEvent } from '../../events/outbox.ts';
+import { feature } from '../../features/feature.ts';
+import type { PartsOf } from '../../features/parts.ts';
 import { httpError } from '../../http/errors.ts';
-import type { WharfApp } from '../../wharfApp.ts';
 import { getMember, listMembers, toOrgMember } from './queries.ts';
 
 type Member = Awaited<ReturnType<typeof getMember>>;
 
-export function memberRoutes(app: WharfApp) {
-  app.handle(api.listMembers, app.access.orgMember, ({ params, query }) =>
-    listMembers(app.db, params.orgId, query.search, query),
+const needs = ['access', 'db', 'handle'] as const;
+
+function memberRoutes(parts: PartsOf<(typeof needs)[number]>) {
+  parts.handle(api.listMembers, parts.access.orgMember, ({ params, query }) =>
+    listMembers(parts.db, params.orgId, query.search, query),
   );
 
   /** The member of the path, for the owner of its organization. */
   const ownerOfMember: Guard<{ member: Member }> = async (actor, params) => {
-    const member = await getMember(app.db, param(params, 'memberId'));
-    await mustOwnOrg(app.db, actor, member.org_id);
+    const member = await getMember(parts.db, param(params, 'memberId'));
+    await mustOwnOrg(parts.db, actor, member.org_id);
     return { member };
   };
 
-  app.handle(api.updateMember, ownerOfMember, async ({ actor, member, body }) => {
+  parts.handle(api.updateMember, ownerOfMember, async ({ actor, member, body }) => {
     if (member.owner === 1) throw httpError('OWNER_PROTECTED', 'The owner is always an admin');
-    await app.db.transaction().execute(async (trx) => {
+    await parts.db.transaction().execute(async (trx) => {
       await trx
         .updateTable('members')
         .set({ admin: body.admin ? 1 : 0 })
@@ -40,16 +43,16 @@ export function memberRoutes(app: WharfApp) {
 
   // The owner removes members; anyone but the owner may leave on their own.
   const ownerOrSelf: Guard<{ member: Member }> = async (actor, params) => {
-    const member = await getMember(app.db, param(params, 'memberId'));
-    const self = await mustBeOrgMember(app.db, actor, member.org_id);
+    const member = await getMember(parts.db, param(params, 'memberId'));
+    const self = await mustBeOrgMember(parts.db, actor, member.org_id);
     if (self.id !== member.id && self.owner !== 1)
       throw httpError('ROLE_INSUFFICIENT', 'Only the owner of the organization can do this');
     return { member };
   };
 
-  app.handle(api.deleteMember, ownerOrSelf, async ({ actor, member }) => {
+  parts.handle(api.deleteMember, ownerOrSelf, async ({ actor, member }) => {
     if (member.owner === 1) throw httpError('OWNER_PROTECTED', 'The owner cannot be removed from the organization');
-    await app.db.transaction().execute(async (trx) => {
+    await parts.db.transaction().execute(async (trx) => {
       await trx.deleteFrom('team_members').where('member_id', '=', member.id).execute();
       await trx.deleteFrom('members').where('id', '=', member.id).execute();
       await recordEvent(trx, {
@@ -61,3 +64,6 @@ export function memberRoutes(app: WharfApp) {
     });
   });
 }
+
+/** Members of organizations and teams. */
+export const membersFeature = feature({ name: 'members', needs, routes: memberRoutes });

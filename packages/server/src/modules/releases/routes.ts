@@ -3,8 +3,8 @@ import { type Guard, param } from '../../access/guards.ts';
 import { mustManageSite, mustSeeSite, userOf } from '../../access/rules.ts';
 import type { Database } from '../../db/schema.ts';
 import { recordEvent } from '../../events/outbox.ts';
+import type { PartsOf } from '../../features/parts.ts';
 import { httpError } from '../../http/errors.ts';
-import type { WharfApp } from '../../wharfApp.ts';
 import { findBranch } from '../branches/queries.ts';
 import { setFormsSeenBy } from '../forms/service.ts';
 import { siteScope } from '../sites/siteEvents.ts';
@@ -13,8 +13,8 @@ import { deleteReleaseRows } from './service.ts';
 
 type Release = Awaited<ReturnType<typeof findRelease>>;
 
-export function releaseRoutes(app: WharfApp) {
-  const { db, config } = app;
+export function releaseRoutes(parts: PartsOf<'access' | 'config' | 'db' | 'handle'>) {
+  const { db, config } = parts;
 
   /** The release of the path and its site, for a caller who may see (or, with `manage`, change) the site. */
   const releaseOfSite =
@@ -27,14 +27,14 @@ export function releaseRoutes(app: WharfApp) {
   const viewable = releaseOfSite(false);
   const manageable = releaseOfSite(true);
 
-  app.handle(api.listReleases, app.access.siteViewerOrToken, async ({ site, query }) => {
+  parts.handle(api.listReleases, parts.access.siteViewerOrToken, async ({ site, query }) => {
     if (query.branch) await findBranch(db, site.id, query.branch);
     return listReleases(db, config, site, query, query);
   });
 
-  app.handle(api.getRelease, viewable, ({ release, site }) => getRelease(db, config, site.name, release.id));
+  parts.handle(api.getRelease, viewable, ({ release, site }) => getRelease(db, config, site.name, release.id));
 
-  app.handle(api.renameRelease, manageable, async ({ actor, release, site, body }) => {
+  parts.handle(api.renameRelease, manageable, async ({ actor, release, site, body }) => {
     await db.transaction().execute(async (trx) => {
       await trx.updateTable('releases').set({ name: body.name }).where('id', '=', release.id).execute();
       await recordEvent(trx, {
@@ -47,7 +47,7 @@ export function releaseRoutes(app: WharfApp) {
     return getRelease(db, config, site.name, release.id);
   });
 
-  app.handle(api.deleteRelease, manageable, async ({ actor, release, site }) => {
+  parts.handle(api.deleteRelease, manageable, async ({ actor, release, site }) => {
     await db.transaction().execute(async (trx) => {
       const users = await trx.selectFrom('branches').select('name').where('release_id', '=', release.id).execute();
       if (users.length > 0) {
@@ -67,7 +67,7 @@ export function releaseRoutes(app: WharfApp) {
    * branch (and any client of spec.md's call) means. spec.md names no event for form changes, so
    * none is recorded; the release answers the new forms.
    */
-  app.handle(api.setReleaseForms, manageable, async ({ release, site, body }) => {
+  parts.handle(api.setReleaseForms, manageable, async ({ release, site, body }) => {
     await db.transaction().execute(async (trx) => {
       const serving = await trx.selectFrom('branches').select('id').where('release_id', '=', release.id).execute();
       await setFormsSeenBy(

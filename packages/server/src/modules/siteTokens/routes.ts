@@ -4,21 +4,24 @@ import { type Guard, param } from '../../access/guards.ts';
 import { userOf } from '../../access/rules.ts';
 import type { Database } from '../../db/schema.ts';
 import { recordEvent } from '../../events/outbox.ts';
+import { feature } from '../../features/feature.ts';
+import type { PartsOf } from '../../features/parts.ts';
 import { httpError } from '../../http/errors.ts';
 import { newId, newSecret, now } from '../../lib/ids.ts';
 import { lookupHash, type Sealer } from '../../lib/secrets.ts';
-import type { WharfApp } from '../../wharfApp.ts';
 import { siteScope } from '../sites/siteEvents.ts';
 
 function toSiteToken(sealer: Sealer, row: Database['site_tokens']): SiteToken {
   return { _id: row.id, name: row.name, createdAt: row.created_at, value: sealer.open(row.value_sealed) };
 }
 
-/** Upload tokens: each authorises only release uploads to its own site. */
-export function siteTokenRoutes(app: WharfApp) {
-  const { db, sealer, access } = app;
+const needs = ['access', 'db', 'handle', 'sealer'] as const;
 
-  app.handle(api.listSiteTokens, access.siteManager, async ({ site }) => {
+/** Upload tokens: each authorises only release uploads to its own site. */
+function siteTokenRoutes(parts: PartsOf<(typeof needs)[number]>) {
+  const { db, sealer, access } = parts;
+
+  parts.handle(api.listSiteTokens, access.siteManager, async ({ site }) => {
     const rows = await db
       .selectFrom('site_tokens')
       .selectAll()
@@ -29,7 +32,7 @@ export function siteTokenRoutes(app: WharfApp) {
     return rows.map((row) => toSiteToken(sealer, row));
   });
 
-  app.handle(api.createSiteToken, access.siteManager, async ({ actor, site, body }) => {
+  parts.handle(api.createSiteToken, access.siteManager, async ({ actor, site, body }) => {
     const value = newSecret(SITE_TOKEN_PREFIX);
     const row = {
       id: newId(),
@@ -64,7 +67,7 @@ export function siteTokenRoutes(app: WharfApp) {
     return granted;
   }) satisfies Guard;
 
-  app.handle(api.deleteSiteToken, siteToken, async ({ actor, site, params }) => {
+  parts.handle(api.deleteSiteToken, siteToken, async ({ actor, site, params }) => {
     await db.transaction().execute(async (trx) => {
       const deleted = await trx
         .deleteFrom('site_tokens')
@@ -82,3 +85,6 @@ export function siteTokenRoutes(app: WharfApp) {
     });
   });
 }
+
+/** The site tokens CI deploys with. */
+export const siteTokensFeature = feature({ name: 'siteTokens', needs, routes: siteTokenRoutes });

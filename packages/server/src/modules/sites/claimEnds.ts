@@ -1,6 +1,6 @@
 import type { Db, Executor } from '../../db/schema.ts';
 import { recordEvent } from '../../events/outbox.ts';
-import type { WharfApp } from '../../wharfApp.ts';
+import type { PartsOf } from '../../features/parts.ts';
 import { endClaim, RELEASED_DOMAIN_DAYS, UNVERIFIED_CLAIM_DAYS } from './claims.ts';
 
 interface EndedClaim {
@@ -73,8 +73,8 @@ export async function takeOverClaims(trx: Executor, verifier: { id: string; org_
  * Ends the claims still unverified UNVERIFIED_CLAIM_DAYS after they were saved, and forgets the
  * releases past their time; part of the periodic housekeeping. Returns how many claims ended.
  */
-export async function expireUnverifiedClaims(app: Pick<WharfApp, 'db'>, at = new Date()) {
-  const db: Db = app.db;
+export async function expireUnverifiedClaims(parts: PartsOf<'db'>, at = new Date()) {
+  const db: Db = parts.db;
   const before = new Date(at.getTime() - UNVERIFIED_CLAIM_DAYS * 86_400_000).toISOString();
   const expired = await unverifiedClaims(db).where('domain_claims.claimed_at', '<=', before).execute();
   const message = `Not verified within ${UNVERIFIED_CLAIM_DAYS} days of being added: Wharf no longer answers its HTTP challenge. Its TXT record still proves it; or remove the domain and add it again.`;

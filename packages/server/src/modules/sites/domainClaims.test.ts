@@ -4,7 +4,6 @@ import { type DnsPeer, startDnsPeer } from '../../../test/dnsPeer.ts';
 import { databases, freePort, startTestServer, type TestServer } from '../../../test/harness.ts';
 import { siteRequest } from '../../../test/siteClient.ts';
 import { buildWorld, SITE_FILES, uploadRelease, type World } from '../../../test/world.ts';
-import { keepHouse } from '../releases/collect/gc.ts';
 
 type Domain = { name: string; ownership: { token: string; verifiedAt: string | null; ended?: Record<string, string> } };
 type Site = { _id: string; name: string; mainBranch: string; domains: Domain[] };
@@ -181,7 +180,7 @@ describe.each(databases)('custom domain claims between organizations on $name', 
     await verifyByTxt(a, holder, await claim(a, holder, name));
     expectStatus(await saveDomains(a, holder, []), 200);
     await dns.clearTxt(`_wharf.${name}`);
-    await keepHouse(server.app, new Date(Date.now() + 31 * 86_400_000), { orphans: false });
+    await server.app.housekeeping.round(new Date(Date.now() + 31 * 86_400_000), { thorough: false });
 
     const taker = await bSite();
     const domain = await claim(b, taker, name);
@@ -213,9 +212,9 @@ describe.each(databases)('custom domain claims between organizations on $name', 
     const site = await bSite();
     const domain = await claim(b, site, 'late.example.test');
     await expect.poll(async () => (await challenge(domain)).status).toBe(200);
-    await keepHouse(server.app, new Date(Date.now() + 6 * 86_400_000), { orphans: false });
+    await server.app.housekeeping.round(new Date(Date.now() + 6 * 86_400_000), { thorough: false });
     expect((await shown(b, site)).ownership.ended).toBeUndefined();
-    await keepHouse(server.app, new Date(Date.now() + 8 * 86_400_000), { orphans: false });
+    await server.app.housekeeping.round(new Date(Date.now() + 8 * 86_400_000), { thorough: false });
     expect((await shown(b, site)).ownership.ended).toEqual({
       reason: 'expired',
       at: expect.any(String),

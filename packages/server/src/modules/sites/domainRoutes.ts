@@ -2,9 +2,9 @@ import { api, type DomainOwnership, isDomainVerified } from '@wharf/contract';
 import { userOf } from '../../access/rules.ts';
 import type { Executor } from '../../db/schema.ts';
 import { recordEvent } from '../../events/outbox.ts';
+import type { PartsOf } from '../../features/parts.ts';
 import { httpError } from '../../http/errors.ts';
 import { now } from '../../lib/ids.ts';
-import type { WharfApp } from '../../wharfApp.ts';
 import { takeOverClaims } from './claimEnds.ts';
 import { changeOwnership, httpProofProblem, mustBeClaimable } from './claims.ts';
 import { checkHttpChallenge, checkTxtRecord } from './ownershipChecks.ts';
@@ -53,10 +53,10 @@ async function markClaimVerified(
 }
 
 /** Custom domains' ownership: checked when their owners ask, served by the edge once verified. */
-export function siteDomainRoutes(app: WharfApp) {
-  const { db, config, outbound } = app;
+export function siteDomainRoutes(parts: PartsOf<'access' | 'config' | 'db' | 'handle' | 'outbound'>) {
+  const { db, config, outbound } = parts;
 
-  app.handle(api.verifySiteDomain, app.access.siteManager, async ({ actor, site, params }) => {
+  parts.handle(api.verifySiteDomain, parts.access.siteManager, async ({ actor, site, params }) => {
     const domain = (await storedDomains(db, site.id)).find((saved) => saved.name === params.name);
     if (!domain?.ownership) throw httpError('DOMAIN_NOT_FOUND', `The site has no domain ${params.name}`);
     if (isDomainVerified(domain)) return getSite(db, config, site.id);

@@ -5,8 +5,8 @@ import type { Actor } from '../../access/actor.ts';
 import { userOf } from '../../access/rules.ts';
 import type { Database, Db } from '../../db/schema.ts';
 import { recordEvent } from '../../events/outbox.ts';
+import type { PartsOf } from '../../features/parts.ts';
 import { randomString } from '../../lib/ids.ts';
-import type { WharfApp } from '../../wharfApp.ts';
 import { getSite } from './queries.ts';
 import { siteScope } from './siteEvents.ts';
 import { siteUsage } from './usage.ts';
@@ -28,10 +28,10 @@ async function updateSite(
 }
 
 /** Site headers, the site password and retention: settings that apply to every branch of the site. */
-export function siteSettingsRoutes(app: WharfApp) {
-  const { db, config, access } = app;
+export function siteSettingsRoutes(parts: PartsOf<'access' | 'config' | 'db' | 'handle'>) {
+  const { db, config, access } = parts;
 
-  app.handle(api.setSiteHeaders, access.siteManager, async ({ actor, site, body }) => {
+  parts.handle(api.setSiteHeaders, access.siteManager, async ({ actor, site, body }) => {
     await updateSite(
       db,
       actor,
@@ -42,7 +42,7 @@ export function siteSettingsRoutes(app: WharfApp) {
     return body.headers;
   });
 
-  app.handle(api.setSitePassword, access.siteManager, async ({ actor, site, body }) => {
+  parts.handle(api.setSitePassword, access.siteManager, async ({ actor, site, body }) => {
     const passwordHash = await hashPassword(body.password);
     await updateSite(
       db,
@@ -54,7 +54,7 @@ export function siteSettingsRoutes(app: WharfApp) {
     return getSite(db, config, site.id);
   });
 
-  app.handle(api.removeSitePassword, access.siteManager, async ({ actor, site }) => {
+  parts.handle(api.removeSitePassword, access.siteManager, async ({ actor, site }) => {
     await updateSite(
       db,
       actor,
@@ -65,7 +65,7 @@ export function siteSettingsRoutes(app: WharfApp) {
     return getSite(db, config, site.id);
   });
 
-  app.handle(api.setSiteRetention, access.siteManager, async ({ actor, site, body }) => {
+  parts.handle(api.setSiteRetention, access.siteManager, async ({ actor, site, body }) => {
     await updateSite(
       db,
       actor,
@@ -76,5 +76,5 @@ export function siteSettingsRoutes(app: WharfApp) {
     return getSite(db, config, site.id);
   });
 
-  app.handle(api.getSiteUsage, access.siteViewer, ({ site }) => siteUsage(db, site.id));
+  parts.handle(api.getSiteUsage, access.siteViewer, ({ site }) => siteUsage(db, site.id));
 }

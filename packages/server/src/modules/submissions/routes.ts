@@ -1,23 +1,26 @@
 import { Readable } from 'node:stream';
 import { api } from '@wharf/contract';
 import { type Guard, param } from '../../access/guards.ts';
-import type { WharfApp } from '../../wharfApp.ts';
+import { feature } from '../../features/feature.ts';
+import type { PartsOf } from '../../features/parts.ts';
 import { csvFileName, submissionsCsv } from './csvExport.ts';
 import { deleteSubmission, findSubmission, listSubmissions } from './queries.ts';
+
+const needs = ['access', 'db', 'handle'] as const;
 
 /**
  * What visitors posted to a site's forms. Submissions hold visitors' personal data, so only those
  * who manage the site (its team's members, the organization's admins and owners) read them.
  */
-export function submissionRoutes(app: WharfApp) {
-  const { db, access } = app;
+function submissionRoutes(parts: PartsOf<(typeof needs)[number]>) {
+  const { db, access } = parts;
 
-  app.handle(api.listSubmissions, access.siteManager, async ({ site, query }) => {
+  parts.handle(api.listSubmissions, access.siteManager, async ({ site, query }) => {
     const { page, size, ...filter } = query;
     return listSubmissions(db, site.id, filter, { page, size });
   });
 
-  app.handle(api.exportSubmissions, access.siteManager, async ({ site, query, reply }) => {
+  parts.handle(api.exportSubmissions, access.siteManager, async ({ site, query, reply }) => {
     const fileName = csvFileName(site.name, query, new Date().toISOString().slice(0, 10));
     return reply
       .header('content-type', 'text/csv; charset=utf-8')
@@ -32,10 +35,13 @@ export function submissionRoutes(app: WharfApp) {
     return { site, submission: await findSubmission(db, site.id, param(params, 'submissionId')) };
   }) satisfies Guard;
 
-  app.handle(api.getSubmission, submission, ({ submission }) => submission);
+  parts.handle(api.getSubmission, submission, ({ submission }) => submission);
 
   // No event: deleting a submission removes a visitor's data, which is nothing to announce.
-  app.handle(api.deleteSubmission, submission, async ({ site, params }) => {
+  parts.handle(api.deleteSubmission, submission, async ({ site, params }) => {
     await deleteSubmission(db, site.id, params.submissionId);
   });
 }
+
+/** Form submissions, as the console lists them. */
+export const submissionsFeature = feature({ name: 'submissions', needs, routes: submissionRoutes });

@@ -1,13 +1,16 @@
 import { api } from '@wharf/contract';
+import { feature } from '../../features/feature.ts';
+import type { PartsOf } from '../../features/parts.ts';
 import { API_VERSION } from '../../version.ts';
-import type { WharfApp } from '../../wharfApp.ts';
 
-export function systemRoutes(app: WharfApp) {
-  const { config } = app;
+const needs = ['access', 'config', 'handle'] as const;
 
-  app.handle(api.getSystemInfo, app.access.anyone, () => ({ version: API_VERSION }));
+function systemRoutes(parts: PartsOf<(typeof needs)[number]>) {
+  const { config } = parts;
 
-  app.handle(api.getSystemEnv, app.access.anyone, () => ({
+  parts.handle(api.getSystemInfo, parts.access.anyone, () => ({ version: API_VERSION }));
+
+  parts.handle(api.getSystemEnv, parts.access.anyone, () => ({
     url: config.url.origin,
     sitesUrl: config.sitesUrl.origin,
     version: API_VERSION,
@@ -17,3 +20,6 @@ export function systemRoutes(app: WharfApp) {
     analytics: { enabled: config.analytics },
   }));
 }
+
+/** The installation's settings and state. */
+export const systemFeature = feature({ name: 'system', needs, routes: systemRoutes });

@@ -1,31 +1,34 @@
 import { api } from '@wharf/contract';
 import { type Guard, param } from '../../access/guards.ts';
 import { userOf } from '../../access/rules.ts';
+import { feature } from '../../features/feature.ts';
+import type { PartsOf } from '../../features/parts.ts';
 import { httpError, invalidField } from '../../http/errors.ts';
-import type { WharfApp } from '../../wharfApp.ts';
 import { getTeam, listTeamMembers, listTeams } from './queries.ts';
 import { addTeamMember, createTeam, deleteTeam, removeTeamMember, updateTeam } from './service.ts';
 
-export function teamRoutes(app: WharfApp) {
-  const { db, access } = app;
+const needs = ['access', 'db', 'handle'] as const;
 
-  app.handle(api.listTeams, access.orgMember, ({ params, query }) => listTeams(db, params.orgId, query));
+function teamRoutes(parts: PartsOf<(typeof needs)[number]>) {
+  const { db, access } = parts;
 
-  app.handle(api.createTeam, access.orgAdmin, ({ actor, params, body }) =>
+  parts.handle(api.listTeams, access.orgMember, ({ params, query }) => listTeams(db, params.orgId, query));
+
+  parts.handle(api.createTeam, access.orgAdmin, ({ actor, params, body }) =>
     createTeam(db, userOf(actor), params.orgId, body),
   );
 
-  app.handle(api.getTeam, access.teamViewer, ({ team }) => getTeam(db, team.id));
+  parts.handle(api.getTeam, access.teamViewer, ({ team }) => getTeam(db, team.id));
 
-  app.handle(api.updateTeam, access.teamAdmin, ({ actor, team, body }) => updateTeam(db, userOf(actor), team, body));
+  parts.handle(api.updateTeam, access.teamAdmin, ({ actor, team, body }) => updateTeam(db, userOf(actor), team, body));
 
-  app.handle(api.deleteTeam, access.teamAdmin, async ({ actor, team }) => {
+  parts.handle(api.deleteTeam, access.teamAdmin, async ({ actor, team }) => {
     await deleteTeam(db, userOf(actor), team);
   });
 
-  app.handle(api.listTeamMembers, access.teamViewer, ({ team }) => listTeamMembers(db, team.id));
+  parts.handle(api.listTeamMembers, access.teamViewer, ({ team }) => listTeamMembers(db, team.id));
 
-  app.handle(api.addTeamMember, access.teamAdmin, async ({ actor, team, params, body }) => {
+  parts.handle(api.addTeamMember, access.teamAdmin, async ({ actor, team, params, body }) => {
     if (body.member !== params.memberId) {
       throw invalidField('member', 'Must be the member of the path');
     }
@@ -45,8 +48,11 @@ export function teamRoutes(app: WharfApp) {
     return granted;
   }) satisfies Guard;
 
-  app.handle(api.removeTeamMember, teamMember, async ({ actor, team, params }) => {
+  parts.handle(api.removeTeamMember, teamMember, async ({ actor, team, params }) => {
     if (!(await removeTeamMember(db, userOf(actor), team, params.memberId)))
       throw httpError('TEAM_MEMBER_NOT_FOUND', 'Team member not found');
   });
 }
+
+/** Teams. */
+export const teamsFeature = feature({ name: 'teams', needs, routes: teamRoutes });

@@ -1,6 +1,6 @@
 import { consoleLink, type DescribableEvent, describeEvent } from '../../../events/describe.ts';
 import { lookUpEventNames } from '../../../events/nameBook.ts';
-import type { WharfApp } from '../../../wharfApp.ts';
+import type { PartsOf } from '../../../features/parts.ts';
 import type { Envelope } from './envelope.ts';
 import { hookFanOut } from './fanOut.ts';
 import type { DescribeEnvelope } from './messages.ts';
@@ -20,15 +20,17 @@ function eventOf({ event, data }: Envelope): DescribableEvent {
 }
 
 /** Events become hook jobs in the dispatcher's durable pass; the job runner sends them. */
-export function startHookDeliveries(app: WharfApp) {
-  const origin = app.config.url.origin;
+export function startHookDeliveries(
+  parts: PartsOf<'config' | 'db' | 'dispatcher' | 'hookOutbound' | 'jobs' | 'mailer' | 'sealer'>,
+) {
+  const origin = parts.config.url.origin;
   // Names are read when the message is written: a retry an hour later says what things are called then.
   const describe: DescribeEnvelope = async (envelope) => {
     const event = eventOf(envelope);
-    const book = await lookUpEventNames(app.db, [event]);
+    const book = await lookUpEventNames(parts.db, [event]);
     const path = consoleLink(event, book);
     return { sentence: describeEvent(event, book), link: path ? origin + path : null };
   };
-  app.dispatcher.addDurable(hookFanOut);
-  app.jobs.register('hook', hookSender({ ...app, outbound: app.hookOutbound, describe }));
+  parts.dispatcher.addDurable(hookFanOut);
+  parts.jobs.register('hook', hookSender({ ...parts, outbound: parts.hookOutbound, describe }));
 }

@@ -21,9 +21,9 @@ import {
 import { startWharf, stopWharf, type WharfProcess, waitForApi } from '../../../../test/processes.ts';
 import { type S3Peer, startS3Peer } from '../../../../test/s3Peer.ts';
 import { siteRequest } from '../../../../test/siteClient.ts';
+import type { Parts } from '../../../features/parts.ts';
 import { blobKey } from '../../../releaseFiles/blobKeys.ts';
 import type { BlobStore } from '../../../storage/blobStore.ts';
-import type { WharfApp } from '../../../wharfApp.ts';
 import { collectGarbage } from './gc.ts';
 
 /**
@@ -70,7 +70,7 @@ function gateDeletions(store: BlobStore) {
 
 /** Where it happens: the node that collects (in this process), and the one deploys go through (maybe the same). */
 interface Nodes {
-  collector: WharfApp;
+  collector: Parts;
   /** The deploying node's port, where its sites are served. */
   port: number;
   owner: TestClient;

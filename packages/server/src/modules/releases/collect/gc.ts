@@ -1,10 +1,6 @@
 import type { ExpressionBuilder } from 'kysely';
-import { LockLost, onOneNodeAtATime } from '../../../cluster/oneNodeAtATime.ts';
+import type { Chore } from '../../../cluster/housekeeping.ts';
 import type { Database } from '../../../db/schema.ts';
-import { sweepExpiredIdempotencyKeys } from '../../../http/idempotency.ts';
-import { pruneFinishedJobs } from '../../../jobs/prune.ts';
-import type { WharfApp } from '../../../wharfApp.ts';
-import { expireUnverifiedClaims } from '../../sites/claimEnds.ts';
 import type { ReleaseParts } from '../parts.ts';
 import { deleteExpiredBranches } from '../retention/expiredBranches.ts';
 import { pruneReleases } from '../retention/releaseRetention.ts';
@@ -61,11 +57,10 @@ export async function collectGarbage(parts: ReleaseParts, at = new Date(), held?
 }
 
 /**
- * One round of housekeeping: forgets expired deploys and idempotency keys, applies retention
- * (expired branches, then releases past their site's retention), collects the files nothing
- * uses any more, rows first and then (with `orphans`) the store's files no row accounts for,
- * prunes old jobs, and ends the custom domains' claims left unverified too long. A round whose
- * lock is lost (`held` aborted: see onOneNodeAtATime) stops at its next step.
+ * The release wing's part of a housekeeping round: forgets expired deploys, applies retention
+ * (expired branches, then releases past their site's retention), and collects the files nothing
+ * uses any more, rows first and then (with `orphans`) the store's files no row accounts for. A
+ * round whose lock is lost (`held` aborted: see onOneNodeAtATime) stops at its next step.
  */
 export async function keepHouse(
   parts: ReleaseParts,
@@ -73,7 +68,6 @@ export async function keepHouse(
   { orphans = true, held }: { orphans?: boolean; held?: AbortSignal } = {},
 ) {
   await sweepExpiredDeploys(parts, at);
-  await sweepExpiredIdempotencyKeys(parts.db);
   held?.throwIfAborted();
   const expiredBranches = await deleteExpiredBranches(parts, at);
   const releases = await pruneReleases(parts, at);
@@ -81,30 +75,10 @@ export async function keepHouse(
   const collected = await collectGarbage(parts, at, held);
   const unrecorded = orphans ? await removeOrphanFiles(parts, GRACE_MS, at, held) : 0;
   if (collected + unrecorded > 0) parts.log.info({ collected, unrecorded }, 'collected unused release files');
-  held?.throwIfAborted();
-  const pruned = await pruneFinishedJobs(parts.db);
-  if (pruned.jobs + pruned.attempts > 0) parts.log.info(pruned, 'pruned old jobs and hook deliveries');
-  const expiredClaims = await expireUnverifiedClaims(parts, at);
-  if (expiredClaims > 0) parts.log.info({ expiredClaims }, 'ended unverified custom domain claims');
 }
 
-/** Rounds between two walks through the whole store: with millions of files, a walk is long. */
-const ROUNDS_PER_ORPHAN_SWEEP = 12;
-
-/** Keeps house now and then (the store's unrecorded files hourly); the timer never keeps the process alive. */
-export function scheduleHousekeeping(app: WharfApp, everyMs = 5 * 60_000) {
-  let round = 0;
-  const run = async () => {
-    try {
-      const orphans = round++ % ROUNDS_PER_ORPHAN_SWEEP === 0;
-      await onOneNodeAtATime(app.db, 'housekeeping', (held) => keepHouse(app, new Date(), { orphans, held }));
-    } catch (error) {
-      if (error instanceof LockLost) app.log.warn({ err: error }, 'housekeeping stopped: the next round takes it up');
-      else app.log.error({ err: error }, 'housekeeping failed');
-    }
-  };
-  const timer = setInterval(run, everyMs);
-  timer.unref();
-  app.fastify.addHook('onClose', async () => clearInterval(timer));
-  return run;
-}
+/** The release wing's housekeeping chore: the store's unrecorded files are looked for in thorough rounds. */
+export const releaseChore = (parts: ReleaseParts): Chore => ({
+  name: 'releases',
+  run: ({ at, held, thorough }) => keepHouse(parts, at, { orphans: thorough, held }),
+});

@@ -6,7 +6,6 @@ import { expectStatus, signedIn, type TestClient } from '../../../../test/client
 import { databases, startTestServer, type TestServer } from '../../../../test/harness.ts';
 import { siteRequest } from '../../../../test/siteClient.ts';
 import { blobKey } from '../../../releaseFiles/blobKeys.ts';
-import { keepHouse } from '../collect/gc.ts';
 import { holdingCollection } from '../collect/holds.ts';
 
 const DAY_MS = 86_400_000;
@@ -95,9 +94,9 @@ describe.each(databases)('retention on $name', ({ postgres }) => {
     await uploaded(ci, site._id, 'preview', ['preview']);
     const oldFile = sha256(`<p>old of ${site._id}</p>`);
 
-    await keepHouse(server.app, daysLater(29));
+    await server.app.housekeeping.round(daysLater(29));
     expect(await releaseNames(site._id)).toEqual(['old', 'preview', 'served']);
-    await keepHouse(server.app, daysLater(31));
+    await server.app.housekeeping.round(daysLater(31));
     expect(await releaseNames(site._id)).toEqual(['preview', 'served']);
 
     expect(await server.app.db.selectFrom('blobs').select('hash').where('hash', '=', oldFile).execute()).toEqual([]);
@@ -124,12 +123,12 @@ describe.each(databases)('retention on $name', ({ postgres }) => {
     expectStatus(await setRetention(site._id, null, 2), 200);
     await uploaded(ci, site._id, 'first', ['pinned']);
     for (const name of ['second', 'third', 'fourth']) await uploaded(ci, site._id, name);
-    await keepHouse(server.app, afterDeploysExpire());
+    await server.app.housekeeping.round(afterDeploysExpire());
     expect(await releaseNames(site._id)).toEqual(['first', 'fourth', 'third']);
     // With neither limit, nothing goes, however old.
     expectStatus(await setRetention(site._id, null, null), 200);
     await uploaded(ci, site._id, 'fifth');
-    await keepHouse(server.app, daysLater(400));
+    await server.app.housekeeping.round(daysLater(400));
     expect(await releaseNames(site._id)).toEqual(['fifth', 'first', 'fourth', 'third']);
   });
 
@@ -148,12 +147,12 @@ describe.each(databases)('retention on $name', ({ postgres }) => {
     await uploaded(ci, site._id, 'last');
 
     // Until its deploy expires, a client's retried finalise must still find the release it made.
-    await keepHouse(server.app);
+    await server.app.housekeeping.round();
     expect(await releaseNames(site._id)).toEqual(['deployed', 'first', 'last']);
     const later = afterDeploysExpire();
-    await holdingCollection(server.app.db, 'a backup in a test', () => keepHouse(server.app, later));
+    await holdingCollection(server.app.db, 'a backup in a test', () => server.app.housekeeping.round(later));
     expect(await releaseNames(site._id)).toEqual(['deployed', 'first', 'last']);
-    await keepHouse(server.app, later);
+    await server.app.housekeeping.round(later);
     expect(await releaseNames(site._id)).toEqual(['last']);
   });
 
@@ -173,7 +172,7 @@ describe.each(databases)('retention on $name', ({ postgres }) => {
     }[];
     expect(branches.find((branch) => branch._id === renewed._id)?.expiresAt).toBeNull();
 
-    await keepHouse(server.app, new Date(Date.now() + 2 * 3600_000));
+    await server.app.housekeeping.round(new Date(Date.now() + 2 * 3600_000));
     const left = expectStatus(await ci.get(`/api/v1/sites/${site._id}/branches`), 200) as { name: string }[];
     expect(left.map((branch) => branch.name).sort()).toEqual(['main', 'pr-2']);
     const deleted = await server.app.db
@@ -261,9 +260,9 @@ describe.each(databases)('retention on $name', ({ postgres }) => {
       await utimes(path.join(server.dataDir, 'blobs', key), anHourAgo, anHourAgo);
     }
 
-    await holdingCollection(server.app.db, 'a backup in a test', () => keepHouse(server.app));
+    await holdingCollection(server.app.db, 'a backup in a test', () => server.app.housekeeping.round());
     for (const key of orphanKeys) expect(await server.app.blobs.size(key)).not.toBeNull();
-    await keepHouse(server.app);
+    await server.app.housekeeping.round();
     for (const key of orphanKeys) expect(await server.app.blobs.size(key)).toBeNull();
     expect(await server.app.blobs.size(blobKey(young))).not.toBeNull();
     expect(await server.app.blobs.size(blobKey(kept))).not.toBeNull();

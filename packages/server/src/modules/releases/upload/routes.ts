@@ -3,11 +3,11 @@ import type { FastifyRequest } from 'fastify';
 import { type Guard, param } from '../../../access/guards.ts';
 import { mustUploadToSite } from '../../../access/rules.ts';
 import type { Database } from '../../../db/schema.ts';
+import type { PartsOf } from '../../../features/parts.ts';
 import { isDiskFull } from '../../../http/diskFull.ts';
 import { httpError } from '../../../http/errors.ts';
 import { withIdempotencyKey } from '../../../http/idempotency.ts';
 import { uploadBody } from '../../../http/uploadBody.ts';
-import type { WharfApp } from '../../../wharfApp.ts';
 import { receiveDeployFile, receiveDeployFiles } from './deployFiles.ts';
 import { findOpenDeploy } from './deployRows.ts';
 
@@ -16,17 +16,21 @@ type OpenDeploy = Awaited<ReturnType<typeof findOpenDeploy>>;
 import { dropOnDiskFull, finishDeploy, startDeploy } from './incremental.ts';
 import { fingerprintOfUpload, uploadArchive } from './uploadArchive.ts';
 
-export function deployRoutes(app: WharfApp) {
-  const { db, deployMetrics } = app;
+export function deployRoutes(
+  parts: PartsOf<
+    'access' | 'blobs' | 'config' | 'db' | 'deployMetrics' | 'fastify' | 'handle' | 'jobs' | 'log' | 'node'
+  >,
+) {
+  const { db, deployMetrics } = parts;
   // Deploy files arrive as raw bytes or a tar of them; the handler streams them, so nothing is buffered here.
   for (const mediaType of ['application/octet-stream', 'application/x-tar'])
-    app.fastify.addContentTypeParser(mediaType, (_request, payload, done) => done(null, payload));
+    parts.fastify.addContentTypeParser(mediaType, (_request, payload, done) => done(null, payload));
   // An upload may run as long as a deploy may stay open; a claim older than that was cut off by a crash.
-  const runningTtlMs = app.config.deployTtlMs;
+  const runningTtlMs = parts.config.deployTtlMs;
 
   /** The deploy of the path and its site, for a caller who may upload to that site. */
   const deployOf: Guard<{ deploy: OpenDeploy; site: Database['sites'] }> = async (actor, params) => {
-    const deploy = await findOpenDeploy(app, param(params, 'deployId'));
+    const deploy = await findOpenDeploy(parts, param(params, 'deployId'));
     const site = await mustUploadToSite(db, actor, deploy.site_id);
     return { deploy, site };
   };
@@ -44,14 +48,14 @@ export function deployRoutes(app: WharfApp) {
     return { id: deploy.id, orgId: site.org_id };
   }
 
-  app.handle(api.uploadRelease, app.access.siteUploader, async ({ actor, site, request, reply }) => {
+  parts.handle(api.uploadRelease, parts.access.siteUploader, async ({ actor, site, request, reply }) => {
     return withIdempotencyKey(
       db,
-      { request, reply, actor, runningTtlMs, holder: app.node },
+      { request, reply, actor, runningTtlMs, holder: parts.node },
       {
-        fingerprint: () => fingerprintOfUpload(request, app.config.limits),
+        fingerprint: () => fingerprintOfUpload(request, parts.config.limits),
         run: async () => {
-          const upload = () => uploadArchive(app, request, site, actor.userId);
+          const upload = () => uploadArchive(parts, request, site, actor.userId);
           const { release, fingerprint } = await deployMetrics.failuresOf(upload);
           return { answer: release, fingerprint };
         },
@@ -59,40 +63,40 @@ export function deployRoutes(app: WharfApp) {
     );
   });
 
-  app.handle(api.createDeploy, app.access.siteUploader, async ({ actor, site, body, request, reply }) => {
+  parts.handle(api.createDeploy, parts.access.siteUploader, async ({ actor, site, body, request, reply }) => {
     const fingerprint = JSON.stringify(body);
     return withIdempotencyKey(
       db,
-      { request, reply, actor, runningTtlMs, holder: app.node },
+      { request, reply, actor, runningTtlMs, holder: parts.node },
       {
         fingerprint: async () => fingerprint,
         run: async () => {
-          const deploy = await deployMetrics.failuresOf(() => startDeploy(app, site, actor.userId, body));
+          const deploy = await deployMetrics.failuresOf(() => startDeploy(parts, site, actor.userId, body));
           return { answer: deploy, fingerprint };
         },
       },
     );
   });
 
-  app.handle(api.uploadDeployFile, deployOf, async ({ deploy: open, site, params, request }) => {
+  parts.handle(api.uploadDeployFile, deployOf, async ({ deploy: open, site, params, request }) => {
     const deploy = takingFiles({ deploy: open, site }, request, 'application/octet-stream');
     // A file that did not arrive may be sent again; a full disk drops the deploy.
     await deployMetrics.failuresOf(
-      () => dropOnDiskFull(app, deploy.id, () => receiveDeployFile(app, deploy, params.hash, uploadBody(request))),
+      () => dropOnDiskFull(parts, deploy.id, () => receiveDeployFile(parts, deploy, params.hash, uploadBody(request))),
       isDiskFull,
     );
   });
 
-  app.handle(api.uploadDeployFiles, deployOf, async ({ deploy: open, site, request }) => {
+  parts.handle(api.uploadDeployFiles, deployOf, async ({ deploy: open, site, request }) => {
     const deploy = takingFiles({ deploy: open, site }, request, 'application/x-tar');
     await deployMetrics.failuresOf(
-      () => dropOnDiskFull(app, deploy.id, () => receiveDeployFiles(app, deploy, uploadBody(request))),
+      () => dropOnDiskFull(parts, deploy.id, () => receiveDeployFiles(parts, deploy, uploadBody(request))),
       isDiskFull,
     );
   });
 
   // Needs no Idempotency-Key: the deploy is the key, and a second finalise answers what the first made.
-  app.handle(api.finalizeDeploy, deployOf, async ({ deploy, site }) => {
-    return deployMetrics.failuresOf(() => dropOnDiskFull(app, deploy.id, () => finishDeploy(app, deploy.id, site)));
+  parts.handle(api.finalizeDeploy, deployOf, async ({ deploy, site }) => {
+    return deployMetrics.failuresOf(() => dropOnDiskFull(parts, deploy.id, () => finishDeploy(parts, deploy.id, site)));
   });
 }

@@ -1,24 +1,29 @@
 import type { Route } from '@wharf/contract';
 import type { FastifyBaseLogger, FastifyInstance } from 'fastify';
-import type { AccessGuards, Guard } from './access/guards.ts';
-import type { Config } from './config.ts';
-import type { Db } from './db/schema.ts';
-import type { Dispatcher } from './events/dispatcher.ts';
-import type { AnyRoute, RouteHandler } from './http/handle.ts';
-import type { JobRunner } from './jobs/runner.ts';
-import type { Counters } from './lib/counters.ts';
-import type { Sealer } from './lib/secrets.ts';
-import type { Lifecycle } from './lifecycle/lifecycle.ts';
-import type { Mailer } from './mail/mailer.ts';
-import type { NodeMetrics } from './metrics/nodeMetrics.ts';
-import type { DeployMetrics } from './modules/releases/deployMetrics.ts';
-import type { OutboundGuard } from './outbound/guard.ts';
-import type { BlobStore } from './storage/blobStore.ts';
-import type { Acme } from './tls/acme/start.ts';
-import type { TlsFront } from './tls/https.ts';
+import type { AccessGuards, Guard } from '../access/guards.ts';
+import type { Housekeeping } from '../cluster/housekeeping.ts';
+import type { Config } from '../config.ts';
+import type { Db } from '../db/schema.ts';
+import type { Dispatcher } from '../events/dispatcher.ts';
+import type { AnyRoute, RouteHandler } from '../http/handle.ts';
+import type { JobRunner } from '../jobs/runner.ts';
+import type { Counters } from '../lib/counters.ts';
+import type { Sealer } from '../lib/secrets.ts';
+import type { Lifecycle } from '../lifecycle/lifecycle.ts';
+import type { Mailer } from '../mail/mailer.ts';
+import type { NodeMetrics } from '../metrics/nodeMetrics.ts';
+import type { DeployMetrics } from '../modules/releases/deployMetrics.ts';
+import type { OutboundGuard } from '../outbound/guard.ts';
+import type { BlobStore } from '../storage/blobStore.ts';
+import type { Acme } from '../tls/acme/start.ts';
+import type { TlsFront } from '../tls/https.ts';
 
-/** What every module receives: the configuration, the shared parts, and `handle` to bind routes. */
-export interface WharfApp {
+/**
+ * The parts a node's features share, built once by `app.ts`: the configuration, the database, the
+ * stores and guards, and `handle` to bind routes. No feature receives them all: each declares what
+ * it needs (`features.ts`) and gets those (`PartsOf`).
+ */
+export interface Parts {
   config: Config;
   db: Db;
   sealer: Sealer;
@@ -27,9 +32,10 @@ export interface WharfApp {
   dispatcher: Dispatcher;
   /** Sends what leaves Wharf (hook deliveries, mail), with retries. */
   jobs: JobRunner;
+  /** The periodic chores the features add, run on one node at a time. */
+  housekeeping: Housekeeping;
   /** SMTP, when the operator configured it; null means mail is off. */
   mailer: Mailer | null;
-  /** Every connection Wharf opens for a tenant goes through it. */
   /** Connections of reverse-proxy rules (and the HTTP ownership check of custom domains). */
   outbound: OutboundGuard;
   /** Connections of hook deliveries, with the hooks' own allow-list. */
@@ -62,3 +68,6 @@ export interface WharfApp {
   /** Binds a contract route: its guard decides who may call it (before any input is read), its handler what it does. */
   handle<R extends AnyRoute, T extends object>(route: R, guard: Guard<T>, handler: RouteHandler<R, T>): void;
 }
+
+/** The parts a feature (or one of its functions) declares it reads, and all it receives. */
+export type PartsOf<K extends keyof Parts> = Pick<Parts, K>;
