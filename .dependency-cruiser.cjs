@@ -52,6 +52,22 @@ module.exports = {
       to: { path: `${server}(edge|modules)/` },
     },
     {
+      name: 'config-types-low',
+      comment:
+        'The configuration types sit below every feature: what reads a setting never depends on the parsers of the others.',
+      severity: 'error',
+      from: { path: `${server}config/types\\.ts$` },
+      to: { path: server },
+    },
+    {
+      name: 'config-loader-high',
+      comment:
+        'The loader imports every feature\'s settings parser: only the entry points (main, the maintenance commands) load the configuration.',
+      severity: 'error',
+      from: { path: server, pathNot: [test, `${server}(main\\.ts|bin/|config/)`] },
+      to: { path: `${server}config/load\\.ts$` },
+    },
+    {
       name: 'migrations-import-nothing-live',
       comment:
         'A migration does tomorrow what it did the day it shipped: it copies what it needs (migrations/frozen.ts).',

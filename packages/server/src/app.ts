@@ -4,7 +4,7 @@ import Fastify from 'fastify';
 import { accessGuards } from './access/guards.ts';
 import { Housekeeping } from './cluster/housekeeping.ts';
 import { joinNodes } from './cluster/nodes.ts';
-import type { Config } from './config.ts';
+import type { Config } from './config/types.ts';
 import { serveConsole } from './console/serveConsole.ts';
 import { listenForCommits } from './db/commitSignals.ts';
 import { openDb } from './db/connection.ts';

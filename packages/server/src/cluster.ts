@@ -3,7 +3,7 @@ import { rm } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
 import { buildApp } from './app.ts';
-import { type Config, ConfigError } from './config.ts';
+import { type Config, ConfigError } from './config/types.ts';
 import { startEdgeWorker } from './edge/workerServer.ts';
 import type { Parts } from './features/parts.ts';
 import { createLogger } from './logging.ts';

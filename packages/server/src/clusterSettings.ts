@@ -1,17 +1,4 @@
-/** What a Wharf process does: serve the console and the API, serve the sites, run the background work. */
-export interface Roles {
-  api: boolean;
-  edge: boolean;
-  worker: boolean;
-}
-
-export interface ClusterSettings {
-  roles: Roles;
-  /** Redis, for what several nodes must count together (sign-in guesses, form submissions); null on one node. */
-  redisUrl: string | null;
-  /** How this node names itself to the others (in the nodes table, in logs). */
-  nodeName: string | null;
-}
+import type { ClusterSettings } from './config/types.ts';
 
 const ROLE_NAMES = ['all', 'api', 'edge', 'worker'] as const;
 

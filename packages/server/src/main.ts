@@ -1,7 +1,8 @@
 import cluster from 'node:cluster';
 import { buildApp } from './app.ts';
 import { type Running, runPrimary, runWorker, workerCount } from './cluster.ts';
-import { type Config, ConfigError, loadConfig, loadDotEnv } from './config.ts';
+import { loadConfig, loadDotEnv } from './config/load.ts';
+import { type Config, ConfigError } from './config/types.ts';
 import { createHttpServer } from './http/httpServer.ts';
 import { sitesPortListener } from './lifecycle/health.ts';
 import { CLOSE_MARGIN_MS } from './lifecycle/lifecycle.ts';

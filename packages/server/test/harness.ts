@@ -6,7 +6,7 @@ import path from 'node:path';
 import { hashPassword } from '@wharf/contract/passwords';
 import pg from 'pg';
 import { buildApp } from '../src/app.ts';
-import { loadConfig } from '../src/config.ts';
+import { loadConfig } from '../src/config/load.ts';
 import type { Edge } from '../src/edge/edge.ts';
 import type { Parts } from '../src/features/parts.ts';
 import { randomString } from '../src/lib/ids.ts';

@@ -2,7 +2,7 @@ import { createReadStream } from 'node:fs';
 import { stat } from 'node:fs/promises';
 import path from 'node:path';
 import { Readable } from 'node:stream';
-import type { Config } from '../config.ts';
+import type { Config } from '../config/types.ts';
 import type { Db } from '../db/schema.ts';
 import { inParallel } from '../lib/inParallel.ts';
 import { holdingCollection } from '../modules/releases/index.ts';

@@ -2,7 +2,7 @@ import { createReadStream } from 'node:fs';
 import { readdir, readFile } from 'node:fs/promises';
 import path from 'node:path';
 import { Readable } from 'node:stream';
-import type { Config } from '../config.ts';
+import type { Config } from '../config/types.ts';
 import { openDb } from '../db/connection.ts';
 import { clearRestoreMark } from '../db/databaseState.ts';
 import type { Db } from '../db/schema.ts';

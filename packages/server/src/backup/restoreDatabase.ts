@@ -2,7 +2,7 @@ import { chmod, copyFile, mkdir, mkdtemp, readFile, rm, stat, writeFile } from '
 import os from 'node:os';
 import path from 'node:path';
 import { type Kysely, sql } from 'kysely';
-import type { Config } from '../config.ts';
+import type { Config } from '../config/types.ts';
 import { openDb, SQLITE_FILE } from '../db/connection.ts';
 import { markRestoreBegun } from '../db/databaseState.ts';
 import { renameDurably } from '../storage/durable.ts';

@@ -2,7 +2,7 @@ import { spawn } from 'node:child_process';
 import path from 'node:path';
 import SQLite from 'better-sqlite3';
 import pg from 'pg';
-import type { Config } from '../config.ts';
+import type { Config } from '../config/types.ts';
 import { SQLITE_FILE } from '../db/connection.ts';
 import { type LogoOwnerKind, logoBlobKey } from '../modules/logos/logoUrl.ts';
 import { blobKey } from '../releaseFiles/blobKeys.ts';

@@ -1,7 +1,7 @@
 import os from 'node:os';
 import { setTimeout as sleep } from 'node:timers/promises';
-import type { Config } from '../config.ts';
-import { ConfigError } from '../config.ts';
+import type { Config } from '../config/types.ts';
+import { ConfigError } from '../config/types.ts';
 import type { ConnectionLog } from '../db/dedicatedConnection.ts';
 import { isPostgres } from '../db/dialect.ts';
 import type { Db } from '../db/schema.ts';

@@ -1,5 +1,5 @@
 import type { Kysely } from 'kysely';
-import { ConfigError } from '../config.ts';
+import { ConfigError } from '../config/types.ts';
 import { FIRST_TABLES, migrationsRecorded, tablesOf, unfinishedRestoreOf } from './databaseState.ts';
 
 const ELSEWHERE = 'or point DATABASE_URL (or WHARF_DATA_DIR) at the database you meant.';

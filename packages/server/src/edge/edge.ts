@@ -1,10 +1,10 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
-import type { Config } from '../config.ts';
+import type { Config, TrustProxy } from '../config/types.ts';
 import type { Db } from '../db/schema.ts';
 import { isDatabaseUnavailable } from '../db/unavailable.ts';
 import type { OutboxEvent } from '../events/outbox.ts';
 import { requestHost } from '../http/requestHost.ts';
-import { clientAddressOf, clientOf, type TrustProxy } from '../http/trustProxy.ts';
+import { clientAddressOf, clientOf } from '../http/trustProxy.ts';
 import type { Counters } from '../lib/counters.ts';
 import { HostParser } from '../lib/hosts.ts';
 import type { Sealer } from '../lib/secrets.ts';

@@ -2,9 +2,10 @@ import http, { type IncomingHttpHeaders, type IncomingMessage, type ServerRespon
 import type { Socket } from 'node:net';
 import type { Duplex } from 'node:stream';
 import type { Logger } from 'pino';
+import type { TrustProxy } from '../config/types.ts';
 import { errorJson } from '../http/errorHandler.ts';
 import { isPseudoHeader, requestHost } from '../http/requestHost.ts';
-import { clientOf, type TrustProxy } from '../http/trustProxy.ts';
+import { clientOf } from '../http/trustProxy.ts';
 import { closedUnderIt, isIdempotent } from '../outbound/request.ts';
 import { connectToPrimary } from './connectToPrimary.ts';
 

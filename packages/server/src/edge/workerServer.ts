@@ -1,7 +1,7 @@
 import type { Server } from 'node:http';
 import type { Socket } from 'node:net';
 import type { Logger } from 'pino';
-import type { Config } from '../config.ts';
+import type { Config } from '../config/types.ts';
 import { openDb } from '../db/connection.ts';
 import { createHttpServer } from '../http/httpServer.ts';
 import { misdirected, servedByEveryNode } from '../http/misdirected.ts';

@@ -2,7 +2,7 @@ import type { Route } from '@wharf/contract';
 import type { FastifyBaseLogger, FastifyInstance } from 'fastify';
 import type { AccessGuards, Guard } from '../access/guards.ts';
 import type { Housekeeping } from '../cluster/housekeeping.ts';
-import type { Config } from '../config.ts';
+import type { Config } from '../config/types.ts';
 import type { Db } from '../db/schema.ts';
 import type { Dispatcher } from '../events/dispatcher.ts';
 import type { AnyRoute, RouteHandler } from '../http/handle.ts';

@@ -3,7 +3,7 @@ import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import type { z } from 'zod';
 import { type Actor, anonymous, resolveActor } from '../access/actor.ts';
 import type { Guard, PathParams } from '../access/guards.ts';
-import type { UploadTimeouts } from '../config.ts';
+import type { UploadTimeouts } from '../config/types.ts';
 import type { Db } from '../db/schema.ts';
 import { trackEvents } from '../events/outbox.ts';
 import { httpError } from './errors.ts';

@@ -2,7 +2,7 @@ import { randomBytes } from 'node:crypto';
 import type { ServerResponse } from 'node:http';
 import helmet from '@fastify/helmet';
 import type { FastifyInstance, FastifyReply } from 'fastify';
-import type { Config } from '../config.ts';
+import type { Config } from '../config/types.ts';
 
 /** The placeholder the console's build puts where each page's nonce goes (vite.config.ts `html.cspNonce`). */
 export const NONCE_PLACEHOLDER = 'WHARF_CSP_NONCE';

@@ -1,15 +1,8 @@
 import type { IncomingMessage } from 'node:http';
 import type { TLSSocket } from 'node:tls';
 import proxyAddr from '@fastify/proxy-addr';
+import type { TrustProxy } from '../config/types.ts';
 import { requestHost } from './requestHost.ts';
-
-/**
- * Whether a hop of a request's path is a proxy the operator runs: asked for the socket's address
- * (hop 0), then for each `X-Forwarded-For` entry from the right; the client is the first address
- * not trusted. This is proxy-addr's form, which Fastify takes as `trustProxy`, so the API, the
- * edge and the cluster hand-off decide alike.
- */
-export type TrustProxy = (address: string, hop: number) => boolean;
 
 export const trustNobody: TrustProxy = () => false;
 

@@ -1,7 +1,7 @@
 import type { IncomingMessage } from 'node:http';
 import { PassThrough, type Readable } from 'node:stream';
 import type { FastifyReply, FastifyRequest } from 'fastify';
-import type { UploadTimeouts } from '../config.ts';
+import type { UploadTimeouts } from '../config/types.ts';
 import { type HttpError, httpError } from './errors.ts';
 
 /** How often a body's progress is looked at: a fraction of the idle timeout, so it trips close to it. */

@@ -1,4 +1,4 @@
-import type { BranchHosts } from '../config.ts';
+import type { BranchHosts } from '../config/types.ts';
 import { LruCache } from './lru.ts';
 import { FLAT_BRANCH_SEPARATOR } from './urls.ts';
 

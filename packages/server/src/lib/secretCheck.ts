@@ -1,5 +1,5 @@
 import { createHmac, timingSafeEqual } from 'node:crypto';
-import { ConfigError } from '../config.ts';
+import { ConfigError } from '../config/types.ts';
 import type { Db } from '../db/schema.ts';
 import { now } from './ids.ts';
 

@@ -1,4 +1,4 @@
-import type { Config } from '../config.ts';
+import type { Config } from '../config/types.ts';
 
 /** What joins a branch's slug to its site's name in a flat branch host: `{branch}--{site}`. */
 export const FLAT_BRANCH_SEPARATOR = '--';

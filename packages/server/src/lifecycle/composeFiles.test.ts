@@ -17,7 +17,7 @@ import {
   serviceEnvironment,
 } from '../../test/deployFiles.ts';
 import { NGINX } from '../../test/nginx.ts';
-import { loadConfig } from '../config.ts';
+import { loadConfig } from '../config/load.ts';
 import { CLOSE_MARGIN_MS } from './lifecycle.ts';
 
 const run = promisify(execFile);

@@ -15,7 +15,7 @@ import {
   renderKustomization,
   writeEnvFile,
 } from '../../test/deployFiles.ts';
-import { loadConfig } from '../config.ts';
+import { loadConfig } from '../config/load.ts';
 import { CLOSE_MARGIN_MS } from './lifecycle.ts';
 
 const works = answers('kubectl', 'version', '--client');

@@ -1,6 +1,5 @@
 import { sql } from 'kysely';
-import type { Roles } from '../clusterSettings.ts';
-import type { Config } from '../config.ts';
+import type { Config, Roles } from '../config/types.ts';
 import type { Db } from '../db/schema.ts';
 import type { Counters } from '../lib/counters.ts';
 import type { BlobStore } from '../storage/blobStore.ts';

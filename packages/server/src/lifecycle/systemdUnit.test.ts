@@ -4,7 +4,7 @@ import { mkdtemp, rm, writeFile } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { loadConfig } from '../config.ts';
+import { loadConfig } from '../config/load.ts';
 import { SERVER_PACKAGE_DIR } from '../packageDir.ts';
 import { CLOSE_MARGIN_MS } from './lifecycle.ts';
 

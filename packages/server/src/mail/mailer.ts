@@ -1,5 +1,5 @@
 import nodemailer, { type Transporter } from 'nodemailer';
-import type { Config } from '../config.ts';
+import type { Config } from '../config/types.ts';
 import { trustedRoots } from '../outbound/outsideServices.ts';
 
 export interface Mail {

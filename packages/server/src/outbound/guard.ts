@@ -3,9 +3,10 @@ import http from 'node:http';
 import https from 'node:https';
 import { isIP, type LookupFunction } from 'node:net';
 import type { Duplex } from 'node:stream';
+import type { PrivateAllowList } from '../config/types.ts';
 import { refusedRange } from './addresses.ts';
 import { trustedRoots } from './outsideServices.ts';
-import { listsAddress, listsName, type PrivateAllowList, reachableByName } from './privateAllowList.ts';
+import { listsAddress, listsName, reachableByName } from './privateAllowList.ts';
 import { upstreamUrlProblem } from './upstreamUrls.ts';
 
 /** A connection the guard would not open: the host asked for, the address it is, and why. */

@@ -1,20 +1,7 @@
 import { isIP } from 'node:net';
 import ipaddr from 'ipaddr.js';
 import { z } from 'zod';
-
-type Network = [ipaddr.IPv4 | ipaddr.IPv6, number];
-
-/**
- * The private hosts and networks an operator lets one kind of outbound connection reach (hooks,
- * or reverse-proxy rules), from `WHARF_HOOKS_ALLOWED_PRIVATE` or `WHARF_PROXY_ALLOWED_PRIVATE`.
- */
-export interface PrivateAllowList {
-  /** The variable it comes from, named in refusals so that an operator knows where to add a host. */
-  setting: string;
-  /** Host names, lower case, without a trailing dot. */
-  names: Set<string>;
-  networks: Network[];
-}
+import type { PrivateAllowList } from '../config/types.ts';
 
 export const emptyAllowList = (setting: string): PrivateAllowList => ({ setting, names: new Set(), networks: [] });
 

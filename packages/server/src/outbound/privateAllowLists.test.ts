@@ -6,7 +6,7 @@ import { startTestServer, type TestServer } from '../../test/harness.ts';
 import { startReceiver } from '../../test/receiver.ts';
 import { siteRequest } from '../../test/siteClient.ts';
 import { buildWorld, type World } from '../../test/world.ts';
-import { loadConfig } from '../config.ts';
+import { loadConfig } from '../config/load.ts';
 
 /** A service on loopback, standing for an internal Jenkins or Mattermost. */
 function startInternalService() {

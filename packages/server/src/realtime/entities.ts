@@ -1,4 +1,4 @@
-import type { Config } from '../config.ts';
+import type { Config } from '../config/types.ts';
 import type { Db } from '../db/schema.ts';
 import type { OutboxEvent } from '../events/outbox.ts';
 import { HttpError } from '../http/errors.ts';

@@ -1,5 +1,5 @@
 import path from 'node:path';
-import type { Config } from '../config.ts';
+import type { Config } from '../config/types.ts';
 import type { OutageLogger } from '../lib/outage.ts';
 import type { BlobStore } from './blobStore.ts';
 import { FileBlobStore } from './fileBlobStore.ts';

@@ -13,6 +13,7 @@ import {
   S3Client,
 } from '@aws-sdk/client-s3';
 import { Upload } from '@aws-sdk/lib-storage';
+import type { S3Location } from '../config/types.ts';
 import { inParallel } from '../lib/inParallel.ts';
 import { Outage, type OutageLogger } from '../lib/outage.ts';
 import { trustedRoots } from '../outbound/outsideServices.ts';
@@ -27,20 +28,6 @@ import {
 import { boundStoreSilence } from './silentStore.ts';
 import { LocalStaging } from './staging.ts';
 import { asStoreError, StoreUnavailable, storeFailureOf } from './storeFailure.ts';
-
-/** Where the blobs go: `WHARF_STORAGE=s3://bucket/prefix`, and `WHARF_S3_ENDPOINT` for stores other than AWS. */
-export interface S3Location {
-  bucket: string;
-  /** Keys are stored under it (`prefix/files/ab/…`); '' for the bucket's root. */
-  prefix: string;
-  /** A store other than AWS (MinIO, Ceph, Garage…), addressed by path rather than by bucket host name. */
-  endpoint: URL | null;
-  /**
-   * How long a call waits for the store: to connect, and in silence once connected (for an answer,
-   * or for the next bytes of one); `WHARF_S3_TIMEOUT_SECONDS`.
-   */
-  timeoutMs: number;
-}
 
 /**
  * Tries of one call (the AWS SDK's standard retry: a timeout, a cut connection or a 5xx is tried

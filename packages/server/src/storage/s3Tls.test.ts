@@ -6,7 +6,8 @@ import { pino } from 'pino';
 import S3rver from 's3rver';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { testAuthority } from '../../test/certificates.ts';
-import { S3BlobStore, type S3Location, s3ClientFor } from './s3BlobStore.ts';
+import type { S3Location } from '../config/types.ts';
+import { S3BlobStore, s3ClientFor } from './s3BlobStore.ts';
 
 const CREDENTIALS = { AWS_ACCESS_KEY_ID: 'S3RVER', AWS_SECRET_ACCESS_KEY: 'S3RVER', AWS_REGION: 'us-east-1' };
 

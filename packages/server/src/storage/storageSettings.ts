@@ -1,7 +1,4 @@
-import type { S3Location } from './s3BlobStore.ts';
-
-/** Where the installation keeps its blobs: the data directory (the default) or an S3-compatible bucket. */
-export type StorageSettings = { kind: 'folder' } | ({ kind: 's3' } & S3Location);
+import type { StorageSettings } from '../config/types.ts';
 
 /**
  * `WHARF_STORAGE` (unset or `fs`: the data directory; `s3://bucket/prefix`: a bucket),

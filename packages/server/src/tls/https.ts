@@ -3,7 +3,7 @@ import type { Server as HttpServer, IncomingMessage, RequestListener, ServerResp
 import http2, { Http2ServerRequest, type Http2ServerResponse } from 'node:http2';
 import type { TLSSocket } from 'node:tls';
 import type { Logger } from 'pino';
-import type { HttpsConfig } from '../config.ts';
+import type { HttpsConfig } from '../config/types.ts';
 import { answerClientError } from '../http/clientErrors.ts';
 import { requestHost } from '../http/requestHost.ts';
 import { CertificateStore, type CertificateStoreOptions, TLS_OPTIONS } from './certificateStore.ts';

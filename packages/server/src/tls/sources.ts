@@ -1,6 +1,6 @@
 import type { RequestListener } from 'node:http';
 import type { Logger } from 'pino';
-import type { Config } from '../config.ts';
+import type { Config } from '../config/types.ts';
 import type { Db } from '../db/schema.ts';
 import type { Sealer } from '../lib/secrets.ts';
 import { DnsUpdater } from './acme/dnsUpdate.ts';

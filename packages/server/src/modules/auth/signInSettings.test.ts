@@ -1,6 +1,7 @@
 import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
-import { ConfigError, ENVIRONMENT_VARIABLES, loadConfig } from '../../config.ts';
+import { ENVIRONMENT_VARIABLES, loadConfig } from '../../config/load.ts';
+import { ConfigError } from '../../config/types.ts';
 
 const signIn = (env: Record<string, string>) => loadConfig(env).signIn;
 const problemOf = (env: Record<string, string>) => {

@@ -1,43 +1,6 @@
-import { SIGN_IN_PROVIDERS, type SignInProvider } from '@wharf/contract';
+import { SIGN_IN_PROVIDERS } from '@wharf/contract';
 import { z } from 'zod';
-
-/** The code-hosting providers: OAuth 2 with an API that names the person and their organizations. */
-export type CodeHostKind = Exclude<SignInProvider, 'oidc'>;
-
-export interface CodeHostSettings {
-  kind: CodeHostKind;
-  clientId: string;
-  clientSecret: string;
-  /** Where people sign in (github.com, a GitHub Enterprise server, a GitLab or a Gitea). */
-  baseUrl: URL;
-  /** Lowercase organization (GitHub, Gitea) or group paths (GitLab); empty lets anybody with an account in. */
-  allowedGroups: string[];
-}
-
-export interface OidcSettings {
-  issuer: URL;
-  clientId: string;
-  clientSecret: string;
-  scopes: string[];
-  /** The button's "Sign in with {name}". */
-  name: string;
-  /** The claim whose values the allow-list and WHARF_ORG_CREATORS match (`groups` by default), compared ignoring case. */
-  groupsClaim: string;
-  allowedGroups: string[];
-}
-
-/** Who may create organizations: everybody signed in, or these users and groups. */
-export type OrgCreators =
-  | { everyone: true }
-  | { everyone: false; users: { provider: string; login: string }[]; groups: { provider: string; group: string }[] };
-
-export interface SignInSettings {
-  /** The user name and password form (WHARF_USERS, or the first `admin`). */
-  passwords: boolean;
-  codeHosts: Partial<Record<CodeHostKind, CodeHostSettings>>;
-  oidc: OidcSettings | null;
-  orgCreators: OrgCreators;
-}
+import type { CodeHostKind, CodeHostSettings, OidcSettings, OrgCreators, SignInSettings } from '../../config/types.ts';
 
 const list = z
   .string()

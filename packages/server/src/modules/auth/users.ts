@@ -1,8 +1,8 @@
 import type { User } from '@wharf/contract';
+import type { OrgCreators } from '../../config/types.ts';
 import type { Database, Executor } from '../../db/schema.ts';
 import { httpError } from '../../http/errors.ts';
 import { accountsOf } from './identities.ts';
-import type { OrgCreators } from './signInSettings.ts';
 
 function toUser(row: Database['users'], canCreateOrgs: boolean): User {
   return {

@@ -1,5 +1,5 @@
 import type { Branch, Header, Redirect } from '@wharf/contract';
-import type { Config } from '../../config.ts';
+import type { Config } from '../../config/types.ts';
 import type { Database, Executor } from '../../db/schema.ts';
 import { httpError } from '../../http/errors.ts';
 import { readJson } from '../../lib/json.ts';

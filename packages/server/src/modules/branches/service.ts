@@ -1,7 +1,7 @@
 import type { EventName, Redirect } from '@wharf/contract';
 import { hashPassword } from '@wharf/contract/passwords';
 import type { Updateable } from 'kysely';
-import type { Config } from '../../config.ts';
+import type { Config } from '../../config/types.ts';
 import { lockingRows } from '../../db/rowLocks.ts';
 import type { Database, Db, Executor } from '../../db/schema.ts';
 import { recordEvent } from '../../events/outbox.ts';

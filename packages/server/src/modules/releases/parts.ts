@@ -1,5 +1,5 @@
 import type { FastifyBaseLogger } from 'fastify';
-import type { Config } from '../../config.ts';
+import type { Config } from '../../config/types.ts';
 import type { Db } from '../../db/schema.ts';
 import type { JobRunner } from '../../jobs/runner.ts';
 import type { BlobStore } from '../../storage/blobStore.ts';

@@ -1,6 +1,6 @@
 import type { Form, Release, RuleProblem } from '@wharf/contract';
 import type { SelectQueryBuilder } from 'kysely';
-import type { Config } from '../../config.ts';
+import type { Config } from '../../config/types.ts';
 import type { Database, Executor } from '../../db/schema.ts';
 import { httpError } from '../../http/errors.ts';
 import { readJson } from '../../lib/json.ts';

@@ -1,5 +1,5 @@
 import type { CertificateStatus, SiteCertificate } from '@wharf/contract';
-import type { Config } from '../../config.ts';
+import type { Config } from '../../config/types.ts';
 import type { Database, Executor } from '../../db/schema.ts';
 
 type StatusColumns = Pick<

@@ -1,6 +1,6 @@
 import { createPrivateKey, X509Certificate } from 'node:crypto';
 import { type Domain, messages } from '@wharf/contract';
-import type { Config } from '../../config.ts';
+import type { Config } from '../../config/types.ts';
 import { invalidField } from '../../http/errors.ts';
 import type { Sealer } from '../../lib/secrets.ts';
 

@@ -1,5 +1,5 @@
 import { Resolver } from 'node:dns/promises';
-import type { Config } from '../../config.ts';
+import type { Config } from '../../config/types.ts';
 import type { OutboundGuard } from '../../outbound/guard.ts';
 import { sendOutbound } from '../../outbound/request.ts';
 import { CHALLENGE_PREFIX, txtRecordName } from './ownership.ts';

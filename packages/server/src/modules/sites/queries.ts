@@ -1,6 +1,6 @@
 import type { CertificateStatus, Domain, Header, Site } from '@wharf/contract';
 import { sql } from 'kysely';
-import type { Config } from '../../config.ts';
+import type { Config } from '../../config/types.ts';
 import type { Database, Db, Executor } from '../../db/schema.ts';
 import { httpError } from '../../http/errors.ts';
 import { readJson } from '../../lib/json.ts';

@@ -1,5 +1,5 @@
 import type { Domain } from '@wharf/contract';
-import type { Config } from '../../config.ts';
+import type { Config } from '../../config/types.ts';
 import type { Db, Executor } from '../../db/schema.ts';
 import { recordEvent } from '../../events/outbox.ts';
 import { httpError, invalidField } from '../../http/errors.ts';

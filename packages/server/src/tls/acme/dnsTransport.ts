@@ -1,6 +1,6 @@
 import dgram from 'node:dgram';
 import net from 'node:net';
-import type { DnsUpdateSettings } from './dnsUpdateSettings.ts';
+import type { DnsUpdateSettings } from '../../config/types.ts';
 
 type DnsServer = DnsUpdateSettings['server'];
 

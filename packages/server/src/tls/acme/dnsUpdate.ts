@@ -1,12 +1,12 @@
 import { randomInt } from 'node:crypto';
 import { setTimeout as sleep } from 'node:timers/promises';
 import dnsPacket from 'dns-packet';
+import type { DnsUpdateSettings } from '../../config/types.ts';
 import { exchange, serverName } from './dnsTransport.ts';
-import type { DnsUpdateSettings } from './dnsUpdateSettings.ts';
 import { rcodeName, recordClass, recordType, resourceRecord, txtData, uint16, wireName } from './dnsWire.ts';
 import { readTsig, signRequest, tsigErrorNames, verifyResponse } from './tsig.ts';
 
-export { type DnsUpdateSettings, parseDnsUpdateUrl } from './dnsUpdateSettings.ts';
+export { parseDnsUpdateUrl } from './dnsUpdateSettings.ts';
 
 /** What an operator can do about each refusal, said beside the server's code. */
 const hints: Record<string, string> = {

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { loadConfig } from '../../config.ts';
+import { loadConfig } from '../../config/load.ts';
 
 const acmeDns = (value: string) => loadConfig({ WHARF_HTTPS_PORT: '443', WHARF_ACME_DNS: value }).https?.acme?.dns;
 const problem = (value: string) => {

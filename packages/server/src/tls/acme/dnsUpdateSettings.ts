@@ -1,16 +1,10 @@
-/** The TSIG algorithms Wharf signs with (RFC 8945), by their DNS names and Node's digest names. */
-export const tsigAlgorithms = { 'hmac-sha256': 'sha256', 'hmac-sha512': 'sha512' } as const;
-export type TsigAlgorithm = keyof typeof tsigAlgorithms;
+import type { DnsUpdateSettings, TsigAlgorithm } from '../../config/types.ts';
 
-/** Where and how Wharf publishes its DNS-01 challenges: `WHARF_ACME_DNS`, parsed. */
-export interface DnsUpdateSettings {
-  /** The DNS server that takes RFC 2136 updates (the zone's primary). */
-  server: { host: string; port: number };
-  /** The TSIG key the server allows to update the zone (`allow-update { key ...; }`). */
-  key: { name: string; secret: Buffer; algorithm: TsigAlgorithm };
-  /** The zone to update; null finds it per name from the server's SOA answer. */
-  zone: string | null;
-}
+/** The TSIG algorithms Wharf signs with (RFC 8945), by their DNS names and Node's digest names. */
+export const tsigAlgorithms = { 'hmac-sha256': 'sha256', 'hmac-sha512': 'sha512' } as const satisfies Record<
+  TsigAlgorithm,
+  string
+>;
 
 const form = 'rfc2136://KEYNAME:SECRET@HOST:PORT/ZONE?algorithm=hmac-sha256';
 const base64 = /^[A-Za-z0-9+/_-]+={0,2}$/;

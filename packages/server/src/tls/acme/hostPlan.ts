@@ -1,5 +1,5 @@
 import { type Domain, isDomainVerified } from '@wharf/contract';
-import type { BranchHosts } from '../../config.ts';
+import type { BranchHosts } from '../../config/types.ts';
 import type { Db } from '../../db/schema.ts';
 import { parseHost } from '../../lib/hosts.ts';
 import { readJson } from '../../lib/json.ts';

@@ -1,6 +1,6 @@
 import type * as AcmeClient from 'acme-client';
 import type { Logger } from 'pino';
-import type { AcmeConfig } from '../../config.ts';
+import type { AcmeConfig } from '../../config/types.ts';
 import type { Db } from '../../db/schema.ts';
 import type { Sealer } from '../../lib/secrets.ts';
 import { configureAcmeHttp } from './acmeHttp.ts';

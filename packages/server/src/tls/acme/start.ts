@@ -1,6 +1,6 @@
 import type { Logger } from 'pino';
 import { LockLost, onOneNodeAtATime } from '../../cluster/oneNodeAtATime.ts';
-import type { Config } from '../../config.ts';
+import type { Config } from '../../config/types.ts';
 import type { Db } from '../../db/schema.ts';
 import type { Sealer } from '../../lib/secrets.ts';
 import { AcmeCertificates } from './acmeCertificates.ts';

@@ -1,5 +1,5 @@
 import { createHmac, timingSafeEqual } from 'node:crypto';
-import type { DnsUpdateSettings } from './dnsUpdateSettings.ts';
+import type { DnsUpdateSettings } from '../../config/types.ts';
 import { tsigAlgorithms } from './dnsUpdateSettings.ts';
 import {
   lastRecordOffset,

@@ -1,7 +1,7 @@
 import { CodeChallengeMethod, OAuth2Client } from 'arctic';
+import type { CodeHostKind, CodeHostSettings } from '../../../config/types.ts';
 import type { OutsideFetch } from '../../../outbound/outsideServices.ts';
 import type { ProviderProfile } from '../identities.ts';
-import type { CodeHostKind, CodeHostSettings } from '../signInSettings.ts';
 import { type FlowSecrets, fetchProviderJson, type SignInProvider, SignInRefusal } from './provider.ts';
 
 type ApiGet = <T>(path: string) => Promise<T>;

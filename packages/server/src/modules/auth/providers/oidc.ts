@@ -1,7 +1,7 @@
 import * as client from 'openid-client';
+import type { OidcSettings } from '../../../config/types.ts';
 import { failureText, type OutsideFetch } from '../../../outbound/outsideServices.ts';
 import type { ProviderProfile } from '../identities.ts';
-import type { OidcSettings } from '../signInSettings.ts';
 import { type FlowSecrets, type SignInProvider, SignInRefusal } from './provider.ts';
 
 const TIMEOUT_SECONDS = 10;

@@ -1,5 +1,5 @@
+import type { SignInSettings } from '../../../config/types.ts';
 import type { OutsideFetch } from '../../../outbound/outsideServices.ts';
-import type { SignInSettings } from '../signInSettings.ts';
 import { codeHostProvider } from './codeHosts.ts';
 import { oidcProvider } from './oidc.ts';
 import type { SignInProvider } from './provider.ts';

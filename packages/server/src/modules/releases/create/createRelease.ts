@@ -1,6 +1,6 @@
 import { expiryMs } from '@wharf/contract';
 import { sql } from 'kysely';
-import type { Config } from '../../../config.ts';
+import type { Config } from '../../../config/types.ts';
 import type { Database, Db, Executor } from '../../../db/schema.ts';
 import { recordEvent } from '../../../events/outbox.ts';
 import { httpError } from '../../../http/errors.ts';

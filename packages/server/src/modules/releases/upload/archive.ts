@@ -1,7 +1,7 @@
 import type { Readable } from 'node:stream';
 import { Transform } from 'node:stream';
 import type { ErrorCode } from '@wharf/contract';
-import type { ReleaseLimits } from '../../../config.ts';
+import type { ReleaseLimits } from '../../../config/types.ts';
 import { isDiskFull } from '../../../http/diskFull.ts';
 import { HttpError, httpError } from '../../../http/errors.ts';
 import { malformedMultipart } from '../../../http/multipart.ts';

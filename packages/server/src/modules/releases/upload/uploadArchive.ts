@@ -4,7 +4,7 @@ import { pipeline } from 'node:stream/promises';
 import { branchExpiry, name as releaseName } from '@wharf/contract';
 import type { FastifyRequest } from 'fastify';
 import { z } from 'zod';
-import type { ReleaseLimits } from '../../../config.ts';
+import type { ReleaseLimits } from '../../../config/types.ts';
 import type { Database } from '../../../db/schema.ts';
 import { httpError, invalidField } from '../../../http/errors.ts';
 import { readParts } from '../../../http/multipart.ts';

@@ -1,13 +1,14 @@
 import { existsSync } from 'node:fs';
 import path from 'node:path';
 import { z } from 'zod';
-import { type ClusterSettings, clusterSettings } from './clusterSettings.ts';
-import { parseTrustProxy, type TrustProxy, trustNobody } from './http/trustProxy.ts';
-import { type SignInSettings, signInEnvironment, signInSettings } from './modules/auth/signInSettings.ts';
-import { extraCaCertsSetting } from './outbound/outsideServices.ts';
-import { type PrivateAllowList, privateAllowListSetting } from './outbound/privateAllowList.ts';
-import { type StorageSettings, storageSettings } from './storage/storageSettings.ts';
-import { type DnsUpdateSettings, parseDnsUpdateUrl } from './tls/acme/dnsUpdateSettings.ts';
+import { clusterSettings } from '../clusterSettings.ts';
+import { parseTrustProxy, trustNobody } from '../http/trustProxy.ts';
+import { signInEnvironment, signInSettings } from '../modules/auth/signInSettings.ts';
+import { extraCaCertsSetting } from '../outbound/outsideServices.ts';
+import { privateAllowListSetting } from '../outbound/privateAllowList.ts';
+import { storageSettings } from '../storage/storageSettings.ts';
+import { parseDnsUpdateUrl } from '../tls/acme/dnsUpdateSettings.ts';
+import { type Config, ConfigError, type HttpsConfig, LETS_ENCRYPT_DIRECTORY } from './types.ts';
 
 /** A positive number of seconds, `fallback` when unset. */
 const seconds = (fallback: number) =>
@@ -128,112 +129,6 @@ export type Environment = z.infer<typeof environment>;
 
 /** The name of every variable Wharf reads. */
 export const ENVIRONMENT_VARIABLES = Object.keys(environment.shape);
-export type BranchHosts = Environment['WHARF_BRANCH_HOSTS'];
-
-/** Certificates obtained over ACME (RFC 8555). */
-export interface AcmeConfig {
-  directoryUrl: string;
-  /** The account's contact, told about expiring certificates by some CAs. */
-  email: string | null;
-  /** The DNS server and TSIG key for DNS-01 (wildcards for the sites' hosts); null: HTTP-01 per host. */
-  dns: DnsUpdateSettings | null;
-}
-
-/** Let's Encrypt's production directory: HTTPS without a certificate of the operator's obtains them here. */
-export const LETS_ENCRYPT_DIRECTORY = 'https://acme-v02.api.letsencrypt.org/directory';
-
-/** Wharf's own TLS listener, when `WHARF_HTTPS_PORT` is set. */
-export interface HttpsConfig {
-  port: number;
-  /** The operator's certificate (PEM chain) and key files, for the console host and the sites host; null without. */
-  certFile: string | null;
-  keyFile: string | null;
-  /** `Strict-Transport-Security` of the answers over HTTPS; null sends none. */
-  hsts: string | null;
-  /** ACME for the hosts no other certificate covers; null when Wharf serves only the certificates it is given. */
-  acme: AcmeConfig | null;
-}
-
-export interface Config {
-  url: URL;
-  sitesUrl: URL;
-  /**
-   * How a branch's host is made under the sites host: `nested`, `{branch}.{site}.{host}`, or `flat`,
-   * `{branch}--{site}.{host}`, which one wildcard certificate `*.{host}` covers for every site.
-   */
-  branchHosts: BranchHosts;
-  port: number;
-  /** A second port that serves only sites (the edge), when set. */
-  sitesPort: number | null;
-  /** Bearer token for /metrics; without it, /metrics answers no one. */
-  metricsToken: string | null;
-  /** Whether reverse-proxy rules and hooks may reach loopback, private and other non-public addresses. */
-  allowPrivateUpstreams: boolean;
-  /** The private hosts and networks hook deliveries may reach all the same. */
-  hooksAllowedPrivate: PrivateAllowList;
-  /** The private hosts and networks reverse-proxy rules may reach all the same. */
-  proxyAllowedPrivate: PrivateAllowList;
-  host: string;
-  /** HTTPS beside HTTP (which then redirects to it); null serves plain HTTP only. */
-  https: HttpsConfig | null;
-  /** Which proxies in front may name the client (`X-Forwarded-For`); nobody unless the operator says. */
-  trustProxy: TrustProxy;
-  dataDir: string;
-  /** Where release files and logos are kept: `WHARF_STORAGE`. */
-  storage: StorageSettings;
-  /** What this process runs (`WHARF_ROLE`), and what it shares with other nodes. */
-  roles: ClusterSettings['roles'];
-  redisUrl: ClusterSettings['redisUrl'];
-  nodeName: ClusterSettings['nodeName'];
-  databaseUrl: string | null;
-  users: Map<string, string>;
-  /** How people sign in: the password form, code-hosting providers, OpenID Connect, and who may create organizations. */
-  signIn: SignInSettings;
-  secret: string | null;
-  inviteTtlMs: number;
-  sessionTtlMs: number;
-  crashReportDsn: string | null;
-  analytics: boolean;
-  /** The DNS server asked for custom domains' TXT and A records, as host:port; null asks the system's resolver. */
-  dnsServer: string | null;
-  /** The port the HTTP challenge of a custom domain is fetched from: 80, unless port 80 reaches Wharf translated. */
-  ownershipHttpPort: number;
-  smtpUrl: string | null;
-  /**
-   * PEM certificates of private CAs (`WHARF_EXTRA_CA_CERTS`) that every outside service Wharf
-   * connects to may be signed by, beside Node's roots: ACME, SMTP, sign-in providers, S3, hook
-   * receivers and reverse-proxy upstreams.
-   */
-  extraCaCerts: string[];
-  /** The sender of Wharf's mail; defaults to `wharf@{console host}`. */
-  smtpFrom: string;
-  logLevel: Environment['LOG_LEVEL'];
-  limits: ReleaseLimits;
-  deployTtlMs: number;
-  uploadTimeouts: UploadTimeouts;
-  /** Worker threads making brotli and gzip variants of uploaded files; null: one fewer than the CPUs, at least 1. */
-  compressionThreads: number | null;
-  /** How long a stopping process lets requests in flight finish before it cuts them. */
-  shutdownGraceMs: number;
-}
-
-export interface ReleaseLimits {
-  /** Compressed bytes of one uploaded archive. */
-  archiveBytes: number;
-  /** Bytes of all files of one release, uncompressed. */
-  releaseBytes: number;
-  releaseFiles: number;
-}
-
-/** How long the body of an upload (a file, a batch, an archive) may take to arrive. */
-export interface UploadTimeouts {
-  /** With no byte arriving while Wharf waits for one. */
-  idleMs: number;
-  /** From the request's start to the body's last byte. */
-  deadlineMs: number;
-}
-
-export class ConfigError extends Error {}
 
 const DAY_MS = 24 * 60 * 60 * 1000;
 

@@ -2,8 +2,9 @@ import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { testAuthority } from '../test/certificates.ts';
-import { ConfigError, loadConfig } from './config.ts';
+import { testAuthority } from '../../test/certificates.ts';
+import { loadConfig } from './load.ts';
+import { ConfigError } from './types.ts';
 
 describe('configuration', () => {
   it('runs with nothing set: port 8080, SQLite under ./data', () => {
