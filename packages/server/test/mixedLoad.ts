@@ -85,6 +85,11 @@ export class MixedLoad {
     private readonly steady: { host: string; files: Map<string, Buffer> },
   ) {}
 
+  /** The host of the steady branch, whose files every read checks. */
+  get steadyHost() {
+    return this.steady.host;
+  }
+
   /** Starts the traffic; the function it answers stops it and answers what was seen meanwhile. */
   start(): () => Promise<Seen> {
     let stopped = false;

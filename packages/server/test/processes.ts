@@ -1,4 +1,4 @@
-import { type ChildProcess, spawn } from 'node:child_process';
+import { type ChildProcess, execFileSync, spawn } from 'node:child_process';
 import { readdirSync, readFileSync } from 'node:fs';
 import { mkdtemp } from 'node:fs/promises';
 import http from 'node:http';
@@ -133,15 +133,61 @@ export async function waitForApi(url: string, child?: ChildProcess) {
   await untilAnswers(`${url}/api/v1/system/info`, child);
 }
 
-/** A site request on a connection of its own: the cluster hands each connection to the next worker. */
-export function siteGet(port: number, host: string, urlPath = '/') {
+/**
+ * A site request on a connection of its own (`agent` false), or on one of `agent`'s. Which worker
+ * takes a new connection is the kernel's choice: `connectionsToEachWorker` gives one per worker.
+ */
+export function siteGet(port: number, host: string, urlPath = '/', agent: http.Agent | false = false) {
   return new Promise<{ status: number; text: string }>((resolve, reject) => {
-    const request = http.get({ host: '127.0.0.1', port, path: urlPath, headers: { host }, agent: false }, (res) => {
+    const request = http.get({ host: '127.0.0.1', port, path: urlPath, headers: { host }, agent }, (res) => {
       wholeBody(res).then((body) => resolve({ status: res.statusCode ?? 0, text: body.toString() }), reject);
     });
     request.setTimeout(10_000, () => request.destroy(new Error('no answer within 10 s')));
     request.on('error', reject);
   });
+}
+
+/** The process holding the server's end of the connection from `clientPort` to `serverPort` on the loopback. */
+function serverProcessOf(serverPort: number, clientPort: number): number | null {
+  const filter = `( sport = :${serverPort} and dport = :${clientPort} )`;
+  const sockets = execFileSync('ss', ['-tnpH', 'state', 'established', filter], { encoding: 'utf8' });
+  const owner = /pid=(\d+)/.exec(sockets);
+  return owner ? Number(owner[1]) : null;
+}
+
+/**
+ * A kept-alive connection to each of the `count` workers of the cluster `wharf` (on `port`): new
+ * ones are opened until every worker holds one, since the kernel decides which worker accepts
+ * each, for up to 60 s while workers start. Requests through a worker's agent reach that worker;
+ * `close` ends them all.
+ */
+export async function connectionsToEachWorker(wharf: WharfProcess, port: number, count: number) {
+  const agents = new Map<number, http.Agent>();
+  const deadline = Date.now() + 60_000;
+  // One worker is no cluster: the process serves its connections itself.
+  const serving = () => (count === 1 ? [wharf.child.pid!] : childPids(wharf.child.pid!));
+  let workers = serving();
+  while (agents.size < count || workers.length !== count) {
+    if (Date.now() > deadline) {
+      for (const agent of agents.values()) agent.destroy();
+      throw new Error(`No connection reached each of ${count} workers within 60 s (workers: ${workers.join(', ')})`);
+    }
+    workers = serving();
+    const agent = new http.Agent({ keepAlive: true, maxSockets: 1 });
+    const socket = await new Promise<import('node:net').Socket>((resolve, reject) => {
+      const request = http.get({ host: '127.0.0.1', port, path: '/healthz', agent }, (res) => {
+        wholeBody(res).then(() => resolve(request.socket!), reject);
+      });
+      request.on('error', reject);
+    });
+    const worker = serverProcessOf(port, socket.localPort!);
+    if (worker !== null && workers.includes(worker) && !agents.has(worker)) agents.set(worker, agent);
+    else {
+      agent.destroy();
+      await sleep(10);
+    }
+  }
+  return { agents: [...agents.values()], close: () => agents.forEach((agent) => agent.destroy()) };
 }
 
 /** The ids of a process's children (a cluster's workers), read from /proc. */

@@ -16,7 +16,7 @@ const SPOOFED = {
   'x-forwarded-proto': 'https',
 };
 
-/** An API request on a connection of its own: the cluster hands each connection to the next worker. */
+/** An API request on a connection of its own: the kernel picks the worker that accepts it. */
 function apiGet(port: number, urlPath: string, headers: Record<string, string>) {
   return new Promise<number>((resolve, reject) => {
     const request = http.get({ host: '127.0.0.1', port, path: urlPath, headers, agent: false }, (res) => {

@@ -7,7 +7,14 @@ import { expectStatus, signedIn, TestClient } from '../../test/client.ts';
 import { testDatabaseUrl, testRedisUrl, testUsersSetting } from '../../test/harness.ts';
 import { type LoadedNode, MixedLoad, nameOf, type Outcome, type Seen, summary, tally } from '../../test/mixedLoad.ts';
 import { type OwnDatabase, ownDatabase } from '../../test/ownDatabase.ts';
-import { childPids, type StartedNode, startReadyNode, stopWharf } from '../../test/processes.ts';
+import {
+  childPids,
+  connectionsToEachWorker,
+  type StartedNode,
+  siteGet,
+  startReadyNode,
+  stopWharf,
+} from '../../test/processes.ts';
 import { type RedisPeer, startRedisPeer } from '../../test/redisPeer.ts';
 import { type S3Peer, startS3Peer } from '../../test/s3Peer.ts';
 import { siteRequest } from '../../test/siteClient.ts';
@@ -111,8 +118,21 @@ describe.skipIf(!services)("an operator's bad day under load", () => {
       200,
     );
     load = new MixedLoad(loaded, siteId, { host: new URL(steady.deployedBranches[0].url).host, files: steadyFiles });
-    // Every edge process reads the steady files once before the faults, as visitors would have.
-    for (let i = 0; i < 4; i++) for (const node of loaded) await load.readSteady(node);
+    // Every edge process reads the steady files once before the faults, as visitors would have:
+    // over a connection each worker holds, since the kernel picks the worker of a new connection.
+    for (const [node, workerCount] of [
+      [nodes[0]!, 2],
+      [nodes[1]!, 1],
+    ] as const) {
+      const workers = await connectionsToEachWorker(node.process, node.port, workerCount);
+      try {
+        for (const agent of workers.agents)
+          for (const path of steadyFiles.keys())
+            expect((await siteGet(node.port, load.steadyHost, path, agent)).status).toBe(200);
+      } finally {
+        workers.close();
+      }
+    }
   }, 180_000);
   afterAll(async () => {
     await Promise.all(nodes.map((node) => stopWharf(node.process)));
