@@ -15,13 +15,6 @@ import { connectToPrimary } from './connectToPrimary.ts';
  */
 export const PEER_ADDRESS_HEADER = 'x-wharf-peer-address';
 
-/** The address a request came from, also when a worker forwarded it over the primary's local socket. */
-export function peerAddress(req: IncomingMessage): string | undefined {
-  if (req.socket.remoteAddress !== undefined) return req.socket.remoteAddress;
-  const forwarded = req.headers[PEER_ADDRESS_HEADER];
-  return typeof forwarded === 'string' ? forwarded : undefined;
-}
-
 const HOP_BY_HOP = new Set(['connection', 'keep-alive', 'proxy-connection', 'te', 'trailer', 'upgrade']);
 
 /**

@@ -13,16 +13,14 @@ export { withHashedPasswords } from './basicAuth.ts';
 export { compileHeaders } from './compileHeaders.ts';
 export { compileRedirects } from './compileRedirects.ts';
 export { normalRequestPath } from './normalPath.ts';
-export { headerLimits, parseHeaders } from './parseHeaders.ts';
-export { parseRedirects, redirectLimits } from './parseRedirects.ts';
+export { parseHeaders } from './parseHeaders.ts';
+export { parseRedirects } from './parseRedirects.ts';
 export type {
-  BasicAuthGuard,
   HeaderBlock,
   HeaderMatcher,
   RedirectMatch,
   RedirectMatcher,
   RedirectRule,
-  RedirectStatus,
   RuleFile,
   RuleProblem,
 } from './types.ts';

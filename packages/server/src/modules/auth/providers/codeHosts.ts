@@ -188,7 +188,3 @@ async function exchangeCode(
     throw new SignInRefusal('SIGN_IN_FAILED', 'the token answer carries no access_token');
   return tokens.access_token;
 }
-
-export const CODE_HOST_LABELS = Object.fromEntries(
-  Object.entries(CODE_HOSTS).map(([kind, host]) => [kind, host.label]),
-) as Record<CodeHostKind, string>;

@@ -157,11 +157,6 @@ export async function commitBlobs(parts: ReleaseParts, files: ReceivedFile[], or
   }
 }
 
-/** `commitBlobs` of one file. */
-export function commitBlob(parts: ReleaseParts, blob: StagedBlob, filePath: string, orgId: string) {
-  return commitBlobs(parts, [{ blob, path: filePath }], orgId);
-}
-
 export async function grantBlobs(db: Executor, orgId: string, hashes: string[]) {
   for (let start = 0; start < hashes.length; start += CHUNK) {
     const createdAt = now();
