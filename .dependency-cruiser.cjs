@@ -62,7 +62,7 @@ module.exports = {
     {
       name: 'config-loader-high',
       comment:
-        'The loader imports every feature\'s settings parser: only the entry points (main, the maintenance commands) load the configuration.',
+        "The loader imports every feature's settings parser: only the entry points (main, the maintenance commands) load the configuration.",
       severity: 'error',
       from: { path: server, pathNot: [test, `${server}(main\\.ts|bin/|config/)`] },
       to: { path: `${server}config/load\\.ts$` },

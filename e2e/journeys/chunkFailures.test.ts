@@ -120,18 +120,30 @@ describeInBrowser('code loaded on demand that cannot be loaded: never a blank pa
     await page.clock.install();
     await page.goto('/teams');
     await expectVisible(page.getByRole('heading', { name: 'Teams' }));
+    let asked = 0;
     await page.route(
       (url) => url.pathname === '/',
       async (route) => {
         const answer = await route.fetch();
+        asked++;
         return route.fulfill({ response: answer, body: (await answer.text()).replace(BUILD_META, '$1newer-build$2') });
       },
     );
-    await page.clock.fastForward('10:01');
-    await page.evaluate(() => document.dispatchEvent(new Event('visibilitychange')));
+    const lookAgain = async () => {
+      await page.clock.fastForward('10:01');
+      await page.evaluate(() => document.dispatchEvent(new Event('visibilitychange')));
+    };
+    await lookAgain();
     await expectVisible(newVersionNotice(page));
     await snap(page, 'new-version-notice');
     await newVersionNotice(page).getByRole('button', { name: 'Later' }).click();
     await expectHidden(newVersionNotice(page));
+    // "Later" holds: the tab asks again (on its next look, or when its live updates reconnect, as
+    // ten minutes of fast-forwarded heartbeats make them) and learns of the same build, unoffered.
+    const before = asked;
+    await lookAgain();
+    await expect.poll(() => asked).toBeGreaterThan(before);
+    await page.waitForTimeout(500);
+    expect(await newVersionNotice(page).count()).toBe(0);
   });
 });

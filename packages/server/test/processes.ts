@@ -187,7 +187,12 @@ export async function connectionsToEachWorker(wharf: WharfProcess, port: number,
       await sleep(10);
     }
   }
-  return { agents: [...agents.values()], close: () => agents.forEach((agent) => agent.destroy()) };
+  return {
+    agents: [...agents.values()],
+    close: () => {
+      for (const agent of agents.values()) agent.destroy();
+    },
+  };
 }
 
 /** The ids of a process's children (a cluster's workers), read from /proc. */

@@ -1,7 +1,8 @@
 import { Box, Button, Group, getDefaultZIndex, Loader, Paper, Stack, Text, ThemeIcon } from '@mantine/core';
 import { IconCloudOff, IconRefresh, IconSparkles } from '@tabler/icons-react';
 import type { CSSProperties } from 'react';
-import { type ConsoleNotice, dismissConsoleNotice, useConsoleNotice } from '../lib/consoleNotice.ts';
+import { putOffNewBuild } from '../lib/consoleBuild.ts';
+import { type ConsoleNotice, useConsoleNotice } from '../lib/consoleNotice.ts';
 
 const texts: Record<ConsoleNotice, { title: string; body: string }> = {
   chunkFailed: {
@@ -58,7 +59,7 @@ export function ConsoleNoticeBar() {
                   Reload
                 </Button>
                 {notice === 'newBuild' && (
-                  <Button size="xs" variant="default" onClick={dismissConsoleNotice}>
+                  <Button size="xs" variant="default" onClick={putOffNewBuild}>
                     Later
                   </Button>
                 )}

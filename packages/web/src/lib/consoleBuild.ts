@@ -1,4 +1,4 @@
-import { showConsoleNotice } from './consoleNotice.ts';
+import { dismissConsoleNotice, showConsoleNotice } from './consoleNotice.ts';
 
 /** Written into index.html by the build (build/consoleBuild.ts); absent under `vite dev`. */
 const BUILD_META = 'meta[name="wharf-console-build"]';
@@ -52,9 +52,26 @@ export function reloadOnceInto(build: string): boolean {
   return true;
 }
 
-/** Asks whether the server was upgraded under this tab; if so, offers a reload (the page may hold unsaved input). */
+/** The newer build this tab was last offered, and the one its reader put off ("Later"). */
+let offeredBuild: string | null = null;
+let putOffBuild: string | null = null;
+
+/**
+ * Asks whether the server was upgraded under this tab; if so, offers a reload (the page may hold
+ * unsaved input). A build put off is not offered again: the tab asks on every reconnection of its
+ * live updates and every return to view, and "Later" must hold.
+ */
 export async function checkForNewBuild() {
-  if (await newerBuild()) showConsoleNotice('newBuild');
+  const build = await newerBuild();
+  if (!build || build === putOffBuild) return;
+  offeredBuild = build;
+  showConsoleNotice('newBuild');
+}
+
+/** "Later": the offer goes, and this build is not offered again in this tab (a newer one would be). */
+export function putOffNewBuild() {
+  putOffBuild = offeredBuild;
+  dismissConsoleNotice();
 }
 
 /** How often a tab coming back into view asks again. */
