@@ -47,7 +47,7 @@ function partsFor<N extends keyof Parts>(parts: Parts, needs: readonly N[]): Par
   return Object.fromEntries(needs.map((need) => [need, parts[need]])) as PartsOf<N>;
 }
 
-/** Where this node stands: which roles it has, and which features' work is left out (tests). */
+/** The roles of this node that decide which hooks run: the API's extras, and the worker's background work. */
 interface NodeRoles {
   api: boolean;
   worker: boolean;
