@@ -17,6 +17,20 @@ const seconds = (fallback: number) =>
     .positive('must be a number of seconds, more than 0')
     .default(fallback);
 
+/** A setting a feature's own parser reads; what it throws becomes the setting's problem. */
+const parsedBy = <T>(parse: (value: string) => T) =>
+  z
+    .string()
+    .transform((value, ctx) => {
+      try {
+        return parse(value);
+      } catch (error) {
+        ctx.addIssue({ code: 'custom', message: (error as Error).message });
+        return z.NEVER;
+      }
+    })
+    .optional();
+
 /** Every environment variable Wharf reads, with its default; README.md documents the same list. */
 const environment = z
   .object({
@@ -39,17 +53,7 @@ const environment = z
         'must be off or a Strict-Transport-Security value such as max-age=31536000; includeSubDomains',
       )
       .optional(),
-    WHARF_TRUST_PROXY: z
-      .string()
-      .transform((value, ctx) => {
-        try {
-          return parseTrustProxy(value);
-        } catch (error) {
-          ctx.addIssue({ code: 'custom', message: (error as Error).message });
-          return z.NEVER;
-        }
-      })
-      .optional(),
+    WHARF_TRUST_PROXY: parsedBy(parseTrustProxy),
     WHARF_DATA_DIR: z.string().min(1, 'must not be empty').default('./data'),
     DATABASE_URL: z
       .string()
@@ -79,17 +83,7 @@ const environment = z
     WHARF_ACME_DIRECTORY: z.url({ error: 'must be the URL of an ACME directory' }).optional(),
     WHARF_ACME_EMAIL: z.email({ error: 'must be an email address' }).optional(),
     WHARF_EXTRA_CA_CERTS: extraCaCertsSetting,
-    WHARF_ACME_DNS: z
-      .string()
-      .transform((value, ctx) => {
-        try {
-          return parseDnsUpdateUrl(value);
-        } catch (error) {
-          ctx.addIssue({ code: 'custom', message: (error as Error).message });
-          return z.NEVER;
-        }
-      })
-      .optional(),
+    WHARF_ACME_DNS: parsedBy(parseDnsUpdateUrl),
     SMTP_URL: z
       .string()
       .regex(/^smtps?:\/\//, 'must be an smtp:// or smtps:// URL')
