@@ -1,11 +1,10 @@
 import { mkdtemp, rm } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
-import { hashPassword } from '@wharf/contract/passwords';
 import { io } from 'socket.io-client';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { expectStatus, signedIn, type TestClient } from '../test/client.ts';
-import { freePort, TEST_PASSWORD } from '../test/harness.ts';
+import { freePort, testPasswordHash } from '../test/harness.ts';
 import { exited, siteGet, startWharf, stopWharf, type WharfProcess, waitForApi } from '../test/processes.ts';
 import { uploadRelease } from '../test/world.ts';
 
@@ -25,7 +24,7 @@ describe('Wharf with worker processes (WHARF_WORKERS)', () => {
     url = `http://127.0.0.1:${port}`;
     wharf = await startWharf(dataDir, port, {
       WHARF_WORKERS: '2',
-      WHARF_USERS: `owner:${await hashPassword(TEST_PASSWORD)}`,
+      WHARF_USERS: `owner:${await testPasswordHash()}`,
       WHARF_METRICS_TOKEN: METRICS_TOKEN,
     });
     await waitForApi(url);

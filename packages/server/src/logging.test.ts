@@ -2,13 +2,12 @@ import { spawn, spawnSync } from 'node:child_process';
 import { mkdtemp, rm } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
-import { hashPassword } from '@wharf/contract/passwords';
 import { sql } from 'kysely';
 import { io, type Socket } from 'socket.io-client';
 import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from 'vitest';
 import { sha256 } from '../test/archives.ts';
 import { expectStatus, signedIn } from '../test/client.ts';
-import { freePort, startTestServer, TEST_PASSWORD, type TestServer } from '../test/harness.ts';
+import { freePort, startTestServer, type TestServer, testPasswordHash } from '../test/harness.ts';
 import { bundledServer, siteGet, startWharf, stopWharf, type WharfProcess, waitForApi } from '../test/processes.ts';
 import { uploadRelease } from '../test/world.ts';
 import { blobKey } from './releaseFiles/blobKeys.ts';
@@ -109,7 +108,7 @@ describe('the logs of Wharf as `npm start` runs it', () => {
     const url = `http://127.0.0.1:${port}`;
     wharf = await startWharf(dataDir, port, {
       WHARF_WORKERS: '2',
-      WHARF_USERS: `owner:${await hashPassword(TEST_PASSWORD)}`,
+      WHARF_USERS: `owner:${await testPasswordHash()}`,
     });
     await waitForApi(url);
     const { site } = await siteWithLostFile(url, dataDir);

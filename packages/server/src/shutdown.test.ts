@@ -4,11 +4,10 @@ import http from 'node:http';
 import os from 'node:os';
 import path from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
-import { hashPassword } from '@wharf/contract/passwords';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { type ArchiveEntry, tarGz, uploadForm } from '../test/archives.ts';
 import { expectStatus, signedIn } from '../test/client.ts';
-import { freePort, TEST_PASSWORD } from '../test/harness.ts';
+import { freePort, testPasswordHash } from '../test/harness.ts';
 import { exited, isAlive, siteGet, startWharf, stopWharf, type WharfProcess, waitForApi } from '../test/processes.ts';
 import { wholeBody } from '../test/wholeAnswer.ts';
 
@@ -105,7 +104,7 @@ beforeAll(async () => {
   const url = `http://127.0.0.1:${port}`;
   const setup = await startWharf(dataDir, port, {
     WHARF_WORKERS: '1',
-    WHARF_USERS: `owner:${await hashPassword(TEST_PASSWORD)}`,
+    WHARF_USERS: `owner:${await testPasswordHash()}`,
   });
   try {
     await waitForApi(url);

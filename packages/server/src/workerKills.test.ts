@@ -4,11 +4,10 @@ import http from 'node:http';
 import os from 'node:os';
 import path from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
-import { hashPassword } from '@wharf/contract/passwords';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { tarGz, uploadForm } from '../test/archives.ts';
 import { expectStatus, signedIn, type TestClient } from '../test/client.ts';
-import { freePort, TEST_PASSWORD } from '../test/harness.ts';
+import { freePort, testPasswordHash } from '../test/harness.ts';
 import {
   childPids,
   exited,
@@ -74,7 +73,7 @@ describe('a cluster under load whose workers are killed', () => {
     port = await freePort();
     wharf = await startWharf(dataDir, port, {
       WHARF_WORKERS: '2',
-      WHARF_USERS: `owner:${await hashPassword(TEST_PASSWORD)}`,
+      WHARF_USERS: `owner:${await testPasswordHash()}`,
       WHARF_METRICS_TOKEN: METRICS_TOKEN,
       LOG_LEVEL: 'info',
     });

@@ -2,10 +2,9 @@ import { mkdtemp, rm } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
-import { hashPassword } from '@wharf/contract/passwords';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { expectStatus, signedIn, type TestClient } from '../test/client.ts';
-import { freePort, TEST_PASSWORD } from '../test/harness.ts';
+import { freePort, testPasswordHash } from '../test/harness.ts';
 import {
   childPids,
   isAlive,
@@ -41,7 +40,7 @@ describe('a cluster whose workers die', () => {
     url = `http://127.0.0.1:${port}`;
     wharf = await startWharf(dataDir, port, {
       WHARF_WORKERS: '2',
-      WHARF_USERS: `owner:${await hashPassword(TEST_PASSWORD)}`,
+      WHARF_USERS: `owner:${await testPasswordHash()}`,
       LOG_LEVEL: 'info',
     });
     await waitForApi(url);

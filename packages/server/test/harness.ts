@@ -27,10 +27,27 @@ export const SWEEP_TIMEOUT = 180_000;
 export const TEST_USERS = ['owner', 'admin', 'member', 'outsider', 'teammate', 'joiner'] as const;
 export const TEST_PASSWORD = 'password';
 
-let usersSetting: Promise<string> | undefined;
-export function testUsersSetting() {
-  usersSetting ??= hashPassword(TEST_PASSWORD).then((hash) => TEST_USERS.map((name) => `${name}:${hash}`).join(','));
-  return usersSetting;
+/**
+ * The test users' password hash is checked at every test sign-in, thousands in a run: at the
+ * default cost (50 ms of a fast core, 180 ms of a CI machine's) that was minutes of CPU. It guards
+ * nothing, so it is made cheap; sign-in runs the same check, at the cost the hash carries.
+ */
+const TEST_PASSWORD_COST = 2 ** 10;
+
+let passwordHashing: Promise<string> | undefined;
+/** The hash of TEST_PASSWORD, for the WHARF_USERS of a server a test starts. */
+export function testPasswordHash() {
+  passwordHashing ??= hashPassword(TEST_PASSWORD, TEST_PASSWORD_COST);
+  return passwordHashing;
+}
+
+/**
+ * WHARF_USERS for the test users. `defaultCost`: hashed as a person's password is, for a test that
+ * times the check itself (an unknown name is checked against a hash of the default cost).
+ */
+export async function testUsersSetting(options: { defaultCost?: boolean } = {}) {
+  const hash = options.defaultCost ? await hashPassword(TEST_PASSWORD) : await testPasswordHash();
+  return TEST_USERS.map((name) => `${name}:${hash}`).join(',');
 }
 
 /**

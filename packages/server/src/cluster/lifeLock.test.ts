@@ -4,11 +4,10 @@ import http from 'node:http';
 import os from 'node:os';
 import path from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
-import { hashPassword } from '@wharf/contract/passwords';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { tarGz, uploadForm } from '../../test/archives.ts';
 import { expectStatus, signedIn, type TestClient } from '../../test/client.ts';
-import { freePort, TEST_PASSWORD, testDatabaseUrl } from '../../test/harness.ts';
+import { freePort, testDatabaseUrl, testPasswordHash } from '../../test/harness.ts';
 import { type OwnDatabase, ownDatabase } from '../../test/ownDatabase.ts';
 import { exited, startWharf, stopWharf, type WharfProcess, waitForApi } from '../../test/processes.ts';
 import { openDb } from '../db/connection.ts';
@@ -34,7 +33,7 @@ describe.skipIf(!testDatabaseUrl)('a node’s life lock and Idempotency-Keys acr
       DATABASE_URL: database.url,
       WHARF_NODE_NAME: name,
       WHARF_WORKERS: '2',
-      WHARF_USERS: `owner:${await hashPassword(TEST_PASSWORD)}`,
+      WHARF_USERS: `owner:${await testPasswordHash()}`,
       WHARF_SECRET: secret,
     });
     started.push(wharf);

@@ -2,10 +2,9 @@ import { mkdtemp, rm } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
-import { hashPassword } from '@wharf/contract/passwords';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { expectStatus, signedIn, type TestClient } from '../../test/client.ts';
-import { freePort, TEST_PASSWORD, testDatabaseUrl } from '../../test/harness.ts';
+import { freePort, testDatabaseUrl, testPasswordHash } from '../../test/harness.ts';
 import { type OwnDatabase, ownDatabase } from '../../test/ownDatabase.ts';
 import {
   childPids,
@@ -55,7 +54,7 @@ describe.skipIf(!testDatabaseUrl)('a cluster whose PostgreSQL connections are cu
     wharf = await startWharf(dataDir, port, {
       DATABASE_URL: database.url,
       WHARF_WORKERS: '2',
-      WHARF_USERS: `owner:${await hashPassword(TEST_PASSWORD)}`,
+      WHARF_USERS: `owner:${await testPasswordHash()}`,
       WHARF_METRICS_TOKEN: METRICS_TOKEN,
       LOG_LEVEL: 'info',
     });

@@ -6,11 +6,10 @@ import os from 'node:os';
 import path from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { promisify } from 'node:util';
-import { hashPassword } from '@wharf/contract/passwords';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { expectStatus, signedIn, type TestClient } from '../../test/client.ts';
 import { answers, DEPLOY, singleNodeForPodman } from '../../test/deployFiles.ts';
-import { freePort, TEST_PASSWORD } from '../../test/harness.ts';
+import { freePort, testPasswordHash } from '../../test/harness.ts';
 import { buildImage, COMPOSE_PODMAN, OFF_HOST_NETWORK, podman, podmanWorks } from '../../test/podman.ts';
 import { siteRequest } from '../../test/siteClient.ts';
 import { SQLITE_FILE } from '../db/connection.ts';
@@ -81,7 +80,7 @@ describe.skipIf(!works)('the container image', () => {
       '--volume',
       `${volume}:/data`,
       '--env',
-      `WHARF_USERS=owner:${await hashPassword(TEST_PASSWORD)}`,
+      `WHARF_USERS=owner:${await testPasswordHash()}`,
       '--env',
       `WHARF_URL=${url}`,
       '--env',
@@ -203,7 +202,7 @@ describe.skipIf(!works)('the container image', () => {
     const project = `wharf-test-compose-${process.pid}`;
     const composedPort = await freePort();
     const composedUrl = `http://127.0.0.1:${composedPort}`;
-    const users = `owner:${await hashPassword(TEST_PASSWORD)}`;
+    const users = `owner:${await testPasswordHash()}`;
     const compose = (...args: string[]) =>
       run('podman-compose', ['--podman-path', COMPOSE_PODMAN, '--project-name', project, '--file', file, ...args], {
         env: {
@@ -240,7 +239,7 @@ describe.skipIf(!works)('the container image', () => {
         image: tag,
         port: playedPort,
         suffix: `-test-${process.pid}`,
-        settings: { WHARF_URL: playedUrl, WHARF_USERS: `owner:${await hashPassword(TEST_PASSWORD)}` },
+        settings: { WHARF_URL: playedUrl, WHARF_USERS: `owner:${await testPasswordHash()}` },
       });
       try {
         await podman('kube', 'play', ...OFF_HOST_NETWORK, played.file);

@@ -4,10 +4,9 @@ import { mkdir, mkdtemp, readdir, rm, writeFile } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
 import { promisify } from 'node:util';
-import { hashPassword } from '@wharf/contract/passwords';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { expectStatus, signedIn } from '../../test/client.ts';
-import { freePort, TEST_PASSWORD } from '../../test/harness.ts';
+import { freePort, testPasswordHash } from '../../test/harness.ts';
 import { exited, waitForApi } from '../../test/processes.ts';
 import { siteRequest } from '../../test/siteClient.ts';
 import { SERVER_PACKAGE_DIR } from '../packageDir.ts';
@@ -94,7 +93,7 @@ describe('the release package', () => {
           WHARF_URL: url,
           WHARF_SITES_URL: `http://localhost:${port}`,
           WHARF_DATA_DIR: dataDir,
-          WHARF_USERS: `owner:${await hashPassword(TEST_PASSWORD)}`,
+          WHARF_USERS: `owner:${await testPasswordHash()}`,
           LOG_LEVEL: 'warn',
         },
         stdio: ['ignore', 'pipe', 'pipe'],

@@ -1,11 +1,10 @@
 import { mkdtemp, rm } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
-import { hashPassword } from '@wharf/contract/passwords';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { uploadForm } from '../../test/archives.ts';
 import { expectStatus, signedIn, type TestClient } from '../../test/client.ts';
-import { freePort, TEST_PASSWORD } from '../../test/harness.ts';
+import { freePort, testPasswordHash } from '../../test/harness.ts';
 import { siteGet, startWharf, stopWharf, type WharfProcess, waitForApi } from '../../test/processes.ts';
 import { prometheusInstalled, promtoolCheck, startPrometheus } from '../../test/prometheus.ts';
 import { uploadRelease } from '../../test/world.ts';
@@ -54,7 +53,7 @@ describe('/metrics of a node with worker processes', () => {
     url = `http://127.0.0.1:${port}`;
     wharf = await startWharf(dataDir, port, {
       WHARF_WORKERS: '2',
-      WHARF_USERS: `owner:${await hashPassword(TEST_PASSWORD)}`,
+      WHARF_USERS: `owner:${await testPasswordHash()}`,
       WHARF_METRICS_TOKEN: TOKEN,
       // Nothing listens there: each mail waits in the queue for its next attempt.
       SMTP_URL: `smtp://127.0.0.1:${await freePort()}`,

@@ -3,12 +3,11 @@ import { mkdtemp, readFile, realpath, rm } from 'node:fs/promises';
 import { get } from 'node:http';
 import os from 'node:os';
 import path from 'node:path';
-import { hashPassword } from '@wharf/contract/passwords';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { buildServer } from '../../../../scripts/buildServer.mjs';
 import { sha256, tarGz, uploadForm } from '../../test/archives.ts';
 import { expectStatus, signedIn, type TestClient } from '../../test/client.ts';
-import { freePort, TEST_PASSWORD } from '../../test/harness.ts';
+import { freePort, testPasswordHash } from '../../test/harness.ts';
 import { waitForApi } from '../../test/processes.ts';
 import { logoForm } from '../../test/world.ts';
 
@@ -92,7 +91,7 @@ describe('durable writes of a real Wharf process, traced with strace', () => {
           WHARF_WORKERS: '1',
           DATABASE_URL: '',
           LOG_LEVEL: 'warn',
-          WHARF_USERS: `owner:${await hashPassword(TEST_PASSWORD)}`,
+          WHARF_USERS: `owner:${await testPasswordHash()}`,
         },
         stdio: 'ignore',
         // Its own process group: strace and the server it runs stop together.

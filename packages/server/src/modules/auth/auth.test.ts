@@ -55,7 +55,8 @@ describe('sign-in', () => {
   let server: TestServer;
   const signIn = (user: string, password: string, from: string) => signInTo(server.url, user, password, from);
   beforeAll(async () => {
-    server = await startTestServer({ env: { WHARF_TRUST_PROXY: 'loopback' } });
+    const users = await testUsersSetting({ defaultCost: true });
+    server = await startTestServer({ env: { WHARF_TRUST_PROXY: 'loopback', WHARF_USERS: users } });
   });
   afterAll(() => server.close());
 

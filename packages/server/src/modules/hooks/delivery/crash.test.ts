@@ -2,10 +2,9 @@ import { mkdtemp, rm } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
 import type { Hook } from '@wharf/contract';
-import { hashPassword } from '@wharf/contract/passwords';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { expectStatus, signedIn, type TestClient } from '../../../../test/client.ts';
-import { freePort, SWEEP_TIMEOUT, TEST_PASSWORD } from '../../../../test/harness.ts';
+import { freePort, SWEEP_TIMEOUT, testPasswordHash } from '../../../../test/harness.ts';
 import { exited, startWharf, stopWharf, type WharfProcess, waitForApi } from '../../../../test/processes.ts';
 import { startReceiver } from '../../../../test/receiver.ts';
 import { openDb } from '../../../db/connection.ts';
@@ -61,7 +60,7 @@ describe('hook deliveries across a killed server', () => {
     url = `http://127.0.0.1:${port}`;
     env = {
       WHARF_WORKERS: '2',
-      WHARF_USERS: `owner:${await hashPassword(TEST_PASSWORD)}`,
+      WHARF_USERS: `owner:${await testPasswordHash()}`,
       WHARF_ALLOW_PRIVATE_UPSTREAMS: 'on',
     };
     receiver = await startReceiver(async () => {
