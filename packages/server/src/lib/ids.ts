@@ -9,12 +9,17 @@ export function randomString(length: number, alphabet = ALPHABET): string {
   return out;
 }
 
+let lastTime = 0;
+
 /**
- * A new id: a time prefix so ids sort in creation order (events rely on it), then 12 random
- * characters so ids cannot be guessed.
+ * A new id: a time prefix so ids sort in creation order (events, and lists newest first, rely on
+ * it), then 12 random characters so ids cannot be guessed. Ids a process makes in one millisecond
+ * would tie on time and sort at random: the time part moves on by one instead, as ULID's
+ * monotonic mode does (a burst runs ahead of the clock by its size in milliseconds, no more).
  */
 export function newId(): string {
-  return Date.now().toString(36).padStart(9, '0') + randomString(12);
+  lastTime = Math.max(Date.now(), lastTime + 1);
+  return lastTime.toString(36).padStart(9, '0') + randomString(12);
 }
 
 /** A secret to hand out once (session ids, tokens): 32 bytes, URL-safe. */
