@@ -28,8 +28,9 @@ export const TEST_USERS = ['owner', 'admin', 'member', 'outsider', 'teammate', '
 export const TEST_PASSWORD = 'password';
 
 /**
- * The test users' password hash is checked at every test sign-in, thousands in a run: at the
- * default cost (50 ms of a fast core, 180 ms of a CI machine's) that was minutes of CPU. It guards
+ * The test users' password hash is checked at every test sign-in (each world built signs six users
+ * in): at the default cost, 180 ms of a CI machine's core each, that was a third of the modules'
+ * suites' CPU. It guards
  * nothing, so it is made cheap; sign-in runs the same check, at the cost the hash carries.
  */
 const TEST_PASSWORD_COST = 2 ** 10;
