@@ -1,4 +1,4 @@
-import { describe, expect, it } from 'vitest';
+import { describe, expect, it, vi } from 'vitest';
 import { compileRedirects } from './compileRedirects.ts';
 import { normalRequestPath } from './normalPath.ts';
 import { parseRedirects } from './parseRedirects.ts';
@@ -183,18 +183,22 @@ describe('compileRedirects', () => {
     expect(matcher.match('www.example.com', '/v1/items', '', { onlyForced: true })).toBeNull();
   });
 
-  it('answers quickly from 2,000 static and 100 dynamic rules', () => {
+  it('runs a few regexes for a request among 2,000 static and 100 dynamic rules, not one per rule', () => {
     const lines = [
       ...Array.from({ length: 100 }, (_, i) => `/section-${i}/:page /moved-${i}/:page`),
       ...Array.from({ length: 2_000 }, (_, i) => `/old/${i} /new/${i}`),
     ];
     const matcher = matcherOf(lines.join('\n'));
     expect(matcher.size).toBe(2_100);
-    const started = performance.now();
-    for (let i = 0; i < 20_000; i++) matcher.match('site.test', '/old/1999', '');
-    expect(matcher.match('site.test', '/old/1999', '')?.target).toBe('/new/1999');
-    expect(matcher.match('site.test', '/section-99/x', '')?.target).toBe('/moved-99/x');
-    // Generous bound for a loaded machine: a scan of 2,100 regexes per request would take far longer.
-    expect(performance.now() - started).toBeLessThan(500);
+    // Counted rather than timed: a scan would run each dynamic rule's regex, on any machine.
+    const regexRuns = vi.spyOn(RegExp.prototype, 'exec');
+    try {
+      expect(matcher.match('site.test', '/old/1999', '')?.target).toBe('/new/1999');
+      expect(matcher.match('site.test', '/section-99/x', '')?.target).toBe('/moved-99/x');
+      expect(matcher.match('site.test', '/elsewhere/x', '')).toBeNull();
+      expect(regexRuns.mock.calls.length).toBeLessThan(10);
+    } finally {
+      regexRuns.mockRestore();
+    }
   });
 });
