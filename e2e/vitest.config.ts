@@ -3,6 +3,9 @@ import { defineConfig } from 'vitest/config';
 export default defineConfig({
   test: {
     name: 'e2e',
+    // A worker runs file after file in one process: the server's sources and Playwright are
+    // evaluated once per worker, not once per journey (each still opens its own stage).
+    isolate: false,
     include: ['journeys/**/*.test.ts'],
     globalSetup: ['./support/buildConsole.ts'],
     // One browser and one server per file. The journeys run beside the other projects' files (a
