@@ -6,10 +6,11 @@ import { Housekeeping } from './cluster/housekeeping.ts';
 import { joinNodes } from './cluster/nodes.ts';
 import type { Config } from './config/types.ts';
 import { serveConsole } from './console/serveConsole.ts';
-import { listenForCommits } from './db/commitSignals.ts';
+import { type CommitSignal, listenForCommits } from './db/commitSignals.ts';
 import { openDb } from './db/connection.ts';
 import { migrate } from './db/migrate.ts';
 import { Edge } from './edge/edge.ts';
+import { PrimaryForwarder, servedByPrimary } from './edge/forwardToPrimary.ts';
 import { edgeFeature } from './edge/routes.ts';
 import { Dispatcher } from './events/dispatcher.ts';
 import { registerFeatures } from './features/feature.ts';
@@ -43,6 +44,7 @@ import { NodeMetrics } from './metrics/nodeMetrics.ts';
 import { siteRequestTimer, timeApiRequests } from './metrics/requestDurations.ts';
 import { DeployMetrics } from './modules/releases/deployMetrics.ts';
 import { OutboundGuard } from './outbound/guard.ts';
+import type { PrimaryLink } from './primaryLink.ts';
 import { openBlobStore } from './storage/openBlobStore.ts';
 import { scheduleRenewals } from './tls/acme/start.ts';
 import { registerCertificateMetrics } from './tls/certificateMetrics.ts';
@@ -61,8 +63,28 @@ export interface BuildOptions {
   serveConsole?: boolean;
   /** Where the built console is (default: the web package's dist folder). */
   consoleDir?: string;
-  /** Requests come only from cluster workers over a local socket, each naming its client. */
-  behindWorkers?: boolean;
+  /** A process of a cluster (cluster.ts); a process alone serves everything by itself. */
+  cluster?: ClusterPrimary | ClusterWorker;
+}
+
+/**
+ * The cluster's primary: it takes no connection of its own, only the node-wide requests its workers
+ * hand over on a local socket (`servedByPrimary`), and runs the node's start-up and background work.
+ */
+export interface ClusterPrimary {
+  role: 'primary';
+  /** Another node's commit was signalled (PostgreSQL): the workers follow it too. */
+  onCommitSignal(signal: CommitSignal): void;
+}
+
+/** A cluster worker: it serves every other request itself, and asks its primary what the node shares. */
+export interface ClusterWorker {
+  role: 'worker';
+  link: PrimaryLink;
+  /** The node its primary joined: the worker's work is the node's. */
+  node: Parts['node'];
+  /** Where the primary takes the node-wide requests. */
+  primarySocket: string;
 }
 
 /** How long an answer waits for its change to reach the edges (a stuck worker must not hold the API). */
@@ -77,30 +99,37 @@ export interface BuiltApp {
 /** Builds a ready-to-listen Wharf from its configuration; nothing global, so tests run many side by side. */
 export async function buildApp(config: Config, options: BuildOptions = {}): Promise<BuiltApp> {
   let edge: Edge | undefined;
+  const primary = options.cluster?.role === 'primary' ? options.cluster : null;
+  const worker = options.cluster?.role === 'worker' ? options.cluster : null;
   const lifecycle = new Lifecycle();
   const metrics = new NodeMetrics();
   const db = openDb({
     dataDir: config.dataDir,
     databaseUrl: config.databaseUrl,
     schema: options.dbSchema,
-    checkpointsInThread: true,
+    // SQLite's checkpoints run in one thread per node, beside the connections that answer requests.
+    checkpoints: worker ? 'elsewhere' : 'thread',
+    applicationName: worker ? 'wharf worker' : 'wharf',
   });
   const challenges = httpChallengesFor(config, db);
   const logStream = options.logger === false ? undefined : (options.logStream ?? logDestination());
+  // A worker hands the few requests whose answer is the whole node's (its metrics) to the primary.
+  let forwarder: PrimaryForwarder | null = null;
   const fastify = Fastify({
     // One port for everything: requests for a site's host go to the edge, the rest to the API.
     serverFactory: (handler) => {
       const server = createHttpServer(
         lifecycle.requestListener(
-          // Behind workers the requests come over a local socket: the workers redirect and add HSTS.
+          // The primary's requests come from its workers: they redirect and add HSTS.
           httpsListener(
-            options.behindWorkers ? null : config.https,
+            primary ? null : config.https,
             // ACME's HTTP-01 requests come to plain HTTP; in a cluster the workers take them.
-            withAcmeChallenges(options.behindWorkers ? null : challenges, (req, res) => {
+            withAcmeChallenges(primary ? null : challenges, (req, res) => {
               if (edge?.handles(req)) {
                 if (config.roles.edge) edge.handle(req, res);
                 else misdirected(res, 'sites');
               } else if (answerHealth(req, res, lifecycle)) return;
+              else if (forwarder && servedByPrimary(req)) forwarder.request(req, res);
               else if (config.roles.api || servedByEveryNode(req)) handler(req, res);
               else misdirected(res, 'the console and the API');
             }),
@@ -113,7 +142,7 @@ export async function buildApp(config: Config, options: BuildOptions = {}): Prom
     logger: options.logger === false ? false : { level: config.logLevel, ...(logStream ? { stream: logStream } : {}) },
     logController: new OneLinePerRequest(),
     // request.ip (request logs, sign-in delays) follows the rule the edge and the workers follow.
-    trustProxy: options.behindWorkers ? trustClusterWorkers : config.trustProxy,
+    trustProxy: primary ? trustClusterWorkers : config.trustProxy,
     bodyLimit: 2 * 1024 * 1024,
     // The server answers what its parser refuses (createHttpServer); Fastify's own answer would come second.
     clientErrorHandler: answerClientError,
@@ -142,8 +171,7 @@ export async function buildApp(config: Config, options: BuildOptions = {}): Prom
   const secret = resolveSecret(config.secret, config.dataDir);
   const sealer = new Sealer(secret);
   // HTTPS beside HTTP in a single process; in a cluster the workers serve it (the primary takes no connection).
-  const tls =
-    config.https && !options.behindWorkers ? createTlsFront(config.https, secret, fastify.server, fastify.log) : null;
+  const tls = config.https && !primary ? createTlsFront(config.https, secret, fastify.server, fastify.log) : null;
   if (tls) {
     lifecycle.adopt(tls);
     registerCertificateMetrics(metrics.registry, tls.certificates);
@@ -152,19 +180,29 @@ export async function buildApp(config: Config, options: BuildOptions = {}): Prom
       tls.closeAllConnections();
     });
   }
-  await migrate(db, () => sealer);
+  // A worker starts once its primary has migrated the database and joined the node.
+  if (!worker) await migrate(db, () => sealer);
   fastify.addHook('onClose', () => db.destroy());
-  const node = await mustMatchInstallationSecret(db, secret)
-    .then(() => joinNodes(db, config, { schema: options.dbSchema, log: fastify.log }))
+  const node: Parts['node'] & { leave?: () => Promise<void> } = await mustMatchInstallationSecret(db, secret)
+    .then(() => worker?.node ?? joinNodes(db, config, { schema: options.dbSchema, log: fastify.log }))
     .catch(async (error: unknown) => {
       await fastify.close();
       throw error;
     });
   // Before onClose, where the database closes.
-  fastify.addHook('preClose', () => node.leave());
+  const { leave } = node;
+  if (leave) fastify.addHook('preClose', leave);
+  if (worker) {
+    forwarder = new PrimaryForwarder(worker.primarySocket, config.trustProxy, fastify.log);
+    fastify.addHook('onClose', async () => forwarder?.close());
+  }
 
   const blobs = openBlobStore(config, fastify.log);
-  const counters = await openCounters(config.redisUrl, installationTag(secret), fastify.log);
+  // Without Redis a worker's counts are the node's, kept by its primary.
+  const counters =
+    worker && !config.redisUrl
+      ? worker.link.counters()
+      : await openCounters(config.redisUrl, installationTag(secret), fastify.log);
   fastify.addHook('onClose', () => counters.close());
   const outbound = new OutboundGuard({
     allowPrivate: config.allowPrivateUpstreams,
@@ -184,6 +222,8 @@ export async function buildApp(config: Config, options: BuildOptions = {}): Prom
   });
   const dispatcher = new Dispatcher(db, fastify.log);
   const jobs = new JobRunner(db, fastify.log);
+  // The primary sends the node's jobs: a worker that queued one tells it.
+  if (worker) jobs.relayWakesTo(() => worker.link.committed('jobs'));
   const housekeeping = new Housekeeping(db, fastify.log);
   housekeeping.add(idempotencyKeysChore(db));
   housekeeping.add(finishedJobsChore(db, fastify.log));
@@ -198,15 +238,18 @@ export async function buildApp(config: Config, options: BuildOptions = {}): Prom
     afterCommit: () => {
       void dispatcher.wake();
       void jobs.wake();
+      worker?.link.committed('events');
     },
   });
   lifecycle.readiness = nodeReadiness(config, { db, counters, blobs, edge });
   const acme = startTlsSources(config, { db, sealer, secret, tls, hosts: edge.table, challenges, log: fastify.log });
   // Renewals run here, in a single process or a cluster's primary; the workers order only on demand.
-  if (acme && config.roles.worker) {
+  if (acme && config.roles.worker && !worker) {
     const stopRenewals = scheduleRenewals(acme, db, fastify.log);
     fastify.addHook('onClose', async () => stopRenewals());
   }
+  // The primary takes no site requests: its workers hold the routing tables.
+  if (primary) edge.leaveSitesToPeers();
   // The outbox's end is read before the routing table loads, so no change falls in between.
   await dispatcher.markStart();
   // A node without the edge role keeps no routing table: the sites are served elsewhere.
@@ -216,15 +259,20 @@ export async function buildApp(config: Config, options: BuildOptions = {}): Prom
   }
   dispatcher.onDurableWork(() => void jobs.wake());
   // Other nodes' commits wake this one at once (PostgreSQL); the pollers remain for a lost signal.
-  if (config.databaseUrl) {
+  // A cluster's primary listens for its workers too, and tells them.
+  if (config.databaseUrl && !worker) {
     const stopListening = listenForCommits(
       { databaseUrl: config.databaseUrl, schema: options.dbSchema },
-      (signal) => void (signal === 'jobs' ? jobs.wake() : dispatcher.wake()),
+      (signal) => {
+        void (signal === 'jobs' ? jobs.wake() : dispatcher.wake());
+        primary?.onCommitSignal(signal);
+      },
       fastify.log,
     );
     fastify.addHook('onClose', stopListening);
   }
-  registerQueueMetrics(metrics.registry, db);
+  // The queue is the node's: counted once, where it is sent (a worker's figures are added to the primary's).
+  if (!worker) registerQueueMetrics(metrics.registry, db);
   const mailer = mailerFor(config);
   // Stopping: no new passes, then the sends under way finish (each within its 10 s timeout).
   fastify.addHook('onClose', async () => {
@@ -234,9 +282,11 @@ export async function buildApp(config: Config, options: BuildOptions = {}): Prom
   });
 
   const implemented = new Set<Parts['implemented'] extends Set<infer R> ? R : never>();
+  // An answer waits until its change reached the node's edges: this process's, then its fellow workers'.
   const settle = async (lastSeq: number) => {
-    if (!(await dispatcher.settled(lastSeq, SETTLE_TIMEOUT_MS)))
-      fastify.log.warn({ seq: lastSeq }, 'answered before the change reached every edge');
+    const settled =
+      (await dispatcher.settled(lastSeq, SETTLE_TIMEOUT_MS)) && (await (worker?.link.settle(lastSeq) ?? true));
+    if (!settled) fastify.log.warn({ seq: lastSeq }, 'answered before the change reached every edge');
   };
   const app: Parts = {
     config,
@@ -265,8 +315,14 @@ export async function buildApp(config: Config, options: BuildOptions = {}): Prom
       bindRoute(fastify, db, route, guard, handler, settle, config.uploadTimeouts);
     },
   };
-  await registerFeatures([...FEATURES, edgeFeature(edge.metrics)], app, config.roles);
-  if (config.roles.worker) {
+  // In a cluster the primary starts the node and runs its background work; the workers serve.
+  await registerFeatures([...FEATURES, edgeFeature(edge.metrics)], app, {
+    api: config.roles.api && !primary,
+    worker: config.roles.worker && !worker,
+    start: !worker,
+  });
+  if (worker) worker.link.follow(dispatcher);
+  if (config.roles.worker && !worker) {
     jobs.run();
     if (options.housekeeping !== false) {
       const schedule = housekeeping.schedule();

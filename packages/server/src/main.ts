@@ -1,33 +1,14 @@
 import cluster from 'node:cluster';
 import { buildApp } from './app.ts';
-import { type Running, runPrimary, runWorker, workerCount } from './cluster.ts';
+import { type Running, runPrimary, runWorker, serveConnections, workerCount } from './cluster.ts';
 import { loadConfig, loadDotEnv } from './config/load.ts';
 import { type Config, ConfigError } from './config/types.ts';
-import { createHttpServer } from './http/httpServer.ts';
-import { sitesPortListener } from './lifecycle/health.ts';
 import { CLOSE_MARGIN_MS } from './lifecycle/lifecycle.ts';
-import { listenTls } from './tls/https.ts';
 
 /** One process for everything: the console, the API and the sites. */
 async function runAlone(config: Config): Promise<Running> {
-  const { app, edge } = await buildApp(config);
-  await app.fastify.listen({ port: config.port, host: config.host });
-  if (app.tls && config.https) await listenTls(app.tls, config.https.port, config.host);
-  if (config.sitesPort !== null) {
-    // A port of its own for the sites, e.g. behind a load balancer that splits by host.
-    const sites = createHttpServer(sitesPortListener(edge, app.lifecycle));
-    app.lifecycle.adopt(sites);
-    sites.listen(config.sitesPort, config.host);
-  }
-  app.lifecycle.serving();
-  return {
-    app,
-    stop: async () => {
-      const cut = await app.lifecycle.drain(config.shutdownGraceMs);
-      if (cut > 0) app.log.warn({ cut }, 'cut the requests still in flight at the end of the shutdown grace');
-      await app.fastify.close();
-    },
-  };
+  const built = await buildApp(config);
+  return { app: built.app, stop: await serveConnections(built, config) };
 }
 
 /** Drains, closes and exits; the exit is forced if closing hangs past the grace. */

@@ -1,29 +1,19 @@
 import cluster, { type Worker } from 'node:cluster';
-import type { Counters, SiteMetrics } from './edge/metrics.ts';
+import type { Answer, FromWorker, PrimaryQuestion, ToWorker } from './clusterMessages.ts';
+import type { CommitSignal } from './db/commitSignals.ts';
+import type { SiteMetrics } from './edge/metrics.ts';
 import type { Parts } from './features/parts.ts';
 import type { ProcessFigures } from './metrics/nodeMetrics.ts';
 
-/** What the primary and its workers say to each other over the cluster's IPC channel. */
-export type ToWorker =
-  | { type: 'wharf:reload'; id: number; siteIds: string[] }
-  /** Asks for the worker's figures (a scrape of /metrics). */
-  | { type: 'wharf:scrape'; id: number }
-  | { type: 'wharf:stop' };
-/** A worker's answer to a question that carried an `id`. */
-type Answer =
-  | { type: 'wharf:reloaded'; id: number }
-  /** null when the worker could not gather them (logged there). */
-  | { type: 'wharf:scraped'; id: number; figures: ProcessFigures | null };
-export type FromWorker =
-  | { type: 'wharf:listening' }
-  /** It could not start, and why; it exits next. */
-  | { type: 'wharf:failed'; message: string }
-  | Answer
-  | { type: 'wharf:metrics'; counts: [string, Counters][] }
-  /** Drained and closed, with its last counts; it exits once this is sent. */
-  | { type: 'wharf:stopped'; counts: [string, Counters][] };
+/** What the primary does with its workers' questions and signals (see cluster.ts). */
+export interface PrimaryDuties {
+  /** Added to each worker's environment. */
+  workerEnv: Record<string, string>;
+  answer(question: PrimaryQuestion, from: Worker): Promise<unknown>;
+  committed(signal: CommitSignal): void;
+}
 
-const REFRESH_TIMEOUT_MS = 2_000;
+const CATCH_UP_TIMEOUT_MS = 5_000;
 /** Well within a scrape's timeout (Prometheus' default is 10 s): a stuck worker must not fail the scrape. */
 const SCRAPE_TIMEOUT_MS = 3_000;
 /** How long a stopping worker may take beyond the shutdown grace (closing its database, last metrics). */
@@ -85,6 +75,7 @@ export class WorkerPool {
     /** The node's per-site figures: a stopping worker hands its last counts over to them. */
     private readonly siteMetrics: Pick<SiteMetrics, 'add'>,
     private readonly graceMs: number,
+    private readonly duties: PrimaryDuties,
   ) {}
 
   /**
@@ -100,7 +91,7 @@ export class WorkerPool {
   }
 
   private fork() {
-    const worker = cluster.fork();
+    const worker = cluster.fork(this.duties.workerEnv);
     const workerPid = worker.process.pid;
     let said: string | undefined;
     this.workers.add(worker);
@@ -109,7 +100,11 @@ export class WorkerPool {
     worker.on('message', (message: FromWorker) => {
       if (message.type === 'wharf:listening') this.served(worker);
       else if (message.type === 'wharf:failed') said = message.message;
-      else this.receive(message);
+      else if (message.type === 'wharf:ask') void this.answer(worker, message.id, message.question);
+      else if (message.type === 'wharf:committed') {
+        this.duties.committed(message.signal);
+        this.tellOthers(worker, { type: 'wharf:wake', signal: message.signal });
+      } else this.receive(message);
     });
     worker.on('exit', (code, signal) => {
       this.workers.delete(worker);
@@ -158,15 +153,34 @@ export class WorkerPool {
     if (message.type === 'wharf:metrics' || message.type === 'wharf:stopped') {
       for (const [siteId, counts] of message.counts) this.siteMetrics.add(siteId, counts);
     }
-    if (message.type === 'wharf:reloaded' || message.type === 'wharf:scraped')
+    if (message.type === 'wharf:caught-up' || message.type === 'wharf:scraped')
       this.pendingAnswers.get(message.id)?.done(message);
   }
 
-  /** Has every worker read these sites again into its routing table. */
-  async reloadSites(siteIds: string[]): Promise<void> {
-    // A stuck worker must not hold up the API; it reads these sites again when it recovers or restarts.
-    const reload = (id: number): ToWorker => ({ type: 'wharf:reload', id, siteIds });
-    await Promise.all([...this.workers].map((worker) => this.ask(worker, reload, REFRESH_TIMEOUT_MS)));
+  /** Answers a worker's question; a failure answers undefined (and is logged), as the worker would not wait forever. */
+  private async answer(worker: Worker, id: number, question: PrimaryQuestion) {
+    const value = await this.duties.answer(question, worker).catch((err) => {
+      this.app.log.error({ err, question: question.kind }, "could not answer a worker's question");
+      return undefined;
+    });
+    if (worker.isConnected()) worker.send({ type: 'wharf:answer', id, value } satisfies ToWorker, () => undefined);
+  }
+
+  /** Tells every worker but `from` (a signal it sent itself). */
+  tellOthers(from: Worker | null, message: ToWorker) {
+    for (const worker of this.workers)
+      if (worker !== from && worker.isConnected()) worker.send(message, () => undefined);
+  }
+
+  /**
+   * Has every worker but `from` (which has) followed the outbox up to `seq`, so that whichever
+   * worker takes the client's next request sees the change. A stuck worker must not hold up the
+   * answer: it follows the outbox when it recovers, or reads everything again when it restarts.
+   */
+  async catchUp(seq: number, from: Worker): Promise<void> {
+    const catchUp = (id: number): ToWorker => ({ type: 'wharf:catch-up', id, seq });
+    const others = [...this.workers].filter((worker) => worker !== from);
+    await Promise.all(others.map((worker) => this.ask(worker, catchUp, CATCH_UP_TIMEOUT_MS)));
   }
 
   /** The figures of every serving worker that answers in time (one that does not is left out, and said). */

@@ -20,16 +20,17 @@ export interface DbOptions {
   /** PostgreSQL schema to work in; tests give each run its own. */
   schema?: string;
   /**
-   * SQLite: checkpoint the write-ahead log in a thread of its own (`checkpoints.ts`), for the
-   * connection that answers requests; other processes' connections checkpoint as SQLite does.
+   * SQLite: who checkpoints the write-ahead log. `thread`: a thread of this process
+   * (`checkpoints.ts`), for the connection of a process alone or a cluster's primary; `elsewhere`:
+   * that primary's thread, for its workers' connections. Unset, SQLite does, in the committing call.
    */
-  checkpointsInThread?: boolean;
+  checkpoints?: 'thread' | 'elsewhere';
   /** PostgreSQL: what this process is, as `pg_stat_activity` shows its connections (default `wharf`). */
   applicationName?: string;
 }
 
 export function openDb(options: DbOptions): Db {
-  const { dataDir, databaseUrl, schema, checkpointsInThread = false, applicationName = 'wharf' } = options;
+  const { dataDir, databaseUrl, schema, checkpoints: checkpointer, applicationName = 'wharf' } = options;
   if (databaseUrl) {
     return new Kysely({ dialect: new PostgresDialect({ pool: openPool({ databaseUrl, schema, applicationName }) }) });
   }
@@ -40,7 +41,8 @@ export function openDb(options: DbOptions): Db {
   database.pragma('synchronous = NORMAL');
   database.pragma('busy_timeout = 5000');
   database.pragma('foreign_keys = ON');
-  const checkpoints = checkpointsInThread ? checkpointInThread(database, file) : null;
+  if (checkpointer === 'elsewhere') database.pragma('wal_autocheckpoint = 0');
+  const checkpoints = checkpointer === 'thread' ? checkpointInThread(database, file) : null;
   const connection = withStatementCache(database, undefined, () => checkpoints?.stop());
   return new Kysely({ dialect: new SqliteDialect({ database: connection }) });
 }

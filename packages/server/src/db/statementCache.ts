@@ -9,10 +9,20 @@ import type { SqliteDatabase } from 'kysely';
 export const STATEMENTS_KEPT = 1_000;
 
 /**
+ * Kysely opens its transactions with `begin`, which SQLite defers: the transaction reads, then asks
+ * for the write lock at its first write. With several processes on one file (a cluster's workers)
+ * that second step fails at once ("database is locked") when another process wrote meanwhile, as
+ * waiting could deadlock; `busy_timeout` never applies to it. Taking the write lock at `begin`
+ * makes each transaction wait its turn (within busy_timeout) instead.
+ */
+const TRANSACTION_TEXTS: Record<string, string> = { begin: 'begin immediate' };
+
+/**
  * The SQLite connection as Kysely sees it, with each statement prepared once and kept by its
  * text. Kysely prepares every query it runs anew; on the API's hot paths (a session, a site and
  * a membership looked up before each list) preparing took as long as running the statements.
- * SQLite prepares a kept statement again by itself when the schema changes.
+ * SQLite prepares a kept statement again by itself when the schema changes. Transactions take
+ * the write lock as they begin (TRANSACTION_TEXTS).
  */
 export function withStatementCache(
   connection: SqliteConnection,
@@ -27,7 +37,8 @@ export function withStatementCache(
       onClose?.();
       connection.close();
     },
-    prepare(sql: string) {
+    prepare(text: string) {
+      const sql = TRANSACTION_TEXTS[text] ?? text;
       const statement = kept.get(sql);
       if (statement) {
         // A statement still iterating (a streamed query) cannot run again until it ends.

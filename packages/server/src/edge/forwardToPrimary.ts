@@ -1,7 +1,6 @@
 import http, { type IncomingHttpHeaders, type IncomingMessage, type ServerResponse } from 'node:http';
-import type { Socket } from 'node:net';
 import type { Duplex } from 'node:stream';
-import type { Logger } from 'pino';
+import { api } from '@wharf/contract';
 import type { TrustProxy } from '../config/types.ts';
 import { errorJson } from '../http/errorHandler.ts';
 import { isPseudoHeader, requestHost } from '../http/requestHost.ts';
@@ -63,6 +62,18 @@ function unavailable(res: ServerResponse) {
   res.end(body);
 }
 
+/** A contract path as a pattern of the request's target, query allowed. */
+const pathPattern = (path: string) => new RegExp(`^${path.replace(/:[A-Za-z]+/g, '[^/?]+')}(?:\\?|$)`);
+
+/**
+ * Requests whose answer is the whole node's, from counts its workers send the primary every
+ * second: the metrics, and a site's traffic (which writes them first).
+ */
+const NODE_WIDE = [pathPattern('/metrics'), pathPattern(api.getSiteTraffic.path)];
+
+/** Whether a cluster worker hands this request to its primary rather than answering it. */
+export const servedByPrimary = (req: IncomingMessage) => NODE_WIDE.some((pattern) => pattern.test(req.url ?? ''));
+
 /** Keeps connections to the primary for reuse, and opens new ones with `connectToPrimary`. */
 class PrimaryAgent extends http.Agent {
   constructor(private readonly socketPath: string) {
@@ -75,17 +86,14 @@ class PrimaryAgent extends http.Agent {
   }
 }
 
-/**
- * Hands the console's and the API's requests that reach a cluster worker to the primary process,
- * which alone runs them (sessions, real-time sockets, uploads), over its local socket.
- */
+/** Hands the node-wide requests that reach a cluster worker to the primary process, over its local socket. */
 export class PrimaryForwarder {
   private readonly agent: PrimaryAgent;
 
   constructor(
     private readonly socketPath: string,
     private readonly trust: TrustProxy,
-    private readonly log: Logger,
+    private readonly log: { warn(details: Record<string, unknown>, message: string): void },
   ) {
     this.agent = new PrimaryAgent(socketPath);
   }
@@ -155,36 +163,6 @@ export class PrimaryForwarder {
 
   private dropIdleConnections() {
     for (const sockets of Object.values(this.agent.freeSockets)) for (const socket of sockets ?? []) socket.destroy();
-  }
-
-  /** Passes an upgrade (the console's real-time WebSocket) through as raw bytes both ways. */
-  upgrade(req: IncomingMessage, socket: Socket, head: Buffer) {
-    const headers = forwardedHeaders(req, this.trust);
-    headers.connection = 'Upgrade';
-    headers.upgrade = req.headers.upgrade;
-    const lines = [`${req.method} ${req.url} HTTP/1.1`];
-    for (const [name, value] of Object.entries(headers)) {
-      for (const item of Array.isArray(value) ? value : [value]) if (item !== undefined) lines.push(`${name}: ${item}`);
-    }
-    // Until the primary takes the connection, a client that goes away only ends its own socket.
-    socket.on('error', () => socket.destroy());
-    // No idle timeout: a real-time socket may be quiet for long.
-    connectToPrimary(this.socketPath, 0, (error, upstream) => {
-      if (error || socket.destroyed) {
-        upstream.destroy();
-        return socket.destroy();
-      }
-      upstream.write(`${lines.join('\r\n')}\r\n\r\n`);
-      if (head.length > 0) upstream.write(head);
-      upstream.pipe(socket).pipe(upstream);
-      const close = () => {
-        upstream.destroy();
-        socket.destroy();
-      };
-      upstream.on('error', close);
-      upstream.on('close', close);
-      socket.on('close', close);
-    });
   }
 
   close() {

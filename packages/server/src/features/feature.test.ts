@@ -19,7 +19,7 @@ describe('features as the composition registers them', () => {
     expect(FEATURES.every((declared) => declared.needs.length > 0)).toBe(true);
   });
 
-  it('hands each feature the parts it names and no others, and its work only on a worker node', async () => {
+  it('hands each feature the parts it names and no others, its work only on a worker node, its start-up not in a cluster worker', async () => {
     const server = await startTestServer();
     try {
       const seen: Record<string, string[]> = {};
@@ -30,17 +30,25 @@ describe('features as the composition registers them', () => {
           routes: (parts) => {
             seen[`${name} routes`] = Object.keys(parts).sort();
           },
+          start: async (parts) => {
+            seen[`${name} start`] = Object.keys(parts).sort();
+          },
           work: (parts) => {
             seen[`${name} work`] = Object.keys(parts).sort();
           },
         });
       const parts: Parts = server.app;
-      await registerFeatures([watcher('api node')], parts, { api: true, worker: false });
-      await registerFeatures([watcher('worker node')], parts, { api: false, worker: true });
+      await registerFeatures([watcher('api node')], parts, { api: true, start: true, worker: false });
+      await registerFeatures([watcher('worker node')], parts, { api: false, start: true, worker: true });
+      // A cluster worker: the node's start-up ran in its primary.
+      await registerFeatures([watcher('cluster worker')], parts, { api: true, start: false, worker: false });
       expect(seen).toEqual({
         'api node routes': ['db', 'log'],
+        'api node start': ['db', 'log'],
         'worker node routes': ['db', 'log'],
+        'worker node start': ['db', 'log'],
         'worker node work': ['db', 'log'],
+        'cluster worker routes': ['db', 'log'],
       });
     } finally {
       await server.close();

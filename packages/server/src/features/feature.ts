@@ -47,9 +47,13 @@ function partsFor<N extends keyof Parts>(parts: Parts, needs: readonly N[]): Par
   return Object.fromEntries(needs.map((need) => [need, parts[need]])) as PartsOf<N>;
 }
 
-/** The roles of this node that decide which hooks run: the API's extras, and the worker's background work. */
+/**
+ * What this process does for its node, deciding which hooks run: the API's extras, the node's
+ * start-up steps (once per node: not in each cluster worker), and the worker role's background work.
+ */
 interface NodeRoles {
   api: boolean;
+  start: boolean;
   worker: boolean;
 }
 
@@ -62,6 +66,6 @@ export async function registerFeatures(features: readonly Feature[], parts: Part
   const each = features.map((declared) => ({ declared, parts: partsFor(parts, declared.needs) }));
   for (const { declared, parts } of each) declared.routes?.(parts);
   if (roles.api) for (const { declared, parts } of each) declared.onApiNodes?.(parts);
-  for (const { declared, parts } of each) await declared.start?.(parts);
+  if (roles.start) for (const { declared, parts } of each) await declared.start?.(parts);
   if (roles.worker) for (const { declared, parts } of each) declared.work?.(parts);
 }

@@ -46,15 +46,24 @@ export class JobRunner {
 
   /** Whether this process runs the queue (the worker role); another's commits only wake it if so. */
   private running = false;
+  /** Where a wake goes in a process that does not run the queue (a cluster worker: its primary). */
+  private relay: (() => void) | null = null;
 
   run() {
     this.running = true;
     this.loop.start(POLL_EVERY_MS);
   }
 
-  /** Looks for due jobs now, in a process that runs the queue; never rejects. */
+  /** Looks for due jobs now, in a process that runs the queue (or has the one that does look); never rejects. */
   wake(): Promise<void> {
-    return this.running ? this.loop.wake() : Promise.resolve();
+    if (this.running) return this.loop.wake();
+    this.relay?.();
+    return Promise.resolve();
+  }
+
+  /** Passes this process's wakes on to the process that runs the queue. */
+  relayWakesTo(wake: () => void) {
+    this.relay = wake;
   }
 
   /** Stops claiming and waits for the attempts under way. */

@@ -94,6 +94,9 @@ function attachRealtime(parts: PartsOf<'config' | 'db' | 'dispatcher' | 'fastify
   const io = new Server(parts.fastify.server, {
     path: REALTIME_PATH,
     serveClient: false,
+    // Any process of a cluster may take a request: polling's requests of one session would
+    // reach processes that never saw its handshake. A WebSocket stays with the one it reached.
+    transports: ['websocket'],
     // Only the console's own pages may open the socket with the user's session; none while draining.
     allowRequest: (request, allow) =>
       allow(

@@ -35,13 +35,9 @@ export function RealtimeProvider({ children }: { children: ReactNode }) {
     // Missing, it leaves the page without live updates; loadChunk's notice says so.
     loadChunk(() => import('socket.io-client')).then(({ io }) => {
       if (left) return;
-      // A WebSocket at once, rather than a few polling requests first; polling only where it fails.
-      connection = io({
-        path: REALTIME_PATH,
-        withCredentials: true,
-        transports: ['websocket', 'polling'],
-        tryAllTransports: true,
-      });
+      // A WebSocket only: any of a node's processes may take each request, and socket.io's polling
+      // needs every request of a session to reach the process that opened it.
+      connection = io({ path: REALTIME_PATH, withCredentials: true, transports: ['websocket'] });
       connection.on('connect', () => {
         for (const key of rooms.current.keys()) connection?.emit('join', roomOf(key));
       });
