@@ -1,3 +1,4 @@
+import path from 'node:path';
 import { randomString } from '@wharf/server/testing';
 import pg from 'pg';
 import { type BenchServer, startBenchServer } from '../deploy/wharfServer.ts';
@@ -10,6 +11,10 @@ export interface BenchDatabase {
     database: { dataDir: string; databaseUrl: string | null; schema?: string };
     /** What the database does in time to a history that grew over months, done at once after writing it. */
     settle(): Promise<void>;
+    /** The environment another Wharf needs to start on the same data (with the same data directory). */
+    serverEnv: Record<string, string>;
+    /** The environment bench/api/bare.ts needs to read the same data. */
+    bareEnv: Record<string, string>;
   }>;
 }
 
@@ -27,7 +32,13 @@ const sqlite: BenchDatabase = {
   name: 'SQLite',
   async start() {
     const server = await startBenchServer();
-    return { server, database: { dataDir: server.dataDir, databaseUrl: null }, settle: async () => {} };
+    return {
+      server,
+      database: { dataDir: server.dataDir, databaseUrl: null },
+      settle: async () => {},
+      serverEnv: {},
+      bareEnv: { BARE_SQLITE: path.join(server.dataDir, 'wharf.sqlite') },
+    };
   },
 };
 
@@ -53,7 +64,13 @@ function postgres(url: string): BenchDatabase {
           await client.query(`set search_path to ${schema}`);
           await client.query('vacuum analyze releases, hook_deliveries, form_submissions');
         });
-      return { server, database: { dataDir: server.dataDir, databaseUrl: url, schema }, settle };
+      return {
+        server,
+        database: { dataDir: server.dataDir, databaseUrl: url, schema },
+        settle,
+        serverEnv: { DATABASE_URL: inSchema },
+        bareEnv: { BARE_DATABASE_URL: inSchema },
+      };
     },
   };
 }

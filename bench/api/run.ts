@@ -3,6 +3,7 @@ import { parseArgs } from 'node:util';
 import { type Load, runWrk, type WrkResult } from '../edge/wrk.ts';
 import { benchDatabases } from './databases.ts';
 import { type History, PULL_REQUESTS, RELEASES, siteWithHistory } from './history.ts';
+import { compareProcesses, type ProcessRow, processTable } from './processes.ts';
 import { type Row, resultsTable } from './report.ts';
 
 /**
@@ -63,9 +64,10 @@ async function check(url: string, path: string, cookie: string) {
     throw new Error(`The search found nothing: ${body}`);
 }
 
-const results: { database: string; rows: Row[] }[] = [];
+const results: { database: string; rows: Row[]; processes: ProcessRow[] }[] = [];
 for (const database of benchDatabases(options.databases?.toLowerCase().split(',') ?? null)) {
-  const { server, database: connection, settle } = await database.start();
+  const started = await database.start();
+  const { server, database: connection, settle } = started;
   try {
     const seeding = Date.now();
     const history = await siteWithHistory(server.url, connection);
@@ -82,9 +84,12 @@ for (const database of benchDatabases(options.databases?.toLowerCase().split(','
       rows.push({ label, result });
       console.log(`${database.name}: ${label}: ${Math.round(result.requestsPerSecond)} req/s, p99 ${result.p99Ms} ms`);
     }
-    results.push({ database: database.name, rows });
     // wrk stops with requests still queued in the server: let them finish before it closes.
     await sleep(2000);
+    // The trivial route and the first page again: Wharf in one process and in one per CPU, and a bare server.
+    const compared = cases(history).slice(0, 2);
+    const processes = await compareProcesses(server, started, compared, load, history.cookie);
+    results.push({ database: database.name, rows, processes });
   } finally {
     await server.close();
   }
@@ -94,4 +99,7 @@ console.log(
   `\n${RELEASES.toLocaleString('en-US')} releases, 10,000 hook deliveries and 10,000 submissions on one site; ` +
     `wrk -t${load.threads} -c${load.connections} -d${load.seconds}s, signed in with a session cookie\n`,
 );
-for (const { database, rows } of results) console.log(`${database}\n${resultsTable(rows)}\n`);
+for (const { database, rows, processes } of results) {
+  console.log(`${database}\n${resultsTable(rows)}\n`);
+  console.log(`${database}, by processes (same data, one after another)\n${processTable(processes)}\n`);
+}

@@ -22,6 +22,9 @@ export interface BenchServer {
   child: ChildProcess;
   /** Its data directory (the SQLite database is there unless DATABASE_URL was given). */
   dataDir: string;
+  /** Stops it and keeps its data, for another server to start on. */
+  stop(): Promise<void>;
+  /** Stops it and removes its data directory. */
   close(): Promise<void>;
 }
 
@@ -51,8 +54,12 @@ async function waitUntilAnswering(url: string, child: ChildProcess) {
  * A real Wharf in a process of its own, as `npm start` runs it (so its memory is its own), on
  * loopback, with a fresh SQLite database and blob store that go away on close.
  */
-export async function startBenchServer(env: Record<string, string> = {}): Promise<BenchServer> {
-  const dataDir = await mkdtemp(path.join(os.tmpdir(), 'wharf-bench-'));
+export async function startBenchServer(
+  env: Record<string, string> = {},
+  /** A data directory a stopped server left, to start on its data. */
+  reuse?: { dataDir: string },
+): Promise<BenchServer> {
+  const dataDir = reuse?.dataDir ?? (await mkdtemp(path.join(os.tmpdir(), 'wharf-bench-')));
   const port = await freePort();
   const url = `http://127.0.0.1:${port}`;
   // The server as `npm start` runs it: bundled, on plain Node.
@@ -75,16 +82,19 @@ export async function startBenchServer(env: Record<string, string> = {}): Promis
   running.add(child);
   child.once('exit', () => running.delete(child));
   await waitUntilAnswering(url, child);
+  const stop = async () => {
+    if (child.exitCode !== null) return;
+    const gone = new Promise((resolve) => child.once('exit', resolve));
+    child.kill('SIGTERM');
+    await gone;
+  };
   return {
     url,
     child,
     dataDir,
+    stop,
     async close() {
-      if (child.exitCode === null) {
-        const gone = new Promise((resolve) => child.once('exit', resolve));
-        child.kill('SIGTERM');
-        await gone;
-      }
+      await stop();
       await rm(dataDir, { recursive: true, force: true });
     },
   };

@@ -163,7 +163,7 @@ export async function buildApp(config: Config, options: BuildOptions = {}): Prom
     fastify,
     options.serveConsole === false ? undefined : serveConsole(fastify, options.consoleDir),
   );
-  await installSecurityHeaders(fastify, config);
+  installSecurityHeaders(fastify, config);
   await fastify.register(cookie);
   await fastify.register(multipart, { limits: { fields: 20, fieldSize: 64 * 1024 } });
   refuseCrossOriginMutations(fastify, config.url.origin);

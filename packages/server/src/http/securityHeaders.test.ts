@@ -68,6 +68,15 @@ describe('security headers of the console and the API', () => {
     expect(nonces.size).toBe(3);
   });
 
+  it('make a nonce only for console pages: the API answers with the same policy, no nonce in it', async () => {
+    const client = new TestClient(server.url);
+    for (const answer of [await client.get('/api/v1/system/info'), await client.get('/api/v1/user')]) {
+      const policy = policyOf(answer.headers);
+      expect(policy.get('style-src')).toEqual(["'self'", "'report-sample'"]);
+      expect(policy.get('connect-src')).toEqual(policyOf((await client.get('/')).headers).get('connect-src'));
+    }
+  });
+
   it('let the console connect only to its own origin, its socket and the crash-report collector', async () => {
     const policy = policyOf((await new TestClient(server.url).get('/')).headers);
     const origin = new URL(server.url);

@@ -1,20 +1,29 @@
 import { randomBytes } from 'node:crypto';
-import type { ServerResponse } from 'node:http';
-import helmet from '@fastify/helmet';
+import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { FastifyInstance, FastifyReply } from 'fastify';
+import helmet, { type HelmetOptions } from 'helmet';
 import type { Config } from '../config/types.ts';
 
 /** The placeholder the console's build puts where each page's nonce goes (vite.config.ts `html.cspNonce`). */
 export const NONCE_PLACEHOLDER = 'WHARF_CSP_NONCE';
 
-const nonces = new WeakMap<ServerResponse, string>();
+/** Where a page's nonce goes in the policy computed once (see `installSecurityHeaders`). */
+const NONCE_MARK = 'WHARF-NONCE-MARK';
 
-/** The nonce of this answer's Content-Security-Policy: the console's own style tags carry it. */
+/** The policy of each server's console pages around their nonce: a page's is these two with its nonce between. */
+const pagePolicies = new WeakMap<FastifyInstance, [string, string]>();
+
+/**
+ * The nonce of this answer's Content-Security-Policy, made as the console's page asks for it: its
+ * own style tags carry it. Only pages pay for it; the API's answers keep the policy without one.
+ */
 export function cspNonceOf(reply: FastifyReply): string {
-  return nonces.get(reply.raw) ?? '';
+  const around = pagePolicies.get(reply.server);
+  if (!around) return '';
+  const nonce = randomBytes(16).toString('base64');
+  reply.raw.setHeader('content-security-policy', `${around[0]}${nonce}${around[1]}`);
+  return nonce;
 }
-
-const nonceSource = (_request: unknown, response: ServerResponse) => `'nonce-${nonces.get(response) ?? ''}'`;
 
 /** Where the console may connect: its own origin (API, real-time socket) and the crash-report collector. */
 function connectSources(config: Config) {
@@ -34,25 +43,16 @@ function providerOrigins(config: Config) {
   return [...new Set(bases.map((base) => base.origin))];
 }
 
-/**
- * Headers on every answer of the console and the API (the sites' answers are their own): no
- * framing, no sniffing, no referrer outside the console, and a Content-Security-Policy that lets
- * only the console's own files run. Mantine writes its theme into style tags: those carry a nonce
- * made for each answer. HSTS belongs to the HTTPS settings, so it is left out here.
- */
-export async function installSecurityHeaders(fastify: FastifyInstance, config: Config) {
-  fastify.addHook('onRequest', async (_request, reply) => {
-    nonces.set(reply.raw, randomBytes(16).toString('base64'));
-  });
-  await fastify.register(helmet, {
-    global: true,
+/** Helmet's settings for the console and the API; `styleNonce` is the page's, or none for other answers. */
+function helmetOptions(config: Config, styleNonce: string | null): HelmetOptions {
+  return {
     contentSecurityPolicy: {
       useDefaults: false,
       directives: {
         defaultSrc: ["'self'"],
         scriptSrc: ["'self'"],
         // A refused style is reported with its first characters, so its source can be found.
-        styleSrc: ["'self'", nonceSource, "'report-sample'"],
+        styleSrc: ["'self'", ...(styleNonce ? [`'nonce-${styleNonce}'`] : []), "'report-sample'"],
         imgSrc: ["'self'", 'data:', 'blob:', 'https:', ...providerOrigins(config)],
         fontSrc: ["'self'", 'data:'],
         connectSrc: connectSources(config),
@@ -63,9 +63,39 @@ export async function installSecurityHeaders(fastify: FastifyInstance, config: C
       },
     },
     strictTransportSecurity: false,
-    frameguard: { action: 'deny' },
+    xFrameOptions: { action: 'deny' },
     referrerPolicy: { policy: 'same-origin' },
     crossOriginResourcePolicy: { policy: 'same-origin' },
     crossOriginOpenerPolicy: { policy: 'same-origin' },
+  };
+}
+
+/** The headers helmet sets with these options: they depend on nothing of a request, so they are read once. */
+function headersOf(options: HelmetOptions): [string, string][] {
+  const headers: [string, string][] = [];
+  const recorder = {
+    setHeader: (name: string, value: unknown) => headers.push([name.toLowerCase(), String(value)]),
+    removeHeader: () => undefined,
+  };
+  helmet(options)({} as IncomingMessage, recorder as unknown as ServerResponse, () => undefined);
+  return headers;
+}
+
+/**
+ * Headers on every answer of the console and the API (the sites' answers are their own): no
+ * framing, no sniffing, no referrer outside the console, and a Content-Security-Policy that lets
+ * only the console's own files run. Mantine writes its theme into style tags: a console page's
+ * policy carries a nonce made for it, which its tags carry too. HSTS belongs to the HTTPS
+ * settings, so it is left out here. Helmet computes the headers once, at start; a request only
+ * copies them (on the raw answer, so that answers the console's files write themselves have them).
+ */
+export function installSecurityHeaders(fastify: FastifyInstance, config: Config) {
+  const headers = headersOf(helmetOptions(config, null));
+  const pagePolicy = headersOf(helmetOptions(config, NONCE_MARK)).find(([name]) => name === 'content-security-policy');
+  const [before, after] = (pagePolicy?.[1] ?? '').split(NONCE_MARK) as [string, string];
+  pagePolicies.set(fastify, [before, after]);
+  fastify.addHook('onRequest', async (_request, reply) => {
+    const res = reply.raw;
+    for (const [name, value] of headers) res.setHeader(name, value);
   });
 }

@@ -7,7 +7,7 @@ import tls from 'node:tls';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { testAuthority } from '../../test/certificates.ts';
 import { freePort, startTestServer, type TestServer } from '../../test/harness.ts';
-import { eventually, httpsGet } from '../../test/httpsClient.ts';
+import { eventually, httpsGet, upgradeStatusLine } from '../../test/httpsClient.ts';
 import { wholeBody } from '../../test/wholeAnswer.ts';
 import { buildWorld } from '../../test/world.ts';
 
@@ -93,10 +93,17 @@ describe('HTTPS with the operator certificate (WHARF_HTTPS_PORT, WHARF_TLS_CERT,
     expect((await httpsGet(httpsPort, `${siteName}.sites.localhost`, authority.ca)).text).toContain('Hello from Wharf');
   });
 
-  it('reaches the real-time socket server over HTTPS (engine.io answers its opening poll)', async () => {
-    const open = await httpsGet(httpsPort, 'localhost', authority.ca, '/socket.io/?EIO=4&transport=polling');
-    expect(open.status).toBe(200);
-    expect(open.text).toMatch(/^0\{"sid":/);
+  it('reaches the real-time socket server over HTTPS: its WebSocket upgrade, and no polling', async () => {
+    const upgrade = await upgradeStatusLine(
+      httpsPort,
+      'localhost',
+      authority.ca,
+      '/socket.io/?EIO=4&transport=websocket',
+    );
+    expect(upgrade).toBe('HTTP/1.1 101 Switching Protocols');
+    // Polling's requests of one session could reach processes that never saw its handshake.
+    const polling = await httpsGet(httpsPort, 'localhost', authority.ca, '/socket.io/?EIO=4&transport=polling');
+    expect(polling.status).toBe(400);
   });
 
   it('refuses the handshake for a name no certificate covers, and without a name', async () => {

@@ -1,0 +1,108 @@
+import { spawn } from 'node:child_process';
+import os from 'node:os';
+import path from 'node:path';
+import { setTimeout as sleep } from 'node:timers/promises';
+import { type BenchServer, startBenchServer } from '../deploy/wharfServer.ts';
+import { type Load, runWrk, type WrkResult } from '../edge/wrk.ts';
+
+/** What runs the comparison: the cases measured, and how each server is reached. */
+interface Case {
+  label: string;
+  path: string;
+}
+
+export interface ProcessRow {
+  label: string;
+  one: WrkResult;
+  many: WrkResult;
+  bare: WrkResult;
+}
+
+/** The processes Wharf runs by default, and the bare server too: one per CPU. */
+export const PROCESSES = os.availableParallelism();
+
+async function measure(load: Load, port: number, cases: Case[], cookie: string) {
+  const results: WrkResult[] = [];
+  for (const { label, path: target } of cases) {
+    await runWrk({ ...load, seconds: 2 }, port, target, { cookie });
+    const result = await runWrk(load, port, target, { cookie });
+    if (result.failures > 0) throw new Error(`${label}: ${result.failures} failures\n${result.output}`);
+    results.push(result);
+  }
+  // wrk stops with requests still queued: let them finish before the server goes.
+  await sleep(1000);
+  return results;
+}
+
+/** bench/api/bare.ts on `port` with N processes, until it answers; answers how to stop it. */
+async function startBare(port: number, env: Record<string, string>) {
+  const child = spawn(process.execPath, ['--import', 'tsx', path.join(import.meta.dirname, 'bare.ts')], {
+    env: { ...process.env, ...env, BARE_PORT: String(port), BARE_PROCESSES: String(PROCESSES) },
+    stdio: ['ignore', 'inherit', 'inherit'],
+    detached: true,
+  });
+  const deadline = Date.now() + 30_000;
+  while (
+    !(await fetch(`http://127.0.0.1:${port}/api/v1/system/info`)
+      .then((a) => a.ok)
+      .catch(() => false))
+  ) {
+    if (Date.now() > deadline || child.exitCode !== null) throw new Error('the bare server did not answer');
+    await sleep(100);
+  }
+  return () => {
+    process.kill(-child.pid!, 'SIGKILL');
+  };
+}
+
+/**
+ * The same cases, one after another on the same data: Wharf with PROCESSES workers (the server
+ * the bench started), Wharf in one process, and the bare server with PROCESSES processes. The
+ * bench's server is left stopped; its data stays for the caller to remove.
+ */
+export async function compareProcesses(
+  server: BenchServer,
+  started: { serverEnv: Record<string, string>; bareEnv: Record<string, string> },
+  cases: Case[],
+  load: Load,
+  cookie: string,
+): Promise<ProcessRow[]> {
+  const port = Number(new URL(server.url).port);
+  const many = await measure(load, port, cases, cookie);
+  await server.stop();
+  const alone = await startBenchServer({ ...started.serverEnv, WHARF_WORKERS: '1' }, { dataDir: server.dataDir });
+  const one = await measure(load, Number(new URL(alone.url).port), cases, cookie);
+  await alone.stop();
+  const stopBare = await startBare(port, started.bareEnv);
+  try {
+    const bare = await measure(load, port, cases, cookie);
+    return cases.map(({ label }, i) => ({ label, one: one[i]!, many: many[i]!, bare: bare[i]! }));
+  } finally {
+    stopBare();
+  }
+}
+
+/** Issue 30's targets: 1.7× from a second process, and at least 0.7× a bare Fastify on the same queries. */
+export function processTable(rows: ProcessRow[]) {
+  const rate = (result: WrkResult) => Math.round(result.requestsPerSecond).toLocaleString('en-US');
+  const cells = rows.map(({ label, one, many, bare }) => [
+    label,
+    `${rate(one)} / ${one.p99Ms.toFixed(1)}`,
+    `${rate(many)} / ${many.p99Ms.toFixed(1)}`,
+    `${(many.requestsPerSecond / one.requestsPerSecond).toFixed(2)}×`,
+    `${rate(bare)} / ${bare.p99Ms.toFixed(1)}`,
+    `${(many.requestsPerSecond / bare.requestsPerSecond).toFixed(2)}×`,
+  ]);
+  const header = [
+    'request',
+    'Wharf, 1 process: req/s / p99 ms',
+    `Wharf, ${PROCESSES} workers`,
+    `${PROCESSES} vs 1`,
+    `bare Fastify, ${PROCESSES} processes`,
+    'Wharf/bare',
+  ];
+  const widths = header.map((title, i) => Math.max(title.length, ...cells.map((row) => row[i]!.length)));
+  const line = (row: string[]) =>
+    row.map((cell, i) => (i === 0 ? cell.padEnd(widths[i]!) : cell.padStart(widths[i]!))).join('  ');
+  return [line(header), widths.map((w) => '-'.repeat(w)).join('  '), ...cells.map(line)].join('\n');
+}
