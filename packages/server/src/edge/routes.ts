@@ -40,8 +40,13 @@ class LastRead<T> {
 
 const needs = ['access', 'config', 'db', 'fastify', 'handle', 'lifecycle', 'log', 'metrics'] as const;
 
-/** The edge's figures: metrics for Prometheus (with the node's own) and each site's traffic (flushed every minute). */
-function edgeRoutes(parts: PartsOf<(typeof needs)[number]>, siteMetrics: SiteMetrics) {
+/**
+ * The edge's figures: metrics for Prometheus (with the node's own) and each site's traffic (flushed
+ * every minute). `keepsTotals`: this process holds the node's per-site counts and writes them; a
+ * cluster worker hands its counts to the primary every second instead (and its requests for these
+ * routes too), so that no count is written twice or missing from the totals.
+ */
+function edgeRoutes(parts: PartsOf<(typeof needs)[number]>, siteMetrics: SiteMetrics, keepsTotals: boolean) {
   const { db, fastify, config } = parts;
   // An operator looks at metrics most while the database is away: what they read from it is
   // answered as last read then, and the dependencies' own series say the database is down.
@@ -50,16 +55,18 @@ function edgeRoutes(parts: PartsOf<(typeof needs)[number]>, siteMetrics: SiteMet
     new Map<string, string>(),
   );
   const pageViews = new LastRead(() => pageViewMetrics(db), '');
-  const flush = setInterval(
-    () => void siteMetrics.flush(db).catch((err) => parts.log.error({ err }, 'metrics flush failed')),
-    FLUSH_EVERY_MS,
-  );
-  flush.unref();
-  fastify.addHook('onClose', async () => {
-    clearInterval(flush);
-    // Stopping while the database is away: the last minute's counts are lost, not the clean stop.
-    await siteMetrics.flush(db).catch((err) => parts.log.error({ err }, 'metrics flush failed'));
-  });
+  if (keepsTotals) {
+    const flush = setInterval(
+      () => void siteMetrics.flush(db).catch((err) => parts.log.error({ err }, 'metrics flush failed')),
+      FLUSH_EVERY_MS,
+    );
+    flush.unref();
+    fastify.addHook('onClose', async () => {
+      clearInterval(flush);
+      // Stopping while the database is away: the last minute's counts are lost, not the clean stop.
+      await siteMetrics.flush(db).catch((err) => parts.log.error({ err }, 'metrics flush failed'));
+    });
+  }
 
   fastify.get('/metrics', async (request, reply) => {
     if (!carriesMetricsToken(config.metricsToken, request.headers.authorization))
@@ -102,5 +109,5 @@ function edgeRoutes(parts: PartsOf<(typeof needs)[number]>, siteMetrics: SiteMet
 }
 
 /** The edge's figures as API routes: the edge's own metrics, counted by the edge this node built. */
-export const edgeFeature = (siteMetrics: SiteMetrics) =>
-  feature({ name: 'edge', needs, routes: (parts) => edgeRoutes(parts, siteMetrics) });
+export const edgeFeature = (siteMetrics: SiteMetrics, { keepsTotals }: { keepsTotals: boolean }) =>
+  feature({ name: 'edge', needs, routes: (parts) => edgeRoutes(parts, siteMetrics, keepsTotals) });
