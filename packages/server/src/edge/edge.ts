@@ -115,8 +115,6 @@ export class Edge {
   private readonly hosts: HostParser;
   private readonly consoleHost: string;
   private readonly trustProxy: TrustProxy;
-  /** Other processes serving sites from the same database (cluster workers), told of changes too. */
-  private readonly peers: ((siteIds: string[]) => Promise<void>)[] = [];
   private readonly db: Db;
   private servesSites = true;
   private readonly reloadLater: ReloadLater;
@@ -142,10 +140,6 @@ export class Edge {
     this.trustProxy = config.trustProxy;
     this.outbound = outbound;
     this.reloadLater = new ReloadLater((siteIds) => this.reloadSites(siteIds), log);
-  }
-
-  addPeer(reloadSites: (siteIds: string[]) => Promise<void>) {
-    this.peers.push(reloadSites);
   }
 
   /**
@@ -177,11 +171,11 @@ export class Edge {
     }
   }
 
-  /** Brings the routing tables of this process and its peers up to a batch of outbox events. */
+  /** Brings this process's routing table up to a batch of outbox events. */
   async applyEvents(events: OutboxEvent[]) {
     const siteIds = sitesTouchedBy(events);
     if (siteIds.length === 0) return;
-    await Promise.all([this.reloadSites(siteIds), ...this.peers.map((reload) => reload(siteIds))]);
+    await this.reloadSites(siteIds);
   }
 
   /** Whether a request on the shared port is for a site rather than the console or the API. */
