@@ -1,6 +1,6 @@
 import { existsSync } from 'node:fs';
 import { defineConfig } from 'vitest/config';
-import { SlowestFiles } from './scripts/vitest/slowestFiles.ts';
+import { RunSummary } from './scripts/vitest/runSummary.ts';
 import { SlowFirst } from './scripts/vitest/slowFirst.ts';
 
 export default defineConfig({
@@ -13,6 +13,6 @@ export default defineConfig({
     maxWorkers: 3,
     // One queue for every project, longest files first: the run ends when its last file does.
     sequence: { sequencer: SlowFirst },
-    reporters: ['default', new SlowestFiles()],
+    reporters: ['default', new RunSummary()],
   },
 });
