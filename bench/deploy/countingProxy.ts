@@ -1,8 +1,9 @@
 import net from 'node:net';
 
 /**
- * A TCP relay on loopback that counts the bytes clients send to the server: what an upload
- * costs on the wire, HTTP headers and framing included, whoever the client is (wharf or curl).
+ * A TCP relay on loopback that counts the bytes between clients and the server, both ways: what
+ * an upload costs on the wire, HTTP headers and framing included, whoever the client is (wharf or
+ * curl), as rsync counts what it sends and receives.
  */
 export async function startCountingProxy(port: number) {
   let sent = 0;
@@ -13,9 +14,10 @@ export async function startCountingProxy(port: number) {
       sockets.add(socket);
       socket.on('close', () => sockets.delete(socket));
     }
-    client.on('data', (chunk: Buffer) => {
-      sent += chunk.length;
-    });
+    for (const socket of [client, upstream])
+      socket.on('data', (chunk: Buffer) => {
+        sent += chunk.length;
+      });
     client.pipe(upstream).pipe(client);
     client.on('error', () => upstream.destroy());
     upstream.on('error', () => client.destroy());
@@ -23,7 +25,7 @@ export async function startCountingProxy(port: number) {
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
   return {
     url: `http://127.0.0.1:${(server.address() as net.AddressInfo).port}`,
-    /** Bytes sent since the last call. */
+    /** Bytes sent either way since the last call. */
     takeSent() {
       const value = sent;
       sent = 0;

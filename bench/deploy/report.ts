@@ -13,9 +13,9 @@ export const mebibytes = (bytes: number) => `${(bytes / MiB).toFixed(0)} MiB`;
 export const kilobytes = (bytes: number) => `${(bytes / 1000).toFixed(1)} kB`;
 export const runs = (values: number[]) => values.map((value) => value.toFixed(2)).join(', ');
 
-/** One line of the table: a label, then the CLI's column and the baseline's. */
-export function row(label: string, cli: string, baseline: string) {
-  return `${label.padEnd(34)}${cli.padEnd(26)}${baseline}`;
+/** One line of a table: a label, then the CLI's column and the baselines'. */
+export function row(label: string, ...cells: string[]) {
+  return `${label.padEnd(36)}${cells.map((cell) => cell.padEnd(20)).join('')}`.trimEnd();
 }
 
 /** `target met` or `target missed`, so a reader sees at a glance which goals hold. */

@@ -17,13 +17,14 @@ import {
   seconds,
   verdict,
 } from './report.ts';
+import { rsyncTo, startRsyncDaemon } from './rsync.ts';
 import { type CliDeploy, deployWithCli, deployWithTarAndCurl, type Target, uploadArchiveWithCurl } from './uploads.ts';
 import { createSite, startBenchServer } from './wharfServer.ts';
 
 /**
- * bench/deploy, the "Measured" of issues 4 and 17, side by side in one run: a fresh deploy of a
- * 5,000-file / 50 MB site with `wharf upload` and with `tar czf` + `curl -F`; the redeploy after
- * one file changed; 20 uploads at once while 50 clients read the API; the server's peak memory
+ * bench/deploy, the "Measured" of issues 4, 17 and 30, side by side in one run: a fresh deploy of
+ * a 5,000-file / 50 MB site with `wharf upload`, with `rsync --fsync` to a daemon on loopback
+ * (with and without `-z`) and with `tar czf` + `curl -F`; the redeploy after one file changed; 20 uploads at once while 50 clients read the API; the server's peak memory
  * while it receives a 1 GiB archive. `BENCH_PARTS` (default `sites,parallel,large`) picks some.
  */
 
@@ -54,6 +55,7 @@ async function deploysOfTheSite() {
   const server = await startBenchServer();
   // Both uploaders go through the same counting relay, so their bytes on the wire compare.
   const proxy = await startCountingProxy(Number(new URL(server.url).port));
+  const rsync = await startRsyncDaemon(work);
   const cliTarget: Target = { url: proxy.url, ...(await createSite(server.url, 'bench-cli')) };
   const tarTarget: Target = { url: proxy.url, ...(await createSite(server.url, 'bench-tar')) };
   const withCli = async (site: GeneratedSite, release: string): Promise<CliTimed> => {
@@ -66,8 +68,11 @@ async function deploysOfTheSite() {
     const deploy = await deployWithTarAndCurl(site.root, `${site.root}.tar.gz`, tarTarget, release);
     return { seconds: deploy.seconds, wire: proxy.takeSent() };
   };
+  // rsync sends the CLI's folder to a destination of each run that holds its previous state.
+  const withRsync = (site: GeneratedSite, destination: string, compress: boolean) =>
+    rsyncTo(rsync.url, site.root, destination, compress);
 
-  const fresh = { cli: [] as CliTimed[], tar: [] as Timed[] };
+  const fresh = { cli: [] as CliTimed[], tar: [] as Timed[], rsync: [] as Timed[], rsyncZ: [] as Timed[] };
   let cliSite: GeneratedSite | undefined;
   let tarSite: GeneratedSite | undefined;
   for (let run = 0; run < RUNS; run++) {
@@ -81,18 +86,23 @@ async function deploysOfTheSite() {
       fresh.tar.push(await withTar(nextTar, `fresh ${run}`));
       fresh.cli.push(await withCli(nextCli, `fresh ${run}`));
     }
+    fresh.rsync.push(await withRsync(nextCli, `plain-${run}`, false));
+    fresh.rsyncZ.push(await withRsync(nextCli, `z-${run}`, true));
     for (const old of [cliSite, tarSite]) if (old) await rm(old.root, { recursive: true, force: true });
     cliSite = nextCli;
     tarSite = nextTar;
   }
 
-  const changed = { cli: [] as CliTimed[], tar: [] as Timed[] };
+  const changed = { cli: [] as CliTimed[], tar: [] as Timed[], rsync: [] as Timed[], rsyncZ: [] as Timed[] };
   for (let run = 0; run < RUNS; run++) {
     await changeOneFile(cliSite!);
     await changeOneFile(tarSite!);
     changed.cli.push(await withCli(cliSite!, `one file changed ${run}`));
     changed.tar.push(await withTar(tarSite!, `one file changed ${run}`));
+    changed.rsync.push(await withRsync(cliSite!, `plain-${RUNS - 1}`, false));
+    changed.rsyncZ.push(await withRsync(cliSite!, `z-${RUNS - 1}`, true));
   }
+  rsync.close();
   await proxy.close();
   await server.close();
   return { site: cliSite!, fresh, changed };
@@ -118,24 +128,42 @@ console.log(
 );
 async function reportSites() {
   const { site, fresh, changed } = await deploysOfTheSite();
-  const cliFresh = median(fresh.cli.map((deploy) => deploy.seconds));
-  const tarFresh = median(fresh.tar.map((deploy) => deploy.seconds));
-  const cliChanged = median(changed.cli.map((deploy) => deploy.seconds));
+  const medianOf = (deploys: Timed[]) => median(deploys.map((deploy) => deploy.seconds));
+  const wireOf = (deploys: Timed[], unit: (bytes: number) => string) => unit(median(deploys.map((d) => d.wire)));
+  const columns = (pick: (kind: Timed[]) => string, of: typeof fresh) =>
+    [of.cli, of.rsync, of.rsyncZ, of.tar].map(pick);
   const oneFile = changed.cli.at(-1)!;
   console.log(`\nA site of ${site.files.length + 1} files, ${megabytes(site.bytes)}\n`);
-  console.log(row('', 'wharf upload', 'tar czf + curl -F'));
-  console.log(row('Fresh deploy, median', seconds(cliFresh), seconds(tarFresh)));
-  console.log(row('  each run (s)', runs(fresh.cli.map((d) => d.seconds)), runs(fresh.tar.map((d) => d.seconds))));
-  console.log(row('  sent on the wire', megabytes(fresh.cli[0]!.wire), megabytes(fresh.tar[0]!.wire)));
-  console.log(row('One file changed, median', seconds(cliChanged), seconds(median(changed.tar.map((d) => d.seconds)))));
-  console.log(row('  each run (s)', runs(changed.cli.map((d) => d.seconds)), runs(changed.tar.map((d) => d.seconds))));
-  console.log(row('  sent on the wire', kilobytes(oneFile.wire), megabytes(changed.tar.at(-1)!.wire)));
-  console.log(row('  request bodies: manifest', kilobytes(oneFile.sentBytes - oneFile.uploadedBytes), ''));
-  console.log(row(`  + ${oneFile.uploadedFiles} changed file`, `${oneFile.uploadedBytes} B`, ''));
+  console.log(row('', 'wharf upload', 'rsync --fsync', 'rsync -z --fsync', 'tar czf + curl -F'));
+  console.log(row('Fresh deploy, median', ...columns((kind) => seconds(medianOf(kind)), fresh)));
+  console.log(row('  each run (s)', ...columns((kind) => runs(kind.map((d) => d.seconds)), fresh)));
+  console.log(row('  on the wire, both ways', ...columns((kind) => wireOf(kind, megabytes), fresh)));
+  console.log(row('One file changed, median', ...columns((kind) => seconds(medianOf(kind)), changed)));
+  console.log(row('  each run (s)', ...columns((kind) => runs(kind.map((d) => d.seconds)), changed)));
+  console.log(row('  on the wire, both ways', ...columns((kind) => wireOf(kind, kilobytes), changed)));
+  console.log(row('  request bodies (manifest, file)', kilobytes(oneFile.sentBytes)));
+  console.log(row(`  the ${oneFile.uploadedFiles} changed file, uncompressed`, `${oneFile.uploadedBytes} B`));
+  const ratio = (a: number, b: number) => `${(a / b).toFixed(2)}×`;
+  const cliFresh = medianOf(fresh.cli);
+  const cliChanged = medianOf(changed.cli);
+  const freshWire = median(fresh.cli.map((d) => d.wire));
+  const changedWire = median(changed.cli.map((d) => d.wire));
+  console.log('');
   console.log(
-    `\nFresh deploy at most 0.25× tar + curl (${(cliFresh / tarFresh).toFixed(2)}×): ${verdict(cliFresh <= 0.25 * tarFresh)}`,
+    `Fresh deploy time ≤ 1.0× rsync --fsync (${ratio(cliFresh, medianOf(fresh.rsync))}): ${verdict(cliFresh <= medianOf(fresh.rsync))}`,
   );
-  console.log(`One file changed in at most 0.3 s end to end: ${verdict(cliChanged <= 0.3)}`);
+  const rsyncZFreshWire = median(fresh.rsyncZ.map((d) => d.wire));
+  console.log(
+    `Fresh deploy bytes ≤ rsync -z (${ratio(freshWire, rsyncZFreshWire)}): ${verdict(freshWire <= rsyncZFreshWire)}`,
+  );
+  const rsyncChanged = medianOf(changed.rsync);
+  console.log(
+    `One file changed, time ≤ 2× rsync (${ratio(cliChanged, rsyncChanged)}): ${verdict(cliChanged <= 2 * rsyncChanged)}`,
+  );
+  const rsyncChangedWire = median(changed.rsync.map((d) => d.wire));
+  console.log(
+    `One file changed, bytes ≤ 2× rsync (${ratio(changedWire, rsyncChangedWire)}): ${verdict(changedWire <= 2 * rsyncChangedWire)}`,
+  );
 }
 
 async function reportParallel() {

@@ -55,5 +55,5 @@ export class RunSummary implements Reporter {
 
 function firstLine(error: SerializedError | undefined) {
   const text = error?.message ?? error?.name ?? 'no error message';
-  return text.split('\n')[0].slice(0, 300);
+  return (text.split('\n')[0] ?? '').slice(0, 300);
 }

@@ -10,6 +10,10 @@ export interface RecordedRequest {
   cut?: boolean;
   /** The Idempotency-Key header sent, if any. */
   idempotencyKey?: string;
+  /** The Content-Encoding header sent, if any. */
+  contentEncoding?: string;
+  /** The body as it came, of a manifest (POST …/deploys) only. */
+  body?: Buffer;
 }
 
 export interface RecordingProxy {
@@ -20,6 +24,8 @@ export interface RecordingProxy {
    * incremental deploys, 413 as a server whose request size limit a long manifest exceeds.
    */
   refuseDeploys: { status: number; code: string; message: string } | null;
+  /** Answer the next GET …/deploys/base with this, as the server would for a release deleted right after. */
+  replaceBase: unknown;
   /** Answer this many of the next file uploads (single or batches) 503, as a server restarting would. */
   failUploads: number;
   /**
@@ -32,6 +38,7 @@ export interface RecordingProxy {
 }
 
 const DEPLOYS_ROUTE = /^\/api\/v1\/sites\/[^/]+\/deploys$/;
+const BASE_ROUTE = /^\/api\/v1\/sites\/[^/]+\/deploys\/base(\?|$)/;
 /** A deploy's files: one (PUT …/files/{hash}) or a batch (POST …/files). */
 export const FILE_ROUTE = /^\/api\/v1\/deploys\/[^/]+\/files(\/|$)/;
 
@@ -50,12 +57,24 @@ export async function startRecordingProxy(target: string): Promise<RecordingProx
     const record: RecordedRequest = { method: request.method ?? '', path: request.url ?? '', bytes: 0 };
     const idempotencyKey = request.headers['idempotency-key'];
     if (typeof idempotencyKey === 'string') record.idempotencyKey = idempotencyKey;
+    const contentEncoding = request.headers['content-encoding'];
+    if (contentEncoding) record.contentEncoding = contentEncoding;
     proxy.requests.push(record);
-    request.on('data', (chunk: Buffer) => (record.bytes += chunk.length));
+    const isManifest = request.method === 'POST' && DEPLOYS_ROUTE.test(record.path);
+    request.on('data', (chunk: Buffer) => {
+      record.bytes += chunk.length;
+      if (isManifest) record.body = Buffer.concat([record.body ?? Buffer.alloc(0), chunk]);
+    });
     const refusal = proxy.refuseDeploys;
-    if (refusal && request.method === 'POST' && DEPLOYS_ROUTE.test(record.path)) {
+    if (refusal && isManifest) {
       request.resume();
       return request.on('end', () => answer(response, refusal.status, refusal.code, refusal.message));
+    }
+    if (proxy.replaceBase && BASE_ROUTE.test(record.path)) {
+      const base = proxy.replaceBase;
+      proxy.replaceBase = null;
+      response.writeHead(200, { 'content-type': 'application/json' });
+      return response.end(JSON.stringify(base));
     }
     if (proxy.failUploads > 0 && FILE_ROUTE.test(record.path)) {
       proxy.failUploads--;
@@ -91,6 +110,7 @@ export async function startRecordingProxy(target: string): Promise<RecordingProx
     url: `http://127.0.0.1:${port}`,
     requests: [],
     refuseDeploys: null,
+    replaceBase: null,
     failUploads: 0,
     cutAnswer: null,
     close: () =>

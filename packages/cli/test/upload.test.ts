@@ -1,5 +1,6 @@
 import { writeFile } from 'node:fs/promises';
 import path from 'node:path';
+import { gunzipSync, zstdDecompressSync } from 'node:zlib';
 import { expectStatus, freePort, siteRequest } from '@wharf/server/testing';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { exitCodes } from '../src/failures.ts';
@@ -23,11 +24,19 @@ afterAll(async () => {
 beforeEach(() => {
   proxy.requests.length = 0;
   proxy.refuseDeploys = null;
+  proxy.replaceBase = null;
   proxy.failUploads = 0;
 });
 
 const connection = () => ['--url', proxy.url, '--site', world.siteId, '--token', world.siteToken];
 const fileUploads = () => proxy.requests.filter((request) => FILE_ROUTE.test(request.path));
+
+/** The manifest the last upload posted, with its body decoded. */
+function manifestSent() {
+  const request = proxy.requests.findLast((recorded) => recorded.body !== undefined)!;
+  const body = request.contentEncoding === 'zstd' ? zstdDecompressSync(request.body!) : request.body!;
+  return { ...request, json: JSON.parse(body.toString()) };
+}
 
 /** What a branch URL serves, asked by host name as a browser would. */
 async function served(url: string, pathname = '/') {
@@ -53,11 +62,16 @@ describe('wharf upload, against a real server', () => {
       uploaded: { files: 3 },
       branches: [{ name: 'main', url: expect.stringContaining(world.siteName) }],
     });
-    // One tar of the three: a 512-byte header and padding to 512 bytes for each, and its end.
+    // One tar of the three, compressed: less than its 512-byte headers, the padding of each file to
+    // 512 bytes, and its end.
     expect(fileUploads()).toEqual([
-      { method: 'POST', path: expect.stringMatching(/\/files$/), bytes: 3 * 1024 + 1024 },
+      { method: 'POST', path: expect.stringMatching(/\/files$/), bytes: expect.any(Number), contentEncoding: 'zstd' },
     ]);
-    const firstManifest = proxy.requests.find((request) => request.path.endsWith('/deploys'))!;
+    expect(fileUploads()[0]!.bytes).toBeLessThan(3 * 1024 + 1024);
+    const firstManifest = manifestSent();
+    expect(firstManifest.contentEncoding).toBe('zstd');
+    expect(firstManifest.json).toMatchObject({ files: expect.any(Array) });
+    expect(firstManifest.json.base).toBeUndefined();
     expect(result.sentBytes).toBe(firstManifest.bytes + fileUploads()[0]!.bytes);
     expect(await served(result.branches[0].url)).toBe('<h1>Docs</h1>');
     const release = expectStatus(await world.owner.get(`/api/v1/releases/${result.release._id}`), 200);
@@ -69,10 +83,21 @@ describe('wharf upload, against a real server', () => {
     const second = (await runWharf(['upload', folder, ...connection(), '--release', 'second', '--json'])).json();
     expect(second).toMatchObject({ ok: true, uploaded: { files: 1, bytes: changed.length } });
     expect(fileUploads()).toEqual([
-      { method: 'PUT', path: expect.stringMatching(/\/files\/[0-9a-f]{64}$/), bytes: changed.length },
+      {
+        method: 'PUT',
+        path: expect.stringMatching(/\/files\/[0-9a-f]{64}$/),
+        bytes: expect.any(Number),
+        contentEncoding: 'zstd',
+      },
     ]);
-    const manifest = proxy.requests.find((request) => request.path.endsWith('/deploys'))!;
-    expect(second.sentBytes).toBe(manifest.bytes + changed.length);
+    // The manifest names only what changed since the release the branch serves.
+    const manifest = manifestSent();
+    expect(manifest.json).toMatchObject({
+      files: [{ path: 'assets/app.js', size: changed.length }],
+      removed: [],
+      base: { release: result.release._id },
+    });
+    expect(second.sentBytes).toBe(manifest.bytes + fileUploads()[0]!.bytes);
     expect(await served(second.branches[0].url, '/assets/app.js')).toBe(changed);
   });
 
@@ -119,6 +144,23 @@ describe('wharf upload, against a real server', () => {
     expect(json.ruleProblems).toHaveLength(3);
   });
 
+  it('sends the whole manifest when the release it was relative to is gone', async () => {
+    const folder = await siteFolder({ 'index.html': '<h1>Gone</h1>', 'keep.txt': 'keep' });
+    proxy.replaceBase = {
+      encodings: ['gzip'],
+      release: { _id: 'deleted-release', files: [['keep.txt', '0'.repeat(16)]] },
+    };
+    const run = await runWharf(['upload', folder, ...connection(), '--branch', 'gone', '--json']);
+    expect(run.code).toBe(0);
+    expect(run.json()).toMatchObject({ ok: true, release: { fileCount: 2 } });
+    const manifests = proxy.requests.filter((request) => request.body !== undefined);
+    expect(manifests.map((request) => request.contentEncoding)).toEqual(['gzip', 'gzip']);
+    const [relative, whole] = manifests.map((request) => JSON.parse(gunzipSync(request.body!).toString()));
+    expect(relative.base.release).toBe('deleted-release');
+    expect(whole.base).toBeUndefined();
+    expect(whole.files).toHaveLength(2);
+  });
+
   it('sends a tar.gz to a server without incremental deploys', async () => {
     proxy.refuseDeploys = {
       status: 404,
@@ -137,10 +179,11 @@ describe('wharf upload, against a real server', () => {
     const result = run.json();
     expect(result).toMatchObject({ method: 'archive', release: { fileCount: 4 }, uploaded: { files: 4 } });
     expect(proxy.requests.map((request) => `${request.method} ${request.path}`)).toEqual([
+      `GET /api/v1/sites/${world.siteId}/deploys/base?branch=legacy`,
       `POST /api/v1/sites/${world.siteId}/deploys`,
       `POST /api/v1/sites/${world.siteId}/releases`,
     ]);
-    expect(proxy.requests[1]!.bytes).toBe(result.sentBytes);
+    expect(proxy.requests[2]!.bytes).toBe(result.sentBytes);
     expect(await served(result.branches[0].url)).toBe('<h1>Old server</h1>');
     // Pretty URLs (on for every new site): page.html is served at /deep/er/page.
     expect(await served(result.branches[0].url, '/deep/er/page')).toBe('page');

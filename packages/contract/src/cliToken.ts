@@ -2,6 +2,7 @@ import { deleteBranch, listBranches, setBranchRelease } from './routes/branches.
 import {
   createDeploy,
   finalizeDeploy,
+  getDeployBase,
   listReleases,
   uploadDeployFile,
   uploadDeployFiles,
@@ -12,6 +13,7 @@ import { getUser } from './routes/system.ts';
 /** Every call the `wharf` command makes with a person's token (uploads, branches, releases, whoami). */
 const cliCalls = [
   getUser,
+  getDeployBase,
   createDeploy,
   uploadDeployFile,
   uploadDeployFiles,

@@ -82,6 +82,8 @@ export const errorCodes = {
   ALREADY_MEMBER: 409,
   LAST_IDENTITY: 409,
   DEPLOY_FINALISED: 409,
+  /** The release a relative manifest names is gone, or the manifest it makes does not match its digest: send the whole manifest. */
+  DEPLOY_BASE_CHANGED: 409,
   DEPLOY_INCOMPLETE: 409,
   IDEMPOTENCY_KEY_IN_USE: 409,
   /** A `wharf login` already approved or cancelled: it is answered once. */
@@ -103,6 +105,8 @@ export const errorCodes = {
   /** A URL over the limit, or a path segment longer than any id or name the API has. */
   URL_TOO_LONG: 414,
   MEDIA_TYPE_UNSUPPORTED: 415,
+  /** A request body in a content coding the route does not take; the answer's `Accept-Encoding` lists those it does. */
+  ENCODING_UNSUPPORTED: 415,
   MISDIRECTED_REQUEST: 421,
   IDEMPOTENCY_KEY_REUSED: 422,
   DOMAIN_NOT_VERIFIED: 422,

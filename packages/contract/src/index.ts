@@ -1,6 +1,7 @@
 export * from './cli.ts';
 export * from './cliToken.ts';
 export * from './constants.ts';
+export * from './contentType.ts';
 export * from './entities/apiToken.ts';
 export * from './entities/audit.ts';
 export * from './entities/branch.ts';

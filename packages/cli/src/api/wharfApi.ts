@@ -2,6 +2,7 @@ import type { Blob } from 'node:buffer';
 import { randomUUID } from 'node:crypto';
 import { api, type Route, type RouteBody, type RouteResponse, routePath } from '@wharf/contract';
 import { CliFailure, exitCodes } from '../failures.ts';
+import { type BodyCoding, compress } from '../lib/compress.ts';
 import { version } from '../version.ts';
 import { ApiError, causeOf, FileChangedError, NetworkError, readErrorAnswer } from './apiErrors.ts';
 import { isRetryable, type RetryPolicy, retryDelay, sleep } from './retry.ts';
@@ -18,8 +19,10 @@ export interface Connection {
 
 /** A request body, built anew for each attempt: a stream can be read only once. */
 export interface RequestBody {
-  content: string | Blob | AsyncIterable<Uint8Array>;
+  content: string | Blob | Buffer | AsyncIterable<Uint8Array>;
   contentType: string;
+  /** The content coding the content is in (`Content-Encoding`), when compressed. */
+  contentEncoding?: BodyCoding;
 }
 
 type Attempt = { status: number; statusText: string; text: string } | { networkProblem: unknown };
@@ -35,7 +38,9 @@ async function* withoutEmptyChunks(chunks: AsyncIterable<Uint8Array>) {
 }
 
 const sendable = (content: RequestBody['content']) =>
-  typeof content === 'string' || !(Symbol.asyncIterator in content) ? content : withoutEmptyChunks(content);
+  typeof content === 'string' || Buffer.isBuffer(content) || !(Symbol.asyncIterator in content)
+    ? content
+    : withoutEmptyChunks(content);
 
 /** The calls of the contract the CLI makes, each retried on network errors and 5xx answers. */
 export function wharfApi(connection: Connection) {
@@ -54,6 +59,7 @@ export function wharfApi(connection: Connection) {
           ...(connection.token ? { authorization: `Bearer ${connection.token}` } : {}),
           'user-agent': `wharf-cli/${version}`,
           ...(body ? { 'content-type': body.contentType } : {}),
+          ...(body?.contentEncoding ? { 'content-encoding': body.contentEncoding } : {}),
           ...(idempotencyKey ? { 'idempotency-key': idempotencyKey } : {}),
         },
         body: (body ? sendable(body.content) : undefined) as RequestInit['body'],
@@ -108,20 +114,32 @@ export function wharfApi(connection: Connection) {
   const json = (value: unknown) => () => ({ content: JSON.stringify(value), contentType: 'application/json' });
 
   return {
-    startDeploy: (siteId: string, body: RouteBody<typeof api.createDeploy>) =>
-      send(api.createDeploy, { siteId }, json(body), { idempotent: true }),
-    uploadDeployFile: (deployId: string, hash: string, file: Blob) =>
-      send(api.uploadDeployFile, { deployId, hash }, () => ({
-        content: file,
-        contentType: 'application/octet-stream',
-      })),
-    // Chunks as they are, streamed: fetch would copy a single buffer of the whole tar first.
-    uploadDeployFiles: (deployId: string, tar: Uint8Array[]) =>
+    deployBase: (siteId: string, branch: string | undefined) =>
+      send(api.getDeployBase, { siteId }, undefined, {}, { branch }),
+    /** The manifest goes compressed when the server takes a coding: a site's manifest is mostly paths. */
+    startDeploy: async (siteId: string, body: RouteBody<typeof api.createDeploy>, coding: BodyCoding | null) => {
+      const text = JSON.stringify(body);
+      const content = coding ? await compress(coding, Buffer.from(text)) : text;
+      const contentEncoding = coding ?? undefined;
+      const request = () => ({ content, contentType: 'application/json', contentEncoding });
+      return {
+        deploy: await send(api.createDeploy, { siteId }, request, { idempotent: true }),
+        sentBytes: content.length,
+      };
+    },
+    /** One file: its bytes, or (`encoded`) a compressed stream of them made anew for each try. */
+    uploadDeployFile: (deployId: string, hash: string, body: () => RequestBody) =>
+      send(api.uploadDeployFile, { deployId, hash }, body),
+    /** A tar of files, its chunks as they are (fetch would copy them into one buffer first), or compressed. */
+    uploadDeployFiles: (deployId: string, tar: Uint8Array[] | Buffer, contentEncoding?: BodyCoding) =>
       send(api.uploadDeployFiles, { deployId }, () => ({
-        content: (async function* () {
-          yield* tar;
-        })(),
+        content: Buffer.isBuffer(tar)
+          ? tar
+          : (async function* () {
+              yield* tar;
+            })(),
         contentType: 'application/x-tar',
+        contentEncoding,
       })),
     finalizeDeploy: (deployId: string) => send(api.finalizeDeploy, { deployId }),
     uploadRelease: (siteId: string, body: () => RequestBody) =>

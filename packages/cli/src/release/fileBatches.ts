@@ -1,9 +1,11 @@
 import { openAsBlob, readFileSync } from 'node:fs';
+import { isWorthCompressingToSend } from '@wharf/contract';
 import tar from 'tar-stream';
 import { ApiError, FileChangedError } from '../api/apiErrors.ts';
 import type { WharfApi } from '../api/wharfApi.ts';
 import { folderError } from '../failures.ts';
 import type { FolderFile } from '../folder/hashFiles.ts';
+import { type BodyCoding, compress, compressedStream } from '../lib/compress.ts';
 
 /**
  * Files travel many to a request, as a tar: a site of thousands of small files then costs tens of
@@ -13,8 +15,19 @@ import type { FolderFile } from '../folder/hashFiles.ts';
 const BATCH_BYTES = 4 * 1024 * 1024;
 const BATCH_FILES = 256;
 
-/** The files in upload order: batches of small files, and each large file on its own. */
+/** Whether a file goes compressed when the server takes a coding. */
+const compressible = (file: FolderFile) => isWorthCompressingToSend(file.path);
+
+/**
+ * The files in upload order: batches of small files, and each large file on its own. Files worth
+ * compressing and files compressed already (images, fonts, video) go in batches of their own,
+ * so that each batch is compressed on the wire or not as a whole.
+ */
 export function batchesOf(files: FolderFile[]): FolderFile[][] {
+  return [...batchesOfKind(files.filter(compressible)), ...batchesOfKind(files.filter((file) => !compressible(file)))];
+}
+
+function batchesOfKind(files: FolderFile[]): FolderFile[][] {
   const batches: FolderFile[][] = [];
   let batch: FolderFile[] = [];
   let bytes = 0;
@@ -39,7 +52,7 @@ export function batchesOf(files: FolderFile[]): FolderFile[][] {
 const ENTRY_TIME = new Date(0);
 
 /**
- * A batch as an uncompressed tar whose entries are named by their sha256, as the server takes
+ * A batch as a tar whose entries are named by their sha256, as the server takes
  * them. A file whose size changed since it was hashed is refused here; one whose content changed
  * at the same size, by the server.
  */
@@ -77,17 +90,35 @@ function changedFile(error: unknown, what: string) {
 const hasNoBatches = (error: unknown) =>
   error instanceof ApiError && error.status === 404 && error.code !== 'DEPLOY_NOT_FOUND';
 
+/** A stream that counts the bytes it passes on into `counter.bytes`. */
+async function* counted(chunks: AsyncIterable<Uint8Array>, counter: { bytes: number }) {
+  for await (const chunk of chunks) {
+    counter.bytes += chunk.byteLength;
+    yield chunk;
+  }
+}
+
 /**
  * Sends the files a deploy lacks, a batch at a time, and answers the bytes each request carried: a
  * batch of several as a tar, a file alone (a large one, or the one file a redeploy changed) as its
- * raw bytes, so that it costs nothing more than itself.
+ * bytes, so that it costs nothing more than itself. With a `coding`, what is worth compressing is
+ * compressed on the way.
  */
-export function fileSender(wharf: WharfApi, deployId: string) {
+export function fileSender(wharf: WharfApi, deployId: string, coding: BodyCoding | null) {
   let batchesRefused = false;
   const uploadFile = async (file: FolderFile) => {
     try {
+      if (coding && compressible(file)) {
+        const sent = { bytes: 0 };
+        await wharf.uploadDeployFile(deployId, file.hash, () => {
+          sent.bytes = 0;
+          const stream = compressedStream(coding, file.content ?? file.absolutePath);
+          return { content: counted(stream, sent), contentType: 'application/octet-stream', contentEncoding: coding };
+        });
+        return sent.bytes;
+      }
       const content = file.content ? new Blob([file.content]) : await openAsBlob(file.absolutePath);
-      await wharf.uploadDeployFile(deployId, file.hash, content);
+      await wharf.uploadDeployFile(deployId, file.hash, () => ({ content, contentType: 'application/octet-stream' }));
       return file.size;
     } catch (error) {
       throw changedFile(error, file.absolutePath);
@@ -102,6 +133,11 @@ export function fileSender(wharf: WharfApi, deployId: string) {
     if (batchesRefused || batch.length === 1) return uploadEach(batch);
     const tar = await tarOfBatch(batch);
     try {
+      if (coding && batch.every(compressible)) {
+        const compressed = await compress(coding, Buffer.concat(tar));
+        await wharf.uploadDeployFiles(deployId, compressed, coding);
+        return compressed.length;
+      }
       await wharf.uploadDeployFiles(deployId, tar);
       return tar.reduce((sum, chunk) => sum + chunk.length, 0);
     } catch (error) {

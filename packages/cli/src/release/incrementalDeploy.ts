@@ -1,7 +1,10 @@
+import { createHash } from 'node:crypto';
+import { BASE_HASH_PREFIX, type DeployBase, type ManifestEntry, manifestDigestText } from '@wharf/contract';
 import { ApiError } from '../api/apiErrors.ts';
 import type { WharfApi } from '../api/wharfApi.ts';
 import type { FolderFile } from '../folder/hashFiles.ts';
 import { formatBytes, plural } from '../lib/bytes.ts';
+import { codingFor } from '../lib/compress.ts';
 import { inParallel } from '../lib/inParallel.ts';
 import type { Progress } from '../output/progress.ts';
 import { batchesOf, fileSender } from './fileBatches.ts';
@@ -25,8 +28,62 @@ function reasonToSendAnArchive(error: unknown): string | null {
 }
 
 /**
- * Sends the manifest, then only the files the server lacks, then finalises. When the server
- * cannot deploy incrementally, answers why, so that the caller sends an archive instead.
+ * What the server offers this deploy: the release the branch serves (to send only what changed
+ * since) and the codings it takes. An older server without the route offers neither; nor does a
+ * branch name it refuses, which the manifest's answer then explains in the terms of the release.
+ */
+async function deployBaseOf(wharf: WharfApi, target: ReleaseTarget): Promise<DeployBase> {
+  try {
+    return await wharf.deployBase(target.siteId, target.branches[0]);
+  } catch (error) {
+    const noRoute = error instanceof ApiError && error.status === 404 && error.code !== 'SITE_NOT_FOUND';
+    const refusedBranch = error instanceof ApiError && error.code === 'VALIDATION_FAILED';
+    if (noRoute || refusedBranch) return { encodings: [], release: null };
+    throw error;
+  }
+}
+
+/**
+ * The manifest relative to the release the branch serves: the files that are new or changed
+ * (told by the start of their hash), the paths gone, and the digest of the whole, by which the
+ * server checks that what it makes of them is exactly this folder.
+ */
+function relativeManifest(base: NonNullable<DeployBase['release']>, entries: ManifestEntry[]) {
+  const before = new Map(base.files);
+  const now = new Set(entries.map((entry) => entry.path));
+  return {
+    files: entries.filter((entry) => before.get(entry.path) !== entry.hash.slice(0, BASE_HASH_PREFIX)),
+    removed: base.files.map(([path]) => path).filter((path) => !now.has(path)),
+    base: { release: base._id, digest: createHash('sha256').update(manifestDigestText(entries)).digest('hex') },
+  };
+}
+
+/** Starts the deploy, relative to the branch's release when there is one; whole when the server cannot use that. */
+async function startDeploy(wharf: WharfApi, target: ReleaseTarget, files: FolderFile[], base: DeployBase) {
+  const coding = codingFor(base.encodings);
+  const entries = files.map(({ path, hash, size }) => ({ path, hash, size }));
+  const whole = {
+    name: target.name,
+    branches: target.branches,
+    ...(target.expires ? { expires: target.expires } : {}),
+    ...(target.force ? { force: true } : {}),
+    files: entries,
+  };
+  if (base.release) {
+    try {
+      return await wharf.startDeploy(target.siteId, { ...whole, ...relativeManifest(base.release, entries) }, coding);
+    } catch (error) {
+      // The release was deleted meanwhile, or two hashes shared their start: the whole manifest settles it.
+      if (!(error instanceof ApiError && error.code === 'DEPLOY_BASE_CHANGED')) throw error;
+    }
+  }
+  return wharf.startDeploy(target.siteId, whole, coding);
+}
+
+/**
+ * Sends the manifest (only what changed since the branch's release, when it has one), then only
+ * the files the server lacks, compressed when the server takes it, then finalises. When the
+ * server cannot deploy incrementally, answers why, so that the caller sends an archive instead.
  */
 export async function deployIncrementally(
   wharf: WharfApi,
@@ -34,28 +91,24 @@ export async function deployIncrementally(
   files: FolderFile[],
   progress: Progress,
 ): Promise<{ deployed: UploadOutcome } | { sendArchive: string }> {
-  const manifest = {
-    name: target.name,
-    branches: target.branches,
-    ...(target.expires ? { expires: target.expires } : {}),
-    ...(target.force ? { force: true } : {}),
-    files: files.map(({ path, hash, size }) => ({ path, hash, size })),
-  };
-  let deploy: Awaited<ReturnType<WharfApi['startDeploy']>>;
+  let started: Awaited<ReturnType<WharfApi['startDeploy']>>;
+  let base: DeployBase;
   try {
-    deploy = await wharf.startDeploy(target.siteId, manifest);
+    base = await deployBaseOf(wharf, target);
+    started = await startDeploy(wharf, target, files, base);
   } catch (error) {
     const reason = reasonToSendAnArchive(error);
     if (reason) return { sendArchive: reason };
     throw error;
   }
+  const { deploy } = started;
   // Files with the same content share a hash: each travels once.
   const byHash = new Map(files.map((file) => [file.hash, file]));
   const missing = deploy.missing.flatMap((hash) => byHash.get(hash) ?? []);
   const bytes = totalSize(missing);
   const task = progress.task('Uploading', { files: missing.length, bytes });
-  const send = fileSender(wharf, deploy._id);
-  let sentBytes = Buffer.byteLength(JSON.stringify(manifest));
+  const send = fileSender(wharf, deploy._id, codingFor(base.encodings));
+  let sentBytes = started.sentBytes;
   await inParallel(batchesOf(missing), UPLOAD_CONCURRENCY, async (batch) => {
     sentBytes += await send(batch);
     task.advance(batch.length, totalSize(batch));

@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { name, requiredText } from '../validation.ts';
+import { id, name, requiredText } from '../validation.ts';
 import { timestamp } from './common.ts';
 
 export const sha256 = z.string().regex(/^[0-9a-f]{64}$/, 'Must be a sha256 in hex');
@@ -33,14 +33,52 @@ export const branchExpiry = z
   .regex(/^[1-9][0-9]{0,5}[mhd]$/, 'Must be a duration such as 30m, 12h or 14d')
   .refine((value) => expiryMs(value) <= MAX_EXPIRY_MS, 'Must be at most 365d');
 
-export const createDeployBody = z.object({
-  name,
-  branches: branchNames,
-  expires: branchExpiry.optional(),
-  /** Make a new release even when the files equal those of the release the branches serve. */
-  force: z.boolean().optional(),
-  files: z.array(manifestEntry).min(1, 'The release has no files').max(100_000, 'At most 100000 files'),
+/** The release a manifest is relative to, and the digest of the whole manifest it stands for. */
+export const deployBaseRef = z.object({ release: id, digest: sha256 });
+
+export const createDeployBody = z
+  .object({
+    name,
+    branches: branchNames,
+    expires: branchExpiry.optional(),
+    /** Make a new release even when the files equal those of the release the branches serve. */
+    force: z.boolean().optional(),
+    /** Every file of the release; with `base`, only those added or changed since that release. */
+    files: z.array(manifestEntry).max(100_000, 'At most 100000 files'),
+    /**
+     * Make the manifest relative to a release of the site (`GET …/deploys/base`): its files, less
+     * `removed`, with `files` added or replaced; `digest` (`manifestDigest`) must match the result.
+     */
+    base: deployBaseRef.optional(),
+    /** With `base`: the paths of its files this release no longer has. */
+    removed: z.array(releasePath).max(100_000, 'At most 100000 files').optional(),
+  })
+  .refine((body) => body.base || body.files.length > 0, { path: ['files'], message: 'The release has no files' })
+  .refine((body) => body.base || !body.removed, {
+    path: ['removed'],
+    message: 'Only a manifest with a base removes files',
+  });
+
+/** Characters of each file's sha256 the base listing gives: enough to tell a changed file, and a quarter of the bytes. */
+export const BASE_HASH_PREFIX = 16;
+
+export const deployBase = z.object({
+  /** The content codings the deploy routes take request bodies in (`Content-Encoding`), best first. */
+  encodings: z.array(z.string()),
+  /** The release the branch serves, as `[path, first characters of its sha256]`; null when it serves none. */
+  release: z.object({ _id: z.string(), files: z.array(z.tuple([z.string(), z.string()])) }).nullable(),
 });
+export type DeployBase = z.infer<typeof deployBase>;
+
+/**
+ * The text whose sha256 is a manifest's digest: its entries sorted by path (UTF-16 code units, as
+ * JavaScript sorts), each as path, hash and size separated by NUL and ended by a newline. Client
+ * and server hash it alike, each with its own crypto: this package also runs in browsers.
+ */
+export function manifestDigestText(files: ManifestEntry[]): string {
+  const sorted = [...files].sort((a, b) => (a.path < b.path ? -1 : a.path > b.path ? 1 : 0));
+  return sorted.map((file) => `${file.path}\0${file.hash}\0${file.size}\n`).join('');
+}
 
 export const deploy = z.object({
   _id: z.string(),

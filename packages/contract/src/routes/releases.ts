@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { paged } from '../entities/common.ts';
-import { createDeployBody, deploy, sha256 } from '../entities/deploy.ts';
+import { createDeployBody, deploy, deployBase, sha256 } from '../entities/deploy.ts';
 import { formsBody } from '../entities/form.ts';
 import { deployedRelease, release } from '../entities/release.ts';
 import { noContent, route } from '../route.ts';
@@ -30,6 +30,18 @@ export const uploadRelease = route({
   response: deployedRelease,
 });
 
+export const getDeployBase = route({
+  method: 'get',
+  path: '/api/v1/sites/:siteId/deploys/base',
+  scope: 'release_create',
+  auth: 'upload',
+  summary:
+    'What an incremental deploy may be relative to: the files of the release a branch serves (the main branch when none is named), and the content codings the deploy routes take',
+  params: ids('siteId'),
+  query: z.object({ branch: name.optional() }),
+  response: deployBase,
+});
+
 export const createDeploy = route({
   method: 'post',
   path: '/api/v1/sites/:siteId/deploys',
@@ -49,7 +61,8 @@ export const uploadDeployFile = route({
   path: '/api/v1/deploys/:deployId/files/:hash',
   scope: 'release_create',
   auth: 'upload',
-  summary: 'Upload one missing file of a deploy (raw bytes, checked against the hash)',
+  summary:
+    "Upload one missing file of a deploy (raw bytes, checked against the hash; `Content-Encoding` one of the base's `encodings` or none)",
   params: z.object({ deployId: id, hash: sha256 }),
   binaryBody: 'application/octet-stream',
   response: noContent,
@@ -61,7 +74,7 @@ export const uploadDeployFiles = route({
   scope: 'release_create',
   auth: 'upload',
   summary:
-    'Upload several missing files of a deploy in one request: an uncompressed tar (application/x-tar) whose entries are named by their sha256',
+    "Upload several missing files of a deploy in one request: a tar (application/x-tar) whose entries are named by their sha256, compressed with one of the base's `encodings` or not",
   params: ids('deployId'),
   binaryBody: 'application/x-tar',
   response: noContent,

@@ -1,8 +1,8 @@
 import { createHash } from 'node:crypto';
 import { existsSync, readdirSync, readFileSync, statSync } from 'node:fs';
 import path from 'node:path';
+import { contentTypeOf } from '@wharf/contract';
 import type { Manifest, ServedFile } from '../edge/manifests.ts';
-import { contentTypeOf } from '../lib/contentType.ts';
 import { blobKey, type Variant } from '../releaseFiles/blobKeys.ts';
 
 /** The console's files as the edge's file responder serves a release: by path, with where each form lies. */

@@ -1,5 +1,5 @@
+import { contentTypeOf } from '@wharf/contract';
 import type { Db } from '../db/schema.ts';
-import { contentTypeOf } from '../lib/contentType.ts';
 import { readJson } from '../lib/json.ts';
 import { LruCache } from '../lib/lru.ts';
 import type { StoredRules } from '../releaseFiles/storedRules.ts';

@@ -1,8 +1,7 @@
 import type { IncomingHttpHeaders, IncomingMessage, OutgoingHttpHeaders, ServerResponse } from 'node:http';
 import type { Http2ServerRequest } from 'node:http2';
-import type { Redirect } from '@wharf/contract';
+import { contentTypeOf, type Redirect } from '@wharf/contract';
 import { isPseudoHeader, requestHost } from '../http/requestHost.ts';
-import { contentTypeOf } from '../lib/contentType.ts';
 import type { OutboundGuard } from '../outbound/guard.ts';
 import { sendOutbound } from '../outbound/request.ts';
 import type { AnswerHeader } from './answerHeaders.ts';

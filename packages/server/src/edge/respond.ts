@@ -1,10 +1,10 @@
 import type { IncomingMessage, OutgoingHttpHeaders, ServerResponse } from 'node:http';
 import { promisify } from 'node:util';
 import { brotliCompress, constants, gzip } from 'node:zlib';
+import { negotiateVariant } from '../http/acceptEncoding.ts';
 import { LruCache } from '../lib/lru.ts';
 import { blobKey, type Variant } from '../releaseFiles/blobKeys.ts';
 import type { BlobReader } from '../storage/localFiles.ts';
-import { negotiateVariant } from './acceptEncoding.ts';
 import type { AnswerHeader } from './answerHeaders.ts';
 import { preconditionStatus, rangeStillApplies } from './conditions.ts';
 import type { EdgeLog } from './edgeLog.ts';

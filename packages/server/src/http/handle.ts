@@ -6,6 +6,7 @@ import type { Guard, PathParams } from '../access/guards.ts';
 import type { UploadTimeouts } from '../config/types.ts';
 import type { Db } from '../db/schema.ts';
 import { trackEvents } from '../events/outbox.ts';
+import { decodedRequestBody } from './bodyEncoding.ts';
 import { httpError } from './errors.ts';
 import { CONTRACT_ROUTE, mustHaveGoodUrlText } from './textRule.ts';
 import { watchUploadBody } from './uploadBody.ts';
@@ -121,6 +122,8 @@ export function bindRoute<R extends AnyRoute, T extends object>(
       const granted = await guard(actor, request.params as PathParams);
       admitted.set(request, { actor, granted });
     },
+    // After the caller is admitted: a body in a coding no route takes is refused only then.
+    preParsing: async (request, reply, payload) => decodedRequestBody(request, reply, payload, !route.multipart),
     handler: async (request, reply) => {
       const { actor, granted } = admitted.get(request) ?? { actor: anonymous, granted: {} };
       const { result, lastSeq } = await trackEvents(async () =>

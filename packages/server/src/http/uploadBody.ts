@@ -77,6 +77,8 @@ class UploadWatch {
   body(payload: Readable): Readable {
     const body = new PassThrough();
     payload.pipe(body);
+    // A body that fails on its way (one that does not decode) fails its reader: pipe passes on no error.
+    payload.once('error', (error) => body.destroy(error));
     this.guard(body);
     body.once('close', () => payload.unpipe(body));
     return body;

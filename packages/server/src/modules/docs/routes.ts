@@ -1,11 +1,10 @@
 import { createReadStream } from 'node:fs';
 import { createRequire } from 'node:module';
 import path from 'node:path';
-import { api, openApiDocument, releaseConfigJsonSchema } from '@wharf/contract';
+import { api, contentTypeOf, openApiDocument, releaseConfigJsonSchema } from '@wharf/contract';
 import { feature } from '../../features/feature.ts';
 import type { PartsOf } from '../../features/parts.ts';
 import { httpError } from '../../http/errors.ts';
-import { contentTypeOf } from '../../lib/contentType.ts';
 import { API_VERSION } from '../../version.ts';
 
 const swaggerDir = path.dirname(createRequire(import.meta.url).resolve('swagger-ui-dist/package.json'));

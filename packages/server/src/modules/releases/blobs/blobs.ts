@@ -1,6 +1,6 @@
+import { contentTypeOf, isCompressible } from '@wharf/contract';
 import { jsonValues } from '../../../db/jsonRows.ts';
 import type { Db, Executor } from '../../../db/schema.ts';
-import { contentTypeOf, isCompressible } from '../../../lib/contentType.ts';
 import { now } from '../../../lib/ids.ts';
 import { inParallel } from '../../../lib/inParallel.ts';
 import { blobKey } from '../../../releaseFiles/blobKeys.ts';

@@ -36,19 +36,40 @@ async function declaredForms(parts: ReleaseParts, files: ReleaseFile[]) {
   return parseReleaseConfig(await readBlob(parts, config));
 }
 
+type PageForms = ReturnType<typeof formsInHtml>;
+
+/**
+ * What each page held, by its content's hash: a redeploy brings back nearly every page of the last
+ * one, and reading a thousand stored pages again at each finalise cost more than the rest of it.
+ * Bounded: the oldest are forgotten first. A problem names the page it was found in; the same
+ * content at another path is reported there.
+ */
+const formsByPage = new Map<string, PageForms>();
+const PAGES_REMEMBERED = 50_000;
+
+async function formsOfPage(parts: ReleaseParts, file: ReleaseFile): Promise<PageForms> {
+  const known = formsByPage.get(file.hash);
+  if (known)
+    return { forms: known.forms, problems: known.problems.map((problem) => ({ ...problem, file: file.path })) };
+  const found = formsInHtml(await readBlob(parts, file), file.path);
+  if (formsByPage.size >= PAGES_REMEMBERED) formsByPage.delete(formsByPage.keys().next().value!);
+  formsByPage.set(file.hash, found);
+  return found;
+}
+
 /** The forms marked in the release's pages, each name once (the first page that has it says how). */
 async function detectedForms(parts: ReleaseParts, pages: ReleaseFile[]) {
   const found = new Map<string, Form>();
   const problems: RuleProblem[] = [];
   const read = pages.filter((file) => isPage(file.path) && file.size <= MAX_HTML_BYTES);
   // Read a few at a time; kept in the pages' order, so that the same upload always finds the same.
-  const results: ReturnType<typeof formsInHtml>[] = [];
+  const results: PageForms[] = [];
   let next = 0;
   await Promise.all(
     Array.from({ length: HTML_READS_AT_ONCE }, async () => {
       for (let index = next++; index < read.length; index = next++) {
         const file = read[index]!;
-        results[index] = formsInHtml(await readBlob(parts, file), file.path);
+        results[index] = await formsOfPage(parts, file);
       }
     }),
   );

@@ -1,4 +1,4 @@
-import type { ManifestEntry } from '@wharf/contract';
+import type { api, ManifestEntry, RouteBody } from '@wharf/contract';
 import type { Database, Executor } from '../../../db/schema.ts';
 import { isDiskFull } from '../../../http/diskFull.ts';
 import { HttpError, httpError, invalidField } from '../../../http/errors.ts';
@@ -11,10 +11,14 @@ import { formsOfRelease, pagesOfDeploy } from '../create/formsOfRelease.ts';
 import { RULE_FILES, rulesOfRelease } from '../create/rulesOfRelease.ts';
 import { foundUnchanged } from '../create/unchangedRelease.ts';
 import type { ReleaseParts } from '../parts.ts';
+import { wholeManifest } from './deployBase.ts';
 import { dropDeploy, findOpenDeploy, insertDeployFiles, openDeploy } from './deployRows.ts';
 import { ReleasePaths } from './releasePaths.ts';
 
+type CreateDeployBody = RouteBody<typeof api.createDeploy>;
+
 function checkManifest(parts: ReleaseParts, files: ManifestEntry[]) {
+  if (files.length === 0) throw invalidField('files', 'The release has no files');
   const paths = new ReleasePaths();
   files.forEach((file, index) => {
     const clash = paths.addFile(file.path);
@@ -42,11 +46,12 @@ export async function startDeploy(
   parts: ReleaseParts,
   site: Database['sites'],
   actorId: string | null,
-  body: { name: string; branches: string[]; expires?: string; force?: boolean; files: ManifestEntry[] },
+  body: CreateDeployBody,
 ) {
-  checkManifest(parts, body.files);
+  const files = await wholeManifest(parts.db, site, body);
+  checkManifest(parts, files);
   if (body.expires) await mustNotExpireMainBranch(parts.db, site, body.branches);
-  const hashes = uniqueHashes(body.files);
+  const hashes = uniqueHashes(files);
   const { deploy, held } = await whileNoBlobIsDeleted(parts.db, async (trx) => {
     const row = await openDeploy(trx, parts.config.deployTtlMs, {
       siteId: site.id,
@@ -56,10 +61,10 @@ export async function startDeploy(
       force: body.force,
       actorId,
     });
-    await insertDeployFiles(trx, row.id, body.files);
+    await insertDeployFiles(trx, row.id, files);
     const held = await blobsOfOrg(trx, site.org_id, hashes);
     // Refused before anything is kept: the transaction ends undone.
-    body.files.forEach((file, index) => {
+    files.forEach((file, index) => {
       const size = held.get(file.hash);
       if (size !== undefined && size !== file.size)
         throw invalidField(`files.${index}.size`, `The file with this hash has ${size} bytes`);

@@ -4,10 +4,12 @@ import { type Guard, param } from '../../../access/guards.ts';
 import { mustUploadToSite } from '../../../access/rules.ts';
 import type { Database } from '../../../db/schema.ts';
 import type { PartsOf } from '../../../features/parts.ts';
+import { sendCompressedJson } from '../../../http/compressedAnswer.ts';
 import { isDiskFull } from '../../../http/diskFull.ts';
 import { httpError } from '../../../http/errors.ts';
 import { withIdempotencyKey } from '../../../http/idempotency.ts';
 import { uploadBody } from '../../../http/uploadBody.ts';
+import { deployBaseOf } from './deployBase.ts';
 import { receiveDeployFile, receiveDeployFiles } from './deployFiles.ts';
 import { findOpenDeploy } from './deployRows.ts';
 
@@ -62,6 +64,10 @@ export function deployRoutes(
       },
     );
   });
+
+  parts.handle(api.getDeployBase, parts.access.siteUploader, async ({ site, query, request, reply }) =>
+    sendCompressedJson(request, reply, await deployBaseOf(db, site, query.branch)),
+  );
 
   parts.handle(api.createDeploy, parts.access.siteUploader, async ({ actor, site, body, request, reply }) => {
     const fingerprint = JSON.stringify(body);

@@ -42,3 +42,12 @@ export function contentTypeOf(fileName: string): string {
 export function isCompressible(contentType: string): boolean {
   return /^(text\/|application\/(json|javascript|xml|wasm|manifest\+json)|image\/svg\+xml)/.test(contentType);
 }
+
+/**
+ * Whether a file is worth compressing on its way to the server: everything but formats that are
+ * compressed already (images but SVG, audio, video, WOFF fonts, archives), where it costs time and
+ * saves nothing. Unknown files are compressed: a build's odd file is most often text.
+ */
+export function isWorthCompressingToSend(fileName: string): boolean {
+  return !/^(image\/(?!svg)|audio\/|video\/|font\/woff|application\/(zip|pdf))/.test(contentTypeOf(fileName));
+}

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { negotiateVariant, parseAcceptEncoding } from './acceptEncoding.ts';
+import { negotiateAnswerCoding, negotiateVariant, parseAcceptEncoding } from './acceptEncoding.ts';
 
 describe('Accept-Encoding', () => {
   it.each([
@@ -42,8 +42,19 @@ describe('Accept-Encoding', () => {
     expect(parseAcceptEncoding('br;q=1.000, gzip;q=0.001, identity;q=0.5')).toEqual({
       br: 1,
       gzip: 0.001,
+      zstd: 0,
       identity: 0.5,
     });
     expect(parseAcceptEncoding('br;q=0.1234, gzip;q=1.5, identity;q=-1')).toMatchObject({ br: 0, gzip: 0 });
+  });
+
+  it('compresses an answer with zstd when weighed at least as gzip and available, else gzip, else not', () => {
+    expect(negotiateAnswerCoding('gzip, deflate, br, zstd', true)).toBe('zstd');
+    expect(negotiateAnswerCoding('gzip, deflate, br, zstd', false)).toBe('gzip');
+    expect(negotiateAnswerCoding('zstd;q=0.5, gzip', true)).toBe('gzip');
+    expect(negotiateAnswerCoding('*', true)).toBe('zstd');
+    expect(negotiateAnswerCoding('br', true)).toBe('identity');
+    expect(negotiateAnswerCoding('zstd;q=0, gzip;q=0', true)).toBe('identity');
+    expect(negotiateAnswerCoding(undefined, true)).toBe('identity');
   });
 });

@@ -5,6 +5,7 @@ import type { Variant } from '../releaseFiles/blobKeys.ts';
 export interface EncodingWeights {
   br: number;
   gzip: number;
+  zstd: number;
   identity: number;
 }
 
@@ -46,6 +47,7 @@ export function parseAcceptEncoding(header: string): EncodingWeights {
   return {
     br: named.get('br') ?? star ?? 0,
     gzip: named.get('gzip') ?? star ?? 0,
+    zstd: named.get('zstd') ?? star ?? 0,
     identity: named.get('identity') ?? (star === 0 ? 0 : UNWEIGHED_IDENTITY),
   };
 }
@@ -76,5 +78,18 @@ export function negotiateVariant(header: string | undefined, hasBr: boolean, has
   const gzip = hasGzip ? weights.gzip : 0;
   if (br > 0 && br >= gzip && br >= weights.identity) return 'br';
   if (gzip > 0 && gzip >= weights.identity) return 'gzip';
+  return 'identity';
+}
+
+/**
+ * The coding of an answer compressed as it is sent (the API's few large answers): zstd when the
+ * client weighs it at least as gzip and it can be made here, else gzip, else none.
+ */
+export function negotiateAnswerCoding(header: string | undefined, canZstd: boolean): 'zstd' | 'gzip' | 'identity' {
+  if (!header) return 'identity';
+  const weights = weightsOf(header);
+  const zstd = canZstd ? weights.zstd : 0;
+  if (zstd > 0 && zstd >= weights.gzip && zstd >= weights.identity) return 'zstd';
+  if (weights.gzip > 0 && weights.gzip >= weights.identity) return 'gzip';
   return 'identity';
 }
