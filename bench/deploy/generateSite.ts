@@ -61,7 +61,7 @@ function textPool(random: () => number, length: number): Buffer {
   return Buffer.from(parts.join(''));
 }
 
-function binaryPool(random: () => number, length: number): Buffer {
+function randomBytesOf(random: () => number, length: number): Buffer {
   const pool = Buffer.alloc(length);
   for (let offset = 0; offset + 4 <= length; offset += 4) pool.writeUInt32LE((random() * 2 ** 32) >>> 0, offset);
   return pool;
@@ -73,7 +73,7 @@ function binaryPool(random: () => number, length: number): Buffer {
  */
 export async function generateSite(root: string, fileCount: number, totalBytes: number, seed: number) {
   const random = seededRandom(seed);
-  const pools = { text: textPool(random, 4 * 1024 * 1024), binary: binaryPool(random, 4 * 1024 * 1024) };
+  const pools = { text: textPool(random, 4 * 1024 * 1024) };
   const plan = Array.from({ length: fileCount }, (_, index) => {
     const kind = pickKind(random());
     const name = `${kind.folder}/section-${index % 40}/file-${index}.${kind.extension}`;
@@ -85,11 +85,16 @@ export async function generateSite(root: string, fileCount: number, totalBytes: 
   for (const file of plan) {
     const head = Buffer.from(`/* ${file.name} ${seed} */\n`);
     const size = Math.max(head.length, Math.round(file.raw * scale));
-    const pool = file.kind.text ? pools.text : pools.binary;
-    const start = Math.floor(random() * (pool.length - size));
+    // Text is cut from one pool of words, as pages share a vocabulary; an image's bytes are its
+    // own, as real images' compressed bytes are: cut from a shared pool, the 'images' would repeat
+    // one another and compress across files as no real site's do.
+    const start = Math.floor(random() * (pools.text.length - size));
+    const body = file.kind.text
+      ? pools.text.subarray(start, start + size - head.length)
+      : randomBytesOf(random, size - head.length);
     const target = path.join(root, file.name);
     await mkdir(path.dirname(target), { recursive: true });
-    await writeFile(target, Buffer.concat([head, pool.subarray(start, start + size - head.length)]));
+    await writeFile(target, Buffer.concat([head, body]));
     files.push(target);
     bytes += size;
   }

@@ -60,3 +60,34 @@ export function watchMemory(pid: number, everyMs = 50) {
     },
   };
 }
+
+/** CPU time (user and system, in clock ticks) the processes of the tree have used so far. */
+function treeTicks(pid: number): number {
+  let ticks = 0;
+  for (const member of processTree(pid)) {
+    try {
+      // Fields 14 and 15 of /proc/PID/stat, counted after the command name's closing parenthesis.
+      const stat = readFileSync(`/proc/${member}/stat`, 'utf8');
+      const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
+      ticks += Number(fields[11]) + Number(fields[12]);
+    } catch {}
+  }
+  return ticks;
+}
+
+/**
+ * Waits until the server's processes are idle (under a fifth of a core over a second: an idle
+ * Wharf's timers use a few percent), at most two minutes: a deploy leaves work behind it (the
+ * compressed variants of new files, a whole core while they last) that would otherwise take the
+ * CPU from the next deploy measured.
+ */
+export async function untilIdle(pid: number, maxMs = 120_000) {
+  const deadline = Date.now() + maxMs;
+  const ticksPerSecond = 100;
+  for (let before = treeTicks(pid); Date.now() < deadline; ) {
+    await new Promise((resolve) => setTimeout(resolve, 1000));
+    const now = treeTicks(pid);
+    if (now - before <= 0.2 * ticksPerSecond) return;
+    before = now;
+  }
+}

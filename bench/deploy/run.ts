@@ -4,7 +4,7 @@ import path from 'node:path';
 import { startCountingProxy } from './countingProxy.ts';
 import { changeOneFile, type GeneratedSite, generateLargeArchive, generateSite } from './generateSite.ts';
 import { parallelUploads } from './parallel.ts';
-import { watchMemory } from './processMemory.ts';
+import { untilIdle, watchMemory } from './processMemory.ts';
 import {
   kilobytes,
   mebibytes,
@@ -58,19 +58,25 @@ async function deploysOfTheSite() {
   const rsync = await startRsyncDaemon(work);
   const cliTarget: Target = { url: proxy.url, ...(await createSite(server.url, 'bench-cli')) };
   const tarTarget: Target = { url: proxy.url, ...(await createSite(server.url, 'bench-tar')) };
+  // Each deploy starts on an idle server: the last one's variants are not this one's cost.
+  const idle = () => untilIdle(server.child.pid!);
   const withCli = async (site: GeneratedSite, release: string): Promise<CliTimed> => {
+    await idle();
     proxy.takeSent();
     const deploy = await deployWithCli(site.root, cliTarget, release);
     return { ...deploy, wire: proxy.takeSent() };
   };
   const withTar = async (site: GeneratedSite, release: string): Promise<Timed> => {
+    await idle();
     proxy.takeSent();
     const deploy = await deployWithTarAndCurl(site.root, `${site.root}.tar.gz`, tarTarget, release);
     return { seconds: deploy.seconds, wire: proxy.takeSent() };
   };
   // rsync sends the CLI's folder to a destination of each run that holds its previous state.
-  const withRsync = (site: GeneratedSite, destination: string, compress: boolean) =>
-    rsyncTo(rsync.url, site.root, destination, compress);
+  const withRsync = async (site: GeneratedSite, destination: string, compress: boolean) => {
+    await idle();
+    return rsyncTo(rsync.url, site.root, destination, compress);
+  };
 
   const fresh = { cli: [] as CliTimed[], tar: [] as Timed[], rsync: [] as Timed[], rsyncZ: [] as Timed[] };
   let cliSite: GeneratedSite | undefined;
