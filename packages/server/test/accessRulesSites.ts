@@ -205,6 +205,7 @@ export function siteRules(): Partial<Record<RouteName, AccessRule>> {
       call: (w) => ({ ...siteParams(w), body: { forms: [{ type: 'db', name: 'contact', branches: null }] } }),
     },
     listBranchForms: { allow: orgMembers, call: (w) => branchParams(w) },
+    getDeployBase: { allow: siteManagers, call: (w) => ({ ...siteParams(w), query: { branch: 'main' } }) },
     createDeploy: {
       allow: siteManagers,
       call: (w) => ({
