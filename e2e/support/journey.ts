@@ -11,7 +11,6 @@ import {
 import type { Browser, BrowserContext, Locator, Page } from 'playwright-core';
 import { expect } from 'vitest';
 import { launchBrowser } from './browser.ts';
-import { takeJourneySlot } from './journeySlots.ts';
 import { traceOnFailure } from './trace.ts';
 
 export { expectStatus };
@@ -32,27 +31,17 @@ const cspViolations: string[] = [];
 
 /** `port`: when a peer must know Wharf's URL before it starts (an OAuth redirect URI). */
 export async function openStage(env: Record<string, string> = {}, options: { port?: number } = {}): Promise<Stage> {
-  const giveBack = await takeJourneySlot();
-  let opened: [TestServer, Browser];
-  let world: World;
-  try {
-    opened = await Promise.all([startTestServer({ serveConsole: true, env, ...options }), launchBrowser()]);
-    world = await buildWorld(opened[0].url);
-  } catch (error) {
-    giveBack();
-    throw error;
-  }
-  const [server, browser] = opened;
+  const [server, browser] = await Promise.all([
+    startTestServer({ serveConsole: true, env, ...options }),
+    launchBrowser(),
+  ]);
+  const world = await buildWorld(server.url);
   return {
     server,
     world,
     browser,
     async close() {
-      try {
-        await Promise.all([browser.close(), server.close()]);
-      } finally {
-        giveBack();
-      }
+      await Promise.all([browser.close(), server.close()]);
       // Every journey doubles as a check that the console works under its own policy.
       expect(cspViolations.splice(0)).toEqual([]);
     },

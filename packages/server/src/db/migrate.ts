@@ -28,6 +28,7 @@ import * as deployForce from './migrations/025_deploy_force.ts';
 import * as deadBlobs from './migrations/026_dead_blobs.ts';
 import * as cliLogins from './migrations/027_cli_logins.ts';
 import type { Db } from './schema.ts';
+import { withSchemaIntrospection } from './schemaIntrospection.ts';
 import { mustBeStartable } from './startable.ts';
 
 /**
@@ -85,7 +86,7 @@ export const migrationNames = () =>
  * Runs the migrations up to `target` (the latest by default), without `migrate`'s check: a restore
  * makes the tables of a database it has marked as unfinished. `inOpenTransaction`: the caller holds
  * a transaction open on `db`'s one connection, and the migrator opens none of its own (one would
- * commit the caller's); a failed try there is not tried again, as the transaction failed with it.
+ * commit the caller's).
  */
 export async function runMigrations(
   db: Db,
@@ -95,32 +96,16 @@ export async function runMigrations(
   const { target, inOpenTransaction = false } = options;
   const provider: MigrationProvider = { getMigrations: async () => migrationsWith(sealer) };
   const migrationTableSchema = await postgresSchemaOf(db);
-  const migrator = new Migrator({ db, provider, migrationTableSchema, disableTransactions: inOpenTransaction });
-  for (let attempt = 1; ; attempt++) {
-    const { error, results } = await (target ? migrator.migrateTo(target) : migrator.migrateToLatest());
-    if (!error) return;
-    const failed = results?.find((result) => result.status === 'Error');
-    const mayTryAgain = !failed && !inOpenTransaction && attempt < MIGRATION_ATTEMPTS;
-    if (mayTryAgain && anotherSchemaWentAway(error, migrationTableSchema)) continue;
-    throw new Error(`Migration ${failed?.migrationName ?? ''} failed: ${(error as Error).message}`);
-  }
-}
-
-const MIGRATION_ATTEMPTS = 5;
-
-/**
- * Before it runs anything, the migrator looks for its table among every table of the database
- * (Kysely's introspection, which asks PostgreSQL for each table's serial sequence by schema and
- * name). Another schema dropped at that moment, or a table of it renamed or dropped by its own
- * migration, by another application or another Wharf's tests, fails that look with "schema … does
- * not exist" or "relation "schema.table" does not exist": nothing ran yet, and a second look succeeds.
- */
-function anotherSchemaWentAway(error: unknown, ownSchema: string | undefined) {
-  const message = (error as Error)?.message ?? '';
-  const gone =
-    /schema "([^"]+)" does not exist/.exec(message)?.[1] ??
-    /relation "([^".]+)\.[^"]+" does not exist/.exec(message)?.[1];
-  return gone !== undefined && gone !== ownSchema;
+  const migrator = new Migrator({
+    db: withSchemaIntrospection(db, migrationTableSchema),
+    provider,
+    migrationTableSchema,
+    disableTransactions: inOpenTransaction,
+  });
+  const { error, results } = await (target ? migrator.migrateTo(target) : migrator.migrateToLatest());
+  if (!error) return;
+  const failed = results?.find((result) => result.status === 'Error');
+  throw new Error(`Migration ${failed?.migrationName ?? ''} failed: ${(error as Error).message}`);
 }
 
 /**

@@ -143,6 +143,8 @@ describe.each(stores)('a blob store in $name', ({ name, open }) => {
   }, 180_000);
 });
 
+const MIDWAY_TIMEOUT_MS = 3_000;
+
 describe.each(s3ServerKinds)('a bucket of %s that stops answering', (kind) => {
   it('fails a call within two timeouts as StoreUnavailable and the next ones at once, logs the outage once, and serves again once the store answers', async () => {
     const store = bucketStore(kind, 'paused', 1_000);
@@ -185,7 +187,9 @@ describe.each(s3ServerKinds)('a bucket of %s that stops answering', (kind) => {
   });
 
   it('fails a download the store stops sending midway as StoreUnavailable within two timeouts, while a slow reader is never cut', async () => {
-    const store = bucketStore(kind, 'midway', 1_000);
+    // A peer process on a busy machine can fall silent for a second (its disk, its share of the
+    // CPU): the bound here is wider than that, so that the slow reader's check proves back-pressure.
+    const store = bucketStore(kind, 'midway', MIDWAY_TIMEOUT_MS);
     // Larger than what loopback's socket buffers hold, so the pause is felt before the end.
     const content = randomBytes(32 * 1024 * 1024);
     const staged = await store.stagingFile();
@@ -196,7 +200,7 @@ describe.each(s3ServerKinds)('a bucket of %s that stops answering', (kind) => {
     const chunks: Buffer[] = [];
     for await (const chunk of slow) {
       chunks.push(chunk as Buffer);
-      if (chunks.length === 1) await sleep(2_500);
+      if (chunks.length === 1) await sleep(2 * MIDWAY_TIMEOUT_MS);
     }
     expect(Buffer.concat(chunks).equals(content)).toBe(true);
 
@@ -222,7 +226,7 @@ describe.each(s3ServerKinds)('a bucket of %s that stops answering', (kind) => {
     })();
     expect(failure).toBeInstanceOf(StoreUnavailable);
     expect(received).toBeLessThan(content.length);
-    expect(performance.now() - pausedAt).toBeLessThan(5_000);
+    expect(performance.now() - pausedAt).toBeLessThan(3 * MIDWAY_TIMEOUT_MS);
     expect(pausedAt - startedAt).toBeLessThan(5_000);
     await vi.waitFor(async () => expect((await store.readAll('files/mm/large'))?.length).toBe(content.length), {
       timeout: 10_000,

@@ -19,12 +19,19 @@ export function boundStoreSilence(body: Readable, idleMs: number, cut: (silentMs
     heardAt = performance.now();
   };
   socket.on('data', heard);
+  const silentFor = () => performance.now() - heardAt;
   const watch = setInterval(
     () => {
       // A paused socket is the reader's choice (back-pressure), not the store's silence.
       if (socket.isPaused()) return heard();
-      const silentMs = performance.now() - heardAt;
-      if (silentMs > idleMs) body.destroy(cut(silentMs));
+      if (silentFor() <= idleMs) return;
+      // Timers run before the loop reads its sockets: after this process was held up (a busy
+      // CPU, a long collection), bytes the store sent meanwhile are waiting unread. The verdict
+      // waits for the loop's next read of them.
+      setImmediate(() => {
+        const silentMs = silentFor();
+        if (silentMs > idleMs && !socket.isPaused()) body.destroy(cut(silentMs));
+      });
     },
     Math.max(25, idleMs / 4),
   );

@@ -47,6 +47,8 @@ async function streamVariant(input, output, variant, sizeHint) {
 }
 
 parentPort.on('message', async (task) => {
+  // The main thread's stopThread: the thread goes between two tasks, never inside zlib's constructors.
+  if (task.kind === 'exit') process.exit(0);
   try {
     const sizes = {};
     const content = task.size <= IN_THREAD_BYTES ? readFileSync(task.input) : null;

@@ -1,4 +1,5 @@
 import { Worker } from 'node:worker_threads';
+import { stopThread } from '../../../../lib/stopThread.ts';
 
 interface Pending<R> {
   message: Record<string, unknown>;
@@ -14,7 +15,8 @@ interface Answer {
 /**
  * A few worker threads running one script, each given one task at a time; tasks beyond them wait
  * in order. A thread that dies fails its task and is replaced. The threads do not keep the process
- * alive: a server stops whether they are busy or not.
+ * alive: a server stops whether they are busy or not. Closing lets each thread end its task and exit
+ * (`stopThread`).
  */
 export class ThreadPool<R extends Answer> {
   private readonly idle: Worker[] = [];
@@ -45,7 +47,7 @@ export class ThreadPool<R extends Answer> {
     this.closed = true;
     for (const task of this.queue.splice(0)) task.reject(new Error('The thread pool is closed'));
     const threads = [...this.idle.splice(0), ...this.busy.keys()];
-    await Promise.all(threads.map((thread) => thread.terminate()));
+    await Promise.all(threads.map(stopThread));
   }
 
   private dispatch() {

@@ -35,6 +35,8 @@ parentPort.on('message', (message) => {
     if (source.push(Buffer.from(message.bytes.buffer, message.bytes.byteOffset, message.bytes.length))) acknowledge();
   } else if (message.kind === 'end') source.push(null);
   else if (message.kind === 'stop') source.destroy(Object.assign(new Error('stopped'), { code: 'STOPPED' }));
+  // The main thread's stopThread: everything is reported, and the thread goes between two tasks.
+  else if (message.kind === 'exit') process.exit(0);
 });
 
 let written = 0;

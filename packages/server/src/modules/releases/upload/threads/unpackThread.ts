@@ -2,6 +2,7 @@ import path from 'node:path';
 import { type Readable, type Transform, Writable } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
 import { Worker } from 'node:worker_threads';
+import { stopThread } from '../../../../lib/stopThread.ts';
 import { SERVER_PACKAGE_DIR } from '../../../../packageDir.ts';
 
 /** An entry of the archive as the thread reports it: a file already staged and hashed, or anything else. */
@@ -113,6 +114,6 @@ export async function unpackInThread(
   });
   await Promise.all([feeding, finished]);
   await handling;
-  await thread.terminate();
+  await stopThread(thread);
   if (failures.length > 0) throw new AggregateError(failures);
 }
