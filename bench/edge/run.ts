@@ -85,10 +85,23 @@ async function checkSameContent(nginxPort: number, wharf: WharfServer, site: Ben
   const script = files[1]!;
   for (const answer of [
     await request(nginxPort, 'localhost', `/${script.name}`, GZIP),
-    await request(wharf.port, site.host, `/${script.name}`, GZIP),
+    await variantsMade(() => request(wharf.port, site.host, `/${script.name}`, GZIP)),
   ]) {
     if (answer.headers['content-encoding'] !== 'gzip' || !gunzipSync(answer.body).equals(script.content))
       throw new Error(`${script.name} was not served gzip-encoded`);
+  }
+}
+
+/**
+ * Wharf's answer once the stored variants of a new file exist: a background job makes them after
+ * the upload, later on a busy machine, and until then the file goes unencoded.
+ */
+async function variantsMade(ask: () => ReturnType<typeof request>, timeoutMs = 120_000) {
+  const until = Date.now() + timeoutMs;
+  for (;;) {
+    const answer = await ask();
+    if (answer.headers['content-encoding'] !== undefined || Date.now() > until) return answer;
+    await new Promise((resolve) => setTimeout(resolve, 250));
   }
 }
 

@@ -48,7 +48,7 @@ import type { PrimaryLink } from './primaryLink.ts';
 import { openBlobStore } from './storage/openBlobStore.ts';
 import { scheduleRenewals } from './tls/acme/start.ts';
 import { registerCertificateMetrics } from './tls/certificateMetrics.ts';
-import { createTlsFront, httpsListener } from './tls/https.ts';
+import { createTlsFront, httpsListener, setHsts } from './tls/https.ts';
 import { httpChallengesFor, startTlsSources, withAcmeChallenges } from './tls/sources.ts';
 
 export interface BuildOptions {
@@ -115,20 +115,25 @@ export async function buildApp(config: Config, options: BuildOptions = {}): Prom
   const logStream = options.logger === false ? undefined : (options.logStream ?? logDestination());
   // A worker hands the few requests whose answer is the whole node's (its metrics) to the primary.
   let forwarder: PrimaryForwarder | null = null;
+  // The primary's requests come from its workers: they redirect and add HSTS.
+  const https = primary ? null : config.https;
   const fastify = Fastify({
     // One port for everything: requests for a site's host go to the edge, the rest to the API.
     serverFactory: (handler) => {
       const server = createHttpServer(
         lifecycle.requestListener(
-          // The primary's requests come from its workers: they redirect and add HSTS.
           httpsListener(
-            primary ? null : config.https,
+            https,
             // ACME's HTTP-01 requests come to plain HTTP; in a cluster the workers take them.
             withAcmeChallenges(primary ? null : challenges, (req, res) => {
               if (edge?.handles(req)) {
-                if (config.roles.edge) edge.handle(req, res);
-                else misdirected(res, 'sites');
-              } else if (answerHealth(req, res, lifecycle)) return;
+                if (config.roles.edge) return edge.handle(req, res);
+                setHsts(https, req, res);
+                misdirected(res, 'sites');
+                return;
+              }
+              setHsts(https, req, res);
+              if (answerHealth(req, res, lifecycle)) return;
               else if (forwarder && servedByPrimary(req)) forwarder.request(req, res);
               else if (config.roles.api || servedByEveryNode(req)) handler(req, res);
               else misdirected(res, 'the console and the API');

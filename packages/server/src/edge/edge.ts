@@ -1,4 +1,5 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
+import type { TLSSocket } from 'node:tls';
 import type { Config, TrustProxy } from '../config/types.ts';
 import type { Db } from '../db/schema.ts';
 import { isDatabaseUnavailable } from '../db/unavailable.ts';
@@ -15,12 +16,12 @@ import { normalRequestPath, type RedirectMatch } from '../releaseRules/index.ts'
 import { asciiQuery } from '../releaseRules/normalPath.ts';
 import type { BlobReader } from '../storage/localFiles.ts';
 import { storeFailureOf } from '../storage/storeFailure.ts';
-import { AnswerHeaders, applyAnswerHeaders } from './answerHeaders.ts';
+import { AnswerHeaders } from './answerHeaders.ts';
 import type { EdgeLog } from './edgeLog.ts';
 import { FORMS_PREFIX, FormReceiver, isFormPost } from './forms.ts';
 import { type Manifest, ManifestCache } from './manifests.ts';
 import { SiteMetrics } from './metrics.ts';
-import { sendPage } from './pages.ts';
+import { type PageName, sendPage } from './pages.ts';
 import { PasswordGate } from './passwords.ts';
 import { PendingVariants, variantsOfBlob } from './pendingVariants.ts';
 import { matchRedirect, proxy, sendFileRule, upstreamUrl } from './redirects.ts';
@@ -31,10 +32,10 @@ import { FileResponder } from './respond.ts';
 import { type BranchEntry, RoutingTable, type SiteEntry } from './routingTable.ts';
 import {
   type Answer,
-  applyReleaseHeaders,
+  applyRequestHeaders,
+  headersToWrite,
   redirectTo,
   type SiteRequest,
-  unappliedHeaders,
   withQuery,
 } from './siteAnswers.ts';
 import { sitesTouchedBy } from './sync.ts';
@@ -121,10 +122,13 @@ export class Edge {
   private readonly outbound: OutboundGuard;
   private readonly log: EdgeLog;
   private readonly timeRequest: SiteRequestTimer;
+  /** `Strict-Transport-Security` of answers over TLS (null: none), written with each answer's headers. */
+  private readonly hsts: string | null;
 
   constructor(db: Db, config: Config, { blobs, outbound, counters, log, sealer, afterCommit, timeRequest }: EdgeParts) {
     this.log = log;
     this.timeRequest = timeRequest;
+    this.hsts = config.https?.hsts ?? null;
     this.db = db;
     this.manifests = new ManifestCache(db);
     const pending = new PendingVariants(
@@ -196,53 +200,79 @@ export class Edge {
   }
 
   handle(req: IncomingMessage, res: ServerResponse) {
-    this.timeRequest(req, res);
+    const startedAt = performance.now();
     const host = this.hosts.parse(requestHost(req));
     if (host && this.isOwnershipChallenge(req, host.name)) {
+      // Checked over plain HTTP (a domain may have no certificate yet): no HSTS to carry.
       res.writeHead(200, { 'content-type': 'text/plain; charset=utf-8', 'cache-control': 'no-store' });
       res.end(req.method === 'HEAD' ? undefined : req.url!.slice(CHALLENGE_PREFIX.length));
-      return;
+      return this.timeRequest(req.method, res.statusCode, startedAt);
     }
     const resolved = host ? this.table.resolve(host.target) : null;
+    const hsts = this.hstsFor(req);
     if (!resolved?.branch) {
+      if (hsts) res.setHeader('strict-transport-security', hsts);
       if (resolved) applySiteHeaders(res, resolved.site.headers);
       sendPage(res, 404, 'notFound');
-      return;
+      return this.timeRequest(req.method, res.statusCode, startedAt);
     }
     const { site, branch } = resolved;
+    const request = this.siteRequest(req, res, site, branch, host!.name, hsts);
+    if (!request) return this.record(req, site.id, res.statusCode, 0, startedAt);
     try {
       // Most answers are ready at once (a cached file); only the others pay for a promise.
-      const sent = this.serve(req, res, site, branch, host!.name);
-      if (typeof sent === 'number') this.metrics.record(site.id, res.statusCode, sent);
+      const sent = this.serve(request);
+      if (typeof sent === 'number') this.record(req, site.id, res.statusCode, sent, startedAt);
       else
         sent.then(
-          (bytes) => this.metrics.record(site.id, res.statusCode, bytes),
-          (error) => this.recordFailure(site.id, req, res, error),
+          (bytes) => this.record(req, site.id, res.statusCode, bytes, startedAt),
+          (error) => this.recordFailure(request, error, startedAt),
         );
     } catch (error) {
-      this.recordFailure(site.id, req, res, error);
+      this.recordFailure(request, error, startedAt);
     }
   }
 
-  private recordFailure(siteId: string, req: IncomingMessage, res: ServerResponse, error: unknown) {
-    const { status, bytes } = failed(this.log, req, res, error);
-    this.metrics.record(siteId, status, bytes);
+  /** The HSTS an answer to this request carries: over TLS, when the installation sends it. */
+  private hstsFor(req: IncomingMessage): string | null {
+    return this.hsts !== null && (req.socket as TLSSocket).encrypted ? this.hsts : null;
   }
 
-  private serve(req: IncomingMessage, res: ServerResponse, site: SiteEntry, branch: BranchEntry, host: string): Answer {
+  /** An answer given (handed to the socket, or sent in full when it streamed): its site's counts, its time. */
+  private record(req: IncomingMessage, siteId: string, status: number, bytes: number, startedAt: number) {
+    this.metrics.record(siteId, status, bytes);
+    this.timeRequest(req.method, status, startedAt);
+  }
+
+  private recordFailure(request: SiteRequest, error: unknown, startedAt: number) {
+    const { req, res, site } = request;
+    if (!res.headersSent) applyRequestHeaders(request);
+    const { status, bytes } = failed(this.log, req, res, error);
+    this.record(req, site.id, status, bytes, startedAt);
+  }
+
+  /** The request as the edge's answers read it; null when its path is not one (answered 400 here). */
+  private siteRequest(
+    req: IncomingMessage,
+    res: ServerResponse,
+    site: SiteEntry,
+    branch: BranchEntry,
+    host: string,
+    hsts: string | null,
+  ): SiteRequest | null {
     const url = req.url ?? '/';
     const queryStart = url.indexOf('?');
     const rawPath = queryStart === -1 ? url : url.slice(0, queryStart);
     const query = queryStart === -1 ? '' : asciiQuery(url.slice(queryStart));
     const normalised = normalisePath(rawPath);
     if (!normalised) {
+      if (hsts) res.setHeader('strict-transport-security', hsts);
       applySiteHeaders(res, branch.headers);
-      return sendPage(res, 400, 'badRequest');
+      sendPage(res, 400, 'badRequest');
+      return null;
     }
     const rulePath = normalRequestPath(rawPath);
-    const headers = this.answerHeaders.headersFor(branch, undefined, host, rulePath);
-    applyAnswerHeaders(res, headers);
-    const request: SiteRequest = {
+    return {
       req,
       res,
       site,
@@ -253,14 +283,24 @@ export class Edge {
       trailingSlash: normalised.trailingSlash,
       query,
       host,
-      headers,
-      applied: headers,
+      hsts,
+      headers: this.answerHeaders.headersFor(branch, undefined, host, rulePath, hsts),
+      headersWritten: false,
     };
+  }
+
+  private serve(request: SiteRequest): Answer {
+    const { req, branch } = request;
     if (!branch.protection) return this.serveOpen(request);
     const verdict = this.gate.check(req, branch.protection, () => clientAddressOf(req, this.trustProxy));
     if (verdict === 'allowed') return this.serveOpen(request);
-    if (typeof verdict === 'string') return refuse(res, site, verdict);
-    return verdict.then((late) => (late === 'allowed' ? this.serveOpen(request) : refuse(res, site, late)));
+    if (typeof verdict === 'string') return this.refuse(request, verdict);
+    return verdict.then((late) => (late === 'allowed' ? this.serveOpen(request) : this.refuse(request, late)));
+  }
+
+  private refuse(request: SiteRequest, verdict: 'denied' | 'limited') {
+    applyRequestHeaders(request);
+    return refuse(request.res, request.site, verdict);
   }
 
   /** Past the password, if any: forms, the console's rules, then the release (its rules, its files). */
@@ -268,6 +308,7 @@ export class Edge {
     const { req, res, site, branch, path, rawPath, trailingSlash, query } = request;
     if (req.method === 'POST' && path.startsWith(FORMS_PREFIX)) {
       const formName = path.slice(FORMS_PREFIX.length);
+      applyRequestHeaders(request);
       return this.forms.receive(req, res, {
         site,
         branch,
@@ -280,18 +321,25 @@ export class Edge {
       const rule = matchRedirect(branch.redirects, requestPath);
       // A file rule is a file: it answers GET and HEAD, and 405 to the rest as the release's files do.
       if (rule?.type === 'file')
-        return this.onlyGetOrHead(request) ?? sendFileRule(req, res, requestPath, rule.config.content, request.headers);
+        return (
+          this.onlyGetOrHead(request) ??
+          sendFileRule(req, res, requestPath, rule.config.content, headersToWrite(request))
+        );
       if (rule?.type === 'reverse_proxy') return this.proxyTo(request, upstreamUrl(rule.config, rawPath, query));
-      if (rule?.type === 'redirect') return redirectTo(res, rule.config.status, withQuery(rule.config.target, query));
+      if (rule?.type === 'redirect')
+        return redirectTo(res, rule.config.status, withQuery(rule.config.target, query), headersToWrite(request));
     }
-    if (!branch.releaseId) return this.onlyGetOrHead(request) ?? sendPage(res, 404, 'nothingDeployed');
+    if (!branch.releaseId) return this.onlyGetOrHead(request) ?? this.sendPage(request, 404, 'nothingDeployed');
     const manifest = this.manifests.get(branch.releaseId);
     if (manifest instanceof Promise) return manifest.then((loaded) => this.serveRelease(request, loaded));
     return this.serveRelease(request, manifest);
   }
 
   /** Streams the request to an upstream (a console rule or a `_redirects` proxy), through the outbound guard. */
-  private proxyTo({ req, res, branch, guarded }: SiteRequest, url: URL) {
+  private proxyTo(request: SiteRequest, url: URL) {
+    const { req, res, branch, guarded } = request;
+    // Set first: the upstream's own header of the same name wins.
+    applyRequestHeaders(request);
     const { protocol: proto } = clientOf(req, this.trustProxy);
     // X-Forwarded-For gets this connection's peer appended, as every proxy's does.
     const clientAddress = req.socket.remoteAddress ?? 'unknown';
@@ -304,8 +352,10 @@ export class Edge {
    * A 405 for methods other than GET and HEAD, which are all files and pages answer; null for those.
    * A form's post to a page of a release (Netlify's way, with a `form-name` field) is a submission.
    */
-  private onlyGetOrHead({ req, res, site, branch }: SiteRequest): Answer | null {
+  private onlyGetOrHead(request: SiteRequest): Answer | null {
+    const { req, res, site, branch } = request;
     if (req.method === 'GET' || req.method === 'HEAD') return null;
+    applyRequestHeaders(request);
     const refuse = () => {
       res.writeHead(405, { allow: 'GET, HEAD', 'content-length': '0' });
       res.end();
@@ -328,13 +378,13 @@ export class Edge {
       ? null
       : manifest.rules?.headers?.headersFor(request.host, request.rulePath).guard;
     if (!guard) return this.serveReleaseOpen(request, manifest);
-    const { req, res, site } = request;
+    const { req } = request;
     request.guarded = true;
     const verdict = this.gate.check(req, guard, () => clientAddressOf(req, this.trustProxy));
     if (verdict === 'allowed') return this.serveReleaseOpen(request, manifest);
-    if (typeof verdict === 'string') return refuse(res, site, verdict);
+    if (typeof verdict === 'string') return this.refuse(request, verdict);
     return verdict.then((late) =>
-      late === 'allowed' ? this.serveReleaseOpen(request, manifest) : refuse(res, site, late),
+      late === 'allowed' ? this.serveReleaseOpen(request, manifest) : this.refuse(request, late),
     );
   }
 
@@ -346,7 +396,7 @@ export class Edge {
     const { branch, path, trailingSlash, query, host, rulePath } = request;
     const rules = manifest.rules;
     // A file's answer takes these headers with its prepared ones; other answers get them set here.
-    if (rules?.headers) request.headers = this.answerHeaders.headersFor(branch, rules, host, rulePath);
+    if (rules?.headers) request.headers = this.answerHeaders.headersFor(branch, rules, host, rulePath, request.hsts);
     if (rules?.redirects) {
       const exists = namedFile(manifest, path, trailingSlash) !== undefined;
       const scheme = clientOf(request.req, this.trustProxy).protocol;
@@ -360,11 +410,8 @@ export class Edge {
   private followRule(request: SiteRequest, manifest: Manifest, hit: RedirectMatch): Answer {
     const action = actionOf(hit, request.query);
     if (action.kind === 'redirect')
-      return redirectTo(request.res, action.status, action.location, unappliedHeaders(request));
-    if (action.kind === 'proxy') {
-      applyReleaseHeaders(request);
-      return this.proxyTo(request, action.url);
-    }
+      return redirectTo(request.res, action.status, action.location, headersToWrite(request));
+    if (action.kind === 'proxy') return this.proxyTo(request, action.url);
     return this.onlyGetOrHead(request) ?? this.sendRewrite(request, manifest, action.path, action.status);
   }
 
@@ -380,11 +427,14 @@ export class Edge {
     const { req, res, site, path, trailingSlash, query, headers } = request;
     const resolution = resolveFile(manifest, path, trailingSlash, site, query);
     if (resolution.kind === 'redirect')
-      return redirectTo(res, resolution.status, resolution.location, unappliedHeaders(request));
-    if (resolution.kind === 'notFound') {
-      applyReleaseHeaders(request);
-      return sendPage(res, 404, 'notFound');
-    }
+      return redirectTo(res, resolution.status, resolution.location, headersToWrite(request));
+    if (resolution.kind === 'notFound') return this.sendPage(request, 404, 'notFound');
     return this.responder.send(req, res, resolution.file, resolution.status, headers);
+  }
+
+  /** One of the edge's own pages, with the path's headers. */
+  private sendPage(request: SiteRequest, status: number, page: PageName) {
+    applyRequestHeaders(request);
+    return sendPage(request.res, status, page);
   }
 }

@@ -5,7 +5,7 @@ import { negotiateVariant } from '../http/acceptEncoding.ts';
 import { LruCache } from '../lib/lru.ts';
 import { blobKey, type Variant } from '../releaseFiles/blobKeys.ts';
 import type { BlobReader } from '../storage/localFiles.ts';
-import type { AnswerHeader } from './answerHeaders.ts';
+import { type AnswerHeader, applyAnswerHeaders } from './answerHeaders.ts';
 import { preconditionStatus, rangeStillApplies } from './conditions.ts';
 import type { EdgeLog } from './edgeLog.ts';
 import { isFingerprinted } from './fingerprint.ts';
@@ -48,6 +48,8 @@ interface PreparedVariant {
   etag: string;
   modifiedAt: number;
   headers: OutgoingHttpHeaders;
+  /** The path's headers (`AnswerHeaders`) in `headers`, for the answers that are not the file (412, 416). */
+  extra: readonly AnswerHeader[];
 }
 
 /** A file's answers under one set of branch headers, built on first use rather than per request. */
@@ -74,7 +76,7 @@ function prepareVariant(file: ServedFile, form: Form, extra: readonly AnswerHead
   }
   headers['content-length'] = String(size);
   const variant = form === 'br-fast' || form === 'gzip-fast' ? 'identity' : form;
-  return { key: blobKey(file.hash, variant), size, etag, modifiedAt: file.modifiedAt, headers };
+  return { key: blobKey(file.hash, variant), size, etag, modifiedAt: file.modifiedAt, headers, extra };
 }
 
 const storedSize = (file: ServedFile, variant: Variant) =>
@@ -149,7 +151,10 @@ export class FileResponder {
   ): number | Promise<number> {
     // Conditions and ranges concern the file found, not the release's 404 page (RFC 9110 §13.2.1).
     const condition = status === 200 ? preconditionStatus(req.headers, variant) : 200;
-    if (condition === 412) return sendPage(res, 412, 'preconditionFailed');
+    if (condition === 412) {
+      applyAnswerHeaders(res, variant.extra);
+      return sendPage(res, 412, 'preconditionFailed');
+    }
     if (condition === 304) {
       const { 'content-type': _type, 'content-length': _length, ...headers } = variant.headers;
       res.writeHead(304, headers);
@@ -161,6 +166,7 @@ export class FileResponder {
         ? parseRange(req.headers.range, variant.size)
         : null;
     if (range === 'unsatisfiable') {
+      applyAnswerHeaders(res, variant.extra);
       res.writeHead(416, { 'content-range': `bytes */${variant.size}` });
       res.end();
       return 0;

@@ -23,24 +23,33 @@ export interface SiteRequest {
   query: string;
   /** The request's host name, lowercase and without its port: what host rules match. */
   host: string;
-  /** The headers of this path's answers: the console's at first, with the release's `_headers` once known. */
+  /** The `Strict-Transport-Security` its answers carry (over TLS), in `headers` too. */
+  hsts: string | null;
+  /**
+   * The headers of this path's answers: the console's (and HSTS over TLS) at first, with the
+   * release's `_headers` once known. None is set on the answer before the answer is written: a
+   * file's prepared headers carry them, and Node writes an answer whose headers all come in one
+   * `writeHead` on its fast path (a header set before sends every one through `setHeader`).
+   */
   headers: readonly AnswerHeader[];
-  /** The headers already set on the answer (the console's), so that only new ones are set again. */
-  applied: readonly AnswerHeader[];
+  /** Whether `headers` are on the answer already (`headersToWrite`). */
+  headersWritten: boolean;
 }
 
-/** The release's `_headers` when they are not on the answer yet. */
-export function unappliedHeaders(request: SiteRequest): readonly AnswerHeader[] {
-  return request.headers === request.applied ? [] : request.headers;
+/** The headers an answer the edge writes itself must carry, once: none when they are on it already. */
+export function headersToWrite(request: SiteRequest): readonly AnswerHeader[] {
+  if (request.headersWritten) return [];
+  request.headersWritten = true;
+  return request.headers;
 }
 
-/** Sets the release's `_headers` on an answer the edge writes itself, when they add anything. */
-export function applyReleaseHeaders(request: SiteRequest) {
-  applyAnswerHeaders(request.res, unappliedHeaders(request));
+/** Sets the path's headers on an answer the edge writes itself (a page, a refusal, a proxied answer). */
+export function applyRequestHeaders(request: SiteRequest) {
+  applyAnswerHeaders(request.res, headersToWrite(request));
 }
 
 /**
- * A redirect; `extra` are headers not set on the answer yet (the release's), written with it in
+ * A redirect; `extra` are headers not set on the answer yet (`headersToWrite`), written with it in
  * one go, which costs a tiny answer less than setting them one by one.
  */
 export function redirectTo(res: ServerResponse, status: number, location: string, extra: readonly AnswerHeader[] = []) {

@@ -1,4 +1,5 @@
-import { AggregatorRegistry, collectDefaultMetrics, Histogram, Registry } from 'prom-client';
+import { AggregatorRegistry, collectDefaultMetrics, Registry } from 'prom-client';
+import { DurationHistogram } from './durationHistogram.ts';
 
 /** One process's figures as prom-client hands them over: what a worker sends its primary. */
 export type ProcessFigures = Awaited<ReturnType<Registry['getMetricsAsJSON']>>;
@@ -45,15 +46,17 @@ function processMetrics(): Registry {
 export class NodeMetrics {
   readonly registry = new Registry();
   /** Requests answered, by route pattern (a site's requests: `site`), method and status class. */
-  readonly requests = new Histogram({
-    name: 'wharf_http_request_duration_seconds',
-    help: 'Time from a request to the end of its answer, by route pattern (site requests: route="site"), method and status class.',
-    labelNames: ['route', 'method', 'status'] as const,
-    buckets: DURATION_BUCKETS,
-    registers: [this.registry],
-  });
+  readonly requests = new DurationHistogram(
+    'wharf_http_request_duration_seconds',
+    'Time from a request to the end of its answer, by route pattern (site requests: route="site"), method and status class.',
+    DURATION_BUCKETS,
+  );
   private readonly peers: PeerFigures[] = [];
   private readonly ofProcess = processMetrics();
+
+  constructor() {
+    this.registry.registerMetric(this.requests.asPromMetric());
+  }
 
   /** Figures of other processes of this node (a cluster's workers) to add to this one's. */
   addPeers(figures: PeerFigures) {

@@ -1,4 +1,3 @@
-import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { FastifyInstance } from 'fastify';
 import type { NodeMetrics } from './nodeMetrics.ts';
 
@@ -8,8 +7,11 @@ const UNMATCHED = '(unmatched)';
 /** `2xx`, `4xx`…: a handful of series per route rather than one per status. */
 const statusClass = (status: number) => `${Math.floor(status / 100)}xx`;
 
-/** Times a site request from its arrival to the end of its answer (or of its connection). */
-export type SiteRequestTimer = (req: IncomingMessage, res: ServerResponse) => void;
+/**
+ * Records a site request's time, from `startedAt` (`performance.now()` at its arrival) to now, the
+ * end of its answer: the edge calls it once the answer is handed to the socket, or sent in full.
+ */
+export type SiteRequestTimer = (method: string | undefined, status: number, startedAt: number) => void;
 
 /**
  * Times every request Fastify answers, by its route's pattern (`/api/v1/sites/:siteId`): the
@@ -18,19 +20,14 @@ export type SiteRequestTimer = (req: IncomingMessage, res: ServerResponse) => vo
  */
 export function timeApiRequests(fastify: FastifyInstance, metrics: NodeMetrics) {
   fastify.addHook('onResponse', async (request, reply) => {
-    const labels = {
-      route: request.routeOptions.url ?? UNMATCHED,
-      method: request.method,
-      status: statusClass(reply.statusCode),
-    };
-    metrics.requests.observe(labels, reply.elapsedTime / 1000);
+    const route = request.routeOptions.url ?? UNMATCHED;
+    metrics.requests.observe(route, request.method, statusClass(reply.statusCode), reply.elapsedTime / 1000);
   });
 }
 
 /** Times the edge's requests under route `site` (one route for every site: sites come and go). */
 export function siteRequestTimer(metrics: NodeMetrics): SiteRequestTimer {
-  return (req, res) => {
-    const end = metrics.requests.startTimer();
-    res.once('close', () => end({ route: 'site', method: req.method, status: statusClass(res.statusCode) }));
+  return (method = 'GET', status, startedAt) => {
+    metrics.requests.observe('site', method, statusClass(status), (performance.now() - startedAt) / 1000);
   };
 }

@@ -93,6 +93,22 @@ describe('HTTPS with the operator certificate (WHARF_HTTPS_PORT, WHARF_TLS_CERT,
     expect((await httpsGet(httpsPort, `${siteName}.sites.localhost`, authority.ca)).text).toContain('Hello from Wharf');
   });
 
+  it("carries HSTS on every answer of a site, the file's own and the edge's", async () => {
+    const host = `${siteName}.sites.localhost`;
+    const page = await httpsGet(httpsPort, host, authority.ca);
+    const answers = {
+      unchanged: await httpsGet(httpsPort, host, authority.ca, '/', {
+        headers: { host, 'if-none-match': page.headers.etag! },
+      }),
+      missingFile: await httpsGet(httpsPort, host, authority.ca, '/no-such-file'),
+      missingBranch: await httpsGet(httpsPort, `nope.${host}`, authority.ca),
+      badPath: await httpsGet(httpsPort, host, authority.ca, '/%2e%2e/%00'),
+    };
+    expect(Object.values(answers).map((answer) => answer.status)).toEqual([304, 404, 404, 400]);
+    for (const answer of Object.values(answers))
+      expect(answer.headers['strict-transport-security']).toBe('max-age=31536000');
+  });
+
   it('reaches the real-time socket server over HTTPS: its WebSocket upgrade, and no polling', async () => {
     const upgrade = await upgradeStatusLine(
       httpsPort,

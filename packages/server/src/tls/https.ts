@@ -53,19 +53,22 @@ export function ticketKeysFrom(secret: string): Buffer {
 }
 
 /**
- * Wraps the request listener the HTTP and the HTTPS servers share: over TLS, answers carry
- * `Strict-Transport-Security`; over plain HTTP, requests are sent on to HTTPS with a 308 (same
- * host and path), except ACME's challenges and the health checks.
+ * Wraps the request listener the HTTP and the HTTPS servers share: over plain HTTP, requests are
+ * sent on to HTTPS with a 308 (same host and path), except ACME's challenges and the health checks.
+ * Answers over TLS carry `Strict-Transport-Security`: the edge writes it with each answer's own
+ * headers (edge.ts), everything else sets it with `setHsts`.
  */
 export function httpsListener(https: HttpsConfig | null, listener: RequestListener): RequestListener {
   if (!https) return listener;
   return (req, res) => {
-    if ((req.socket as TLSSocket).encrypted) {
-      if (https.hsts) res.setHeader('strict-transport-security', https.hsts);
-      listener(req, res);
-    } else if (STAYS_PLAIN.test(req.url ?? '')) listener(req, res);
+    if ((req.socket as TLSSocket).encrypted || STAYS_PLAIN.test(req.url ?? '')) listener(req, res);
     else redirectToHttps(req, res, https.port);
   };
+}
+
+/** Sets `Strict-Transport-Security` on an answer over TLS, when the installation sends it. */
+export function setHsts(https: HttpsConfig | null, req: IncomingMessage, res: ServerResponse) {
+  if (https?.hsts && (req.socket as TLSSocket).encrypted) res.setHeader('strict-transport-security', https.hsts);
 }
 
 function redirectToHttps(req: IncomingMessage, res: ServerResponse, port: number) {
