@@ -15,7 +15,6 @@ import type { OutboundGuard } from '../outbound/guard.ts';
 import { normalRequestPath, type RedirectMatch } from '../releaseRules/index.ts';
 import { asciiQuery } from '../releaseRules/normalPath.ts';
 import type { BlobReader } from '../storage/localFiles.ts';
-import { storeFailureOf } from '../storage/storeFailure.ts';
 import { AnswerHeaders } from './answerHeaders.ts';
 import type { EdgeLog } from './edgeLog.ts';
 import { FORMS_PREFIX, FormReceiver, isFormPost } from './forms.ts';
@@ -33,51 +32,15 @@ import { type BranchEntry, RoutingTable, type SiteEntry } from './routingTable.t
 import {
   type Answer,
   applyRequestHeaders,
+  applySiteHeaders,
+  failed,
   headersToWrite,
   redirectTo,
+  refuse,
   type SiteRequest,
   withQuery,
 } from './siteAnswers.ts';
 import { sitesTouchedBy } from './sync.ts';
-
-function refuse(res: ServerResponse, site: SiteEntry, verdict: 'denied' | 'limited') {
-  if (verdict === 'limited') return sendPage(res, 429, 'tooManyRequests', { 'retry-after': '60' });
-  return sendPage(res, 401, 'unauthorized', { 'www-authenticate': `Basic realm="${site.name}", charset="UTF-8"` });
-}
-
-/**
- * The site's headers, with the branch's overriding them, on every answer the edge gives for the
- * site: files, pages, redirects, refusals and proxied answers alike. An answer's own header of the
- * same name wins (a page stays `no-store`, an upstream keeps its `Cache-Control`), except on files,
- * whose prepared headers take the site's over the edge's defaults (respond.ts).
- */
-function applySiteHeaders(res: ServerResponse, headers: [string, string][]) {
-  for (const [name, value] of headers) res.setHeader(name, value);
-}
-
-/**
- * An answer that failed unexpectedly: logged with where it happened, then a 500 when nothing was
- * sent yet (a 503 when the database or the store is away), else a cut connection (the client must not take a
- * half answer for a whole one). Answers the status to count and the bytes sent.
- */
-function failed(log: EdgeLog, req: IncomingMessage, res: ServerResponse, error: unknown) {
-  // The store logs its outage once; each visitor meanwhile is told to come back, not "Internal error".
-  if (storeFailureOf(error) === 'unavailable' && !res.headersSent)
-    return { status: 503, bytes: sendPage(res, 503, 'storeUnavailable', { 'retry-after': '5' }) };
-  const where = { err: error, host: requestHost(req), path: req.url };
-  const outage = isDatabaseUnavailable(error);
-  if (outage) log.warn(where, 'site request failed: the database is unavailable');
-  else log.error(where, 'site request failed');
-  if (res.headersSent) {
-    res.destroy();
-    return { status: 500, bytes: 0 };
-  }
-  // What is not in memory yet (a release's file list) waits for the database: try again shortly.
-  if (outage) return { status: 503, bytes: sendPage(res, 503, 'unavailable', { 'retry-after': '5' }) };
-  res.writeHead(500, { 'content-type': 'text/plain; charset=utf-8' });
-  res.end('Internal error');
-  return { status: 500, bytes: 0 };
-}
 
 /** What an edge works with besides the database and the configuration. */
 export interface EdgeParts {
@@ -294,13 +257,8 @@ export class Edge {
     if (!branch.protection) return this.serveOpen(request);
     const verdict = this.gate.check(req, branch.protection, () => clientAddressOf(req, this.trustProxy));
     if (verdict === 'allowed') return this.serveOpen(request);
-    if (typeof verdict === 'string') return this.refuse(request, verdict);
-    return verdict.then((late) => (late === 'allowed' ? this.serveOpen(request) : this.refuse(request, late)));
-  }
-
-  private refuse(request: SiteRequest, verdict: 'denied' | 'limited') {
-    applyRequestHeaders(request);
-    return refuse(request.res, request.site, verdict);
+    if (typeof verdict === 'string') return refuse(request, verdict);
+    return verdict.then((late) => (late === 'allowed' ? this.serveOpen(request) : refuse(request, late)));
   }
 
   /** Past the password, if any: forms, the console's rules, then the release (its rules, its files). */
@@ -382,9 +340,9 @@ export class Edge {
     request.guarded = true;
     const verdict = this.gate.check(req, guard, () => clientAddressOf(req, this.trustProxy));
     if (verdict === 'allowed') return this.serveReleaseOpen(request, manifest);
-    if (typeof verdict === 'string') return this.refuse(request, verdict);
+    if (typeof verdict === 'string') return refuse(request, verdict);
     return verdict.then((late) =>
-      late === 'allowed' ? this.serveReleaseOpen(request, manifest) : this.refuse(request, late),
+      late === 'allowed' ? this.serveReleaseOpen(request, manifest) : refuse(request, late),
     );
   }
 

@@ -1,6 +1,11 @@
 import type { IncomingMessage, OutgoingHttpHeaders, ServerResponse } from 'node:http';
+import { isDatabaseUnavailable } from '../db/unavailable.ts';
+import { requestHost } from '../http/requestHost.ts';
 import { percentEncode } from '../releaseRules/percentEncode.ts';
+import { storeFailureOf } from '../storage/storeFailure.ts';
 import { type AnswerHeader, applyAnswerHeaders } from './answerHeaders.ts';
+import type { EdgeLog } from './edgeLog.ts';
+import { sendPage } from './pages.ts';
 import type { BranchEntry, SiteEntry } from './routingTable.ts';
 
 /** The number of body bytes an answer sent, once it is known. */
@@ -78,4 +83,46 @@ export function safeLocation(location: string): string {
 /** A console redirect keeps the request's query unless its target has one of its own. */
 export function withQuery(target: string, query: string) {
   return target.includes('?') ? target : `${target}${query}`;
+}
+
+/** A password refused (401), or asked too often (429), with the path's headers. */
+export function refuse(request: SiteRequest, verdict: 'denied' | 'limited') {
+  const { res, site } = request;
+  applyRequestHeaders(request);
+  if (verdict === 'limited') return sendPage(res, 429, 'tooManyRequests', { 'retry-after': '60' });
+  return sendPage(res, 401, 'unauthorized', { 'www-authenticate': `Basic realm="${site.name}", charset="UTF-8"` });
+}
+
+/**
+ * The site's headers, with the branch's overriding them, on every answer the edge gives for the
+ * site: files, pages, redirects, refusals and proxied answers alike. An answer's own header of the
+ * same name wins (a page stays `no-store`, an upstream keeps its `Cache-Control`), except on files,
+ * whose prepared headers take the site's over the edge's defaults (respond.ts).
+ */
+export function applySiteHeaders(res: ServerResponse, headers: [string, string][]) {
+  for (const [name, value] of headers) res.setHeader(name, value);
+}
+
+/**
+ * An answer that failed unexpectedly: logged with where it happened, then a 500 when nothing was
+ * sent yet (a 503 when the database or the store is away), else a cut connection (the client must not take a
+ * half answer for a whole one). Answers the status to count and the bytes sent.
+ */
+export function failed(log: EdgeLog, req: IncomingMessage, res: ServerResponse, error: unknown) {
+  // The store logs its outage once; each visitor meanwhile is told to come back, not "Internal error".
+  if (storeFailureOf(error) === 'unavailable' && !res.headersSent)
+    return { status: 503, bytes: sendPage(res, 503, 'storeUnavailable', { 'retry-after': '5' }) };
+  const where = { err: error, host: requestHost(req), path: req.url };
+  const outage = isDatabaseUnavailable(error);
+  if (outage) log.warn(where, 'site request failed: the database is unavailable');
+  else log.error(where, 'site request failed');
+  if (res.headersSent) {
+    res.destroy();
+    return { status: 500, bytes: 0 };
+  }
+  // What is not in memory yet (a release's file list) waits for the database: try again shortly.
+  if (outage) return { status: 503, bytes: sendPage(res, 503, 'unavailable', { 'retry-after': '5' }) };
+  res.writeHead(500, { 'content-type': 'text/plain; charset=utf-8' });
+  res.end('Internal error');
+  return { status: 500, bytes: 0 };
 }
