@@ -42,6 +42,19 @@ import {
 } from './siteAnswers.ts';
 import { sitesTouchedBy } from './sync.ts';
 
+/** A page for a request that got no further than its site or branch, with their headers (and HSTS over TLS). */
+function sendEarlyPage(
+  res: ServerResponse,
+  hsts: string | null,
+  headers: [string, string][],
+  status: number,
+  page: PageName,
+) {
+  if (hsts) res.setHeader('strict-transport-security', hsts);
+  applySiteHeaders(res, headers);
+  return sendPage(res, status, page);
+}
+
 /** What an edge works with besides the database and the configuration. */
 export interface EdgeParts {
   /** The blob store the release files are read from (small ones are then kept in memory). */
@@ -174,14 +187,15 @@ export class Edge {
     const resolved = host ? this.table.resolve(host.target) : null;
     const hsts = this.hstsFor(req);
     if (!resolved?.branch) {
-      if (hsts) res.setHeader('strict-transport-security', hsts);
-      if (resolved) applySiteHeaders(res, resolved.site.headers);
-      sendPage(res, 404, 'notFound');
+      sendEarlyPage(res, hsts, resolved?.site.headers ?? [], 404, 'notFound');
       return this.timeRequest(req.method, res.statusCode, startedAt);
     }
     const { site, branch } = resolved;
     const request = this.siteRequest(req, res, site, branch, host!.name, hsts);
-    if (!request) return this.record(req, site.id, res.statusCode, 0, startedAt);
+    if (!request) {
+      const bytes = sendEarlyPage(res, hsts, branch.headers, 400, 'badRequest');
+      return this.record(req, site.id, res.statusCode, bytes, startedAt);
+    }
     try {
       // Most answers are ready at once (a cached file); only the others pay for a promise.
       const sent = this.serve(request);
@@ -214,7 +228,7 @@ export class Edge {
     this.record(req, site.id, status, bytes, startedAt);
   }
 
-  /** The request as the edge's answers read it; null when its path is not one (answered 400 here). */
+  /** The request as the edge's answers read it; null when its path is not one a file can have. */
   private siteRequest(
     req: IncomingMessage,
     res: ServerResponse,
@@ -228,12 +242,7 @@ export class Edge {
     const rawPath = queryStart === -1 ? url : url.slice(0, queryStart);
     const query = queryStart === -1 ? '' : asciiQuery(url.slice(queryStart));
     const normalised = normalisePath(rawPath);
-    if (!normalised) {
-      if (hsts) res.setHeader('strict-transport-security', hsts);
-      applySiteHeaders(res, branch.headers);
-      sendPage(res, 400, 'badRequest');
-      return null;
-    }
+    if (!normalised) return null;
     const rulePath = normalRequestPath(rawPath);
     return {
       req,
