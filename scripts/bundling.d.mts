@@ -4,3 +4,5 @@ export function newestChange(...entries: string[]): number;
 export function isStale(built: string, sources: string[]): boolean;
 /** Bundles `entry` into the ES module `outfile` for plain Node; resolves to `outfile`. */
 export function bundle(entry: string, outfile: string, options?: { sourcemap?: boolean }): Promise<string>;
+/** Writes a file aside and renames it into place, so a process starting meanwhile never loads half of one. */
+export function writeWhole(file: string, contents: Uint8Array | string): void;

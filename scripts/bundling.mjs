@@ -58,33 +58,34 @@ export async function externalPackages(entry) {
   return names;
 }
 
-/**
- * Bundles `entry` (and the workspace packages it imports) into the ES module `outfile`. Each file
- * is written aside and renamed into place, so a process starting meanwhile never loads half of one.
- */
+/** Writes a file aside and renames it into place, so a process starting meanwhile never loads half of one. */
+export function writeWhole(file, contents) {
+  mkdirSync(path.dirname(file), { recursive: true });
+  const temporary = `${file}.${process.pid}`;
+  writeFileSync(temporary, contents);
+  renameSync(temporary, file);
+}
+
+/** Bundles `entry` (and the workspace packages it imports) into the ES module `outfile`. */
 export async function bundle(entry, outfile, { sourcemap = false } = {}) {
   // Loaded only when a bundle is built: a program starting from a current bundle does not pay for it.
   const { build } = await import('esbuild');
   const result = await build({ ...bundleOptions(entry), outfile, sourcemap });
-  mkdirSync(path.dirname(outfile), { recursive: true });
-  for (const file of result.outputFiles) {
-    const temporary = `${file.path}.${process.pid}`;
-    writeFileSync(temporary, file.contents);
-    renameSync(temporary, file.path);
-  }
+  for (const file of result.outputFiles) writeWhole(file.path, file.contents);
   return outfile;
 }
 
 /**
  * Runs a program from its bundle when the bundle is current: plain Node starts it in about half
  * the time tsx needs to load the TypeScript. A missing or stale bundle is rebuilt first (a
- * fraction of a second); when that cannot be done, the TypeScript runs through tsx as it is.
+ * fraction of a second, by `make` when the program bundles itself otherwise); when that cannot be
+ * done, the TypeScript runs through tsx as it is.
  */
-export async function runBundled({ entry, built, sources }) {
+export async function runBundled({ entry, built, sources, make = () => bundle(entry, built) }) {
   let current = !isStale(built, sources);
   if (!current) {
     try {
-      await bundle(entry, built);
+      await make();
       current = true;
     } catch {}
   }

@@ -101,6 +101,18 @@ describe('wharf upload, against a real server', () => {
     expect(await served(second.branches[0].url, '/assets/app.js')).toBe(changed);
   });
 
+  it('loads no schema library to upload, while the commands that read other answers do', async () => {
+    // `wharf releases` is the control: it shows the probe sees the library when it is loaded.
+    const env = { NODE_OPTIONS: `--require ${path.join(import.meta.dirname, 'schemaProbe.cjs')}` };
+    const folder = await siteFolder({ 'index.html': '<h1>Light</h1>' });
+    const upload = await runWharf(['upload', folder, ...connection(), '--release', 'light'], { env });
+    const releases = await runWharf(['releases', 'list', ...connection()], { env });
+    expect(upload.code, upload.stderr).toBe(0);
+    expect(releases.code, releases.stderr).toBe(0);
+    expect(upload.stderr).toContain('schema library loaded: no');
+    expect(releases.stderr).toContain('schema library loaded: yes');
+  });
+
   it('reads its settings from WHARF_* variables and the branch from CI, and prints the branch URL', async () => {
     const folder = await siteFolder({ 'index.html': '<h1>Login</h1>' });
     const run = await runWharf(['upload', folder], {

@@ -1,5 +1,6 @@
 import { z } from 'zod';
-import { apiError, errorCodes } from './errors.ts';
+import { errorCodes } from './errorCodes.ts';
+import { apiError } from './errors.ts';
 import { noContent, type Route } from './route.ts';
 import { allRoutes } from './routes/table.ts';
 

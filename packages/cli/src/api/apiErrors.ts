@@ -1,4 +1,4 @@
-import { apiError, type ErrorCode } from '@wharf/contract';
+import { type ErrorCode, errorCodes } from '@wharf/contract/upload';
 
 /**
  * The server answered, and said no: its status, and the code and message of its
@@ -42,10 +42,13 @@ export function readErrorAnswer(status: number, statusText: string, text: string
   } catch {
     // Not JSON: a proxy in front of Wharf (nginx, a load balancer) answered with its own page.
   }
-  const parsed = apiError.partial().safeParse(body);
   const statusLine = `HTTP ${status}${statusText ? ` ${statusText}` : ''}`;
-  if (!parsed.success) return { code: null, message: statusLine };
-  return { code: parsed.data.code ?? null, message: parsed.data.message || statusLine };
+  if (typeof body !== 'object' || body === null) return { code: null, message: statusLine };
+  const { code, message } = body as { code?: unknown; message?: unknown };
+  return {
+    code: typeof code === 'string' && Object.hasOwn(errorCodes, code) ? (code as ErrorCode) : null,
+    message: typeof message === 'string' && message ? message : statusLine,
+  };
 }
 
 /** Why fetch failed, in the words of the system call underneath (`connect ECONNREFUSED 127.0.0.1:8080`). */

@@ -1,9 +1,10 @@
 import type { Blob } from 'node:buffer';
 import { randomUUID } from 'node:crypto';
-import { api, type Route, type RouteBody, type RouteResponse, routePath } from '@wharf/contract';
+import { type RouteAddress, routePath } from '@wharf/contract/upload';
 import { CliFailure, exitCodes } from '../failures.ts';
-import { type BodyCoding, compress } from '../lib/compress.ts';
+import type { BodyCoding } from '../lib/compress.ts';
 import { version } from '../version.ts';
+import { type ReadAnswer, UnexpectedAnswer } from './answerChecks.ts';
 import { ApiError, causeOf, FileChangedError, NetworkError, readErrorAnswer } from './apiErrors.ts';
 import { isRetryable, type RetryPolicy, retryDelay, sleep } from './retry.ts';
 
@@ -25,6 +26,17 @@ export interface RequestBody {
   contentEncoding?: BodyCoding;
 }
 
+/** One call: the route's address, its path parameters, how its answer is read, and what it sends. */
+export interface Call<T> {
+  route: RouteAddress | { method: string; path: string };
+  params: Record<string, string>;
+  read: ReadAnswer<T>;
+  body?: () => RequestBody;
+  /** A call that creates something carries an Idempotency-Key (see `send`). */
+  idempotent?: boolean;
+  query?: Record<string, string | number | undefined>;
+}
+
 type Attempt = { status: number; statusText: string; text: string } | { networkProblem: unknown };
 
 /**
@@ -42,19 +54,38 @@ const sendable = (content: RequestBody['content']) =>
     ? content
     : withoutEmptyChunks(content);
 
-/** The calls of the contract the CLI makes, each retried on network errors and 5xx answers. */
-export function wharfApi(connection: Connection) {
+/** The answer as read by the call, so a server of another version fails here, clearly. */
+function readAnswer<T>(read: ReadAnswer<T>, path: string, text: string): T {
+  let value: unknown;
+  try {
+    value = text ? JSON.parse(text) : undefined;
+  } catch {
+    value = text;
+  }
+  try {
+    return read(value);
+  } catch (error) {
+    if (!(error instanceof UnexpectedAnswer)) throw error;
+    throw new CliFailure(
+      exitCodes.unexpected,
+      `The server's answer to ${path} is not what this wharf ${version} expects; is the server another version? (${error.message})`,
+    );
+  }
+}
+
+/** Sends the contract's calls to a server, each retried on network errors and 5xx answers. */
+export function apiClient(connection: Connection) {
   const base = connection.url.href.replace(/\/+$/, '');
 
   async function attempt(
-    route: Route,
+    method: string,
     url: string,
     body: RequestBody | undefined,
     idempotencyKey: string | undefined,
   ): Promise<Attempt> {
     try {
       const response = await fetch(url, {
-        method: route.method.toUpperCase(),
+        method: method.toUpperCase(),
         headers: {
           ...(connection.token ? { authorization: `Bearer ${connection.token}` } : {}),
           'user-agent': `wharf-cli/${version}`,
@@ -78,26 +109,20 @@ export function wharfApi(connection: Connection) {
    * carries one Idempotency-Key on all its tries: when an answer is lost after the server acted,
    * the next try gets that answer instead of a second release.
    */
-  async function send<R extends Route>(
-    route: R,
-    params: Record<string, string>,
-    body?: () => RequestBody,
-    options: { idempotent?: boolean } = {},
-    query: Record<string, string | number | undefined> = {},
-  ): Promise<RouteResponse<R>> {
+  async function send<T>({ route, params, read, body, idempotent, query = {} }: Call<T>): Promise<T> {
     const search = new URLSearchParams();
     for (const [key, value] of Object.entries(query)) if (value !== undefined) search.set(key, String(value));
     const path = routePath(route.path, params) + (search.size > 0 ? `?${search}` : '');
-    const idempotencyKey = options.idempotent ? randomUUID() : undefined;
+    const idempotencyKey = idempotent ? randomUUID() : undefined;
     for (let tries = 1; ; tries++) {
-      const answer = await attempt(route, base + path, body?.(), idempotencyKey);
+      const answer = await attempt(route.method, base + path, body?.(), idempotencyKey);
       const lastTry = tries >= connection.retry.attempts;
       let problem: string;
       if ('networkProblem' in answer) {
         problem = causeOf(answer.networkProblem);
         if (lastTry) throw new NetworkError(problem, { cause: answer.networkProblem });
       } else if (answer.status < 400) {
-        return readAnswer(route, path, answer.text);
+        return readAnswer(read, path, answer.text);
       } else {
         const { code, message } = readErrorAnswer(answer.status, answer.statusText, answer.text);
         if (lastTry || !isRetryable(answer.status, code)) throw new ApiError(answer.status, code, message, path);
@@ -111,67 +136,5 @@ export function wharfApi(connection: Connection) {
     }
   }
 
-  const json = (value: unknown) => () => ({ content: JSON.stringify(value), contentType: 'application/json' });
-
-  return {
-    deployBase: (siteId: string, branch: string | undefined) =>
-      send(api.getDeployBase, { siteId }, undefined, {}, { branch }),
-    /** The manifest goes compressed when the server takes a coding: a site's manifest is mostly paths. */
-    startDeploy: async (siteId: string, body: RouteBody<typeof api.createDeploy>, coding: BodyCoding | null) => {
-      const text = JSON.stringify(body);
-      const content = coding ? await compress(coding, Buffer.from(text)) : text;
-      const contentEncoding = coding ?? undefined;
-      const request = () => ({ content, contentType: 'application/json', contentEncoding });
-      return {
-        deploy: await send(api.createDeploy, { siteId }, request, { idempotent: true }),
-        sentBytes: content.length,
-      };
-    },
-    /** One file: its bytes, or (`encoded`) a compressed stream of them made anew for each try. */
-    uploadDeployFile: (deployId: string, hash: string, body: () => RequestBody) =>
-      send(api.uploadDeployFile, { deployId, hash }, body),
-    /** A tar of files, its chunks as they are (fetch would copy them into one buffer first), or compressed. */
-    uploadDeployFiles: (deployId: string, tar: Uint8Array[] | Buffer, contentEncoding?: BodyCoding) =>
-      send(api.uploadDeployFiles, { deployId }, () => ({
-        content: Buffer.isBuffer(tar)
-          ? tar
-          : (async function* () {
-              yield* tar;
-            })(),
-        contentType: 'application/x-tar',
-        contentEncoding,
-      })),
-    finalizeDeploy: (deployId: string) => send(api.finalizeDeploy, { deployId }),
-    uploadRelease: (siteId: string, body: () => RequestBody) =>
-      send(api.uploadRelease, { siteId }, body, { idempotent: true }),
-    listBranches: (siteId: string) => send(api.listBranches, { siteId }),
-    deleteBranch: (siteId: string, branchId: string) => send(api.deleteBranch, { siteId, branchId }),
-    setBranchRelease: (siteId: string, branchId: string, releaseId: string) =>
-      send(api.setBranchRelease, { siteId, branchId }, json({ release: releaseId })),
-    listReleases: (siteId: string, query: { page: number; size: number; search?: string }) =>
-      send(api.listReleases, { siteId }, undefined, {}, query),
-    startCliLogin: (machine: string) => send(api.startCliLogin, {}, json({ machine })),
-    claimCliLogin: (cliLoginId: string, secret: string) => send(api.claimCliLogin, { cliLoginId }, json({ secret })),
-    getUser: () => send(api.getUser, {}),
-    getApiToken: (apiTokenId: string) => send(api.getApiToken, { apiTokenId }),
-    deleteApiToken: (apiTokenId: string) => send(api.deleteApiToken, { apiTokenId }),
-  };
-}
-
-export type WharfApi = ReturnType<typeof wharfApi>;
-
-/** The answer checked against the contract, so a server of another version fails here, clearly. */
-function readAnswer<R extends Route>(route: R, path: string, text: string): RouteResponse<R> {
-  let value: unknown;
-  try {
-    value = text ? JSON.parse(text) : undefined;
-  } catch {
-    value = text;
-  }
-  const parsed = route.response.safeParse(value);
-  if (parsed.success) return parsed.data as RouteResponse<R>;
-  throw new CliFailure(
-    exitCodes.unexpected,
-    `The server's answer to ${path} is not what this wharf ${version} expects; is the server another version? (${parsed.error.issues[0]?.message})`,
-  );
+  return { send };
 }

@@ -1,7 +1,7 @@
 import os from 'node:os';
 import { type ApiToken, CLI_LOGIN_TTL_MINUTES, type StartedCliLogin } from '@wharf/contract';
 import { sleep } from '../api/retry.ts';
-import { type WharfApi, wharfApi } from '../api/wharfApi.ts';
+import { type SiteAndAccountCalls, siteAndAccountCalls } from '../api/siteAndAccountCalls.ts';
 import type { CliContext } from '../context.ts';
 import { CliFailure, exitCodes } from '../failures.ts';
 import { accountFailure } from '../login/accountFailure.ts';
@@ -33,7 +33,7 @@ function tellWhatToDo(context: CliContext, started: StartedCliLogin, machine: st
 }
 
 /** Polls until a person approves in the console; a cancel or the expiry ends it with the server's reason. */
-async function waitForApproval(wharf: WharfApi, started: StartedCliLogin): Promise<ApiToken> {
+async function waitForApproval(wharf: SiteAndAccountCalls, started: StartedCliLogin): Promise<ApiToken> {
   const deadline = Date.now() + CLI_LOGIN_TTL_MINUTES * 60_000;
   while (Date.now() < deadline) {
     const answer = await wharf.claimCliLogin(started._id, started.secret);
@@ -49,7 +49,7 @@ async function waitForApproval(wharf: WharfApi, started: StartedCliLogin): Promi
 /** A second login to a server replaces the first: its token is deleted, as `wharf logout` would. */
 async function revokeEarlier(context: CliContext, url: URL, earlier: StoredLogin | null) {
   if (!earlier) return;
-  const wharf = wharfApi({ url, token: earlier.token, retry: context.retry, onRetry: () => {} });
+  const wharf = siteAndAccountCalls({ url, token: earlier.token, retry: context.retry, onRetry: () => {} });
   await wharf.deleteApiToken(earlier.tokenId).catch(() => {
     context.stderr.write(`Could not delete the earlier token "${earlier.tokenName}": delete it in the console.\n`);
   });
@@ -64,7 +64,7 @@ export async function loginCommand(argv: string[], context: CliContext): Promise
   }
   const url = serverUrl(values.url ?? context.env.WHARF_URL);
   const onRetry = (message: string) => void context.stderr.write(`${message}\n`);
-  const anonymous = wharfApi({ url, token: null, retry: context.retry, onRetry });
+  const anonymous = siteAndAccountCalls({ url, token: null, retry: context.retry, onRetry });
   try {
     const machine = machineName(context.env);
     const started = await anonymous.startCliLogin(machine);
@@ -73,7 +73,7 @@ export async function loginCommand(argv: string[], context: CliContext): Promise
     tellWhatToDo(context, started, machine, opening);
     if (opening) context.openBrowser(started.url);
     const token = await waitForApproval(anonymous, started);
-    const user = await wharfApi({ url, token: token.value, retry: context.retry, onRetry }).getUser();
+    const user = await siteAndAccountCalls({ url, token: token.value, retry: context.retry, onRetry }).getUser();
     const earlier = storedLogin(context.env, url);
     storeLogin(context.env, url, {
       token: token.value,

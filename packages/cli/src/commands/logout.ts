@@ -1,4 +1,4 @@
-import { wharfApi } from '../api/wharfApi.ts';
+import { siteAndAccountCalls } from '../api/siteAndAccountCalls.ts';
 import type { CliContext } from '../context.ts';
 import { exitCodes } from '../failures.ts';
 import { accountFailure, isTokenGone } from '../login/accountFailure.ts';
@@ -25,7 +25,7 @@ export async function logoutCommand(argv: string[], context: CliContext): Promis
     return exitCodes.ok;
   }
   const onRetry = (message: string) => void context.stderr.write(`${message}\n`);
-  const wharf = wharfApi({ url, token: login.token, retry: context.retry, onRetry });
+  const wharf = siteAndAccountCalls({ url, token: login.token, retry: context.retry, onRetry });
   let revoked = true;
   try {
     await wharf.deleteApiToken(login.tokenId);

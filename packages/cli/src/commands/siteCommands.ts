@@ -1,7 +1,7 @@
 import { parseArgs } from 'node:util';
 import type { Branch, Release } from '@wharf/contract';
 import { explainFailure } from '../api/explainFailure.ts';
-import { type WharfApi, wharfApi } from '../api/wharfApi.ts';
+import { type SiteAndAccountCalls, siteAndAccountCalls } from '../api/siteAndAccountCalls.ts';
 import type { CliContext } from '../context.ts';
 import { CliFailure, exitCodes, usageError } from '../failures.ts';
 import { siteCommandHelp } from '../help.ts';
@@ -20,7 +20,7 @@ type Values = ReturnType<typeof parseArgs<{ options: typeof options; allowPositi
 interface SiteCommand {
   /** The positionals the command takes after its name (`branch delete NAME`: ['delete', NAME]). */
   run(
-    wharf: WharfApi,
+    wharf: SiteAndAccountCalls,
     site: SiteConnection,
     values: Values,
     positionals: string[],
@@ -29,14 +29,14 @@ interface SiteCommand {
 
 const refused = (message: string) => new CliFailure(exitCodes.refused, message);
 
-async function branchNamed(wharf: WharfApi, siteId: string, name: string): Promise<Branch> {
+async function branchNamed(wharf: SiteAndAccountCalls, siteId: string, name: string): Promise<Branch> {
   const branch = (await wharf.listBranches(siteId)).find((candidate) => candidate.name === name);
   if (!branch) throw refused(`The site has no branch named ${name}`);
   return branch;
 }
 
 /** A release by its id, or else by its exact name (the newest of that name). */
-async function releaseNamed(wharf: WharfApi, siteId: string, idOrName: string): Promise<Release> {
+async function releaseNamed(wharf: SiteAndAccountCalls, siteId: string, idOrName: string): Promise<Release> {
   const found = await wharf.listReleases(siteId, { page: 0, size: 100, search: idOrName });
   const release =
     found.items.find((candidate) => candidate._id === idOrName) ??
@@ -137,7 +137,7 @@ export function siteCommand(name: keyof typeof commands) {
     }
     const site = connectionOf(parsed.values, context.env);
     const onRetry = (message: string) => void context.stderr.write(`${message}\n`);
-    const wharf = wharfApi({ url: site.url, token: site.token, retry: context.retry, onRetry });
+    const wharf = siteAndAccountCalls({ url: site.url, token: site.token, retry: context.retry, onRetry });
     try {
       const result = await commands[name]!.run(wharf, site, parsed.values, parsed.positionals);
       context.stdout.write(parsed.values.json ? `${JSON.stringify(result.json)}\n` : result.text);

@@ -1,6 +1,6 @@
 import path from 'node:path';
 import { explainFailure } from '../api/explainFailure.ts';
-import { wharfApi } from '../api/wharfApi.ts';
+import { uploadCalls } from '../api/uploadCalls.ts';
 import type { CliContext } from '../context.ts';
 import { hashCacheDir } from '../folder/hashCache.ts';
 import { readFolder } from '../folder/readFolder.ts';
@@ -101,7 +101,7 @@ export async function uploadCommand(argv: string[], context: CliContext): Promis
   const startedAt = Date.now();
   const progress = progressFor(context, args.json);
   const folder = path.resolve(context.cwd, args.folder);
-  const wharf = wharfApi({ url: args.url, token: args.token, retry: context.retry, onRetry: progress.warn });
+  const wharf = uploadCalls({ url: args.url, token: args.token, retry: context.retry, onRetry: progress.warn });
   const pullRequest = args.branches.length === 0 ? await pullRequestOf(context.env) : null;
   try {
     const files = await readFolder(folder, progress, hashCacheDir(context.env));

@@ -1,5 +1,5 @@
 import { parseArgs } from 'node:util';
-import { branchExpiry } from '@wharf/contract';
+import { branchExpiryProblem } from '@wharf/contract/upload';
 import { usageError } from '../failures.ts';
 import { connectionOf, connectionOptions, type SiteConnection } from './connection.ts';
 
@@ -44,11 +44,10 @@ function notEmpty(values: string[], option: string) {
 /** The branches' expiry as the server takes it, checked here so that a typo costs no upload. */
 function expiryOf(value: string | undefined) {
   if (value === undefined || value === '') return null;
-  const result = branchExpiry.safeParse(value.trim());
-  if (!result.success) {
-    throw usageError(`--expires ${result.error.issues[0]?.message.toLowerCase()}; got ${value}`);
-  }
-  return result.data;
+  const expiry = value.trim();
+  const problem = branchExpiryProblem(expiry);
+  if (problem) throw usageError(`--expires ${problem.toLowerCase()}; got ${value}`);
+  return expiry;
 }
 
 /**

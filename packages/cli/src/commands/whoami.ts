@@ -1,4 +1,4 @@
-import { wharfApi } from '../api/wharfApi.ts';
+import { siteAndAccountCalls } from '../api/siteAndAccountCalls.ts';
 import type { CliContext } from '../context.ts';
 import { CliFailure, exitCodes } from '../failures.ts';
 import { accountFailure } from '../login/accountFailure.ts';
@@ -24,7 +24,7 @@ export async function whoamiCommand(argv: string[], context: CliContext): Promis
     );
   }
   const onRetry = (message: string) => void context.stderr.write(`${message}\n`);
-  const wharf = wharfApi({ url, token: login.token, retry: context.retry, onRetry });
+  const wharf = siteAndAccountCalls({ url, token: login.token, retry: context.retry, onRetry });
   try {
     const [user, token] = await Promise.all([wharf.getUser(), wharf.getApiToken(login.tokenId)]);
     const overridden = context.env.WHARF_TOKEN

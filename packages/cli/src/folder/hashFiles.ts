@@ -1,6 +1,6 @@
 import { createHash } from 'node:crypto';
 import { closeSync, openSync, readFileSync, readSync, statSync } from 'node:fs';
-import type { ManifestEntry } from '@wharf/contract';
+import type { ManifestEntry } from '@wharf/contract/upload';
 import { folderError } from '../failures.ts';
 import type { HashCache } from './hashCache.ts';
 import type { FolderEntry } from './walkFolder.ts';

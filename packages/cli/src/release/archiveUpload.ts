@@ -1,6 +1,7 @@
 import { randomBytes } from 'node:crypto';
 import type { Readable } from 'node:stream';
-import type { RequestBody, WharfApi } from '../api/wharfApi.ts';
+import type { UploadCalls } from '../api/uploadCalls.ts';
+import type { RequestBody } from '../api/wharfApi.ts';
 import type { FolderFile } from '../folder/hashFiles.ts';
 import { formatBytes, plural } from '../lib/bytes.ts';
 import type { Progress, Task } from '../output/progress.ts';
@@ -36,7 +37,7 @@ async function* counting(chunks: AsyncIterable<Buffer>, count: (bytes: number) =
 
 /** The upload of spec.md: the whole folder as one tar.gz, for servers without incremental deploys. */
 export async function uploadArchive(
-  wharf: WharfApi,
+  wharf: UploadCalls,
   target: ReleaseTarget,
   files: FolderFile[],
   progress: Progress,

@@ -1,4 +1,4 @@
-import { MAX_TEXT_LENGTH } from '@wharf/contract';
+import { MAX_TEXT_LENGTH } from '@wharf/contract/upload';
 
 /**
  * CI systems check out a commit, not a branch, and name the branch in a variable. First set wins:

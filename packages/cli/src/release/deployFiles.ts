@@ -1,4 +1,4 @@
-import type { WharfApi } from '../api/wharfApi.ts';
+import type { UploadCalls } from '../api/uploadCalls.ts';
 import type { FolderFile } from '../folder/hashFiles.ts';
 import type { Progress } from '../output/progress.ts';
 import { deployIncrementally } from './incrementalDeploy.ts';
@@ -6,7 +6,7 @@ import type { ReleaseTarget, UploadOutcome } from './outcome.ts';
 
 /** Deploys the files incrementally, or as one archive to a server that cannot. */
 export async function deployFiles(
-  wharf: WharfApi,
+  wharf: UploadCalls,
   target: ReleaseTarget,
   files: FolderFile[],
   progress: Progress,

@@ -1,8 +1,8 @@
 import { openAsBlob, readFileSync } from 'node:fs';
-import { isWorthCompressingToSend } from '@wharf/contract';
+import { isWorthCompressingToSend } from '@wharf/contract/upload';
 import tar from 'tar-stream';
 import { ApiError, FileChangedError } from '../api/apiErrors.ts';
-import type { WharfApi } from '../api/wharfApi.ts';
+import type { UploadCalls } from '../api/uploadCalls.ts';
 import { folderError } from '../failures.ts';
 import type { FolderFile } from '../folder/hashFiles.ts';
 import { type BodyCoding, compress, compressedStream } from '../lib/compress.ts';
@@ -104,7 +104,7 @@ async function* counted(chunks: AsyncIterable<Uint8Array>, counter: { bytes: num
  * bytes, so that it costs nothing more than itself. With a `coding`, what is worth compressing is
  * compressed on the way.
  */
-export function fileSender(wharf: WharfApi, deployId: string, coding: BodyCoding | null) {
+export function fileSender(wharf: UploadCalls, deployId: string, coding: BodyCoding | null) {
   let batchesRefused = false;
   const uploadFile = async (file: FolderFile) => {
     try {

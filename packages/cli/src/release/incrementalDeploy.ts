@@ -1,7 +1,8 @@
 import { createHash } from 'node:crypto';
-import { BASE_HASH_PREFIX, type DeployBase, type ManifestEntry, manifestDigestText } from '@wharf/contract';
+import type { DeployBase } from '@wharf/contract';
+import { BASE_HASH_PREFIX, type ManifestEntry, manifestDigestText } from '@wharf/contract/upload';
 import { ApiError } from '../api/apiErrors.ts';
-import type { WharfApi } from '../api/wharfApi.ts';
+import type { UploadCalls } from '../api/uploadCalls.ts';
 import type { FolderFile } from '../folder/hashFiles.ts';
 import { formatBytes, plural } from '../lib/bytes.ts';
 import { codingFor } from '../lib/compress.ts';
@@ -32,7 +33,7 @@ function reasonToSendAnArchive(error: unknown): string | null {
  * since) and the codings it takes. An older server without the route offers neither; nor does a
  * branch name it refuses, which the manifest's answer then explains in the terms of the release.
  */
-async function deployBaseOf(wharf: WharfApi, target: ReleaseTarget): Promise<DeployBase> {
+async function deployBaseOf(wharf: UploadCalls, target: ReleaseTarget): Promise<DeployBase> {
   try {
     return await wharf.deployBase(target.siteId, target.branches[0]);
   } catch (error) {
@@ -59,7 +60,7 @@ function relativeManifest(base: NonNullable<DeployBase['release']>, entries: Man
 }
 
 /** Starts the deploy, relative to the branch's release when there is one; whole when the server cannot use that. */
-async function startDeploy(wharf: WharfApi, target: ReleaseTarget, files: FolderFile[], base: DeployBase) {
+async function startDeploy(wharf: UploadCalls, target: ReleaseTarget, files: FolderFile[], base: DeployBase) {
   const coding = codingFor(base.encodings);
   const entries = files.map(({ path, hash, size }) => ({ path, hash, size }));
   const whole = {
@@ -86,12 +87,12 @@ async function startDeploy(wharf: WharfApi, target: ReleaseTarget, files: Folder
  * server cannot deploy incrementally, answers why, so that the caller sends an archive instead.
  */
 export async function deployIncrementally(
-  wharf: WharfApi,
+  wharf: UploadCalls,
   target: ReleaseTarget,
   files: FolderFile[],
   progress: Progress,
 ): Promise<{ deployed: UploadOutcome } | { sendArchive: string }> {
-  let started: Awaited<ReturnType<WharfApi['startDeploy']>>;
+  let started: Awaited<ReturnType<UploadCalls['startDeploy']>>;
   let base: DeployBase;
   try {
     base = await deployBaseOf(wharf, target);

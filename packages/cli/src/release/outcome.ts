@@ -1,6 +1,4 @@
-import type { api, RouteResponse } from '@wharf/contract';
-
-export type DeployedRelease = RouteResponse<typeof api.finalizeDeploy>;
+import type { DeployedRelease } from '@wharf/contract';
 
 /** Where a release goes: the site, the release's name, the branches that will serve it. */
 export interface ReleaseTarget {

@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { BRANCH_EXPIRY, type ManifestEntry } from '../deployManifest.ts';
 import { id, name, requiredText } from '../validation.ts';
 import { timestamp } from './common.ts';
 
@@ -10,19 +11,13 @@ export const releasePath = requiredText(1024).refine(
   'Must be a relative path without . or .. segments',
 );
 
-export const manifestEntry = z.object({ path: releasePath, hash: sha256, size: z.number().int().min(0) });
-export type ManifestEntry = z.infer<typeof manifestEntry>;
+export const manifestEntry = z.object({
+  path: releasePath,
+  hash: sha256,
+  size: z.number().int().min(0),
+}) satisfies z.ZodType<ManifestEntry>;
 
 export const branchNames = z.array(name).max(20, 'At most 20 branches');
-
-const EXPIRY_UNITS_MS = { m: 60_000, h: 3_600_000, d: 86_400_000 } as const;
-const MAX_EXPIRY_MS = 365 * EXPIRY_UNITS_MS.d;
-
-/** How long an expiry such as `14d`, `12h` or `30m` lasts, in milliseconds. */
-export function expiryMs(expiry: string) {
-  const unit = expiry.slice(-1) as keyof typeof EXPIRY_UNITS_MS;
-  return Number(expiry.slice(0, -1)) * EXPIRY_UNITS_MS[unit];
-}
 
 /**
  * How long after this upload its branches are deleted by themselves (a preview's life): minutes,
@@ -30,8 +25,8 @@ export function expiryMs(expiry: string) {
  */
 export const branchExpiry = z
   .string()
-  .regex(/^[1-9][0-9]{0,5}[mhd]$/, 'Must be a duration such as 30m, 12h or 14d')
-  .refine((value) => expiryMs(value) <= MAX_EXPIRY_MS, 'Must be at most 365d');
+  .regex(BRANCH_EXPIRY.pattern, BRANCH_EXPIRY.notADuration)
+  .refine(BRANCH_EXPIRY.isWithinAYear, BRANCH_EXPIRY.overAYear);
 
 /** The release a manifest is relative to, and the digest of the whole manifest it stands for. */
 export const deployBaseRef = z.object({ release: id, digest: sha256 });
@@ -59,9 +54,6 @@ export const createDeployBody = z
     message: 'Only a manifest with a base removes files',
   });
 
-/** Characters of each file's sha256 the base listing gives: enough to tell a changed file, and a quarter of the bytes. */
-export const BASE_HASH_PREFIX = 16;
-
 export const deployBase = z.object({
   /** The content codings the deploy routes take request bodies in (`Content-Encoding`), best first. */
   encodings: z.array(z.string()),
@@ -69,16 +61,6 @@ export const deployBase = z.object({
   release: z.object({ _id: z.string(), files: z.array(z.tuple([z.string(), z.string()])) }).nullable(),
 });
 export type DeployBase = z.infer<typeof deployBase>;
-
-/**
- * The text whose sha256 is a manifest's digest: its entries sorted by path (UTF-16 code units, as
- * JavaScript sorts), each as path, hash and size separated by NUL and ended by a newline. Client
- * and server hash it alike, each with its own crypto: this package also runs in browsers.
- */
-export function manifestDigestText(files: ManifestEntry[]): string {
-  const sorted = [...files].sort((a, b) => (a.path < b.path ? -1 : a.path > b.path ? 1 : 0));
-  return sorted.map((file) => `${file.path}\0${file.hash}\0${file.size}\n`).join('');
-}
 
 export const deploy = z.object({
   _id: z.string(),

@@ -38,3 +38,4 @@ export const deployedRelease = release.extend({
       'True when the upload made no release: its files equal those of the release its branches already serve, which is this one (send force to make one anyway)',
     ),
 });
+export type DeployedRelease = z.infer<typeof deployedRelease>;

@@ -4,6 +4,7 @@ import { createDeployBody, deploy, deployBase, sha256 } from '../entities/deploy
 import { formsBody } from '../entities/form.ts';
 import { deployedRelease, release } from '../entities/release.ts';
 import { noContent, route } from '../route.ts';
+import { uploadRoutes } from '../uploadRoutes.ts';
 import { id, name, pageQuery, search } from '../validation.ts';
 import { ids } from './params.ts';
 
@@ -19,8 +20,7 @@ export const listReleases = route({
 });
 
 export const uploadRelease = route({
-  method: 'post',
-  path: '/api/v1/sites/:siteId/releases',
+  ...uploadRoutes.uploadRelease,
   scope: 'release_create',
   auth: 'upload',
   summary: 'Upload a release: multipart with a tar.gz `file`, a release `name` and `branches` to point at it',
@@ -31,8 +31,7 @@ export const uploadRelease = route({
 });
 
 export const getDeployBase = route({
-  method: 'get',
-  path: '/api/v1/sites/:siteId/deploys/base',
+  ...uploadRoutes.getDeployBase,
   scope: 'release_create',
   auth: 'upload',
   summary:
@@ -43,8 +42,7 @@ export const getDeployBase = route({
 });
 
 export const createDeploy = route({
-  method: 'post',
-  path: '/api/v1/sites/:siteId/deploys',
+  ...uploadRoutes.createDeploy,
   scope: 'release_create',
   auth: 'upload',
   summary: 'Start an incremental deploy: post the manifest, get back the hashes the server lacks',
@@ -57,8 +55,7 @@ export const createDeploy = route({
 });
 
 export const uploadDeployFile = route({
-  method: 'put',
-  path: '/api/v1/deploys/:deployId/files/:hash',
+  ...uploadRoutes.uploadDeployFile,
   scope: 'release_create',
   auth: 'upload',
   summary:
@@ -69,8 +66,7 @@ export const uploadDeployFile = route({
 });
 
 export const uploadDeployFiles = route({
-  method: 'post',
-  path: '/api/v1/deploys/:deployId/files',
+  ...uploadRoutes.uploadDeployFiles,
   scope: 'release_create',
   auth: 'upload',
   summary:
@@ -81,8 +77,7 @@ export const uploadDeployFiles = route({
 });
 
 export const finalizeDeploy = route({
-  method: 'post',
-  path: '/api/v1/deploys/:deployId/finalize',
+  ...uploadRoutes.finalizeDeploy,
   scope: 'release_create',
   auth: 'upload',
   summary: 'Finish a deploy: create the release and point its branches at it',

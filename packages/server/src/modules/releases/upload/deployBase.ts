@@ -30,6 +30,12 @@ export async function deployBaseOf(db: Executor, site: Database['sites'], branch
 
 const baseChanged = (message: string) => httpError('DEPLOY_BASE_CHANGED', `${message}; send the whole manifest`);
 
+/** Refuses a manifest whose base release was deleted since it was read. */
+export async function baseMustStillExist(db: Executor, releaseId: string) {
+  const release = await db.selectFrom('releases').select('id').where('id', '=', releaseId).executeTakeFirst();
+  if (!release) throw baseChanged('The release this manifest is relative to was deleted');
+}
+
 export const manifestDigest = (files: ManifestEntry[]) =>
   createHash('sha256').update(manifestDigestText(files)).digest('hex');
 

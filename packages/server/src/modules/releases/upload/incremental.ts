@@ -11,7 +11,7 @@ import { formsOfRelease, pagesOfDeploy } from '../create/formsOfRelease.ts';
 import { RULE_FILES, rulesOfRelease } from '../create/rulesOfRelease.ts';
 import { foundUnchanged } from '../create/unchangedRelease.ts';
 import type { ReleaseParts } from '../parts.ts';
-import { wholeManifest } from './deployBase.ts';
+import { baseMustStillExist, wholeManifest } from './deployBase.ts';
 import { dropDeploy, findOpenDeploy, insertDeployFiles, openDeploy } from './deployRows.ts';
 import { ReleasePaths } from './releasePaths.ts';
 
@@ -51,8 +51,12 @@ export async function startDeploy(
   const files = await wholeManifest(parts.db, site, body);
   checkManifest(parts, files);
   if (body.expires) await mustNotExpireMainBranch(parts.db, site, body.branches);
-  const hashes = uniqueHashes(files);
+  // Only the files sent can be new to the organization: the others are the base release's own.
+  const announced = body.base ? body.files : files;
+  const hashes = uniqueHashes(announced);
   const { deploy, held } = await whileNoBlobIsDeleted(parts.db, async (trx) => {
+    // Under the lock, a base release still there holds its files alive; from here the deploy's rows do.
+    if (body.base) await baseMustStillExist(trx, body.base.release);
     const row = await openDeploy(trx, parts.config.deployTtlMs, {
       siteId: site.id,
       name: body.name,
@@ -64,7 +68,7 @@ export async function startDeploy(
     await insertDeployFiles(trx, row.id, files);
     const held = await blobsOfOrg(trx, site.org_id, hashes);
     // Refused before anything is kept: the transaction ends undone.
-    files.forEach((file, index) => {
+    announced.forEach((file, index) => {
       const size = held.get(file.hash);
       if (size !== undefined && size !== file.size)
         throw invalidField(`files.${index}.size`, `The file with this hash has ${size} bytes`);
