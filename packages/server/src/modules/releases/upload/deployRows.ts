@@ -1,5 +1,5 @@
 import { sql } from 'kysely';
-import { jsonRows } from '../../../db/jsonRows.ts';
+import { jsonRows, jsonValues } from '../../../db/jsonRows.ts';
 import type { Executor } from '../../../db/schema.ts';
 import { httpError } from '../../../http/errors.ts';
 import { newId, now } from '../../../lib/ids.ts';
@@ -56,6 +56,32 @@ export async function insertDeployFiles(
         .select([sql.val(deployId).as('deploy_id'), 'file.path', 'file.hash', 'file.size']),
     )
     .execute();
+}
+
+/**
+ * Records the files of a deploy relative to a release: the release's rows copied by the database,
+ * but those sent anew or removed, then the files sent. A redeploy that changed one file of
+ * thousands moves only that one through JavaScript. The caller has checked that the result is the
+ * manifest the client digested.
+ */
+export async function insertDeployFilesRelativeTo(
+  db: Executor,
+  deployId: string,
+  base: { releaseId: string; sent: { path: string; hash: string; size: number }[]; removed: string[] },
+) {
+  const replaced = jsonValues(db, [...base.sent.map((file) => file.path), ...base.removed]);
+  await db
+    .insertInto('deploy_files')
+    .columns(['deploy_id', 'path', 'hash', 'size'])
+    .expression(
+      db
+        .selectFrom('release_files')
+        .select([sql.val(deployId).as('deploy_id'), 'path', 'hash', 'size'])
+        .where('release_id', '=', base.releaseId)
+        .where('path', 'not in', db.selectFrom(replaced.as('replaced')).select('replaced.value')),
+    )
+    .execute();
+  await insertDeployFiles(db, deployId, base.sent);
 }
 
 export async function findOpenDeploy(parts: ReleaseParts, deployId: string) {

@@ -12,7 +12,13 @@ import { RULE_FILES, rulesOfRelease } from '../create/rulesOfRelease.ts';
 import { foundUnchanged } from '../create/unchangedRelease.ts';
 import type { ReleaseParts } from '../parts.ts';
 import { baseMustStillExist, wholeManifest } from './deployBase.ts';
-import { dropDeploy, findOpenDeploy, insertDeployFiles, openDeploy } from './deployRows.ts';
+import {
+  dropDeploy,
+  findOpenDeploy,
+  insertDeployFiles,
+  insertDeployFilesRelativeTo,
+  openDeploy,
+} from './deployRows.ts';
 import { ReleasePaths } from './releasePaths.ts';
 
 type CreateDeployBody = RouteBody<typeof api.createDeploy>;
@@ -65,7 +71,12 @@ export async function startDeploy(
       force: body.force,
       actorId,
     });
-    await insertDeployFiles(trx, row.id, files);
+    if (body.base) {
+      const base = { releaseId: body.base.release, sent: body.files, removed: body.removed ?? [] };
+      await insertDeployFilesRelativeTo(trx, row.id, base);
+    } else {
+      await insertDeployFiles(trx, row.id, files);
+    }
     const held = await blobsOfOrg(trx, site.org_id, hashes);
     // Refused before anything is kept: the transaction ends undone.
     announced.forEach((file, index) => {
