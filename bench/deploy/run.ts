@@ -1,3 +1,4 @@
+import { execFileSync } from 'node:child_process';
 import { mkdtemp, rm, stat } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
@@ -58,8 +59,13 @@ async function deploysOfTheSite() {
   const rsync = await startRsyncDaemon(work);
   const cliTarget: Target = { url: proxy.url, ...(await createSite(server.url, 'bench-cli')) };
   const tarTarget: Target = { url: proxy.url, ...(await createSite(server.url, 'bench-tar')) };
-  // Each deploy starts on an idle server: the last one's variants are not this one's cost.
-  const idle = () => untilIdle(server.child.pid!);
+  // Each deploy starts on an idle server, the last one's variants not this one's cost, and with
+  // nothing left to write back: the sites a run generates (100 MB) would otherwise be flushed by
+  // the first uploader's fsyncs, as ext4 commits dirty data with its journal, and not by the others.
+  const idle = async () => {
+    await untilIdle(server.child.pid!);
+    execFileSync('sync');
+  };
   const withCli = async (site: GeneratedSite, release: string): Promise<CliTimed> => {
     await idle();
     proxy.takeSent();

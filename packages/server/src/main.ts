@@ -1,4 +1,5 @@
 import cluster from 'node:cluster';
+import nodeModule from 'node:module';
 import { buildApp } from './app.ts';
 import { type Running, runPrimary, runWorker, serveConnections, workerCount } from './cluster.ts';
 import { loadConfig, loadDotEnv } from './config/load.ts';
@@ -29,8 +30,21 @@ async function shutDown({ app, stop }: Running, config: Config, signal: string) 
  */
 const FILE_SYSTEM_THREADS = '16';
 
+/**
+ * Keeps the code V8 compiles on disk (Node's compile cache, in the system's temporary folder): the
+ * dependencies this process loads from here on, and the whole of every worker it forks, which
+ * inherit the folder, start without compiling again. A worker restarted after a crash serves
+ * sooner. Nothing depends on it: a folder that cannot be written only leaves it off.
+ */
+function keepCompiledCode() {
+  if (process.env.NODE_COMPILE_CACHE || process.env.NODE_DISABLE_COMPILE_CACHE) return;
+  const cache = nodeModule.enableCompileCache?.();
+  if (cache?.directory) process.env.NODE_COMPILE_CACHE = cache.directory;
+}
+
 async function main() {
   process.env.UV_THREADPOOL_SIZE ??= FILE_SYSTEM_THREADS;
+  if (cluster.isPrimary) keepCompiledCode();
   loadDotEnv();
   const config = loadConfig();
   if (cluster.isWorker) return runWorker(config);
