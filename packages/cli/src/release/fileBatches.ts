@@ -102,7 +102,10 @@ async function* counted(chunks: AsyncIterable<Uint8Array>, counter: { bytes: num
  * Sends the files a deploy lacks, a batch at a time, and answers the bytes each request carried: a
  * batch of several as a tar, a file alone (a large one, or the one file a redeploy changed) as its
  * bytes, so that it costs nothing more than itself. With a `coding`, what is worth compressing is
- * compressed on the way.
+ * compressed on the way. A batch of files compressed already goes in zstd too: zstd stores their
+ * bytes as they are at hundreds of MB/s, and takes out the tar's framing, a 512-byte header and
+ * up to 511 bytes of padding per file (1.5 MB of a site with 2,000 images); gzip would cost 25×
+ * the time for it.
  */
 export function fileSender(wharf: UploadCalls, deployId: string, coding: BodyCoding | null) {
   let batchesRefused = false;
@@ -133,7 +136,7 @@ export function fileSender(wharf: UploadCalls, deployId: string, coding: BodyCod
     if (batchesRefused || batch.length === 1) return uploadEach(batch);
     const tar = await tarOfBatch(batch);
     try {
-      if (coding && batch.every(compressible)) {
+      if (coding && (coding === 'zstd' || batch.every(compressible))) {
         const compressed = await compress(coding, Buffer.concat(tar));
         await wharf.uploadDeployFiles(deployId, compressed, coding);
         return compressed.length;
