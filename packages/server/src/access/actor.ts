@@ -1,4 +1,5 @@
 import type { FastifyRequest } from 'fastify';
+import { reusableQuery } from '../db/reusableQuery.ts';
 import type { Db } from '../db/schema.ts';
 import { httpError } from '../http/errors.ts';
 import { readJson } from '../lib/json.ts';
@@ -40,13 +41,13 @@ export async function resolveActor(db: Db, request: FastifyRequest): Promise<Act
 }
 
 /** The signed-in user of a session cookie's value, while the session lasts. */
+const sessionByHash = reusableQuery((db, sessionHash: string) =>
+  db.selectFrom('sessions').select(['user_id', 'identity_id', 'expires_at']).where('id_hash', '=', sessionHash),
+);
+
 export async function sessionActor(db: Db, sessionId: string): Promise<Actor | null> {
   const sessionHash = lookupHash(sessionId);
-  const session = await db
-    .selectFrom('sessions')
-    .select(['user_id', 'identity_id', 'expires_at'])
-    .where('id_hash', '=', sessionHash)
-    .executeTakeFirst();
+  const session = await sessionByHash(db, sessionHash);
   if (!session || session.expires_at <= new Date().toISOString()) return null;
   return { kind: 'session', userId: session.user_id, sessionHash, identityId: session.identity_id };
 }

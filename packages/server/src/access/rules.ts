@@ -1,3 +1,4 @@
+import { reusableQuery } from '../db/reusableQuery.ts';
 import type { Database, Executor } from '../db/schema.ts';
 import { httpError } from '../http/errors.ts';
 import type { Actor } from './actor.ts';
@@ -10,14 +11,9 @@ export function userOf(actor: Actor): string {
   return actor.userId;
 }
 
-async function membership(db: Executor, userId: string, orgId: string) {
-  return db
-    .selectFrom('members')
-    .selectAll()
-    .where('org_id', '=', orgId)
-    .where('user_id', '=', userId)
-    .executeTakeFirst();
-}
+const membership = reusableQuery((db, userId: string, orgId: string) =>
+  db.selectFrom('members').selectAll().where('org_id', '=', orgId).where('user_id', '=', userId),
+);
 
 export const isAdminOrOwner = (member: MemberRow) => member.admin === 1 || member.owner === 1;
 
@@ -63,8 +59,10 @@ export async function mustAdminTeam(db: Executor, actor: Actor, teamId: string) 
   return { team, member };
 }
 
+const siteById = reusableQuery((db, siteId: string) => db.selectFrom('sites').selectAll().where('id', '=', siteId));
+
 async function findSite(db: Executor, siteId: string) {
-  const site = await db.selectFrom('sites').selectAll().where('id', '=', siteId).executeTakeFirst();
+  const site = await siteById(db, siteId);
   if (!site) throw httpError('SITE_NOT_FOUND', 'Site not found');
   return site;
 }

@@ -1,0 +1,49 @@
+import type { Compilable, CompiledQuery } from 'kysely';
+import type { Executor } from './schema.ts';
+
+/** A value no caller passes: where it lands among a compiled query's parameters is where an argument goes. */
+const slotOf = (index: number) => `\u0000wharf-argument-${index}\u0000`;
+
+interface Compiled<Row> {
+  query: CompiledQuery<Row>;
+  /** For each parameter of the query, the argument it takes (-1: a constant of the query itself). */
+  argumentAt: number[];
+}
+
+function compileWithSlots<Args extends string[], Row>(
+  db: Executor,
+  build: (db: Executor, ...args: Args) => Compilable<Row>,
+  arity: number,
+): Compiled<Row> {
+  const slots = Array.from({ length: arity }, (_, index) => slotOf(index));
+  const query = build(db, ...(slots as Args)).compile();
+  const argumentAt = query.parameters.map((value) => slots.indexOf(value as string));
+  for (let index = 0; index < arity; index++) {
+    if (!argumentAt.includes(index)) throw new Error(`Argument ${index} is not a value of the query: ${query.sql}`);
+  }
+  return { query, argumentAt };
+}
+
+/**
+ * A query the API runs for nearly every request (the caller's session, the site, the membership),
+ * built and compiled once for each database and then run with each request's values: building and
+ * compiling a Kysely query took more CPU than SQLite took to run it (bench/README, "Where a
+ * releases page's time goes"). Only values may vary, never the query's shape.
+ */
+export function reusableQuery<Args extends string[], Row>(build: (db: Executor, ...args: Args) => Compilable<Row>) {
+  const compiled = new WeakMap<Executor, Compiled<Row>>();
+  return async (db: Executor, ...args: Args): Promise<Row | undefined> => {
+    let entry = compiled.get(db);
+    if (!entry) {
+      entry = compileWithSlots(db, build, args.length);
+      compiled.set(db, entry);
+    }
+    const { query, argumentAt } = entry;
+    const parameters = query.parameters.map((value, index) => {
+      const argument = argumentAt[index]!;
+      return argument < 0 ? value : args[argument];
+    });
+    const result = await db.executeQuery<Row>({ ...query, parameters });
+    return result.rows[0];
+  };
+}
