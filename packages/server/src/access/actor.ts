@@ -1,5 +1,5 @@
 import type { FastifyRequest } from 'fastify';
-import { reusableQuery } from '../db/reusableQuery.ts';
+import { reusableLookup } from '../db/reusableQuery.ts';
 import type { Db } from '../db/schema.ts';
 import { httpError } from '../http/errors.ts';
 import { readJson } from '../lib/json.ts';
@@ -41,7 +41,7 @@ export async function resolveActor(db: Db, request: FastifyRequest): Promise<Act
 }
 
 /** The signed-in user of a session cookie's value, while the session lasts. */
-const sessionByHash = reusableQuery((db, sessionHash: string) =>
+const sessionByHash = reusableLookup((db, sessionHash: string) =>
   db.selectFrom('sessions').select(['user_id', 'identity_id', 'expires_at']).where('id_hash', '=', sessionHash),
 );
 

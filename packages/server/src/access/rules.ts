@@ -1,4 +1,4 @@
-import { reusableQuery } from '../db/reusableQuery.ts';
+import { reusableLookup } from '../db/reusableQuery.ts';
 import type { Database, Executor } from '../db/schema.ts';
 import { httpError } from '../http/errors.ts';
 import type { Actor } from './actor.ts';
@@ -11,7 +11,7 @@ export function userOf(actor: Actor): string {
   return actor.userId;
 }
 
-const membership = reusableQuery((db, userId: string, orgId: string) =>
+const membership = reusableLookup((db, userId: string, orgId: string) =>
   db.selectFrom('members').selectAll().where('org_id', '=', orgId).where('user_id', '=', userId),
 );
 
@@ -59,7 +59,7 @@ export async function mustAdminTeam(db: Executor, actor: Actor, teamId: string) 
   return { team, member };
 }
 
-const siteById = reusableQuery((db, siteId: string) => db.selectFrom('sites').selectAll().where('id', '=', siteId));
+const siteById = reusableLookup((db, siteId: string) => db.selectFrom('sites').selectAll().where('id', '=', siteId));
 
 async function findSite(db: Executor, siteId: string) {
   const site = await siteById(db, siteId);

@@ -29,7 +29,11 @@ export function jsonRows<C extends string>(
 
 /** Values handed to the database as one JSON parameter, read back as a one-column table `value`. */
 export function jsonValues(db: Executor, values: string[]): RawBuilder<{ value: string }> {
-  const json = JSON.stringify(values);
+  return jsonArrayValues(db, JSON.stringify(values));
+}
+
+/** `jsonValues` from the JSON text of an array of strings: the parameter of a reusable query. */
+export function jsonArrayValues(db: Executor, json: string): RawBuilder<{ value: string }> {
   if (isPostgres(db)) return sql`(select json_array_elements_text(${json}::json) as value)`;
   return sql`(select value from json_each(${json}))`;
 }

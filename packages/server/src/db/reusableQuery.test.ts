@@ -3,7 +3,7 @@ import { Kysely, PostgresDialect, SqliteDialect } from 'kysely';
 import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { databases, randomSchema, schemaUrl, withPg } from '../../test/harness.ts';
-import { reusableQuery } from './reusableQuery.ts';
+import { reusableLookup, reusableQuery } from './reusableQuery.ts';
 import type { Executor } from './schema.ts';
 
 interface Tables {
@@ -52,7 +52,7 @@ describe.each(databases)('a query compiled once and run with new values, on $nam
         .where('role', '!=', 'gone')
         .where('user_id', '=', userId),
     );
-    const roleOf = reusableQuery(build);
+    const roleOf = reusableLookup(build);
     expect(await roleOf(asExecutor(), 'u1', 'o1')).toEqual({ role: 'owner' });
     expect(await roleOf(asExecutor(), 'u2', 'o1')).toEqual({ role: 'member' });
     expect(await roleOf(asExecutor(), 'u1', 'o2')).toEqual({ role: 'admin' });
@@ -60,8 +60,24 @@ describe.each(databases)('a query compiled once and run with new values, on $nam
     expect(build).toHaveBeenCalledTimes(1);
   });
 
+  it('takes numbers as values too, a page of rows by its size and offset', async () => {
+    const page = reusableQuery((query: Executor, orgId: string, size: number, offset: number) =>
+      (query as unknown as Kysely<Tables>)
+        .selectFrom('members')
+        .select('user_id')
+        .where('org_id', '=', orgId)
+        .orderBy('user_id')
+        .limit(size)
+        .offset(offset),
+    );
+    expect(await page(asExecutor(), 'o1', 1, 0)).toEqual([{ user_id: 'u1' }]);
+    expect(await page(asExecutor(), 'o1', 1, 1)).toEqual([{ user_id: 'u2' }]);
+    expect(await page(asExecutor(), 'o1', 5, 0)).toEqual([{ user_id: 'u1' }, { user_id: 'u2' }]);
+    expect(await page(asExecutor(), 'o2', 5, 0)).toEqual([{ user_id: 'u1' }]);
+  });
+
   it('refuses a query whose shape would depend on an argument', async () => {
-    const shaped = reusableQuery((query: Executor, orgId: string) =>
+    const shaped = reusableLookup((query: Executor, orgId: string) =>
       (query as unknown as Kysely<Tables>)
         .selectFrom('members')
         .select('role')

@@ -6,6 +6,9 @@ export interface Page {
   size: number;
 }
 
+/** The rows a page skips. */
+export const offsetOf = ({ page, size }: Page) => page * size;
+
 /**
  * A list whose length the database keeps (`list_counts`, migration 018): its name there and
  * whose it is. Only a list read without filters may be counted so.
@@ -70,7 +73,7 @@ export async function countOf<T extends keyof Database, O>(query: SelectQueryBui
  */
 export function pageIds<T extends keyof Database, O>(
   query: SelectQueryBuilder<Database, T, O>,
-  { page, size }: Page,
+  { size, offset }: { size: number; offset: number },
   order: (query: SelectQueryBuilder<Database, T, O>) => SelectQueryBuilder<Database, T, O>,
   kept?: KeptCount,
 ) {
@@ -83,7 +86,7 @@ export function pageIds<T extends keyof Database, O>(
   );
   return order(withTotal as typeof query)
     .limit(size)
-    .offset(page * size) as unknown as SelectQueryBuilder<Database, T, O & { list_total: number | string | null }>;
+    .offset(offset) as unknown as SelectQueryBuilder<Database, T, O & { list_total: number | string | null }>;
 }
 
 /** The list's length from a page of `pageIds`, or counted apart when the page is past its end. */

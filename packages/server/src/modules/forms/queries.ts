@@ -1,11 +1,16 @@
 import type { Form, SiteForm } from '@wharf/contract';
+import { reusableQuery } from '../../db/reusableQuery.ts';
 import type { Database, Executor } from '../../db/schema.ts';
 import { isSet, readJson } from '../../lib/json.ts';
 
 export type SiteFormRow = Database['site_forms'];
 
+const formsOfSite = reusableQuery((db, siteId: string) =>
+  db.selectFrom('site_forms').selectAll().where('site_id', '=', siteId).orderBy('position'),
+);
+
 export function siteFormRows(db: Executor, siteId: string) {
-  return db.selectFrom('site_forms').selectAll().where('site_id', '=', siteId).orderBy('position').execute();
+  return formsOfSite(db, siteId);
 }
 
 export const definitionOf = (row: SiteFormRow) => readJson<Form>(row.definition);

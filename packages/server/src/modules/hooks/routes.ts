@@ -7,7 +7,7 @@ import { httpError } from '../../http/errors.ts';
 import { enqueueJob } from '../../jobs/queue.ts';
 import { newId, now } from '../../lib/ids.ts';
 import { readJson } from '../../lib/json.ts';
-import { keptCount, pageIds, totalOf } from '../../lib/paging.ts';
+import { keptCount, offsetOf, pageIds, totalOf } from '../../lib/paging.ts';
 import { hookContextRules } from './contexts.ts';
 import { startHookDeliveries } from './delivery/start.ts';
 import { createHook, deleteHook, findHook, toHook, updateHook } from './service.ts';
@@ -63,7 +63,7 @@ function bindHookRoutes(parts: PartsOf<'db' | 'handle' | 'hookOutbound' | 'jobs'
     const kept = { list: 'hook_deliveries', ownerId: params.hookId } as const;
     const newestFirst = (q: typeof ids) => q.orderBy('date', 'desc').orderBy('id', 'desc');
     const rows = await db
-      .selectFrom(pageIds(ids, query, newestFirst, kept).as('page'))
+      .selectFrom(pageIds(ids, { size: query.size, offset: offsetOf(query) }, newestFirst, kept).as('page'))
       .innerJoin('hook_deliveries', 'hook_deliveries.id', 'page.id')
       .selectAll('hook_deliveries')
       .select('page.list_total')

@@ -1,10 +1,12 @@
 import type { Form, Release, RuleProblem } from '@wharf/contract';
 import type { SelectQueryBuilder } from 'kysely';
 import type { Config } from '../../config/types.ts';
+import { jsonArrayValues } from '../../db/jsonRows.ts';
+import { reusableQuery } from '../../db/reusableQuery.ts';
 import type { Database, Executor } from '../../db/schema.ts';
 import { httpError } from '../../http/errors.ts';
 import { readJson } from '../../lib/json.ts';
-import { countOf, type KeptCount, keptCount, type Page, pageIds, totalOf } from '../../lib/paging.ts';
+import { countOf, type KeptCount, keptCount, offsetOf, type Page, pageIds, totalOf } from '../../lib/paging.ts';
 import { branchUrl } from '../../lib/urls.ts';
 import { formsOfReleases } from '../forms/queries.ts';
 import { releasesOfSiteNamed } from './nameSearch.ts';
@@ -13,21 +15,20 @@ import { releasesOfSiteNamed } from './nameSearch.ts';
 type ReleaseRow = Omit<Database['releases'], 'rules' | 'forms'>;
 const RELEASE_COLUMNS = ['id', 'site_id', 'name', 'file_count', 'total_size', 'rule_problems', 'created_at'] as const;
 
-/** The branches pointing at each of these releases now, by name. */
-function branchesServing(db: Executor, releaseIds: string[]) {
-  return db
+/** The branches pointing at each of these releases (a JSON array of their ids) now, by name. */
+const branchesServing = reusableQuery((db, releaseIdsJson: string) =>
+  db
     .selectFrom('branches')
     .select(['id', 'name', 'slug', 'release_id'])
-    .where('release_id', 'in', releaseIds)
-    .orderBy('name')
-    .execute();
-}
+    .where('release_id', 'in', db.selectFrom(jsonArrayValues(db, releaseIdsJson).as('ids')).select('ids.value'))
+    .orderBy('name'),
+);
 
 type ServingBranch = Awaited<ReturnType<typeof branchesServing>>[number];
 
 /** The branches and forms of releases of one site: forms belong to the site, each release sees them through its branches. */
 async function servingOf(db: Executor, siteId: string, releaseIds: string[]) {
-  const branches = await branchesServing(db, releaseIds);
+  const branches = await branchesServing(db, JSON.stringify(releaseIds));
   const servedBy = new Map<string, string[]>();
   for (const branch of branches)
     servedBy.set(branch.release_id!, [...(servedBy.get(branch.release_id!) ?? []), branch.id]);
@@ -82,6 +83,39 @@ export async function getRelease(db: Executor, config: Config, siteName: string,
   return release!;
 }
 
+/** The ids of a site's releases that a filter keeps. */
+function releaseIds(db: Executor, siteId: string, filter: { search?: string; branch?: string }) {
+  let ids = db
+    .selectFrom('releases')
+    .select('releases.id')
+    .where((eb) => (filter.search ? releasesOfSiteNamed(db, siteId, filter.search) : eb('site_id', '=', siteId)));
+  if (filter.branch) {
+    const history = db.selectFrom('branch_releases').select('release_id').where('branch_id', '=', filter.branch);
+    ids = ids.where('id', 'in', history);
+  }
+  return ids;
+}
+
+/** One statement for a page of releases (found in the site's index alone) and the list's length. */
+function releasePage(
+  db: Executor,
+  ids: ReturnType<typeof releaseIds>,
+  window: { size: number; offset: number },
+  kept?: KeptCount,
+) {
+  return db
+    .selectFrom(pageIds(ids, window, newestFirst, kept).as('page'))
+    .innerJoin('releases', 'releases.id', 'page.id')
+    .select([...RELEASE_COLUMNS.map((column) => `releases.${column}` as const), 'page.list_total'])
+    .orderBy('releases.created_at', 'desc')
+    .orderBy('releases.id', 'desc');
+}
+
+/** The list read most (the console's, `wharf releases`'): unfiltered, its length kept, its statement compiled once. */
+const newestReleases = reusableQuery((db, siteId: string, size: number, offset: number) =>
+  releasePage(db, releaseIds(db, siteId, {}), { size, offset }, { list: 'releases', ownerId: siteId }),
+);
+
 /** Releases of a site, newest first; `branch` keeps those the branch has ever pointed at. */
 export async function listReleases(
   db: Executor,
@@ -90,27 +124,15 @@ export async function listReleases(
   filter: { search?: string; branch?: string },
   page: Page,
 ) {
-  let ids = db
-    .selectFrom('releases')
-    .select('releases.id')
-    .where((eb) => (filter.search ? releasesOfSiteNamed(db, site.id, filter.search) : eb('site_id', '=', site.id)));
-  if (filter.branch) {
-    const history = db.selectFrom('branch_releases').select('release_id').where('branch_id', '=', filter.branch);
-    ids = ids.where('id', 'in', history);
-  }
+  const ids = releaseIds(db, site.id, filter);
   const kept: KeptCount | undefined =
     !filter.search && !filter.branch ? { list: 'releases', ownerId: site.id } : undefined;
-  // One statement for the page (found in the site's index alone) and the list's length; then the
-  // branches serving the page's releases.
-  const rows = await db
-    .selectFrom(pageIds(ids, page, newestFirst, kept).as('page'))
-    .innerJoin('releases', 'releases.id', 'page.id')
-    .select([...RELEASE_COLUMNS.map((column) => `releases.${column}` as const), 'page.list_total'])
-    .orderBy('releases.created_at', 'desc')
-    .orderBy('releases.id', 'desc')
-    .execute();
+  const rows = kept
+    ? await newestReleases(db, site.id, page.size, offsetOf(page))
+    : await releasePage(db, ids, { size: page.size, offset: offsetOf(page) }).execute();
   const count = await totalOf(rows, page, () => (kept ? keptCount(db, kept) : countOf(ids)));
   if (rows.length === 0) return { items: [], count };
+  // Then the branches serving the page's releases.
   const serving = await servingOf(
     db,
     site.id,
