@@ -12,21 +12,21 @@ import type { Sealer } from '../lib/secrets.ts';
 import type { SiteRequestTimer } from '../metrics/requestDurations.ts';
 import { CHALLENGE_PREFIX } from '../modules/sites/index.ts';
 import type { OutboundGuard } from '../outbound/guard.ts';
-import { normalRequestPath, type RedirectMatch } from '../releaseRules/index.ts';
+import { normalRequestPath } from '../releaseRules/index.ts';
 import { asciiQuery } from '../releaseRules/normalPath.ts';
 import type { BlobReader } from '../storage/localFiles.ts';
 import { AnswerHeaders } from './answerHeaders.ts';
 import type { EdgeLog } from './edgeLog.ts';
 import { FORMS_PREFIX, FormReceiver, isFormPost } from './forms.ts';
-import { type Manifest, ManifestCache } from './manifests.ts';
+import { ManifestCache } from './manifests.ts';
 import { SiteMetrics } from './metrics.ts';
 import { type PageName, sendPage } from './pages.ts';
 import { PasswordGate } from './passwords.ts';
 import { PendingVariants, variantsOfBlob } from './pendingVariants.ts';
 import { matchRedirect, proxy, sendFileRule, upstreamUrl } from './redirects.ts';
-import { actionOf } from './releaseRedirects.ts';
+import { ReleaseServer } from './releaseServer.ts';
 import { ReloadLater } from './reloadLater.ts';
-import { namedFile, normalisePath, resolveFile } from './resolvePath.ts';
+import { normalisePath } from './resolvePath.ts';
 import { FileResponder } from './respond.ts';
 import { type BranchEntry, RoutingTable, type SiteEntry } from './routingTable.ts';
 import {
@@ -38,6 +38,7 @@ import {
   redirectTo,
   refuse,
   type SiteRequest,
+  sendRequestPage,
   withQuery,
 } from './siteAnswers.ts';
 import { sitesTouchedBy } from './sync.ts';
@@ -83,9 +84,9 @@ export class Edge {
   /** Its routing table is loaded: what the edge role needs to serve (see lifecycle/readiness.ts). */
   loaded = false;
   private readonly manifests: ManifestCache;
-  private readonly responder: FileResponder;
   private readonly gate: PasswordGate;
   private readonly answerHeaders = new AnswerHeaders();
+  private readonly release: ReleaseServer;
   private readonly forms: FormReceiver;
   /** `.` and the sites host: a site's host name ends with it. */
   private readonly sitesSuffix: string;
@@ -111,7 +112,6 @@ export class Edge {
       (hash) => variantsOfBlob(db, hash),
       (err) => log.error({ err }, 'reading the variants of a blob failed'),
     );
-    this.responder = new FileResponder(blobs, log, pending);
     this.forms = new FormReceiver(db, { sealer, afterCommit }, counters);
     this.gate = new PasswordGate(counters);
     this.sitesSuffix = `.${config.sitesUrl.hostname}`;
@@ -120,6 +120,14 @@ export class Edge {
     this.trustProxy = config.trustProxy;
     this.outbound = outbound;
     this.reloadLater = new ReloadLater((siteIds) => this.reloadSites(siteIds), log);
+    this.release = new ReleaseServer({
+      gate: this.gate,
+      responder: new FileResponder(blobs, log, pending),
+      answerHeaders: this.answerHeaders,
+      trustProxy: this.trustProxy,
+      onlyGetOrHead: (request) => this.onlyGetOrHead(request),
+      proxyTo: (request, url) => this.proxyTo(request, url),
+    });
   }
 
   /**
@@ -296,10 +304,10 @@ export class Edge {
       if (rule?.type === 'redirect')
         return redirectTo(res, rule.config.status, withQuery(rule.config.target, query), headersToWrite(request));
     }
-    if (!branch.releaseId) return this.onlyGetOrHead(request) ?? this.sendPage(request, 404, 'nothingDeployed');
+    if (!branch.releaseId) return this.onlyGetOrHead(request) ?? sendRequestPage(request, 404, 'nothingDeployed');
     const manifest = this.manifests.get(branch.releaseId);
-    if (manifest instanceof Promise) return manifest.then((loaded) => this.serveRelease(request, loaded));
-    return this.serveRelease(request, manifest);
+    if (manifest instanceof Promise) return manifest.then((loaded) => this.release.serve(request, loaded));
+    return this.release.serve(request, manifest);
   }
 
   /** Streams the request to an upstream (a console rule or a `_redirects` proxy), through the outbound guard. */
@@ -333,75 +341,5 @@ export class Edge {
       return this.forms.receiveAtPage(req, res, { site, branch, clientAddress }, refuse);
     }
     return refuse();
-  }
-
-  /**
-   * A path the release's `_headers` protect with `Basic-Auth` asks for one of its users, through
-   * the gate of site passwords. A branch with a password of its own has asked for it already, and
-   * that is enough: a browser sends one credential.
-   */
-  private serveRelease(request: SiteRequest, manifest: Manifest): Answer {
-    const guard = request.branch.protection
-      ? null
-      : manifest.rules?.headers?.headersFor(request.host, request.rulePath).guard;
-    if (!guard) return this.serveReleaseOpen(request, manifest);
-    const { req } = request;
-    request.guarded = true;
-    const verdict = this.gate.check(req, guard, () => clientAddressOf(req, this.trustProxy));
-    if (verdict === 'allowed') return this.serveReleaseOpen(request, manifest);
-    if (typeof verdict === 'string') return refuse(request, verdict);
-    return verdict.then((late) =>
-      late === 'allowed' ? this.serveReleaseOpen(request, manifest) : refuse(request, late),
-    );
-  }
-
-  /**
-   * The release's `_redirects` (a file at the path shadows the rules not forced with `!`), then
-   * its files; `_headers` apply to every answer for the path.
-   */
-  private serveReleaseOpen(request: SiteRequest, manifest: Manifest): Answer {
-    const { branch, path, trailingSlash, query, host, rulePath } = request;
-    const rules = manifest.rules;
-    // A file's answer takes these headers with its prepared ones; other answers get them set here.
-    if (rules?.headers) request.headers = this.answerHeaders.headersFor(branch, rules, host, rulePath, request.hsts);
-    if (rules?.redirects) {
-      const exists = namedFile(manifest, path, trailingSlash) !== undefined;
-      const scheme = clientOf(request.req, this.trustProxy).protocol;
-      const hit = rules.redirects.match(host, rulePath, query, { onlyForced: exists, scheme });
-      if (hit) return this.followRule(request, manifest, hit);
-    }
-    return this.onlyGetOrHead(request) ?? this.sendFile(request, manifest);
-  }
-
-  /** What a `_redirects` rule says: a redirect, a proxy, or another file of the release (200 or 404). */
-  private followRule(request: SiteRequest, manifest: Manifest, hit: RedirectMatch): Answer {
-    const action = actionOf(hit, request.query);
-    if (action.kind === 'redirect')
-      return redirectTo(request.res, action.status, action.location, headersToWrite(request));
-    if (action.kind === 'proxy') return this.proxyTo(request, action.url);
-    return this.onlyGetOrHead(request) ?? this.sendRewrite(request, manifest, action.path, action.status);
-  }
-
-  /** A rewrite serves the target's file under the request's address, with the rule's status. */
-  private sendRewrite(request: SiteRequest, manifest: Manifest, target: string, status: 200 | 404): Answer {
-    const normalised = normalisePath(target);
-    const file = normalised ? namedFile(manifest, normalised.path, normalised.trailingSlash) : undefined;
-    if (!file) return this.sendFile(request, manifest);
-    return this.responder.send(request.req, request.res, file, status, request.headers);
-  }
-
-  private sendFile(request: SiteRequest, manifest: Manifest): Answer {
-    const { req, res, site, path, trailingSlash, query, headers } = request;
-    const resolution = resolveFile(manifest, path, trailingSlash, site, query);
-    if (resolution.kind === 'redirect')
-      return redirectTo(res, resolution.status, resolution.location, headersToWrite(request));
-    if (resolution.kind === 'notFound') return this.sendPage(request, 404, 'notFound');
-    return this.responder.send(req, res, resolution.file, resolution.status, headers);
-  }
-
-  /** One of the edge's own pages, with the path's headers. */
-  private sendPage(request: SiteRequest, status: number, page: PageName) {
-    applyRequestHeaders(request);
-    return sendPage(request.res, status, page);
   }
 }

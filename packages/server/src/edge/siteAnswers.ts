@@ -5,7 +5,7 @@ import { percentEncode } from '../releaseRules/percentEncode.ts';
 import { storeFailureOf } from '../storage/storeFailure.ts';
 import { type AnswerHeader, applyAnswerHeaders } from './answerHeaders.ts';
 import type { EdgeLog } from './edgeLog.ts';
-import { sendPage } from './pages.ts';
+import { type PageName, sendPage } from './pages.ts';
 import type { BranchEntry, SiteEntry } from './routingTable.ts';
 
 /** The number of body bytes an answer sent, once it is known. */
@@ -83,6 +83,12 @@ export function safeLocation(location: string): string {
 /** A console redirect keeps the request's query unless its target has one of its own. */
 export function withQuery(target: string, query: string) {
   return target.includes('?') ? target : `${target}${query}`;
+}
+
+/** One of the edge's own pages, with the path's headers. */
+export function sendRequestPage(request: SiteRequest, status: number, page: PageName) {
+  applyRequestHeaders(request);
+  return sendPage(request.res, status, page);
 }
 
 /** A password refused (401), or asked too often (429), with the path's headers. */
