@@ -1,0 +1,117 @@
+import type { Flag, Iso, Json } from './columns.ts';
+
+/** Sites and what hangs off them: domains, branches, tokens, forms and their submissions, hooks, traffic, kept list lengths. */
+export interface SiteTables {
+  sites: {
+    id: string;
+    org_id: string;
+    team_id: string;
+    name: string;
+    color: string;
+    logo_type: string | null;
+    logo_version: string | null;
+    main_branch_id: string;
+    spa: Flag;
+    pretty_urls: Flag;
+    password_hash: string | null;
+    password_version: string | null;
+    domains: Json;
+    headers: Json;
+    /** Releases no branch serves go after this many days, and beyond the newest this many; null: never. */
+    keep_releases_days: number | null;
+    keep_releases_count: number | null;
+    created_at: Iso;
+  };
+  /** Sites' claims of custom domains: several per name until one is verified (see migration 022). */
+  domain_claims: {
+    name: string;
+    site_id: string;
+    org_id: string;
+    verified_at: Iso | null;
+    verified_by: 'txt' | 'http' | null;
+    claimed_at: Iso;
+  };
+  /** Verified domains taken off their site lately, by the organization that held them. */
+  released_domains: { name: string; org_id: string; released_at: Iso };
+  branches: {
+    id: string;
+    site_id: string;
+    name: string;
+    slug: string;
+    release_id: string | null;
+    password_hash: string | null;
+    password_version: string | null;
+    headers: Json;
+    redirects: Json;
+    /** When the branch is deleted by itself (a preview's end); null: never. */
+    expires_at: Iso | null;
+    created_at: Iso;
+  };
+  site_tokens: { id: string; site_id: string; name: string; value_sealed: string; value_hash: string; created_at: Iso };
+  /** The forms of a site (migration 021): they outlive releases. */
+  site_forms: {
+    site_id: string;
+    /** The name in lower case: names are unique per site, case aside. */
+    name_key: string;
+    /** JSON of the Form (type, name, recipient, honeypot). */
+    definition: Json;
+    /** JSON list of the branch ids it is narrowed to; null: every branch. */
+    branch_ids: Json | null;
+    /** Found in an upload's HTML rather than declared by a person. */
+    detected: Flag;
+    /** Its place in the list people see. */
+    position: number;
+  };
+  form_submissions: {
+    id: string;
+    site_id: string;
+    branch_id: string;
+    release_id: string;
+    form: string;
+    fields: Json;
+    client_address: string;
+    created_at: Iso;
+    /** Caught by the honeypot: kept apart, never mailed nor announced. */
+    spam: Flag;
+    /** The branch's name when it was posted to, for a branch deleted since. */
+    branch_name: string;
+  };
+  hooks: {
+    id: string;
+    /** orgs, teams, sites, or users (a user's own hooks, owner_id the user). */
+    context: string;
+    owner_id: string;
+    /** The organization the owner belongs to; '' for a user's own hook, which belongs to none. */
+    org_id: string;
+    type: string;
+    name: string;
+    events: Json;
+    config: Json;
+    created_at: Iso;
+  };
+  hook_deliveries: {
+    id: string;
+    hook_id: string;
+    event_id: string;
+    success: Flag;
+    type: string;
+    data: Json;
+    date: Iso;
+    /** The job this attempt belongs to, and its number among the job's attempts. */
+    job_id: string | null;
+    attempt: number | null;
+  };
+  page_views: { day: string; path: string; views: number };
+  site_traffic: {
+    site_id: string;
+    hour: Iso;
+    requests: number;
+    bytes: number;
+    status_2xx: number;
+    status_3xx: number;
+    status_4xx: number;
+    status_5xx: number;
+  };
+  /** The length of each list kept by triggers (migration 018): `list` names it, `owner_id` whose it is. */
+  list_counts: { list: string; owner_id: string; total: number };
+}
