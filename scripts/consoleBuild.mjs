@@ -22,9 +22,14 @@ export function consoleIsStale() {
   return isStale(builtIndex, sources);
 }
 
-export function buildConsole() {
+/**
+ * Builds the console into packages/web/dist, or into `outDir`: a release builds its own copy there,
+ * so that it never rewrites the dist a running server (or a test's) is reading.
+ */
+export function buildConsole(outDir) {
+  const elsewhere = outDir ? ['--', '--outDir', outDir, '--emptyOutDir'] : [];
   // A test runner's NODE_ENV=test would give the development build of React.
-  execFileSync('npm', ['run', 'build', '-w', '@wharf/web'], {
+  execFileSync('npm', ['run', 'build', '-w', '@wharf/web', ...elsewhere], {
     cwd: root,
     stdio: 'inherit',
     env: { ...process.env, NODE_ENV: 'production' },

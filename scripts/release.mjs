@@ -64,8 +64,8 @@ async function buildCli(cliDir) {
 
 rmSync(out, { recursive: true, force: true });
 mkdirSync(out, { recursive: true });
-buildConsole();
-cpSync(path.join(root, 'packages/web/dist'), path.join(out, 'console'), { recursive: true });
+// Built straight into the package: packages/web/dist may be serving a running Wharf meanwhile.
+buildConsole(path.join(out, 'console'));
 await bundle(path.join(server, 'src/main.ts'), path.join(out, 'dist/main.mjs'), { sourcemap: true });
 await bundle(path.join(server, 'src/bin/wharfServer.ts'), path.join(out, 'dist/wharf-server.mjs'));
 for (const script of THREAD_SCRIPTS) cpSync(path.join(server, script), path.join(out, script));
