@@ -9,5 +9,3 @@ export const uploadRoutes = {
   uploadDeployFiles: { method: 'post', path: '/api/v1/deploys/:deployId/files' },
   finalizeDeploy: { method: 'post', path: '/api/v1/deploys/:deployId/finalize' },
 } as const;
-
-export type RouteAddress = (typeof uploadRoutes)[keyof typeof uploadRoutes];

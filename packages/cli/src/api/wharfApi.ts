@@ -1,6 +1,6 @@
 import type { Blob } from 'node:buffer';
 import { randomUUID } from 'node:crypto';
-import { type RouteAddress, routePath } from '@wharf/contract/upload';
+import { routePath } from '@wharf/contract/upload';
 import { CliFailure, exitCodes } from '../failures.ts';
 import type { BodyCoding } from '../lib/compress.ts';
 import { version } from '../version.ts';
@@ -28,7 +28,7 @@ export interface RequestBody {
 
 /** One call: the route's address, its path parameters, how its answer is read, and what it sends. */
 export interface Call<T> {
-  route: RouteAddress | { method: string; path: string };
+  route: { method: string; path: string };
   params: Record<string, string>;
   read: ReadAnswer<T>;
   body?: () => RequestBody;

@@ -5,13 +5,9 @@ import { isSet, readJson } from '../../lib/json.ts';
 
 export type SiteFormRow = Database['site_forms'];
 
-const formsOfSite = reusableQuery((db, siteId: string) =>
+export const siteFormRows = reusableQuery((db, siteId: string) =>
   db.selectFrom('site_forms').selectAll().where('site_id', '=', siteId).orderBy('position'),
 );
-
-export function siteFormRows(db: Executor, siteId: string) {
-  return formsOfSite(db, siteId);
-}
 
 export const definitionOf = (row: SiteFormRow) => readJson<Form>(row.definition);
 export const branchIdsOf = (row: SiteFormRow) => (row.branch_ids === null ? null : readJson<string[]>(row.branch_ids));

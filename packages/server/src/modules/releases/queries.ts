@@ -124,13 +124,14 @@ export async function listReleases(
   filter: { search?: string; branch?: string },
   page: Page,
 ) {
-  const ids = releaseIds(db, site.id, filter);
   const kept: KeptCount | undefined =
     !filter.search && !filter.branch ? { list: 'releases', ownerId: site.id } : undefined;
-  const rows = kept
-    ? await newestReleases(db, site.id, page.size, offsetOf(page))
-    : await releasePage(db, ids, { size: page.size, offset: offsetOf(page) }).execute();
-  const count = await totalOf(rows, page, () => (kept ? keptCount(db, kept) : countOf(ids)));
+  // The unfiltered list is built once (newestReleases); a filtered one for each request.
+  const ids = kept ? null : releaseIds(db, site.id, filter);
+  const rows = ids
+    ? await releasePage(db, ids, { size: page.size, offset: offsetOf(page) }).execute()
+    : await newestReleases(db, site.id, page.size, offsetOf(page));
+  const count = await totalOf(rows, page, () => (ids ? countOf(ids) : keptCount(db, kept!)));
   if (rows.length === 0) return { items: [], count };
   // Then the branches serving the page's releases.
   const serving = await servingOf(
