@@ -77,6 +77,12 @@ export async function siteWithHistory(
       rules: '{"redirects":[],"headers":[]}',
       rule_problems: '[]',
       created_at: timeOf(i),
+      slug: i.toString(36).padStart(8, '0'),
+      source: '{}',
+      uploader: null,
+      upload_ms: null,
+      new_files: null,
+      new_bytes: null,
     }));
     await inBatches(db, DELIVERIES, 'hook_deliveries', (i) => ({
       id: newId(),

@@ -25,6 +25,7 @@ export * from './events.ts';
 export * from './openapi.ts';
 export * from './realtime.ts';
 export * from './releaseConfigSchema.ts';
+export * from './releaseSource.ts';
 export * from './reservedHeaders.ts';
 export * from './route.ts';
 export * from './routePath.ts';

@@ -6,5 +6,6 @@ export * from './constants.ts';
 export { isWorthCompressingToSend } from './contentType.ts';
 export * from './deployManifest.ts';
 export * from './errorCodes.ts';
+export * from './releaseSource.ts';
 export * from './routePath.ts';
 export * from './uploadRoutes.ts';

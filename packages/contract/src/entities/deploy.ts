@@ -2,6 +2,7 @@ import { z } from 'zod';
 import { BRANCH_EXPIRY, type ManifestEntry } from '../deployManifest.ts';
 import { id, name, requiredText } from '../validation.ts';
 import { timestamp } from './common.ts';
+import { releaseSource } from './release.ts';
 
 export const sha256 = z.string().regex(/^[0-9a-f]{64}$/, 'Must be a sha256 in hex');
 
@@ -38,6 +39,10 @@ export const createDeployBody = z
     expires: branchExpiry.optional(),
     /** Make a new release even when the files equal those of the release the branches serve. */
     force: z.boolean().optional(),
+    /** A release no branch serves yet: seen at its own address, published later. */
+    draft: z.boolean().optional(),
+    /** The commit, pull request and CI run the release was built from. */
+    source: releaseSource.optional(),
     /** Every file of the release; with `base`, only those added or changed since that release. */
     files: z.array(manifestEntry).max(100_000, 'At most 100000 files'),
     /**
@@ -49,6 +54,11 @@ export const createDeployBody = z
     removed: z.array(releasePath).max(100_000, 'At most 100000 files').optional(),
   })
   .refine((body) => body.base || body.files.length > 0, { path: ['files'], message: 'The release has no files' })
+  .refine((body) => !body.draft || body.branches.length === 0, {
+    path: ['branches'],
+    message: 'A draft goes to no branch; publish it to one later',
+  })
+  .refine((body) => !body.draft || !body.expires, { path: ['expires'], message: 'A draft has no branches to expire' })
   .refine((body) => body.base || !body.removed, {
     path: ['removed'],
     message: 'Only a manifest with a base removes files',

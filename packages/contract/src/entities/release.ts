@@ -1,7 +1,41 @@
 import { z } from 'zod';
+import { COMMIT_PATTERN, type ReleaseSource, SOURCE_LIMITS, SOURCE_URL_PATTERN } from '../releaseSource.ts';
+import { text } from '../validation.ts';
 import { branch } from './branch.ts';
 import { timestamp } from './common.ts';
 import { form } from './form.ts';
+
+const sourceUrl = text(SOURCE_LIMITS.url).regex(SOURCE_URL_PATTERN, 'Must be an http or https URL');
+
+/** Where a release came from (releaseSource.ts): what the uploader says, checked, never trusted for more. */
+export const releaseSource = z.object({
+  commit: text(SOURCE_LIMITS.commit).regex(COMMIT_PATTERN, 'Must be a commit SHA in hex').optional(),
+  message: text(SOURCE_LIMITS.message).optional(),
+  branch: text(SOURCE_LIMITS.branch).optional(),
+  author: text(SOURCE_LIMITS.author).optional(),
+  commitUrl: sourceUrl.optional(),
+  pullRequest: z
+    .number()
+    .int()
+    .min(1)
+    .max(2 ** 31)
+    .optional(),
+  pullRequestUrl: sourceUrl.optional(),
+  ci: text(SOURCE_LIMITS.ci).optional(),
+  ciRunUrl: sourceUrl.optional(),
+}) satisfies z.ZodType<ReleaseSource>;
+
+/** Who uploaded a release, as the server knew them then: a user (signed in or by API token), or a site token. */
+export const releaseUploader = z.object({
+  kind: z.enum(['user', 'apiToken', 'siteToken']),
+  /** The user's name, or the token's at the time of the upload. */
+  name: z.string(),
+  /** The user's id; null for a site token. */
+  userId: z.string().nullable(),
+  /** The token's name, for an API token (the user's name is `name`). */
+  token: z.string().nullable(),
+});
+export type ReleaseUploader = z.infer<typeof releaseUploader>;
 
 /** A line of a release's `_redirects`, `_headers` or `.wharf.yml` that Wharf refused (error) or doubts (warning). */
 export const ruleProblem = z.object({
@@ -18,6 +52,18 @@ export const release = z.object({
   siteId: z.string(),
   name: z.string(),
   date: timestamp,
+  /** Its own label in its permanent address, `{slug}--{site}`: never reused within the site. */
+  slug: z.string(),
+  /** Where this release is served whatever the branches serve, for as long as it is kept. */
+  url: z.string(),
+  source: releaseSource,
+  /** Null for releases uploaded before Wharf recorded it. */
+  uploader: releaseUploader.nullable(),
+  /** From the deploy's start to the release, in milliseconds; null when not recorded. */
+  uploadMs: z.number().int().nullable(),
+  /** Files of the release the organization had not stored before, and their bytes; null when not recorded. */
+  newFiles: z.number().int().nullable(),
+  newSize: z.number().int().nullable(),
   /** The forms of the site as the branches serving this release see them (for one that none serves: those of every branch). */
   forms: z.array(form),
   /** The branches that point at this release now. */

@@ -7,7 +7,7 @@ import type { OutboxEvent } from '../events/outbox.ts';
 import { requestHost } from '../http/requestHost.ts';
 import { clientAddressOf, clientOf } from '../http/trustProxy.ts';
 import type { Counters } from '../lib/counters.ts';
-import { HostParser } from '../lib/hosts.ts';
+import { HostParser, type HostTarget, type ParsedHost } from '../lib/hosts.ts';
 import type { Sealer } from '../lib/secrets.ts';
 import type { SiteRequestTimer } from '../metrics/requestDurations.ts';
 import { CHALLENGE_PREFIX } from '../modules/sites/index.ts';
@@ -24,6 +24,7 @@ import { type PageName, sendPage } from './pages.ts';
 import { PasswordGate } from './passwords.ts';
 import { PendingVariants, variantsOfBlob } from './pendingVariants.ts';
 import { matchRedirect, proxy, sendFileRule, upstreamUrl } from './redirects.ts';
+import { ReleaseAddresses } from './releaseAddresses.ts';
 import { ReleaseServer } from './releaseServer.ts';
 import { ReloadLater } from './reloadLater.ts';
 import { normalisePath } from './resolvePath.ts';
@@ -56,6 +57,9 @@ function sendEarlyPage(
   return sendPage(res, status, page);
 }
 
+/** The site and branch (or release address) a request is for; null: no such site. */
+type Resolved = { site: SiteEntry; branch: BranchEntry | null } | null;
+
 /** What an edge works with besides the database and the configuration. */
 export interface EdgeParts {
   /** The blob store the release files are read from (small ones are then kept in memory). */
@@ -87,6 +91,7 @@ export class Edge {
   private readonly gate: PasswordGate;
   private readonly answerHeaders = new AnswerHeaders();
   private readonly release: ReleaseServer;
+  private readonly releaseAddresses: ReleaseAddresses;
   private readonly forms: FormReceiver;
   /** `.` and the sites host: a site's host name ends with it. */
   private readonly sitesSuffix: string;
@@ -108,6 +113,7 @@ export class Edge {
     this.hsts = config.https?.hsts ?? null;
     this.db = db;
     this.manifests = new ManifestCache(db);
+    this.releaseAddresses = new ReleaseAddresses(db);
     const pending = new PendingVariants(
       (hash) => variantsOfBlob(db, hash),
       (err) => log.error({ err }, 'reading the variants of a blob failed'),
@@ -192,7 +198,34 @@ export class Edge {
       res.end(req.method === 'HEAD' ? undefined : req.url!.slice(CHALLENGE_PREFIX.length));
       return this.timeRequest(req.method, res.statusCode, startedAt);
     }
-    const resolved = host ? this.table.resolve(host.target) : null;
+    const resolved = host ? this.resolve(host.target) : null;
+    if (!(resolved instanceof Promise)) return this.answer(req, res, host, resolved, startedAt);
+    resolved.then(
+      (late) => this.answer(req, res, host, late, startedAt),
+      (error) => {
+        failed(this.log, req, res, error);
+        this.timeRequest(req.method, res.statusCode, startedAt);
+      },
+    );
+  }
+
+  /** The site and branch (or release) a host asks for: a release's own address may first be read. */
+  private resolve(target: HostTarget): Resolved | Promise<Resolved> {
+    if (target.kind !== 'release') return this.table.resolve(target);
+    const site = this.table.siteNamed(target.siteName);
+    const release = site ? this.releaseAddresses.find(site, target.releaseSlug) : null;
+    const orElse = (found: BranchEntry | null) =>
+      found ? { site: site!, branch: found } : this.table.resolve(target.otherwise);
+    return release instanceof Promise ? release.then(orElse) : orElse(release);
+  }
+
+  private answer(
+    req: IncomingMessage,
+    res: ServerResponse,
+    host: ParsedHost | null,
+    resolved: Resolved,
+    startedAt: number,
+  ) {
     const hsts = this.hstsFor(req);
     if (!resolved?.branch) {
       sendEarlyPage(res, hsts, resolved?.site.headers ?? [], 404, 'notFound');
@@ -281,7 +314,7 @@ export class Edge {
   /** Past the password, if any: forms, the console's rules, then the release (its rules, its files). */
   private serveOpen(request: SiteRequest): Answer {
     const { req, res, site, branch, path, rawPath, trailingSlash, query } = request;
-    if (req.method === 'POST' && path.startsWith(FORMS_PREFIX)) {
+    if (req.method === 'POST' && path.startsWith(FORMS_PREFIX) && branch.takesForms) {
       const formName = path.slice(FORMS_PREFIX.length);
       applyRequestHeaders(request);
       return this.forms.receive(req, res, {
@@ -336,7 +369,7 @@ export class Edge {
       res.end();
       return 0;
     };
-    if (branch.releaseId && isFormPost(req)) {
+    if (branch.releaseId && branch.takesForms && isFormPost(req)) {
       const clientAddress = clientAddressOf(req, this.trustProxy);
       return this.forms.receiveAtPage(req, res, { site, branch, clientAddress }, refuse);
     }

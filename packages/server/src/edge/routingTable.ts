@@ -7,7 +7,7 @@ import {
   reservedHeaderReason,
 } from '@wharf/contract';
 import type { Database, Db } from '../db/schema.ts';
-import type { HostTarget } from '../lib/hosts.ts';
+import type { SiteOrDomain } from '../lib/hosts.ts';
 import { readJson } from '../lib/json.ts';
 import { compilePathPattern, type PathPattern } from '../releaseRules/pathPattern.ts';
 import { PatternIndex } from '../releaseRules/patternIndex.ts';
@@ -36,6 +36,8 @@ export interface BranchEntry {
   /** Console headers for some paths only (site's, then branch's); null when there are none. */
   scopedHeaders: PatternIndex<ScopedHeader> | null;
   redirects: Redirect[];
+  /** Whether form posts are taken here: a release's own address is a look at it, not the live site. */
+  takesForms: boolean;
 }
 
 /** A console header with a path pattern (`/assets/*`): it applies where the pattern matches. */
@@ -56,6 +58,8 @@ export interface SiteEntry {
   branches: Map<string, BranchEntry>;
   /** The site's own headers, for its answers that concern no branch (an unknown branch's 404). */
   headers: [string, string][];
+  /** What a release's own address serves with: the site's password and headers, and `noindex`. */
+  releaseAddress: Pick<BranchEntry, 'protection' | 'headers' | 'scopedHeaders'>;
   /** Verified domains only: the edge serves no other. */
   domains: Domain[];
   /** Saved domains not verified yet whose claim goes on, with the token their HTTP challenge answers. */
@@ -75,6 +79,9 @@ function protectionOf(row: { password_hash: string | null; password_version: str
 const NO_HEADERS: [string, string][] = [];
 
 const forEveryPath = (header: Header) => !header.path;
+
+/** A release's own address is for looking at it before or after it is live: search engines keep out. */
+const NOT_INDEXED: Header = { name: 'X-Robots-Tag', value: 'noindex' };
 
 /**
  * A site's or a branch's stored headers, less those saved before the contract refused them (a
@@ -134,6 +141,7 @@ function toEntry(site: SiteRow, branches: BranchRow[]): SiteEntry {
       headers: mergeHeaders(siteHeaders, headersOf(row.headers)),
       scopedHeaders: scopedHeadersOf(siteHeaders, headersOf(row.headers)),
       redirects: readJson<Redirect[]>(row.redirects),
+      takesForms: true,
     }),
   );
   return {
@@ -144,6 +152,11 @@ function toEntry(site: SiteRow, branches: BranchRow[]): SiteEntry {
     mainBranch: entries.find((b) => b.id === site.main_branch_id) ?? null,
     branches: new Map(entries.map((b) => [b.slug, b])),
     headers: mergeHeaders(siteHeaders, []),
+    releaseAddress: {
+      protection: siteProtection,
+      headers: mergeHeaders(siteHeaders, [NOT_INDEXED]),
+      scopedHeaders: scopedHeadersOf(siteHeaders, []),
+    },
     ...domainsByOwnership(readJson<Domain[]>(site.domains)),
   };
 }
@@ -230,8 +243,12 @@ export class RoutingTable implements HostDirectory {
     return this.challenges.get(host)?.has(token) === true && !this.isDomain(host);
   }
 
+  siteNamed(name: string): SiteEntry | undefined {
+    return this.byName.get(name);
+  }
+
   /** The site and branch a host asks for; undefined branch when the site has no such branch. */
-  resolve(target: HostTarget): { site: SiteEntry; branch: BranchEntry | null } | null {
+  resolve(target: SiteOrDomain): { site: SiteEntry; branch: BranchEntry | null } | null {
     if (target.kind === 'site') {
       const site = this.byName.get(target.siteName);
       if (!site) return null;

@@ -13,7 +13,7 @@ const book: EventNameBook = {
     ['b-main', 'main'],
     ['r-v2', 'v2'],
   ]),
-  gone: new Set(['s-gone', 'b-old']),
+  gone: new Set(['s-gone', 'b-old', 'r-old']),
 };
 
 function event(name: string, data: Record<string, unknown> = {}, scope: Partial<DescribableEvent> = {}) {
@@ -83,6 +83,21 @@ describe('the sentence of an event', () => {
     );
   });
 
+  it('names the token an upload came through, and its commit and CI run', () => {
+    const origin = {
+      uploader: { kind: 'siteToken', name: 'GitHub deploys', userId: null, token: 'GitHub deploys' },
+      commit: '3f2c9a1b7d4e5f60718293a4b5c6d7e8f9012345',
+      ciRunUrl: 'https://github.com/acme/blog/actions/runs/42',
+    };
+    expect(describeEvent(event('site_release_created', { name: 'v3', ...origin }, { actor_id: null }), book)).toBe(
+      "The site token 'GitHub deploys' uploaded the release 'v3' to blog from commit 3f2c9a1 (CI run https://github.com/acme/blog/actions/runs/42)",
+    );
+    const byApiToken = { uploader: { kind: 'apiToken', name: 'Ada', userId: 'u-ada', token: 'laptop' } };
+    expect(describeEvent(event('site_release_created', { name: 'v4', ...byApiToken }), book)).toBe(
+      "Ada with the API token 'laptop' uploaded the release 'v4' to blog",
+    );
+  });
+
   it('keeps the name a deleted site had, and says so when it is lost', () => {
     const lost = event('site_password_set', {}, { site_id: 's-unknown' });
     expect(describeEvent(lost, book)).toBe('Ada set a password on a deleted site');
@@ -96,7 +111,9 @@ describe('the console link of an event', () => {
   it.each([
     ['site_branch_release_set', { branchId: 'b-main' }, {}, '/sites/s-blog/branches/b-main'],
     ['site_branch_release_set', { branchId: 'b-old' }, {}, '/sites/s-blog/branches'],
-    ['site_release_created', { releaseId: 'r-v2' }, {}, '/sites/s-blog/releases'],
+    ['site_release_created', { releaseId: 'r-v2' }, {}, '/sites/s-blog/releases/r-v2'],
+    ['site_release_renamed', { releaseId: 'r-old' }, {}, '/sites/s-blog/releases'],
+    ['site_release_deleted', { releaseId: 'r-v2' }, {}, '/sites/s-blog/releases'],
     ['site_password_set', {}, {}, '/sites/s-blog/settings'],
     ['site_deleted', {}, {}, null],
     ['site_added', {}, { site_id: 's-gone' }, null],

@@ -53,6 +53,26 @@ const siteHook = hookSentences((p) => p.site);
 
 /** The team as the event's data names it (its name then), else as it is called now. */
 const teamNamed = (p: Parts) => (text(p.data.name) ? `the team ${text(p.data.name)}` : p.team);
+/** Where an upload came from, as its events recorded it: the commit and the CI run. */
+function fromCi(data: Data): string {
+  const commit = text(data.commit);
+  const run = text(data.ciRunUrl);
+  return `${commit ? ` from commit ${commit.slice(0, 7)}` : ''}${run ? ` (CI run ${run})` : ''}`;
+}
+
+/**
+ * Who acted: the user, named with the API token they used for an upload; a site token by its
+ * name (no user acts through it); Wharf itself when neither.
+ */
+function whoActed(event: DescribableEvent, data: Data, book: EventNameBook): string {
+  const uploader = data.uploader as { kind?: unknown; token?: unknown } | undefined;
+  const token = text(uploader?.token);
+  if (event.actor_id === null)
+    return uploader?.kind === 'siteToken' ? `The site token ${quoted(token ?? 'unnamed')}` : 'The system';
+  const name = book.names.get(event.actor_id) ?? 'Someone';
+  return uploader?.kind === 'apiToken' && token ? `${name} with the API token ${quoted(token)}` : name;
+}
+
 const admin = (data: Data) => (data.admin === true ? ' as an admin' : '');
 
 /** One sentence per event of the contract; typed by every name, so a new event cannot lack one. */
@@ -119,7 +139,7 @@ const sentences: Record<Exclude<EventName, 'form_submitted'>, Sentence> = {
     text(p.data.name)
       ? `${p.who} deleted the token ${quoted(text(p.data.name)!)} of ${p.site}`
       : `${p.who} deleted a token of ${p.site}`,
-  site_release_created: (p) => `${p.who} uploaded the release ${quoted(p.release)} to ${p.site}`,
+  site_release_created: (p) => `${p.who} uploaded the release ${quoted(p.release)} to ${p.site}${fromCi(p.data)}`,
   site_release_renamed: (p) =>
     `${p.who} renamed the release ${quoted(text(p.data.previousName) ?? '?')} of ${p.site} to ${quoted(p.release)}`,
   site_release_deleted: (p) =>
@@ -131,7 +151,8 @@ const sentences: Record<Exclude<EventName, 'form_submitted'>, Sentence> = {
       : `${p.who} renamed the branch ${text(p.data.previousName) ?? '?'} of ${p.site} to ${p.branch}`,
   site_branch_deleted: (p) =>
     `${p.who} deleted the branch ${p.branch} of ${p.site}${p.data.expired === true ? ', which had expired' : ''}`,
-  site_branch_release_set: (p) => `${p.who} set release ${quoted(p.release)} on branch ${p.branch} of ${p.site}`,
+  site_branch_release_set: (p) =>
+    `${p.who} set release ${quoted(p.release)} on branch ${p.branch} of ${p.site}${fromCi(p.data)}`,
   site_branch_password_set: (p) => `${p.who} set a password on branch ${p.branch} of ${p.site}`,
   site_branch_password_removed: (p) => `${p.who} removed the password of branch ${p.branch} of ${p.site}`,
   site_branch_redirects_set: (p) => `${p.who} saved the redirects of branch ${p.branch} of ${p.site}`,
@@ -157,7 +178,7 @@ function partsOf(event: DescribableEvent, data: Data, book: EventNameBook): Part
   const name = (id: unknown) => (typeof id === 'string' ? book.names.get(id) : undefined);
   const isRelease = event.name.startsWith('site_release_');
   return {
-    who: event.actor_id === null ? 'The system' : (name(event.actor_id) ?? 'Someone'),
+    who: whoActed(event, data, book),
     data,
     org: name(event.org_id) ?? 'the organization',
     team: name(event.team_id) ? `the team ${name(event.team_id)}` : 'a deleted team',
@@ -200,6 +221,14 @@ function siteLink(event: DescribableEvent, data: Data, gone: ReadonlySet<string>
   if (event.name === 'form_submitted') return branchId && !gone.has(branchId) ? `${branch}/forms` : site;
   if (event.name === 'site_branch_deleted') return `${site}/branches`;
   if (event.name.startsWith('site_branch_')) return branch;
+  const releaseId = text(data.releaseId);
+  if (
+    event.name.startsWith('site_release_') &&
+    event.name !== 'site_release_deleted' &&
+    releaseId &&
+    !gone.has(releaseId)
+  )
+    return `${site}/releases/${releaseId}`;
   if (event.name.startsWith('site_release_')) return `${site}/releases`;
   if (event.name.startsWith('site_token_')) return `${site}/tokens`;
   if (event.name === 'site_added') return site;

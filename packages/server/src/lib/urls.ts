@@ -22,6 +22,20 @@ export function branchUrl(
   return `${base.protocol}//${siteLabel}.${base.host}/`;
 }
 
+/** A release's own label before `--` in its permanent address: 8 random characters of [0-9a-z]. */
+export const RELEASE_SLUG_LENGTH = 8;
+export const RELEASE_SLUG_PATTERN = /^[0-9a-z]{8}$/;
+
+/**
+ * The permanent address of a release, `{slug}--{site}.{sites host}`: one label under the sites
+ * host (one wildcard certificate covers it), whatever the branch hosts, served for as long as the
+ * release is kept and never following a branch.
+ */
+export function releaseUrl(config: Pick<Config, 'sitesUrl'>, siteName: string, slug: string): string {
+  const base = config.sitesUrl;
+  return `${base.protocol}//${slug}${FLAT_BRANCH_SEPARATOR}${siteName}.${base.host}/`;
+}
+
 /**
  * A branch name made safe for a host name label: `feature/login` → `feature-login`. Runs of other
  * characters (and of hyphens) become one hyphen, so a slug never holds `--`: flat branch hosts

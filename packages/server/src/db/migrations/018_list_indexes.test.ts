@@ -5,24 +5,26 @@ import { databases } from '../../../test/harness.ts';
 import { Sealer } from '../../lib/secrets.ts';
 import { isPostgres } from '../dialect.ts';
 import { migrate } from '../migrate.ts';
-import type { Db } from '../schema.ts';
+import type { Database, Db } from '../schema.ts';
 
 const sealer = () => new Sealer('the installation secret');
 
 /** Ids as Wharf makes them (21 characters): the search table finds a release's row by its id's trigrams. */
 const idOf = (short: string) => short.padStart(21, '0');
 
-const release = (id: string, siteId: string, name: string) => ({
-  id: idOf(id),
-  site_id: siteId,
-  name,
-  forms: '[]',
-  file_count: 1,
-  total_size: 10,
-  rules: '{"redirects":[],"headers":[]}',
-  rule_problems: '[]',
-  created_at: `2024-05-01T10:00:0${id.at(-1)}.000Z`,
-});
+/** A release row as the schema had them then: the columns later migrations add are not there yet. */
+const release = (id: string, siteId: string, name: string) =>
+  ({
+    id: idOf(id),
+    site_id: siteId,
+    name,
+    forms: '[]',
+    file_count: 1,
+    total_size: 10,
+    rules: '{"redirects":[],"headers":[]}',
+    rule_problems: '[]',
+    created_at: `2024-05-01T10:00:0${id.at(-1)}.000Z`,
+  }) as Database['releases'];
 
 const submission = (id: string, spam: number) => ({
   id,

@@ -14,6 +14,16 @@ export interface ReleaseTables {
     /** JSON array of the problems found in those files (RuleProblem). */
     rule_problems: Json;
     created_at: Iso;
+    /** Its label in its permanent address, `{slug}--{site}`; unique within the site (migration 028). */
+    slug: string;
+    /** Where it came from (ReleaseSource, JSON): commit, branch, pull request, CI run. */
+    source: Json;
+    /** Who uploaded it (ReleaseUploader, JSON); null for releases from before migration 028. */
+    uploader: Json | null;
+    upload_ms: number | null;
+    /** Files and bytes the organization had not stored before this release. */
+    new_files: number | null;
+    new_bytes: number | null;
   };
   blobs: {
     hash: string;
@@ -43,6 +53,11 @@ export interface ReleaseTables {
     branch_expiry: string | null;
     /** 1: make a release even when its files equal those the branches serve. */
     force: Flag;
+    /** The release's source and uploader, carried to it (see `releases`). */
+    source: Json;
+    uploader: Json | null;
+    /** 1: the release goes to no branch. */
+    draft: Flag;
   };
   deploy_files: { deploy_id: string; path: string; hash: string; size: number };
   branch_releases: { branch_id: string; release_id: string; set_at: Iso };

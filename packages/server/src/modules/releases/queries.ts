@@ -1,4 +1,4 @@
-import type { Form, Release, RuleProblem } from '@wharf/contract';
+import type { Form, Release, ReleaseSource, ReleaseUploader, RuleProblem } from '@wharf/contract';
 import type { SelectQueryBuilder } from 'kysely';
 import type { Config } from '../../config/types.ts';
 import { jsonArrayValues } from '../../db/jsonRows.ts';
@@ -7,13 +7,27 @@ import type { Database, Executor } from '../../db/schema.ts';
 import { httpError } from '../../http/errors.ts';
 import { readJson } from '../../lib/json.ts';
 import { countOf, type KeptCount, keptCount, offsetOf, type Page, pageIds, totalOf } from '../../lib/paging.ts';
-import { branchUrl } from '../../lib/urls.ts';
+import { branchUrl, releaseUrl } from '../../lib/urls.ts';
 import { formsOfReleases } from '../forms/queries.ts';
 import { releasesOfSiteNamed } from './nameSearch.ts';
 
 /** A release as lists read it: without its rules, which only the edge needs (and which may be large). */
 type ReleaseRow = Omit<Database['releases'], 'rules' | 'forms'>;
-const RELEASE_COLUMNS = ['id', 'site_id', 'name', 'file_count', 'total_size', 'rule_problems', 'created_at'] as const;
+const RELEASE_COLUMNS = [
+  'id',
+  'site_id',
+  'name',
+  'file_count',
+  'total_size',
+  'rule_problems',
+  'created_at',
+  'slug',
+  'source',
+  'uploader',
+  'upload_ms',
+  'new_files',
+  'new_bytes',
+] as const;
 
 /** The branches pointing at each of these releases (a JSON array of their ids) now, by name. */
 const branchesServing = reusableQuery((db, releaseIdsJson: string) =>
@@ -46,6 +60,13 @@ function toRelease(
     siteId: row.site_id,
     name: row.name,
     date: row.created_at,
+    slug: row.slug,
+    url: releaseUrl(config, siteName, row.slug),
+    source: readJson<ReleaseSource>(row.source) ?? {},
+    uploader: row.uploader ? readJson<ReleaseUploader>(row.uploader) : null,
+    uploadMs: row.upload_ms === null ? null : Number(row.upload_ms),
+    newFiles: row.new_files === null ? null : Number(row.new_files),
+    newSize: row.new_bytes === null ? null : Number(row.new_bytes),
     forms: formsOf(row.id),
     branches: branches
       .filter((branch) => branch.release_id === row.id)

@@ -1,8 +1,9 @@
 import { type Domain, isDomainVerified } from '@wharf/contract';
 import type { BranchHosts } from '../../config/types.ts';
 import type { Db } from '../../db/schema.ts';
-import { parseHost } from '../../lib/hosts.ts';
+import { type HostTarget, parseHost } from '../../lib/hosts.ts';
 import { readJson } from '../../lib/json.ts';
+import { releaseWithSlug } from '../../releaseFiles/releaseSlug.ts';
 
 /** What to order for a host: the certificate's name (the host, or a wildcard over it) and how to prove it. */
 export interface CertificatePlan {
@@ -35,11 +36,15 @@ export async function certificatePlanFor(
   return customDomainPlan(db, host);
 }
 
-async function siteHostPlan(db: Db, settings: HostPlanSettings, host: string): Promise<CertificatePlan | null> {
-  const target = parseHost(host, settings.sitesHost, settings.branchHosts);
-  if (target.kind !== 'site') return null;
+/** The site a host under the sites host serves, when it has the release or branch the host names. */
+async function siteOfHost(db: Db, target: HostTarget): Promise<{ id: string } | null> {
+  if (target.kind === 'domain') return null;
   const site = await db.selectFrom('sites').select('id').where('name', '=', target.siteName).executeTakeFirst();
-  if (!site) return null;
+  if (!site) return target.kind === 'release' ? siteOfHost(db, target.otherwise) : null;
+  if (target.kind === 'release') {
+    const release = await releaseWithSlug(db, site.id, target.releaseSlug);
+    return release ? site : siteOfHost(db, target.otherwise);
+  }
   if (target.branchSlug !== null) {
     const branch = await db
       .selectFrom('branches')
@@ -49,6 +54,12 @@ async function siteHostPlan(db: Db, settings: HostPlanSettings, host: string): P
       .executeTakeFirst();
     if (!branch) return null;
   }
+  return site;
+}
+
+async function siteHostPlan(db: Db, settings: HostPlanSettings, host: string): Promise<CertificatePlan | null> {
+  const site = await siteOfHost(db, parseHost(host, settings.sitesHost, settings.branchHosts));
+  if (!site) return null;
   // One wildcard over the host's parent serves every host beside it: `*.{sites host}` every site,
   // `*.{site}.{sites host}` every branch of that site.
   if (settings.wildcards)

@@ -4,12 +4,15 @@ import type { Config } from '../../../config/types.ts';
 import type { Database, Db, Executor } from '../../../db/schema.ts';
 import { recordEvent } from '../../../events/outbox.ts';
 import { httpError } from '../../../http/errors.ts';
-import { newId, now } from '../../../lib/ids.ts';
+import { newId, now, randomString } from '../../../lib/ids.ts';
+import { RELEASE_SLUG_LENGTH } from '../../../lib/urls.ts';
+import { releaseWithSlug } from '../../../releaseFiles/releaseSlug.ts';
 import { findBranch, toBranch } from '../../branches/queries.ts';
 import { insertBranch, pointBranchAt } from '../../branches/service.ts';
 import { addFormsOfRelease } from '../../forms/service.ts';
 import { siteScope } from '../../sites/siteEvents.ts';
 import { enqueueVariants } from '../blobs/variants.ts';
+import { auditOrigin, type DeployOrigin, originColumns } from '../origin.ts';
 import { getRelease } from '../queries.ts';
 import type { FormsOfRelease } from './formsOfRelease.ts';
 import type { RulesOfRelease } from './rulesOfRelease.ts';
@@ -31,6 +34,33 @@ export interface NewRelease {
   deployId: string;
   /** Make a release even when the files equal those of the release the branches serve. */
   force: boolean;
+  /** A release that no branch serves yet (`branches` is then empty). */
+  draft: boolean;
+  /** Who uploaded it and what it was built from. */
+  origin: DeployOrigin;
+  /** When its deploy began: the upload's duration ends at the release. */
+  startedAt: string;
+}
+
+/** A slug no release of the site has: random, tried again in the (1 in 36^8) case of a clash. */
+async function freeSlug(trx: Executor, siteId: string): Promise<string> {
+  for (;;) {
+    const slug = randomString(RELEASE_SLUG_LENGTH);
+    if (!(await releaseWithSlug(trx, siteId, slug))) return slug;
+  }
+}
+
+/** The deploy's files the organization first stored during the deploy, and their bytes. */
+async function newFilesOf(trx: Executor, deployId: string, orgId: string, startedAt: string) {
+  const totals = await trx
+    .selectFrom('deploy_files')
+    .innerJoin('org_blobs', 'org_blobs.hash', 'deploy_files.hash')
+    .select(({ fn }) => [fn.countAll<number>().as('files'), fn.sum<number>('deploy_files.size').as('bytes')])
+    .where('deploy_files.deploy_id', '=', deployId)
+    .where('org_blobs.org_id', '=', orgId)
+    .where('org_blobs.created_at', '>=', startedAt)
+    .executeTakeFirstOrThrow();
+  return { files: Number(totals.files), bytes: Number(totals.bytes ?? 0) };
 }
 
 /** The deploy's files become the release's, moved from table to table by the database alone. */
@@ -67,9 +97,10 @@ export async function createRelease(db: Db, config: Config, input: NewRelease) {
   const scope = { actorId: input.actorId, ...siteScope(site) };
   const expiresAt = input.branchExpiry ? new Date(Date.now() + expiryMs(input.branchExpiry)).toISOString() : null;
   const made = await db.transaction().execute(async (trx) => {
-    const branchNames = [...new Set(input.branches.length > 0 ? input.branches : [await mainBranchName(trx, site)])];
-    if (expiresAt) await mustNotExpireMainBranch(trx, site, branchNames);
-    const unchanged = input.force ? null : await unchangedRelease(trx, site, branchNames, input.deployId);
+    const branchNames = input.draft ? [] : await branchesToPoint(trx, site, input.branches);
+    if (expiresAt && !input.draft) await mustNotExpireMainBranch(trx, site, branchNames);
+    const unchanged =
+      input.force || input.draft ? null : await unchangedRelease(trx, site, branchNames, input.deployId);
     const releaseId = unchanged ?? newId();
     // The deploy remembers what it became, so a retried finalise answers the same. Claimed first:
     // a second finalise running at the same time waits here, then finds it taken and makes nothing.
@@ -87,6 +118,8 @@ export async function createRelease(db: Db, config: Config, input: NewRelease) {
         unchanged: true,
       };
     const totals = await deployTotals(trx, input.deployId);
+    const fresh = await newFilesOf(trx, input.deployId, site.org_id, input.startedAt);
+    const createdAt = now();
     await trx
       .insertInto('releases')
       .values({
@@ -99,7 +132,12 @@ export async function createRelease(db: Db, config: Config, input: NewRelease) {
         total_size: totals.bytes,
         rules: JSON.stringify(input.rules.rules),
         rule_problems: JSON.stringify([...input.forms.problems, ...input.rules.problems]),
-        created_at: now(),
+        created_at: createdAt,
+        slug: await freeSlug(trx, site.id),
+        ...originColumns(input.origin),
+        upload_ms: Math.max(0, Date.parse(createdAt) - Date.parse(input.startedAt)),
+        new_files: fresh.files,
+        new_bytes: fresh.bytes,
       })
       .execute();
     await addFormsOfRelease(trx, site.id, input.forms);
@@ -109,7 +147,7 @@ export async function createRelease(db: Db, config: Config, input: NewRelease) {
     await recordEvent(trx, {
       ...scope,
       name: 'site_release_created',
-      data: { releaseId, name: input.name, files: totals.files },
+      data: { releaseId, name: input.name, files: totals.files, ...auditOrigin(input.origin) },
     });
     const branchIds: string[] = [];
     for (const name of branchNames) {
@@ -121,7 +159,11 @@ export async function createRelease(db: Db, config: Config, input: NewRelease) {
         .executeTakeFirst();
       if (!branch) {
         branch = await insertBranch(trx, site.id, name);
-        await recordEvent(trx, { ...scope, name: 'site_branch_added', data: { branchId: branch.id, name, releaseId } });
+        await recordEvent(trx, {
+          ...scope,
+          name: 'site_branch_added',
+          data: { branchId: branch.id, name, releaseId, ...auditOrigin(input.origin) },
+        });
       }
       await pointBranchAt(trx, branch.id, releaseId);
       // Each upload says anew whether its branches expire: one without an expiry makes them stay.
@@ -129,7 +171,14 @@ export async function createRelease(db: Db, config: Config, input: NewRelease) {
       await recordEvent(trx, {
         ...scope,
         name: 'site_branch_release_set',
-        data: { branchId: branch.id, name, releaseId, releaseName: input.name, previousReleaseId: branch.release_id },
+        data: {
+          branchId: branch.id,
+          name,
+          releaseId,
+          releaseName: input.name,
+          previousReleaseId: branch.release_id,
+          ...auditOrigin(input.origin),
+        },
       });
       branchIds.push(branch.id);
     }
@@ -179,6 +228,11 @@ export async function mustNotExpireMainBranch(db: Executor, site: Database['site
       `The main branch (${main}) cannot expire; upload it without an expiry`,
     );
   }
+}
+
+/** The branches an upload names, each once; none: the site's main branch. */
+async function branchesToPoint(db: Executor, site: Database['sites'], names: string[]) {
+  return [...new Set(names.length > 0 ? names : [await mainBranchName(db, site)])];
 }
 
 /** An upload that names no branch goes to the site's main branch. */

@@ -4,6 +4,7 @@ import type { Executor } from '../../../db/schema.ts';
 import { httpError } from '../../../http/errors.ts';
 import { newId, now } from '../../../lib/ids.ts';
 import { removeUnusedBlobs } from '../collect/gc.ts';
+import { type DeployOrigin, originColumns } from '../origin.ts';
 import type { ReleaseParts } from '../parts.ts';
 
 /**
@@ -19,7 +20,9 @@ export async function openDeploy(
     branches: string[];
     branchExpiry?: string;
     force?: boolean;
+    draft?: boolean;
     actorId: string | null;
+    origin: DeployOrigin;
   },
 ) {
   const created = new Date();
@@ -34,6 +37,8 @@ export async function openDeploy(
     release_id: null,
     branch_expiry: input.branchExpiry ?? null,
     force: input.force ? 1 : 0,
+    draft: input.draft ? 1 : 0,
+    ...originColumns(input.origin),
   };
   await db.insertInto('deploys').values(row).execute();
   return row;

@@ -1,4 +1,4 @@
-import type { api, ManifestEntry, RouteBody } from '@wharf/contract';
+import type { api, ManifestEntry, ReleaseUploader, RouteBody } from '@wharf/contract';
 import type { Database, Executor } from '../../../db/schema.ts';
 import { isDiskFull } from '../../../http/diskFull.ts';
 import { HttpError, httpError, invalidField } from '../../../http/errors.ts';
@@ -10,6 +10,7 @@ import { createRelease, deployedRelease, mustNotExpireMainBranch } from '../crea
 import { formsOfRelease, pagesOfDeploy } from '../create/formsOfRelease.ts';
 import { RULE_FILES, rulesOfRelease } from '../create/rulesOfRelease.ts';
 import { foundUnchanged } from '../create/unchangedRelease.ts';
+import { originOfDeploy } from '../origin.ts';
 import type { ReleaseParts } from '../parts.ts';
 import { baseMustStillExist, wholeManifest } from './deployBase.ts';
 import {
@@ -53,6 +54,7 @@ export async function startDeploy(
   site: Database['sites'],
   actorId: string | null,
   body: CreateDeployBody,
+  uploader: ReleaseUploader | null,
 ) {
   const files = await wholeManifest(parts.db, site, body);
   checkManifest(parts, files);
@@ -69,7 +71,9 @@ export async function startDeploy(
       branches: body.branches,
       branchExpiry: body.expires,
       force: body.force,
+      draft: body.draft,
       actorId,
+      origin: { uploader, source: body.source ?? {} },
     });
     if (body.base) {
       const base = { releaseId: body.base.release, sent: body.files, removed: body.removed ?? [] };
@@ -167,6 +171,9 @@ export async function finishDeploy(parts: ReleaseParts, deployId: string, site: 
       actorId: deploy.actor_id,
       deployId,
       force: deploy.force === 1,
+      draft: deploy.draft === 1,
+      origin: originOfDeploy(deploy),
+      startedAt: deploy.created_at,
     });
     parts.deployMetrics.succeeded();
     // The release's variants are queued: the runner need not wait for its next look.

@@ -9,6 +9,7 @@ import { isDiskFull } from '../../../http/diskFull.ts';
 import { httpError } from '../../../http/errors.ts';
 import { withIdempotencyKey } from '../../../http/idempotency.ts';
 import { uploadBody } from '../../../http/uploadBody.ts';
+import { uploaderOf } from '../origin.ts';
 import { deployBaseOf } from './deployBase.ts';
 import { receiveDeployFile, receiveDeployFiles } from './deployFiles.ts';
 import { findOpenDeploy } from './deployRows.ts';
@@ -57,7 +58,8 @@ export function deployRoutes(
       {
         fingerprint: () => fingerprintOfUpload(request, parts.config.limits),
         run: async () => {
-          const upload = () => uploadArchive(parts, request, site, actor.userId);
+          const uploader = await uploaderOf(db, actor);
+          const upload = () => uploadArchive(parts, request, site, { actorId: actor.userId, uploader });
           const { release, fingerprint } = await deployMetrics.failuresOf(upload);
           return { answer: release, fingerprint };
         },
@@ -77,7 +79,8 @@ export function deployRoutes(
       {
         fingerprint: async () => fingerprint,
         run: async () => {
-          const deploy = await deployMetrics.failuresOf(() => startDeploy(parts, site, actor.userId, body));
+          const uploader = await uploaderOf(db, actor);
+          const deploy = await deployMetrics.failuresOf(() => startDeploy(parts, site, actor.userId, body, uploader));
           return { answer: deploy, fingerprint };
         },
       },

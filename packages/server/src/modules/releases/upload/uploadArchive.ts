@@ -1,7 +1,13 @@
 import { createHash } from 'node:crypto';
 import { type Readable, Writable } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
-import { branchExpiry, name as releaseName } from '@wharf/contract';
+import {
+  branchExpiry,
+  type ReleaseSource,
+  type ReleaseUploader,
+  name as releaseName,
+  releaseSource,
+} from '@wharf/contract';
 import type { FastifyRequest } from 'fastify';
 import { z } from 'zod';
 import type { ReleaseLimits } from '../../../config/types.ts';
@@ -17,8 +23,22 @@ import type { ReleaseParts } from '../parts.ts';
 import { byteLimit, receiveArchive } from './archive.ts';
 import { dropDeploy, openDeploy } from './deployRows.ts';
 
-/** `force` of a form: make a release even when its files equal those its branches serve. */
+/** `force` and `draft` of a form: yes or no. */
 const forceField = z.enum(['true', 'false'], { error: 'Must be true or false' });
+
+/** The `source` field: the JSON of a ReleaseSource, held to the schema the deploy body uses. */
+function sourceField(value: string): ReleaseSource {
+  mustBeGoodText(value, 'source');
+  let parsed: unknown;
+  try {
+    parsed = JSON.parse(value);
+  } catch {
+    throw invalidField('source', 'Must be a JSON object (commit, message, branch, author, links)');
+  }
+  const result = releaseSource.safeParse(parsed);
+  if (!result.success) throw validationError(result.error, 'source');
+  return result.data;
+}
 
 function field(value: string, field: string, schema: z.ZodType<string> = releaseName) {
   mustBeGoodText(value, field);
@@ -72,7 +92,7 @@ export async function uploadArchive(
   parts: ReleaseParts,
   request: FastifyRequest,
   site: Database['sites'],
-  actorId: string | null,
+  { actorId, uploader }: { actorId: string | null; uploader: ReleaseUploader | null },
 ) {
   const limits = parts.config.limits;
   const deploy = await openDeploy(parts.db, parts.config.deployTtlMs, {
@@ -80,11 +100,14 @@ export async function uploadArchive(
     name: '',
     branches: [],
     actorId,
+    origin: { uploader, source: {} },
   });
   try {
     let name: string | undefined;
     let expires: string | null = null;
     let force = false;
+    let draft = false;
+    let source: ReleaseSource = {};
     const branches: string[] = [];
     const upload = await readUpload(request, limits, {
       field(fieldName, value) {
@@ -92,12 +115,17 @@ export async function uploadArchive(
         else if (fieldName === 'branches' || fieldName === 'branches[]') branches.push(field(value, 'branches'));
         else if (fieldName === 'expires') expires = field(value, 'expires', branchExpiry);
         else if (fieldName === 'force') force = field(value, 'force', forceField) === 'true';
+        else if (fieldName === 'draft') draft = field(value, 'draft', forceField) === 'true';
+        else if (fieldName === 'source') source = sourceField(value);
       },
       archive: (stream) => receiveArchive(parts, { id: deploy.id, orgId: site.org_id }, stream, limits),
     });
     const files = upload.archive;
     if (!files) throw invalidField('file', 'Input is required');
     if (!name) throw invalidField('name', 'Input is required');
+    if (draft && branches.length > 0)
+      throw invalidField('branches', 'A draft goes to no branch; publish it to one later');
+    if (draft && expires) throw invalidField('expires', 'A draft has no branches to expire');
     const release = await createRelease(parts.db, parts.config, {
       site,
       name,
@@ -108,6 +136,9 @@ export async function uploadArchive(
       actorId,
       deployId: deploy.id,
       force,
+      draft,
+      origin: { uploader, source },
+      startedAt: deploy.created_at,
     });
     parts.deployMetrics.succeeded();
     void parts.jobs.wake();
