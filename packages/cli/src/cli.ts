@@ -12,6 +12,7 @@ const commands: Record<string, () => Promise<Command>> = {
   'hash-password': () => import('./commands/hashPassword.ts').then((module) => module.hashPasswordCommand),
   branch: () => import('./commands/siteCommands.ts').then((module) => module.siteCommand('branch')),
   rollback: () => import('./commands/siteCommands.ts').then((module) => module.siteCommand('rollback')),
+  publish: () => import('./commands/siteCommands.ts').then((module) => module.siteCommand('publish')),
   releases: () => import('./commands/siteCommands.ts').then((module) => module.siteCommand('releases')),
   status: () => import('./commands/siteCommands.ts').then((module) => module.siteCommand('status')),
   login: () => import('./commands/login.ts').then((module) => module.loginCommand),

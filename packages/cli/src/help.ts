@@ -16,10 +16,13 @@ export const mainHelp = `wharf ${version}: upload releases to a Wharf server
 
 Usage:
   wharf upload <folder> --url URL --site SITE_ID --token TOKEN [--release NAME] [--branch NAME]...
-                                       [--expires 14d] [--force]
+                                       [--expires 14d] [--force] [--draft]
   wharf branch delete NAME             delete a branch (a preview); never the main branch
   wharf rollback --branch NAME --release ID|NAME
                                        point a branch at another release of the site
+  wharf publish RELEASE [--branch NAME]
+                                       point a branch (default: the main one) at a release,
+                                       a draft's or an older one; a new name makes a branch
   wharf releases list [--search TEXT] [--limit N]
   wharf status                         what each branch serves, and where
   wharf hash-password [password]      (better: the password on standard input)
@@ -38,6 +41,7 @@ upload, wharf login --help for where logins are kept.
 export const siteCommandHelp = `Usage:
   wharf branch delete NAME
   wharf rollback --branch NAME --release ID|NAME
+  wharf publish RELEASE [--branch NAME]
   wharf releases list [--search TEXT] [--limit N (1-100, default 20)]
   wharf status
 
@@ -78,10 +82,18 @@ Options:
                    (at most 365d; never the main branch); an upload without it makes them stay
   --force          make a new release even when the branches already serve these very files
                    (without it, such an upload answers "unchanged" and makes none)
+  --draft          a release no branch serves: look at it at its own address, then
+                   wharf publish it (the console's Publish does the same)
+  --commit SHA, --message TEXT, --author NAME
+                   where the release comes from, shown on its page and in the audit log;
+                   default: what the CI's variables say (GitHub, Gitea and Forgejo Actions,
+                   GitLab CI, Woodpecker, Drone, CircleCI, Bitbucket), else git's last commit
   --json           print one JSON object with the result (or the error) on stdout
   -h, --help       this help
 
 .git folders, .DS_Store and Thumbs.db are left out; every other file is uploaded, dot files too.
+Every release is also served at its own address ({slug}--{site}, printed at the end), whatever
+the branches serve.
 Links are followed inside the folder; a link to anything outside it stops the upload.
 Files unchanged since the folder's last upload (same size, modification time and inode) are not
 read again: their hashes are kept in $XDG_CACHE_HOME/wharf or ~/.cache/wharf (env WHARF_HASH_CACHE

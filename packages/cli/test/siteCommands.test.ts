@@ -1,3 +1,4 @@
+import path from 'node:path';
 import { siteRequest } from '@wharf/server/testing';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { exitCodes } from '../src/failures.ts';
@@ -39,7 +40,7 @@ describe('what a CI does with a site token besides uploading', () => {
       'pr-3 one',
     ]);
     const text = await runWharf(['releases', 'list', ...connection(), '--search', 'one']);
-    expect(text.stdout).toMatch(/^release\s+id\s+date\s+served by\n/);
+    expect(text.stdout).toMatch(/^release\s+id\s+date\s+served by\s+address\n/);
     expect(text.stdout).toContain('pr-3 one');
     expect(text.stdout).not.toContain('pr-3 two');
 
@@ -57,6 +58,55 @@ describe('what a CI does with a site token besides uploading', () => {
     expect(deleted.json()).toMatchObject({ ok: true, deleted: { name: 'pr-3' } });
     const after = (await runWharf(['status', ...connection(), '--json'])).json();
     expect(after.branches.map((branch: { name: string }) => branch.name)).not.toContain('pr-3');
+  });
+
+  it('uploads a draft from a CI job, with its source, then publishes it to the main branch', async () => {
+    const folder = await siteFolder({ 'index.html': '<p>draft</p>' });
+    const commit = { head_commit: { message: 'Price table\n\nNew plans', author: { name: 'Ada' } } };
+    const event = path.join(await siteFolder({ 'event.json': JSON.stringify(commit) }), 'event.json');
+    const sha = '9fceb02d0ae598e95dc970b74767f19372d61af8';
+    const env = {
+      GITHUB_ACTIONS: 'true',
+      GITHUB_SHA: sha,
+      GITHUB_REF_NAME: 'pricing',
+      GITHUB_SERVER_URL: 'https://github.com',
+      GITHUB_REPOSITORY: 'acme/shop',
+      GITHUB_RUN_ID: '4242',
+      GITHUB_ACTOR: 'ada-l',
+      GITHUB_EVENT_PATH: event,
+    };
+    const draft = await runWharf(['upload', folder, ...connection(), '--draft', '--release', 'draft 1'], { env });
+    expect(draft.code, draft.stderr).toBe(0);
+    expect(draft.stdout).toMatch(/^Draft "draft 1" uploaded: 1 file/);
+    const address = /this release\s+(\S+)/.exec(draft.stdout)?.[1];
+    expect(address).toMatch(/^http:\/\/[0-9a-z]{8}--/);
+    expect(await served(address!)).toBe('<p>draft</p>');
+
+    const listed = (await runWharf(['releases', 'list', ...connection(), '--search', 'draft 1', '--json'])).json();
+    expect(listed.releases[0]).toMatchObject({
+      name: 'draft 1',
+      url: address,
+      branches: [],
+      source: {
+        commit: sha,
+        message: 'Price table\n\nNew plans',
+        branch: 'pricing',
+        author: 'Ada',
+        commitUrl: `https://github.com/acme/shop/commit/${sha}`,
+        ci: 'GitHub Actions',
+        ciRunUrl: 'https://github.com/acme/shop/actions/runs/4242',
+      },
+    });
+
+    const published = await runWharf(['publish', 'draft 1', ...connection(), '--json']);
+    expect(published.code, published.stdout).toBe(0);
+    const branch = published.json().branch;
+    expect(branch.name).toBe('main');
+    expect(await served(branch.url)).toBe('<p>draft</p>');
+    expect(await served(address!)).toBe('<p>draft</p>');
+
+    const both = await runWharf(['upload', folder, ...connection(), '--draft', '--branch', 'main']);
+    expect(both.code).toBe(exitCodes.usage);
   });
 
   it('refuses what it cannot do, with the documented exit codes', async () => {

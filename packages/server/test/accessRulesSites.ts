@@ -182,6 +182,11 @@ export function siteRules(): Partial<Record<RouteName, AccessRule>> {
       after: restoreMainRelease,
     },
     getRelease: { allow: orgMembers, call: releaseParams },
+    publishRelease: {
+      allow: siteManagers,
+      events: ['site_branch_release_set'],
+      call: (w) => ({ ...releaseParams(w), body: {} }),
+    },
     renameRelease: {
       allow: siteManagers,
       events: ['site_release_renamed'],

@@ -25,6 +25,8 @@ export function siteAndAccountCalls(connection: Connection) {
     deleteBranch: (siteId: string, branchId: string) => call(api.deleteBranch, { siteId, branchId }),
     setBranchRelease: (siteId: string, branchId: string, releaseId: string) =>
       call(api.setBranchRelease, { siteId, branchId }, { release: releaseId }),
+    publishRelease: (releaseId: string, branch: string | undefined) =>
+      call(api.publishRelease, { releaseId }, branch === undefined ? {} : { branch }),
     listReleases: (siteId: string, query: { page: number; size: number; search?: string }) =>
       send({ route: api.listReleases, params: { siteId }, read: byContract(api.listReleases), query }),
     startCliLogin: (machine: string) => call(api.startCliLogin, {}, { machine }),

@@ -31,6 +31,7 @@ export const readDeployedRelease = checkedAs<DeployedRelease>(
   objectWith({
     _id: isString,
     name: isString,
+    url: isString,
     fileCount: isNumber,
     size: isNumber,
     unchanged: isBoolean,

@@ -1,4 +1,4 @@
-import { type ManifestEntry, uploadRoutes } from '@wharf/contract/upload';
+import { type ManifestEntry, type ReleaseSource, uploadRoutes } from '@wharf/contract/upload';
 import { type BodyCoding, compress } from '../lib/compress.ts';
 import { readDeploy, readDeployBase, readDeployedRelease, readNothing } from './uploadAnswers.ts';
 import { apiClient, type Connection, type RequestBody } from './wharfApi.ts';
@@ -9,6 +9,8 @@ export interface DeployRequest {
   branches: string[];
   expires?: string;
   force?: boolean;
+  draft?: boolean;
+  source?: ReleaseSource;
   files: ManifestEntry[];
   base?: { release: string; digest: string };
   removed?: string[];

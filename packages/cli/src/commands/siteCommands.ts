@@ -70,6 +70,19 @@ const commands: Record<string, SiteCommand> = {
       };
     },
   },
+  publish: {
+    async run(wharf, site, values, positionals) {
+      const [idOrName, ...rest] = positionals;
+      if (!idOrName || rest.length > 0 || values.release)
+        throw usageError('Usage: wharf publish RELEASE [--branch NAME] (RELEASE: its id or name)');
+      const release = await releaseNamed(wharf, site.siteId, idOrName);
+      const branch = await wharf.publishRelease(release._id, values.branch);
+      return {
+        text: `Published release "${release.name}" (${release._id}) to the branch ${branch.name}: ${branch.url}\n`,
+        json: { ok: true, branch: { _id: branch._id, name: branch.name, url: branch.url }, release: pick(release) },
+      };
+    },
+  },
   releases: {
     async run(wharf, site, values, positionals) {
       if (positionals[0] !== 'list' || positionals.length > 1) throw usageError('Usage: wharf releases list');
@@ -81,9 +94,10 @@ const commands: Record<string, SiteCommand> = {
         release._id,
         release.date,
         release.branches.map((branch) => branch.name).join(', ') || '-',
+        release.url,
       ]);
       return {
-        text: `${table(['release', 'id', 'date', 'served by'], rows)}${page.count} release(s) in all\n`,
+        text: `${table(['release', 'id', 'date', 'served by', 'address'], rows)}${page.count} release(s) in all\n`,
         json: { ok: true, count: page.count, releases: page.items.map(pick) },
       };
     },
@@ -108,8 +122,8 @@ const commands: Record<string, SiteCommand> = {
 };
 
 function pick(release: Release) {
-  const { _id, name, date, fileCount, size } = release;
-  return { _id, name, date, fileCount, size, branches: release.branches.map((branch) => branch.name) };
+  const { _id, name, date, url, fileCount, size, source } = release;
+  return { _id, name, date, url, fileCount, size, source, branches: release.branches.map((branch) => branch.name) };
 }
 
 function table(header: string[], rows: string[][]) {
@@ -122,7 +136,7 @@ function table(header: string[], rows: string[][]) {
   return [line(header), ...rows.map(line)].join('');
 }
 
-/** `wharf branch|rollback|releases|status`: what a CI does besides uploading, with a site token. */
+/** `wharf branch|rollback|publish|releases|status`: what a CI does besides uploading, with a site token. */
 export function siteCommand(name: keyof typeof commands) {
   return async (argv: string[], context: CliContext): Promise<number> => {
     let parsed: ReturnType<typeof parseArgs<{ options: typeof options; allowPositionals: true }>>;

@@ -10,10 +10,11 @@ import { summaryJson, summaryText } from '../output/summary.ts';
 import { postCommitStatus, STATUS_CONTEXT } from '../release/commitStatus.ts';
 import { defaultBranch, defaultReleaseName } from '../release/defaults.ts';
 import { deployFiles } from '../release/deployFiles.ts';
-import { gitBranch, gitCommit } from '../release/git.ts';
+import { gitBranch, gitCommit, gitLastCommit } from '../release/git.ts';
 import type { ReleaseTarget, UploadOutcome } from '../release/outcome.ts';
 import { upsertPreviewComment } from '../release/previewComment.ts';
 import { type PullRequest, pullRequestOf } from '../release/pullRequest.ts';
+import { releaseSource } from '../release/source.ts';
 import { parseUploadArguments, type UploadArguments } from './uploadArguments.ts';
 
 function progressFor(context: CliContext, json: boolean): Progress {
@@ -33,6 +34,13 @@ async function releaseTarget(
 ) {
   // git runs in the folder: a build folder inside a repository names that repository's commit.
   const name = args.release ?? (await defaultReleaseName(() => gitCommit(folder), context.now()));
+  const source = await releaseSource(context.env, args.source, () => gitLastCommit(folder));
+  const site = `site ${args.siteId} on ${args.url.origin}`;
+  const common = { siteId: args.siteId, name, expires: args.expires, force: args.force, draft: args.draft, source };
+  if (args.draft) {
+    progress.note(`Draft release "${name}" for no branch, ${site}`);
+    return { ...common, branches: [] } satisfies ReleaseTarget;
+  }
   let branches = args.branches;
   let from = '';
   if (branches.length === 0 && pullRequest) {
@@ -43,9 +51,9 @@ async function releaseTarget(
     branches = [fallback.branch];
     from = fallback.source === 'default' ? ' (no branch given, none found in CI or git)' : ` (from ${fallback.source})`;
   }
-  progress.note(`Release "${name}" for ${branches.join(', ')}${from}, site ${args.siteId} on ${args.url.origin}`);
+  progress.note(`Release "${name}" for ${branches.join(', ')}${from}, ${site}`);
   if (args.expires) progress.note(`The branches expire ${args.expires} after this upload`);
-  return { siteId: args.siteId, name, branches, expires: args.expires, force: args.force } satisfies ReleaseTarget;
+  return { ...common, branches } satisfies ReleaseTarget;
 }
 
 /** What the commit status and the comment say about the preview. */
@@ -102,7 +110,7 @@ export async function uploadCommand(argv: string[], context: CliContext): Promis
   const progress = progressFor(context, args.json);
   const folder = path.resolve(context.cwd, args.folder);
   const wharf = uploadCalls({ url: args.url, token: args.token, retry: context.retry, onRetry: progress.warn });
-  const pullRequest = args.branches.length === 0 ? await pullRequestOf(context.env) : null;
+  const pullRequest = args.branches.length === 0 && !args.draft ? await pullRequestOf(context.env) : null;
   try {
     const files = await readFolder(folder, progress, hashCacheDir(context.env));
     const target = await releaseTarget(args, folder, context, progress, pullRequest);

@@ -1,5 +1,5 @@
 import { parseArgs } from 'node:util';
-import { branchExpiryProblem } from '@wharf/contract/upload';
+import { branchExpiryProblem, COMMIT_PATTERN, type ReleaseSource } from '@wharf/contract/upload';
 import { usageError } from '../failures.ts';
 import { connectionOf, connectionOptions, type SiteConnection } from './connection.ts';
 
@@ -16,6 +16,10 @@ export interface UploadArguments extends SiteConnection {
   expires: string | null;
   /** Make a release even when the files equal those of the release the branches serve. */
   force: boolean;
+  /** A release no branch serves, seen at its own address until it is published. */
+  draft: boolean;
+  /** What --commit, --message and --author say of the source (the CI's variables and git fill the rest). */
+  source: ReleaseSource;
   json: boolean;
 }
 
@@ -26,6 +30,10 @@ const options = {
   comment: { type: 'boolean', default: false },
   expires: { type: 'string' },
   force: { type: 'boolean', default: false },
+  draft: { type: 'boolean', default: false },
+  commit: { type: 'string' },
+  message: { type: 'string' },
+  author: { type: 'string' },
 } as const;
 
 function parse(args: string[]) {
@@ -50,6 +58,24 @@ function expiryOf(value: string | undefined) {
   return expiry;
 }
 
+function draftOf(values: { draft: boolean; branch?: string[]; expires?: string }) {
+  if (values.draft && values.branch?.length)
+    throw usageError('--draft goes to no branch; publish the release later with wharf publish');
+  if (values.draft && values.expires) throw usageError('--draft has no branches to expire');
+  return values.draft;
+}
+
+function sourceFlags(values: { commit?: string; message?: string; author?: string }): ReleaseSource {
+  const commit = values.commit?.trim();
+  if (commit !== undefined && !COMMIT_PATTERN.test(commit))
+    throw usageError(`--commit takes a commit SHA in hex (7 to 64 characters); got ${values.commit}`);
+  return {
+    ...(commit ? { commit } : {}),
+    ...(values.message?.trim() ? { message: values.message } : {}),
+    ...(values.author?.trim() ? { author: values.author } : {}),
+  };
+}
+
 /**
  * The arguments of `wharf upload`, flags winning over WHARF_URL, WHARF_SITE, WHARF_TOKEN and
  * WHARF_EXPIRES; 'help' for --help.
@@ -68,8 +94,11 @@ export function parseUploadArguments(
     release: values.release === undefined ? null : notEmpty([values.release], 'release')[0]!,
     branches: notEmpty(values.branch ?? [], 'branch'),
     comment: values.comment,
-    expires: expiryOf(values.expires ?? env.WHARF_EXPIRES),
+    // A draft has no branches to expire: WHARF_EXPIRES, meant for previews, does not apply.
+    expires: values.draft ? null : expiryOf(values.expires ?? env.WHARF_EXPIRES),
     force: values.force,
+    draft: draftOf(values),
+    source: sourceFlags(values),
     json: values.json,
   };
 }

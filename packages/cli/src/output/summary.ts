@@ -8,15 +8,24 @@ export function summaryText(outcome: UploadOutcome, durationMs: number): string 
   const seconds = (durationMs / 1000).toFixed(1);
   const sent = `sent ${plural(uploaded.files, 'file')} (${formatBytes(uploaded.bytes)}) in ${seconds} s`;
   // A CI job run again: the branches already serve these very files, and no release was made.
+  const files = `${plural(release.fileCount, 'file')}, ${formatBytes(release.size)}`;
   const head = release.unchanged
     ? `Release "${release.name}" unchanged: the branches already serve these ${plural(release.fileCount, 'file')} (${formatBytes(release.size)}); no new release (--force makes one); ${sent}`
-    : `Release "${release.name}" is live: ${plural(release.fileCount, 'file')}, ${formatBytes(release.size)}; ${sent}`;
-  const width = Math.max(...release.deployedBranches.map((branch) => branch.name.length));
-  const branches = release.deployedBranches.map(
-    (branch) =>
-      `  ${branch.name.padEnd(width)}  ${branch.url}${branch.expiresAt ? `  (deleted after ${branch.expiresAt})` : ''}`,
-  );
-  return `${[head, ...branches, ...ruleProblemLines(release.ruleProblems)].join('\n')}\n`;
+    : release.deployedBranches.length === 0
+      ? `Draft "${release.name}" uploaded: ${files}; ${sent}; no branch serves it (wharf publish ${release._id} --branch NAME)`
+      : `Release "${release.name}" is live: ${files}; ${sent}`;
+  // Its own address first: it serves this release for as long as it is kept, whatever the branches do.
+  const rows: [string, string, string][] = [
+    ['this release', release.url, ''],
+    ...release.deployedBranches.map((branch): [string, string, string] => [
+      branch.name,
+      branch.url,
+      branch.expiresAt ? `  (deleted after ${branch.expiresAt})` : '',
+    ]),
+  ];
+  const width = Math.max(...rows.map(([label]) => label.length));
+  const lines = rows.map(([label, url, note]) => `  ${label.padEnd(width)}  ${url}${note}`);
+  return `${[head, ...lines, ...ruleProblemLines(release.ruleProblems)].join('\n')}\n`;
 }
 
 /**
@@ -47,7 +56,14 @@ export function summaryJson(
   const { release } = outcome;
   return `${JSON.stringify({
     ok: true,
-    release: { _id: release._id, name: release.name, fileCount: release.fileCount, size: release.size },
+    release: {
+      _id: release._id,
+      name: release.name,
+      url: release.url,
+      fileCount: release.fileCount,
+      size: release.size,
+    },
+    draft: release.deployedBranches.length === 0 && !release.unchanged,
     unchanged: release.unchanged,
     ruleProblems: release.ruleProblems,
     branches: release.deployedBranches.map((branch) => ({

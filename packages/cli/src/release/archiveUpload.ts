@@ -50,6 +50,8 @@ export async function uploadArchive(
     ...target.branches.map((b): [string, string] => ['branches', b]),
     ...(target.expires ? [['expires', target.expires] as [string, string]] : []),
     ...(target.force ? [['force', 'true'] as [string, string]] : []),
+    ...(target.draft ? [['draft', 'true'] as [string, string]] : []),
+    ['source', JSON.stringify(target.source)],
   ];
   // Each attempt packs the folder again, into the same bytes; a retry restarts the bar and the count.
   const packedAt = new Date();

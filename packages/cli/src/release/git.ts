@@ -1,5 +1,6 @@
 import { execFile } from 'node:child_process';
 import { promisify } from 'node:util';
+import type { GitCommitInfo } from './source.ts';
 
 const run = promisify(execFile);
 
@@ -18,3 +19,11 @@ export const gitBranch = (cwd: string) => git(cwd, ['symbolic-ref', '--quiet', '
 
 /** `abc1234 Subject of the last commit`. */
 export const gitCommit = (cwd: string) => git(cwd, ['log', '-1', '--format=%h %s']);
+
+/** The last commit's full SHA, author and message (its subject and body). */
+export async function gitLastCommit(cwd: string): Promise<GitCommitInfo | null> {
+  const out = await git(cwd, ['log', '-1', '--format=%H%x00%an%x00%B']);
+  if (!out) return null;
+  const [commit, author, message] = out.split('\0');
+  return commit && author !== undefined && message !== undefined ? { commit, author, message } : null;
+}

@@ -68,6 +68,8 @@ async function startDeploy(wharf: UploadCalls, target: ReleaseTarget, files: Fol
     branches: target.branches,
     ...(target.expires ? { expires: target.expires } : {}),
     ...(target.force ? { force: true } : {}),
+    ...(target.draft ? { draft: true } : {}),
+    source: target.source,
     files: entries,
   };
   if (base.release) {

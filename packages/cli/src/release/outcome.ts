@@ -1,4 +1,4 @@
-import type { DeployedRelease } from '@wharf/contract';
+import type { DeployedRelease, ReleaseSource } from '@wharf/contract';
 
 /** Where a release goes: the site, the release's name, the branches that will serve it. */
 export interface ReleaseTarget {
@@ -9,6 +9,9 @@ export interface ReleaseTarget {
   expires: string | null;
   /** Make a release even when the files equal those of the release the branches serve. */
   force: boolean;
+  /** A release no branch serves (`branches` is empty). */
+  draft: boolean;
+  source: ReleaseSource;
 }
 
 /** What an upload did: the release, how it travelled and how much of it had to. */

@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { branch } from '../entities/branch.ts';
 import { paged } from '../entities/common.ts';
 import { createDeployBody, deploy, deployBase, sha256 } from '../entities/deploy.ts';
 import { formsBody } from '../entities/form.ts';
@@ -92,6 +93,18 @@ export const getRelease = route({
   summary: 'One release',
   params: ids('releaseId'),
   response: release,
+});
+
+export const publishRelease = route({
+  method: 'post',
+  path: '/api/v1/releases/:releaseId/publish',
+  scope: 'site_branch_release',
+  auth: 'upload',
+  summary:
+    "Point a branch at the release (a draft's publication, or a roll back): the site's main branch when none is named; a branch of that name is created when the site has none",
+  params: ids('releaseId'),
+  body: z.object({ branch: name.optional() }),
+  response: branch,
 });
 
 export const renameRelease = route({

@@ -98,6 +98,22 @@ for (const branchHosts of ['nested', 'flat'] as const) {
       expect((await siteRequest(port, `${site.name}.localhost:${port}`, '/')).text).toBe('<p>live</p>');
       expect(live.url).not.toBe(draft.url);
 
+      // Published to a new branch by name, then to the main branch (no name): its address stays the same.
+      const preview = expectStatus(
+        await owner.post(`/api/v1/releases/${draft._id}/publish`, { branch: 'review' }),
+        200,
+      );
+      expect(preview).toMatchObject({ name: 'review', release: draft._id });
+      expect((await get(preview.url)).text).toBe('<p>draft</p>');
+      const created = expectStatus(await owner.post(`/api/v1/sites/${site._id}/tokens`, { name: 'publisher' }), 200);
+      const ci = new TestClient(server.url).withToken(created.value);
+      const main = expectStatus(await ci.post(`/api/v1/releases/${draft._id}/publish`, {}), 200);
+      expect(main.release).toBe(draft._id);
+      expect((await siteRequest(port, `${site.name}.localhost:${port}`, '/')).text).toBe('<p>draft</p>');
+      expect((await get(draft.url)).text).toBe('<p>draft</p>');
+      const published = expectStatus(await owner.get(`/api/v1/releases/${draft._id}`), 200);
+      expect(published.branches.map((branch: { name: string }) => branch.name).sort()).toEqual(['main', 'review']);
+
       const refused = await uploadFromCi(owner, site._id, 'draft', { draft: 'true', branches: 'main' });
       expect(refused.status).toBe(400);
       expect(refused.body.details).toEqual([{ field: 'branches', message: expect.stringContaining('draft') }]);

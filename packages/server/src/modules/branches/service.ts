@@ -52,6 +52,49 @@ export async function pointBranchAt(trx: Executor, branchId: string, releaseId: 
     .execute();
 }
 
+/**
+ * Points the site's branch of this name at a release, creating the branch when it has none (an
+ * upload's or a publish's branches need not exist yet), each change recorded as an event; `origin`
+ * is the actor and what the audit log keeps of the upload (releases/origin.ts).
+ */
+export async function pointBranchNamed(
+  trx: Executor,
+  site: SiteRow,
+  name: string,
+  release: { id: string; name: string },
+  { actorId, ...origin }: { actorId: string | null } & Record<string, unknown>,
+): Promise<BranchRow> {
+  const scope = { actorId, ...siteScope(site) };
+  let branch = await trx
+    .selectFrom('branches')
+    .selectAll()
+    .where('site_id', '=', site.id)
+    .where('name', '=', name)
+    .executeTakeFirst();
+  if (!branch) {
+    branch = await insertBranch(trx, site.id, name);
+    await recordEvent(trx, {
+      ...scope,
+      name: 'site_branch_added',
+      data: { branchId: branch.id, name, releaseId: release.id, ...origin },
+    });
+  }
+  await pointBranchAt(trx, branch.id, release.id);
+  await recordEvent(trx, {
+    ...scope,
+    name: 'site_branch_release_set',
+    data: {
+      branchId: branch.id,
+      name,
+      releaseId: release.id,
+      releaseName: release.name,
+      previousReleaseId: branch.release_id,
+      ...origin,
+    },
+  });
+  return { ...branch, release_id: release.id };
+}
+
 export async function insertBranch(trx: Executor, siteId: string, name: string) {
   if (await isBranchNameTaken(trx, siteId, name)) throw httpError('BRANCH_NAME_TAKEN', 'Branch name is taken');
   const row: BranchRow = {

@@ -1,13 +1,16 @@
 import { api } from '@wharf/contract';
 import { type Guard, param } from '../../access/guards.ts';
-import { mustManageSite, mustSeeSite, userOf } from '../../access/rules.ts';
+import { mustManageSite, mustSeeSite, mustUploadToSite, personOf, userOf } from '../../access/rules.ts';
 import type { Database } from '../../db/schema.ts';
 import { recordEvent } from '../../events/outbox.ts';
 import type { PartsOf } from '../../features/parts.ts';
 import { httpError } from '../../http/errors.ts';
-import { findBranch } from '../branches/queries.ts';
+import { findBranch, toBranch } from '../branches/queries.ts';
+import { pointBranchNamed } from '../branches/service.ts';
 import { setFormsSeenBy } from '../forms/service.ts';
 import { siteScope } from '../sites/siteEvents.ts';
+import { mainBranchName } from './create/createRelease.ts';
+import { auditOrigin, uploaderOf } from './origin.ts';
 import { findRelease, getRelease, listReleases } from './queries.ts';
 import { deleteReleaseRows } from './service.ts';
 
@@ -33,6 +36,21 @@ export function releaseRoutes(parts: PartsOf<'access' | 'config' | 'db' | 'handl
   });
 
   parts.handle(api.getRelease, viewable, ({ release, site }) => getRelease(db, config, site.name, release.id));
+
+  /** The release of the path, for a caller who may upload to its site (its site token too). */
+  const publishable: Guard<{ release: Release; site: Database['sites'] }> = async (actor, params) => {
+    const release = await findRelease(db, param(params, 'releaseId'));
+    return { release, site: await mustUploadToSite(db, actor, release.site_id) };
+  };
+
+  parts.handle(api.publishRelease, publishable, async ({ actor, release, site, body }) => {
+    const branch = await db.transaction().execute(async (trx) => {
+      const name = body.branch ?? (await mainBranchName(trx, site));
+      const origin = auditOrigin({ uploader: await uploaderOf(trx, actor), source: {} });
+      return pointBranchNamed(trx, site, name, release, { actorId: personOf(actor), ...origin });
+    });
+    return toBranch(config, site.name, branch);
+  });
 
   parts.handle(api.renameRelease, manageable, async ({ actor, release, site, body }) => {
     await db.transaction().execute(async (trx) => {

@@ -8,7 +8,7 @@ import { newId, now, randomString } from '../../../lib/ids.ts';
 import { RELEASE_SLUG_LENGTH } from '../../../lib/urls.ts';
 import { releaseWithSlug } from '../../../releaseFiles/releaseSlug.ts';
 import { findBranch, toBranch } from '../../branches/queries.ts';
-import { insertBranch, pointBranchAt } from '../../branches/service.ts';
+import { pointBranchNamed } from '../../branches/service.ts';
 import { addFormsOfRelease } from '../../forms/service.ts';
 import { siteScope } from '../../sites/siteEvents.ts';
 import { enqueueVariants } from '../blobs/variants.ts';
@@ -150,36 +150,14 @@ export async function createRelease(db: Db, config: Config, input: NewRelease) {
       data: { releaseId, name: input.name, files: totals.files, ...auditOrigin(input.origin) },
     });
     const branchIds: string[] = [];
+    const release = { id: releaseId, name: input.name };
     for (const name of branchNames) {
-      let branch = await trx
-        .selectFrom('branches')
-        .selectAll()
-        .where('site_id', '=', site.id)
-        .where('name', '=', name)
-        .executeTakeFirst();
-      if (!branch) {
-        branch = await insertBranch(trx, site.id, name);
-        await recordEvent(trx, {
-          ...scope,
-          name: 'site_branch_added',
-          data: { branchId: branch.id, name, releaseId, ...auditOrigin(input.origin) },
-        });
-      }
-      await pointBranchAt(trx, branch.id, releaseId);
+      const branch = await pointBranchNamed(trx, site, name, release, {
+        actorId: input.actorId,
+        ...auditOrigin(input.origin),
+      });
       // Each upload says anew whether its branches expire: one without an expiry makes them stay.
       await trx.updateTable('branches').set({ expires_at: expiresAt }).where('id', '=', branch.id).execute();
-      await recordEvent(trx, {
-        ...scope,
-        name: 'site_branch_release_set',
-        data: {
-          branchId: branch.id,
-          name,
-          releaseId,
-          releaseName: input.name,
-          previousReleaseId: branch.release_id,
-          ...auditOrigin(input.origin),
-        },
-      });
       branchIds.push(branch.id);
     }
     return { releaseId, branchIds, unchanged: false };
@@ -236,7 +214,7 @@ async function branchesToPoint(db: Executor, site: Database['sites'], names: str
 }
 
 /** An upload that names no branch goes to the site's main branch. */
-async function mainBranchName(db: Executor, site: Database['sites']) {
+export async function mainBranchName(db: Executor, site: Database['sites']) {
   const main = await db
     .selectFrom('branches')
     .select('name')
