@@ -182,6 +182,7 @@ export function siteRules(): Partial<Record<RouteName, AccessRule>> {
       after: restoreMainRelease,
     },
     getRelease: { allow: orgMembers, call: releaseParams },
+    listReleaseFiles: { allow: orgMembers, call: releaseParams },
     publishRelease: {
       allow: siteManagers,
       events: ['site_branch_release_set'],

@@ -66,14 +66,24 @@ export const release = z.object({
   newSize: z.number().int().nullable(),
   /** The forms of the site as the branches serving this release see them (for one that none serves: those of every branch). */
   forms: z.array(form),
-  /** The branches that point at this release now. */
-  branches: z.array(z.object({ _id: z.string(), name: z.string(), url: z.string() })),
+  /** The branches that point at this release now, and since when (null: from before Wharf kept it). */
+  branches: z.array(z.object({ _id: z.string(), name: z.string(), url: z.string(), since: timestamp.nullable() })),
   fileCount: z.number().int(),
   size: z.number().int(),
   /** What is wrong in the release's `_redirects` and `_headers`: the release is stored and served without the refused lines. */
   ruleProblems: z.array(ruleProblem),
 });
 export type Release = z.infer<typeof release>;
+
+/** A file of a release, as its page lists them: its path, size, content hash and the encodings kept of it. */
+export const releaseFile = z.object({
+  path: z.string(),
+  size: z.number().int(),
+  hash: z.string(),
+  /** Precompressed forms the edge serves besides the file itself (`br`, `gzip`); empty while they are made or when not worth it. */
+  encodings: z.array(z.enum(['br', 'gzip'])),
+});
+export type ReleaseFile = z.infer<typeof releaseFile>;
 
 /** What an upload answers: the release, and the branches now serving it with their URLs. */
 export const deployedRelease = release.extend({

@@ -3,7 +3,7 @@ import { branch } from '../entities/branch.ts';
 import { paged } from '../entities/common.ts';
 import { createDeployBody, deploy, deployBase, sha256 } from '../entities/deploy.ts';
 import { formsBody } from '../entities/form.ts';
-import { deployedRelease, release } from '../entities/release.ts';
+import { deployedRelease, release, releaseFile } from '../entities/release.ts';
 import { noContent, route } from '../route.ts';
 import { uploadRoutes } from '../uploadRoutes.ts';
 import { id, name, pageQuery, search } from '../validation.ts';
@@ -105,6 +105,16 @@ export const publishRelease = route({
   params: ids('releaseId'),
   body: z.object({ branch: name.optional() }),
   response: branch,
+});
+
+export const listReleaseFiles = route({
+  method: 'get',
+  path: '/api/v1/releases/:releaseId/files',
+  scope: 'release_read',
+  summary: 'The files of a release by path, with their sizes and stored encodings; `search` keeps paths holding it',
+  params: ids('releaseId'),
+  query: pageQuery.extend({ search }),
+  response: paged(releaseFile),
 });
 
 export const renameRelease = route({

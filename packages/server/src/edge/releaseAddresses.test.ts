@@ -156,6 +156,30 @@ for (const branchHosts of ['nested', 'flat'] as const) {
       expect(again.newFiles).toBe(0);
     });
 
+    it('lists its files by path with their encodings, and the branches serving it since when', async () => {
+      const { site } = world;
+      const css = `body { color: #123456; }\n${'p { margin: 0 }\n'.repeat(200)}`;
+      const files = [
+        ...page('files'),
+        { name: 'assets/site.css', content: css },
+        { name: 'assets/logo.png', content: 'png' },
+      ];
+      const release = await uploadRelease(owner, site._id, 'with files', ['files'], files);
+      const listed = expectStatus(await owner.get(`/api/v1/releases/${release._id}/files?page=0&size=2`), 200);
+      expect(listed.count).toBe(3);
+      expect(listed.items.map((file: { path: string }) => file.path)).toEqual(['assets/logo.png', 'assets/site.css']);
+      expect(listed.items[1]).toMatchObject({
+        size: Buffer.byteLength(css),
+        hash: expect.stringMatching(/^[0-9a-f]{64}$/),
+      });
+      const found = expectStatus(await owner.get(`/api/v1/releases/${release._id}/files?search=INDEX`), 200);
+      expect(found.items).toEqual([expect.objectContaining({ path: 'index.html' })]);
+      const shown = expectStatus(await owner.get(`/api/v1/releases/${release._id}`), 200);
+      expect(shown.branches).toEqual([
+        expect.objectContaining({ name: 'files', since: expect.stringMatching(/^\d{4}-\d\d-\d\dT/) }),
+      ]);
+    });
+
     it('refuses a source that is not one: bad JSON, a link that is not http, a commit that is no SHA', async () => {
       const { site } = world;
       for (const source of [

@@ -68,7 +68,9 @@ export type FailedAction =
   | 'disconnect account'
   | 'retry certificate'
   | 'approve sign-in'
-  | 'cancel sign-in';
+  | 'cancel sign-in'
+  | 'publish release'
+  | 'list release files';
 
 export function errorText(error: unknown): string {
   return error instanceof Error ? error.message : String(error);

@@ -29,13 +29,22 @@ const RELEASE_COLUMNS = [
   'new_bytes',
 ] as const;
 
-/** The branches pointing at each of these releases (a JSON array of their ids) now, by name. */
+/** The branches pointing at each of these releases (a JSON array of their ids) now, by name, and since when. */
 const branchesServing = reusableQuery((db, releaseIdsJson: string) =>
   db
     .selectFrom('branches')
-    .select(['id', 'name', 'slug', 'release_id'])
-    .where('release_id', 'in', db.selectFrom(jsonArrayValues(db, releaseIdsJson).as('ids')).select('ids.value'))
-    .orderBy('name'),
+    .leftJoin('branch_releases', (join) =>
+      join
+        .onRef('branch_releases.branch_id', '=', 'branches.id')
+        .onRef('branch_releases.release_id', '=', 'branches.release_id'),
+    )
+    .select(['branches.id', 'branches.name', 'branches.slug', 'branches.release_id', 'branch_releases.set_at'])
+    .where(
+      'branches.release_id',
+      'in',
+      db.selectFrom(jsonArrayValues(db, releaseIdsJson).as('ids')).select('ids.value'),
+    )
+    .orderBy('branches.name'),
 );
 
 type ServingBranch = Awaited<ReturnType<typeof branchesServing>>[number];
@@ -70,7 +79,12 @@ function toRelease(
     forms: formsOf(row.id),
     branches: branches
       .filter((branch) => branch.release_id === row.id)
-      .map((branch) => ({ _id: branch.id, name: branch.name, url: branchUrl(config, siteName, branch.slug) })),
+      .map((branch) => ({
+        _id: branch.id,
+        name: branch.name,
+        url: branchUrl(config, siteName, branch.slug),
+        since: branch.set_at,
+      })),
     fileCount: row.file_count,
     size: Number(row.total_size),
     ruleProblems: readJson<RuleProblem[]>(row.rule_problems),

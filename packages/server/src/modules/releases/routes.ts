@@ -10,6 +10,7 @@ import { pointBranchNamed } from '../branches/service.ts';
 import { setFormsSeenBy } from '../forms/service.ts';
 import { siteScope } from '../sites/siteEvents.ts';
 import { mainBranchName } from './create/createRelease.ts';
+import { listReleaseFiles } from './files.ts';
 import { auditOrigin, uploaderOf } from './origin.ts';
 import { findRelease, getRelease, listReleases } from './queries.ts';
 import { deleteReleaseRows } from './service.ts';
@@ -51,6 +52,8 @@ export function releaseRoutes(parts: PartsOf<'access' | 'config' | 'db' | 'handl
     });
     return toBranch(config, site.name, branch);
   });
+
+  parts.handle(api.listReleaseFiles, viewable, ({ release, query }) => listReleaseFiles(db, release.id, query, query));
 
   parts.handle(api.renameRelease, manageable, async ({ actor, release, site, body }) => {
     await db.transaction().execute(async (trx) => {

@@ -1,4 +1,4 @@
-import { Badge, Menu, Skeleton } from '@mantine/core';
+import { Badge, Menu } from '@mantine/core';
 import { useDisclosure } from '@mantine/hooks';
 import {
   IconArrowsSplit,
@@ -15,7 +15,7 @@ import { useState } from 'react';
 import { Route, Routes, useParams } from 'react-router';
 import { BackLink } from '../../components/BackLink.tsx';
 import { DefaultTab } from '../../components/DefaultTab.tsx';
-import { ErrorPanel } from '../../components/ErrorPanel.tsx';
+import { DetailPage } from '../../components/DetailPage.tsx';
 import { NotFound } from '../../components/NotFound.tsx';
 import { DeleteMenuItem, PageMenu } from '../../components/PageMenu.tsx';
 import { PageTitle } from '../../components/PageTitle.tsx';
@@ -54,21 +54,20 @@ export function BranchPage({ site, canManage }: { site: Site; canManage: boolean
   const { branchId = '' } = useParams();
   const branch = useQuery(branchQuery(site._id, branchId));
   const back = <BackLink to={`/sites/${site._id}/branches`} label="Branches" />;
-  if (branch.error)
-    return (
-      <>
-        {back}
-        <ErrorPanel title="Could not get branch" query={branch} />
-      </>
-    );
-  if (!branch.data) return <Skeleton h={240} />;
-  const { data } = branch;
+  return (
+    <DetailPage query={branch} back={back} failure="Could not get branch">
+      {(data) => <BranchView site={site} data={data} canManage={canManage} />}
+    </DetailPage>
+  );
+}
+
+/** The branch once it is read: its title, release badge and tabs. */
+function BranchView({ site, data, canManage }: { site: Site; data: BranchDetail; canManage: boolean }) {
   const isMain = data._id === site.mainBranch;
-  const base = `/sites/${site._id}/branches/${branchId}`;
+  const base = `/sites/${site._id}/branches/${data._id}`;
   const props = { branch: data, canManage };
   return (
     <>
-      {back}
       <PageTitle
         level={2}
         title={data.name}

@@ -1,4 +1,4 @@
-import { Badge, Skeleton, ThemeIcon } from '@mantine/core';
+import { Badge, ThemeIcon } from '@mantine/core';
 import { useDisclosure } from '@mantine/hooks';
 import { IconSend, IconSettings } from '@tabler/icons-react';
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
@@ -8,7 +8,7 @@ import { Route, Routes, useNavigate, useParams } from 'react-router';
 import { BackLink } from '../../components/BackLink.tsx';
 import { DefaultTab } from '../../components/DefaultTab.tsx';
 import { DeleteConfirm } from '../../components/DeleteConfirm.tsx';
-import { ErrorPanel } from '../../components/ErrorPanel.tsx';
+import { DetailPage } from '../../components/DetailPage.tsx';
 import { NotFound } from '../../components/NotFound.tsx';
 import { DeleteMenuItem, PageMenu } from '../../components/PageMenu.tsx';
 import { PageTitle } from '../../components/PageTitle.tsx';
@@ -89,19 +89,20 @@ export function HookPage(screens: HookScreens) {
   }, [hook.error]);
 
   const back = <BackLink to={base} label="Hooks" />;
-  if (hook.error)
-    return (
-      <>
-        {back}
-        <ErrorPanel title="Could not get hook" query={hook} />
-      </>
-    );
-  if (!hook.data) return <Skeleton h={240} />;
-  const kind = hookTypes[hook.data.type];
-  const hookBase = `${base}/${hookId}`;
+  return (
+    <DetailPage query={hook} back={back} failure="Could not get hook">
+      {(data) => <HookView hook={data} {...screens} />}
+    </DetailPage>
+  );
+}
+
+/** The hook once it is read: its kind, its menu and its tabs. */
+function HookView({ hook, ...screens }: HookScreens & { hook: Hook }) {
+  const { context, ownerId, base } = screens;
+  const kind = hookTypes[hook.type];
+  const hookBase = `${base}/${hook._id}`;
   return (
     <>
-      {back}
       <PageTitle
         level={2}
         leading={
@@ -109,10 +110,10 @@ export function HookPage(screens: HookScreens) {
             {kind.icon}
           </ThemeIcon>
         }
-        title={hook.data.name || kind.label}
+        title={hook.name || kind.label}
         badges={<Badge variant="default">{kind.label}</Badge>}
-        description={<span title={exactTime(hook.data.createdAt)}>Created {relativeTime(hook.data.createdAt)}</span>}
-        action={<HookMenu hook={hook.data} {...screens} />}
+        description={<span title={exactTime(hook.createdAt)}>Created {relativeTime(hook.createdAt)}</span>}
+        action={<HookMenu hook={hook} {...screens} />}
       />
       <RouteTabs
         base={hookBase}
@@ -124,8 +125,8 @@ export function HookPage(screens: HookScreens) {
       />
       <Routes>
         <Route index element={<DefaultTab tab="settings" />} />
-        <Route path="settings" element={<HookSettings key={hookId} hook={hook.data} {...screens} />} />
-        <Route path="deliveries" element={<HookDeliveries context={context} ownerId={ownerId} hookId={hookId} />} />
+        <Route path="settings" element={<HookSettings key={hook._id} hook={hook} {...screens} />} />
+        <Route path="deliveries" element={<HookDeliveries context={context} ownerId={ownerId} hookId={hook._id} />} />
         <Route path="*" element={<NotFound />} />
       </Routes>
     </>

@@ -24,6 +24,7 @@ import { useCurrentOrg } from '../../lib/currentOrg.tsx';
 import { BranchesTab } from '../branches/BranchesTab.tsx';
 import { BranchPage } from '../branches/BranchPage.tsx';
 import { HooksRoutes } from '../hooks/HooksRoutes.tsx';
+import { ReleasePage } from '../releases/page/ReleasePage.tsx';
 import { ReleasesTab } from '../releases/ReleasesTab.tsx';
 import { SiteSettings } from '../siteSettings/SiteSettings.tsx';
 import { SiteTokensTab } from '../siteTokens/SiteTokensTab.tsx';
@@ -102,6 +103,7 @@ export function SitePage() {
         />
         <Route path="branches/:branchId/*" element={<BranchPage site={site.data} canManage={canManage} />} />
         <Route path="releases" element={<ReleasesTab site={site.data} canManage={canManage} />} />
+        <Route path="releases/:releaseId" element={<ReleasePage site={site.data} canManage={canManage} />} />
         {canManage && (
           <>
             <Route path="submissions" element={<SubmissionsList siteId={siteId} />} />

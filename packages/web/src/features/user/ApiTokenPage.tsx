@@ -1,9 +1,9 @@
-import { Anchor, Card, Group, Skeleton, Stack, Text, Title } from '@mantine/core';
-import { IconArrowLeft } from '@tabler/icons-react';
+import { Card, Group, Stack, Text, Title } from '@mantine/core';
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { api } from '@wharf/contract';
-import { Link, useParams } from 'react-router';
-import { ErrorPanel } from '../../components/ErrorPanel.tsx';
+import { useParams } from 'react-router';
+import { BackLink } from '../../components/BackLink.tsx';
+import { DetailPage } from '../../components/DetailPage.tsx';
 import { SecretValue } from '../../components/SecretValue.tsx';
 import { apiQuery, call } from '../../lib/api.ts';
 import { notifyFailure } from '../../lib/notify.ts';
@@ -35,68 +35,55 @@ export function ApiTokenPage() {
     onError: (error) => notifyFailure('update api token', error),
   });
 
-  const back = (
-    <Anchor component={Link} to="/user/api-tokens" size="sm" mb="md" display="inline-block">
-      <Group gap={4} component="span">
-        <IconArrowLeft size={14} aria-hidden />
-        API tokens
-      </Group>
-    </Anchor>
-  );
-  if (token.error)
-    return (
-      <>
-        {back}
-        <ErrorPanel title="Could not get api token" query={token} />
-      </>
-    );
-  if (!token.data) return <Skeleton h={320} />;
-  const { data } = token;
+  const back = <BackLink to="/user/api-tokens" label="API tokens" />;
   return (
-    <>
-      {back}
-      <Stack gap="lg">
-        <Card>
-          <Stack gap="sm">
-            <Group justify="space-between" align="flex-start">
-              <Stack gap={4} miw={0}>
-                <Title order={2} size="h3">
-                  {data.name}
-                </Title>
-                <Group gap="sm">
-                  <TokenTimingBadge token={data} />
-                  <Text size="xs" c="dimmed" title={exactTime(data.createdAt)}>
-                    Created {relativeTime(data.createdAt)}
-                  </Text>
+    <DetailPage query={token} back={back} failure="Could not get api token" skeletonHeight={320}>
+      {(data) => (
+        <>
+          <Stack gap="lg">
+            <Card>
+              <Stack gap="sm">
+                <Group justify="space-between" align="flex-start">
+                  <Stack gap={4} miw={0}>
+                    <Title order={2} size="h3">
+                      {data.name}
+                    </Title>
+                    <Group gap="sm">
+                      <TokenTimingBadge token={data} />
+                      <Text size="xs" c="dimmed" title={exactTime(data.createdAt)}>
+                        Created {relativeTime(data.createdAt)}
+                      </Text>
+                    </Group>
+                  </Stack>
+                  <DeleteApiTokenButton token={data} />
                 </Group>
+                <Text size="sm" c="dimmed">
+                  Send it as <code>Authorization: Bearer …</code>. Point at the value to reveal it.
+                </Text>
+                <SecretValue value={data.value} label="Token value" copyLabel="Copy the token value" shown="blurred" />
               </Stack>
-              <DeleteApiTokenButton token={data} />
-            </Group>
-            <Text size="sm" c="dimmed">
-              Send it as <code>Authorization: Bearer …</code>. Point at the value to reveal it.
-            </Text>
-            <SecretValue value={data.value} label="Token value" copyLabel="Copy the token value" shown="blurred" />
+            </Card>
+            <ApiTokenForm
+              key={data._id}
+              initialValues={{
+                name: data.name,
+                activatesAt: fromIso(data.activatesAt),
+                expiresAt: fromIso(data.expiresAt),
+                scopes: data.scopes,
+              }}
+              submitLabel="Save"
+              submitting={update.isPending}
+              requireChange
+              onSubmit={(values) =>
+                update.mutateAsync(values).then(
+                  () => true,
+                  () => false,
+                )
+              }
+            />
           </Stack>
-        </Card>
-        <ApiTokenForm
-          key={data._id}
-          initialValues={{
-            name: data.name,
-            activatesAt: fromIso(data.activatesAt),
-            expiresAt: fromIso(data.expiresAt),
-            scopes: data.scopes,
-          }}
-          submitLabel="Save"
-          submitting={update.isPending}
-          requireChange
-          onSubmit={(values) =>
-            update.mutateAsync(values).then(
-              () => true,
-              () => false,
-            )
-          }
-        />
-      </Stack>
-    </>
+        </>
+      )}
+    </DetailPage>
   );
 }
