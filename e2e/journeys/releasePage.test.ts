@@ -63,6 +63,12 @@ describeInBrowser('a release has its own page and address, its source, files, an
     await expectVisible(files.getByText('assets/app.css'));
     expect(await files.getByRole('row').count()).toBe(5);
     await snap(page, 'release-page');
+    const [download] = await Promise.all([
+      page.waitForEvent('download'),
+      page.getByRole('link', { name: 'Download as tar.gz' }).click(),
+    ]);
+    expect(download.suggestedFilename()).toBe(`${site.name}-pricing-preview.tar.gz`);
+    expect(await download.failure()).toBeNull();
 
     await page.getByRole('button', { name: 'Publish' }).click();
     const dialog = page.getByRole('dialog', { name: 'Publish “pricing preview”' });

@@ -183,6 +183,7 @@ export function siteRules(): Partial<Record<RouteName, AccessRule>> {
     },
     getRelease: { allow: orgMembers, call: releaseParams },
     listReleaseFiles: { allow: orgMembers, call: releaseParams },
+    downloadRelease: { allow: orgMembers, call: releaseParams },
     publishRelease: {
       allow: siteManagers,
       events: ['site_branch_release_set'],

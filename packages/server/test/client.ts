@@ -33,6 +33,11 @@ export class TestClient {
     return this.send<T>(method, path, body, headers, 'follow');
   }
 
+  /** A GET whose answer is bytes (an archive), as a Buffer. */
+  getBytes(path: string): Promise<Answer<Buffer>> {
+    return this.send<Buffer>('GET', path, undefined, {}, 'follow', true);
+  }
+
   /** One request without following redirects, as a browser's step through a sign-in flow; `path` may be a whole URL. */
   visit<T = any>(path: string, method = 'GET', body?: unknown): Promise<Answer<T>> {
     return this.send<T>(method, path, body, {}, 'manual');
@@ -44,6 +49,7 @@ export class TestClient {
     body: unknown,
     headers: Record<string, string>,
     redirect: 'follow' | 'manual',
+    binary = false,
   ): Promise<Answer<T>> {
     const init: RequestInit & { headers: Record<string, string> } = { method, headers: { ...headers }, redirect };
     const url = /^https?:/.test(path) ? path : this.baseUrl + path;
@@ -58,6 +64,12 @@ export class TestClient {
     }
     const response = await fetch(url, init);
     if (url.startsWith(this.baseUrl)) this.keepCookies(response.headers.getSetCookie());
+    if (binary)
+      return {
+        status: response.status,
+        body: Buffer.from(await response.arrayBuffer()) as T,
+        headers: response.headers,
+      };
     const text = await response.text();
     let parsed: unknown = text;
     if (response.headers.get('content-type')?.includes('json') && text) parsed = JSON.parse(text);

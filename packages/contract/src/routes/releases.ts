@@ -117,6 +117,15 @@ export const listReleaseFiles = route({
   response: paged(releaseFile),
 });
 
+export const downloadRelease = route({
+  method: 'get',
+  path: '/api/v1/releases/:releaseId/archive',
+  scope: 'release_read',
+  summary: "The release's files as a tar.gz, as it was uploaded (its `_redirects`, `_headers` and `.wharf.yml` too)",
+  params: ids('releaseId'),
+  response: z.string().describe('application/gzip'),
+});
+
 export const renameRelease = route({
   method: 'put',
   path: '/api/v1/releases/:releaseId',

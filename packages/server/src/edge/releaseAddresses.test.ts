@@ -1,9 +1,29 @@
+import { Readable } from 'node:stream';
+import { pipeline } from 'node:stream/promises';
+import { gunzipSync } from 'node:zlib';
+import { extract } from 'tar-stream';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { tarGz, uploadForm } from '../../test/archives.ts';
 import { expectStatus, TestClient } from '../../test/client.ts';
 import { startTestServer, type TestServer } from '../../test/harness.ts';
 import { siteRequest } from '../../test/siteClient.ts';
 import { buildWorld, uploadRelease, type World } from '../../test/world.ts';
+
+/** Every file of a tar.gz by name. */
+async function filesOfArchive(archive: Buffer) {
+  const files = new Map<string, string>();
+  const reader = extract();
+  reader.on('entry', (header, stream, next) => {
+    const chunks: Buffer[] = [];
+    stream.on('data', (chunk) => chunks.push(chunk as Buffer));
+    stream.on('end', () => {
+      files.set(header.name, Buffer.concat(chunks).toString());
+      next();
+    });
+  });
+  await pipeline(Readable.from([gunzipSync(archive)]), reader);
+  return files;
+}
 
 const page = (text: string) => [{ name: 'index.html', content: `<p>${text}</p>` }];
 const basic = (password: string) => `Basic ${Buffer.from(`user:${password}`).toString('base64')}`;
@@ -174,6 +194,11 @@ for (const branchHosts of ['nested', 'flat'] as const) {
       });
       const found = expectStatus(await owner.get(`/api/v1/releases/${release._id}/files?search=INDEX`), 200);
       expect(found.items).toEqual([expect.objectContaining({ path: 'index.html' })]);
+      const archive = await owner.getBytes(`/api/v1/releases/${release._id}/archive`);
+      expect(archive.status).toBe(200);
+      expect(archive.headers.get('content-disposition')).toBe(`attachment; filename="${site.name}-with-files.tar.gz"`);
+      expect(await filesOfArchive(archive.body)).toEqual(new Map(files.map((file) => [file.name, file.content])));
+
       const shown = expectStatus(await owner.get(`/api/v1/releases/${release._id}`), 200);
       expect(shown.branches).toEqual([
         expect.objectContaining({ name: 'files', since: expect.stringMatching(/^\d{4}-\d\d-\d\dT/) }),

@@ -10,6 +10,7 @@ import { pointBranchNamed } from '../branches/service.ts';
 import { setFormsSeenBy } from '../forms/service.ts';
 import { siteScope } from '../sites/siteEvents.ts';
 import { mainBranchName } from './create/createRelease.ts';
+import { archiveName, contentDisposition, releaseArchive } from './download.ts';
 import { listReleaseFiles } from './files.ts';
 import { auditOrigin, uploaderOf } from './origin.ts';
 import { findRelease, getRelease, listReleases } from './queries.ts';
@@ -17,7 +18,7 @@ import { deleteReleaseRows } from './service.ts';
 
 type Release = Awaited<ReturnType<typeof findRelease>>;
 
-export function releaseRoutes(parts: PartsOf<'access' | 'config' | 'db' | 'handle'>) {
+export function releaseRoutes(parts: PartsOf<'access' | 'blobs' | 'config' | 'db' | 'handle'>) {
   const { db, config } = parts;
 
   /** The release of the path and its site, for a caller who may see (or, with `manage`, change) the site. */
@@ -54,6 +55,14 @@ export function releaseRoutes(parts: PartsOf<'access' | 'config' | 'db' | 'handl
   });
 
   parts.handle(api.listReleaseFiles, viewable, ({ release, query }) => listReleaseFiles(db, release.id, query, query));
+
+  parts.handle(api.downloadRelease, viewable, ({ release, site, reply }) =>
+    reply
+      .header('content-type', 'application/gzip')
+      .header('content-disposition', contentDisposition(archiveName(site.name, release)))
+      .header('cache-control', 'no-store')
+      .send(releaseArchive(db, parts.blobs, release.id)),
+  );
 
   parts.handle(api.renameRelease, manageable, async ({ actor, release, site, body }) => {
     await db.transaction().execute(async (trx) => {

@@ -1,7 +1,7 @@
-import { Anchor, Badge, Button, List, Paper, SimpleGrid, Stack, Text, Title } from '@mantine/core';
-import { IconRocket } from '@tabler/icons-react';
+import { ActionIcon, Anchor, Badge, Button, Group, List, Paper, SimpleGrid, Stack, Text, Title } from '@mantine/core';
+import { IconDownload, IconRocket } from '@tabler/icons-react';
 import { useQuery } from '@tanstack/react-query';
-import type { Release, Site } from '@wharf/contract';
+import { api, type Release, routePath, type Site } from '@wharf/contract';
 import { useState } from 'react';
 import { Link, useParams } from 'react-router';
 import { BackLink } from '../../../components/BackLink.tsx';
@@ -101,12 +101,26 @@ export function ReleasePage({ site, canManage }: { site: Site; canManage: boolea
             }
             description={<UrlLink url={data.url} label="Release link" />}
             action={
-              // Its address above is the way to visit it: one button leaves the title room on a phone.
-              canManage && (
-                <Button size="sm" leftSection={<IconRocket size={16} />} onClick={() => setPublishing(true)}>
-                  Publish
-                </Button>
-              )
+              // Its address above is the way to visit it: two buttons leave the title room on a phone.
+              <Group gap="xs" wrap="nowrap">
+                <ActionIcon
+                  component="a"
+                  // Streamed by the browser itself: a release may be larger than a page should hold.
+                  href={routePath(api.downloadRelease.path, { releaseId: data._id })}
+                  download
+                  variant="default"
+                  size="lg"
+                  aria-label="Download as tar.gz"
+                  title="Download as tar.gz"
+                >
+                  <IconDownload size={18} />
+                </ActionIcon>
+                {canManage && (
+                  <Button size="sm" leftSection={<IconRocket size={16} />} onClick={() => setPublishing(true)}>
+                    Publish
+                  </Button>
+                )}
+              </Group>
             }
           />
           <Stack>
