@@ -42,6 +42,9 @@ describeInBrowser('a release has its own page and address, its source, files, an
     form.append('draft', 'true');
     form.append('source', JSON.stringify(CI_SOURCE));
     release = expectStatus(await ci.request('POST', `/api/v1/sites/${site._id}/releases`, form), 200);
+    // A CI job whose build step wrote no archive: refused, and kept as a failed deploy.
+    const broken = uploadForm(Buffer.from('not an archive'), 'nightly build', ['main']);
+    expect((await ci.request('POST', `/api/v1/sites/${site._id}/releases`, broken)).status).toBe(400);
   });
   afterAll(() => stage?.close());
 
@@ -49,6 +52,11 @@ describeInBrowser('a release has its own page and address, its source, files, an
     const { context, page } = await visit(stage, { user: 'owner', orgId: stage.world.org._id });
     await page.goto(`/sites/${site._id}/releases`);
     await expectVisible(page.getByText(/7d1e4c2 by Ada Lovelace/));
+    const failed = page.getByRole('region', { name: 'Failed deploys' });
+    await expectVisible(failed.getByText('nightly build'));
+    await failed.getByRole('button', { name: 'Log' }).click();
+    await expectVisible(failed.getByText(/started: an upload of a tar.gz/));
+    await snap(page, 'releases-failed-deploy');
     await page.getByRole('link', { name: 'pricing preview' }).click();
     await expectVisible(page.getByRole('heading', { name: 'pricing preview' }));
     await expectVisible(page.getByLabel('Release link'));

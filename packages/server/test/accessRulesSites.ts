@@ -166,6 +166,7 @@ export function siteRules(): Partial<Record<RouteName, AccessRule>> {
       call: (w) => ({ ...branchParams(w), body: { headers: [{ name: 'Cache-Control', value: 'no-store' }] } }),
     },
 
+    listFailedDeploys: { allow: orgMembers, call: (w) => ({ ...siteParams(w), query: { page: 0, size: 10 } }) },
     listReleases: {
       allow: orgMembers,
       call: (w) => ({ ...siteParams(w), query: { search: 'first', page: 0, size: 10, branch: w.site.mainBranch } }),

@@ -75,6 +75,25 @@ export const release = z.object({
 });
 export type Release = z.infer<typeof release>;
 
+/** A deploy that ended without a release: refused, cut off, out of disk, or abandoned until it expired. */
+export const failedDeploy = z.object({
+  _id: z.string(),
+  siteId: z.string(),
+  /** Empty when it failed before its name arrived. */
+  name: z.string(),
+  branches: z.array(z.string()),
+  source: releaseSource,
+  uploader: releaseUploader.nullable(),
+  /** The stable error code its caller got; `DEPLOY_EXPIRED` for one abandoned before it was finalised. */
+  code: z.string(),
+  message: z.string(),
+  /** What it did, line by line, ending with why it stopped. */
+  log: z.array(z.string()),
+  startedAt: timestamp,
+  failedAt: timestamp,
+});
+export type FailedDeploy = z.infer<typeof failedDeploy>;
+
 /** A file of a release, as its page lists them: its path, size, content hash and the encodings kept of it. */
 export const releaseFile = z.object({
   path: z.string(),

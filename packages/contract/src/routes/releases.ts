@@ -3,7 +3,7 @@ import { branch } from '../entities/branch.ts';
 import { paged } from '../entities/common.ts';
 import { createDeployBody, deploy, deployBase, sha256 } from '../entities/deploy.ts';
 import { formsBody } from '../entities/form.ts';
-import { deployedRelease, release, releaseFile } from '../entities/release.ts';
+import { deployedRelease, failedDeploy, release, releaseFile } from '../entities/release.ts';
 import { noContent, route } from '../route.ts';
 import { uploadRoutes } from '../uploadRoutes.ts';
 import { id, name, pageQuery, search } from '../validation.ts';
@@ -18,6 +18,17 @@ export const listReleases = route({
   params: ids('siteId'),
   query: pageQuery.extend({ search, branch: id.optional() }),
   response: paged(release),
+});
+
+export const listFailedDeploys = route({
+  method: 'get',
+  path: '/api/v1/sites/:siteId/deploys/failed',
+  scope: 'release_list',
+  auth: 'upload',
+  summary: 'Deploys of a site that ended without a release, newest first, with their reason and log (kept 30 days)',
+  params: ids('siteId'),
+  query: pageQuery,
+  response: paged(failedDeploy),
 });
 
 export const uploadRelease = route({

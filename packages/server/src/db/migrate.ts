@@ -28,6 +28,7 @@ import * as deployForce from './migrations/025_deploy_force.ts';
 import * as deadBlobs from './migrations/026_dead_blobs.ts';
 import * as cliLogins from './migrations/027_cli_logins.ts';
 import * as releaseAddresses from './migrations/028_release_addresses.ts';
+import * as failedDeploys from './migrations/029_failed_deploys.ts';
 import type { Db } from './schema.ts';
 import { withSchemaIntrospection } from './schemaIntrospection.ts';
 import { mustBeStartable } from './startable.ts';
@@ -65,6 +66,7 @@ const migrationsWith = (sealer: () => Sealer): Record<string, Migration> => ({
   '026_dead_blobs': deadBlobs,
   '027_cli_logins': cliLogins,
   '028_release_addresses': releaseAddresses,
+  '029_failed_deploys': failedDeploys,
 });
 
 /**

@@ -60,5 +60,21 @@ export interface ReleaseTables {
     draft: Flag;
   };
   deploy_files: { deploy_id: string; path: string; hash: string; size: number };
+  /** Deploys that ended without a release, and why (migration 029); pruned by retention. */
+  failed_deploys: {
+    id: string;
+    site_id: string;
+    name: string;
+    branches: Json;
+    uploader: Json | null;
+    source: Json;
+    /** The stable error code its caller got (`DISK_FULL`), or `DEPLOY_EXPIRED` for one abandoned. */
+    code: string;
+    message: string;
+    /** JSON array of its log lines: what it was doing, then why it stopped. */
+    log: Json;
+    started_at: Iso;
+    failed_at: Iso;
+  };
   branch_releases: { branch_id: string; release_id: string; set_at: Iso };
 }

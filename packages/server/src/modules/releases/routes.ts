@@ -11,6 +11,7 @@ import { setFormsSeenBy } from '../forms/service.ts';
 import { siteScope } from '../sites/siteEvents.ts';
 import { mainBranchName } from './create/createRelease.ts';
 import { archiveName, contentDisposition, releaseArchive } from './download.ts';
+import { listFailedDeploys } from './failedDeploys.ts';
 import { listReleaseFiles } from './files.ts';
 import { auditOrigin, uploaderOf } from './origin.ts';
 import { findRelease, getRelease, listReleases } from './queries.ts';
@@ -36,6 +37,10 @@ export function releaseRoutes(parts: PartsOf<'access' | 'blobs' | 'config' | 'db
     if (query.branch) await findBranch(db, site.id, query.branch);
     return listReleases(db, config, site, query, query);
   });
+
+  parts.handle(api.listFailedDeploys, parts.access.siteViewerOrToken, ({ site, query }) =>
+    listFailedDeploys(db, site.id, query),
+  );
 
   parts.handle(api.getRelease, viewable, ({ release, site }) => getRelease(db, config, site.name, release.id));
 

@@ -159,6 +159,7 @@ export async function deleteSiteRows(trx: Executor, siteId: string) {
   const deployIds = trx.selectFrom('deploys').select('id').where('site_id', '=', siteId);
   await trx.deleteFrom('deploy_files').where('deploy_id', 'in', deployIds).execute();
   await trx.deleteFrom('deploys').where('site_id', '=', siteId).execute();
+  await trx.deleteFrom('failed_deploys').where('site_id', '=', siteId).execute();
   await trx.deleteFrom('site_tokens').where('site_id', '=', siteId).execute();
   await trx.deleteFrom('form_submissions').where('site_id', '=', siteId).execute();
   await trx.deleteFrom('site_forms').where('site_id', '=', siteId).execute();

@@ -13,6 +13,7 @@ import { UploadCommand } from '../../components/UploadCommand.tsx';
 import { call } from '../../lib/api.ts';
 import { notifyFailure } from '../../lib/notify.ts';
 import { useSearchTerm } from '../../lib/useSearchTerm.ts';
+import { FailedDeploys } from './FailedDeploys.tsx';
 import { HowToUploadModal } from './HowToUploadModal.tsx';
 import { ReleaseRow } from './ReleaseRow.tsx';
 import { RenameReleaseModal } from './RenameReleaseModal.tsx';
@@ -66,6 +67,7 @@ export function ReleasesTab({ site, canManage }: { site: Site; canManage: boolea
         />
         {howToButton}
       </Group>
+      <FailedDeploys siteId={site._id} />
       {releases.isPending && <Skeleton h={160} />}
       {releases.error && <ErrorPanel title="Could not list releases" query={releases} />}
       {releases.isSuccess && items.length === 0 && term && (

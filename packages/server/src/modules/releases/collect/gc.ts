@@ -1,6 +1,8 @@
 import type { ExpressionBuilder } from 'kysely';
 import type { Chore } from '../../../cluster/housekeeping.ts';
 import type { Database } from '../../../db/schema.ts';
+import { httpError } from '../../../http/errors.ts';
+import { attemptOfDeploy, pruneFailedDeploys, recordFailedDeploy } from '../failedDeploys.ts';
 import type { ReleaseParts } from '../parts.ts';
 import { deleteExpiredBranches } from '../retention/expiredBranches.ts';
 import { pruneReleases } from '../retention/releaseRetention.ts';
@@ -11,10 +13,22 @@ import { removeOrphanFiles } from './orphanFiles.ts';
 /** Blobs younger than this are never collected: an upload may be about to reference them. */
 const GRACE_MS = 10 * 60_000;
 
-/** Forgets deploys that were never finalised, so their files can be collected. */
+/** Forgets deploys that were never finalised, so their files can be collected; each is kept as a failed deploy. */
 export async function sweepExpiredDeploys(parts: ReleaseParts, at = new Date()) {
+  const abandoned = await parts.db
+    .selectFrom('deploys')
+    .selectAll()
+    .where('expires_at', '<=', at.toISOString())
+    .where('release_id', 'is', null)
+    .execute();
+  await pruneFailedDeploys(parts.db, at);
   const expired = parts.db.selectFrom('deploys').select('id').where('expires_at', '<=', at.toISOString());
+  // Kept and forgotten together: a crash between the two would keep it twice, or not at all.
   await parts.db.transaction().execute(async (trx) => {
+    for (const row of abandoned) {
+      const expiry = httpError('DEPLOY_EXPIRED', `Abandoned: not finalised before it expired at ${row.expires_at}`);
+      await recordFailedDeploy(trx, parts.log, attemptOfDeploy(row, []), expiry);
+    }
     await trx.deleteFrom('deploy_files').where('deploy_id', 'in', expired).execute();
     await trx.deleteFrom('deploys').where('expires_at', '<=', at.toISOString()).execute();
   });

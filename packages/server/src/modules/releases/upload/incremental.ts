@@ -10,6 +10,7 @@ import { createRelease, deployedRelease, mustNotExpireMainBranch } from '../crea
 import { formsOfRelease, pagesOfDeploy } from '../create/formsOfRelease.ts';
 import { RULE_FILES, rulesOfRelease } from '../create/rulesOfRelease.ts';
 import { foundUnchanged } from '../create/unchangedRelease.ts';
+import { attemptOfDeploy, recordFailedDeploy } from '../failedDeploys.ts';
 import { originOfDeploy } from '../origin.ts';
 import type { ReleaseParts } from '../parts.ts';
 import { baseMustStillExist, wholeManifest } from './deployBase.ts';
@@ -50,6 +51,28 @@ const uniqueHashes = (files: { hash: string }[]) => [...new Set(files.map((file)
  * delete, and the recorded manifest keeps it from ever doing so.
  */
 export async function startDeploy(
+  parts: ReleaseParts,
+  site: Database['sites'],
+  actorId: string | null,
+  body: CreateDeployBody,
+  uploader: ReleaseUploader | null,
+) {
+  const startedAt = new Date().toISOString();
+  try {
+    return await startDeployOf(parts, site, actorId, body, uploader);
+  } catch (error) {
+    // The base changed under the client: it sends the whole manifest next, which is no failure.
+    if (!(error instanceof HttpError && error.code === 'DEPLOY_BASE_CHANGED')) {
+      const files = `${body.files.length} files in the manifest${body.base ? `, relative to release ${body.base.release}` : ''}`;
+      const attempt = { siteId: site.id, name: body.name, branches: body.branches, startedAt };
+      const origin = { uploader, source: body.source ?? {} };
+      await recordFailedDeploy(parts.db, parts.log, { ...attempt, origin, log: [`${startedAt} started: ${files}`] }, error);
+    }
+    throw error;
+  }
+}
+
+async function startDeployOf(
   parts: ReleaseParts,
   site: Database['sites'],
   actorId: string | null,
@@ -103,6 +126,8 @@ export async function dropOnDiskFull<T>(parts: ReleaseParts, deployId: string, s
     return await step();
   } catch (error) {
     if (isDiskFull(error)) {
+      const row = await parts.db.selectFrom('deploys').selectAll().where('id', '=', deployId).executeTakeFirst();
+      if (row) await recordFailedDeploy(parts.db, parts.log, attemptOfDeploy(row, []), error);
       await dropDeploy(parts, deployId).catch((failure) =>
         parts.log.error({ err: failure, deployId }, 'could not drop a deploy the full disk stopped'),
       );

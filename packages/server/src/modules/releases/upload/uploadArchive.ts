@@ -17,6 +17,7 @@ import { readParts } from '../../../http/multipart.ts';
 import { mustBeGoodText } from '../../../http/textRule.ts';
 import { validationError } from '../../../http/validation.ts';
 import { createRelease } from '../create/createRelease.ts';
+import { recordFailedDeploy } from '../failedDeploys.ts';
 import { formsOfRelease } from '../create/formsOfRelease.ts';
 import { rulesOfRelease } from '../create/rulesOfRelease.ts';
 import type { ReleaseParts } from '../parts.ts';
@@ -102,13 +103,13 @@ export async function uploadArchive(
     actorId,
     origin: { uploader, source: {} },
   });
+  let name: string | undefined;
+  let source: ReleaseSource = {};
+  const branches: string[] = [];
   try {
-    let name: string | undefined;
     let expires: string | null = null;
     let force = false;
     let draft = false;
-    let source: ReleaseSource = {};
-    const branches: string[] = [];
     const upload = await readUpload(request, limits, {
       field(fieldName, value) {
         if (fieldName === 'name') name = field(value, 'name');
@@ -144,6 +145,9 @@ export async function uploadArchive(
     void parts.jobs.wake();
     return { release, fingerprint: upload.fingerprint };
   } catch (error) {
+    const attempt = { siteId: site.id, name: name ?? '', branches, origin: { uploader, source } };
+    const log = [`${deploy.created_at} started: an upload of a tar.gz`];
+    await recordFailedDeploy(parts.db, parts.log, { ...attempt, startedAt: deploy.created_at, log }, error);
     // Nothing of a failed upload stays: no release, and none of the files it brought.
     await dropDeploy(parts, deploy.id).catch((failure) =>
       parts.log.error({ err: failure, deployId: deploy.id }, 'could not drop a failed upload'),
