@@ -89,6 +89,15 @@ describeInBrowser('a release has its own page and address, its source, files, an
     const port = Number(new URL(site.url).port);
     expect((await siteRequest(port, new URL(site.url).host, '/')).text).toContain('Pricing');
     expect((await siteRequest(port, new URL(release.url).host, '/')).headers['x-robots-tag']).toBe('noindex');
+
+    // The site's header names what is live, and the organization's home lists the site with it.
+    await expectVisible(page.getByRole('link', { name: 'pricing preview' }).first());
+    await page.goto('/');
+    const sites = page.getByRole('region', { name: 'Sites' });
+    const row = sites.getByRole('link', { name: new RegExp(site.name) });
+    await expectVisible(row);
+    await expectVisible(row.getByText(/pricing preview · .* · 7d1e4c2 by Ada Lovelace/));
+    await snap(page, 'home-live-sites');
     await context.close();
   });
 });

@@ -164,6 +164,28 @@ export const site = z.object({
   headers: z.array(header),
   retention: siteRetention,
   createdAt: timestamp,
+  /** What the main branch serves: the site's production release; null before the first upload. */
+  live: z
+    .object({
+      _id: z.string(),
+      name: z.string(),
+      date: timestamp,
+      /** The release's own address. */
+      url: z.string(),
+      commit: z.string().nullable(),
+      author: z.string().nullable(),
+    })
+    .nullable(),
+  /** The site's newest deploy, made into a release or failed; null when there was none. */
+  lastDeploy: z
+    .object({
+      state: z.enum(['succeeded', 'failed']),
+      name: z.string(),
+      at: timestamp,
+      /** Why it failed. */
+      message: z.string().nullable(),
+    })
+    .nullable(),
 });
 export type Site = z.infer<typeof site>;
 

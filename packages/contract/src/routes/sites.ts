@@ -22,9 +22,12 @@ export const listOrgSites = route({
   method: 'get',
   path: '/api/v1/orgs/:orgId/sites',
   scope: 'site_list',
-  summary: 'Sites of an organization, searchable by name',
+  summary: 'Sites of an organization, searchable by name; by name, or the last deployed first (`sort=lastDeploy`)',
   params: ids('orgId'),
-  query: pageQuery.extend({ search }),
+  query: pageQuery.extend({
+    search,
+    sort: z.enum(['name', 'lastDeploy'], { error: 'Must be name or lastDeploy' }).default('name'),
+  }),
   response: paged(site),
 });
 

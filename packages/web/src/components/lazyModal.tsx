@@ -8,6 +8,11 @@ import { OnDemand } from './OnDemand.tsx';
  * creates from. It brings all of Mantine's styles, which that page may not have loaded.
  */
 export function lazyModal<P extends { opened: boolean }>(load: () => Promise<ComponentType<P>>) {
+  return lazyWithAllStyles(load);
+}
+
+/** Any component whose code, and all of Mantine's styles, load when it is first rendered (in OnDemand). */
+export function lazyWithAllStyles<P extends object>(load: () => Promise<ComponentType<P>>) {
   return lazyChunk(async () => {
     const [, component] = await Promise.all([import('./allMantineStyles.ts'), load()]);
     return component;

@@ -62,7 +62,11 @@ describe.each(databases)('failed deploys on $name', ({ postgres }) => {
     expectStatus(await ci.post(`${base}/deploys`, { name: 'cut off', branches: ['main'], files: [file] }), 200);
     await sweepExpiredDeploys(server.app, new Date(Date.now() + DAY));
     const { items, count } = await failures();
-    expect(items[0]).toMatchObject({ name: 'cut off', code: 'DEPLOY_EXPIRED', message: expect.stringMatching(/^Abandoned/) });
+    expect(items[0]).toMatchObject({
+      name: 'cut off',
+      code: 'DEPLOY_EXPIRED',
+      message: expect.stringMatching(/^Abandoned/),
+    });
 
     await sweepExpiredDeploys(server.app, new Date(Date.now() + 31 * DAY));
     expect((await failures()).count).toBe(count - 3);

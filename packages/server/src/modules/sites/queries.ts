@@ -9,6 +9,7 @@ import { branchUrl } from '../../lib/urls.ts';
 import { logoUrl } from '../logos/logoUrl.ts';
 import { certificateStatusOf, STATUS_COLUMNS } from './certificateStates.ts';
 import { certificateFacts } from './certificates.ts';
+import { liveAndLastDeploys } from './liveReleases.ts';
 
 type SiteRow = Database['sites'];
 type BranchSummaryRow = Pick<Database['branches'], 'id' | 'site_id' | 'name' | 'slug'>;
@@ -52,7 +53,13 @@ async function acmeStatuses(db: Executor, rows: SiteRow[]): Promise<Map<string, 
   return new Map(certificates.map((row) => [row.name, certificateStatusOf(row, now)]));
 }
 
-function toSite(config: Config, row: SiteRow, branches: BranchSummaryRow[], acme: Map<string, AcmeStatus>): Site {
+function toSite(
+  config: Config,
+  row: SiteRow,
+  branches: BranchSummaryRow[],
+  acme: Map<string, AcmeStatus>,
+  deploys: Awaited<ReturnType<typeof liveAndLastDeploys>>,
+): Site {
   return {
     _id: row.id,
     name: row.name,
@@ -70,6 +77,8 @@ function toSite(config: Config, row: SiteRow, branches: BranchSummaryRow[], acme
     headers: readJson<Header[]>(row.headers),
     retention: { keepReleasesDays: row.keep_releases_days, keepReleasesCount: row.keep_releases_count },
     createdAt: row.created_at,
+    live: deploys.live.get(row.id) ?? null,
+    lastDeploy: deploys.last.get(row.id) ?? null,
   };
 }
 
@@ -88,12 +97,14 @@ export async function toSites(db: Executor, config: Config, rows: SiteRow[]): Pr
     .orderBy('id', 'desc')
     .execute();
   const acme = await acmeStatuses(db, rows);
+  const deploys = await liveAndLastDeploys(db, config, rows);
   return rows.map((row) =>
     toSite(
       config,
       row,
       branches.filter((b) => b.site_id === row.id),
       acme,
+      deploys,
     ),
   );
 }
@@ -116,14 +127,25 @@ export async function listTeamSites(db: Db, config: Config, teamId: string) {
   return toSites(db, config, rows);
 }
 
-/** Sites of an organization by name; `search` matches part of the name. */
-export async function searchOrgSites(db: Db, config: Config, orgId: string, search: string | undefined, page: Page) {
+const newestRelease = sql<string>`coalesce((select max(created_at) from releases where releases.site_id = sites.id), '')`;
+const newestFailure = sql<string>`coalesce((select max(failed_at) from failed_deploys where failed_deploys.site_id = sites.id), '')`;
+/** When the site last deployed, a release or a failure, for sorting (an empty text: never). */
+const lastDeployedAt = sql<string>`case when ${newestRelease} > ${newestFailure} then ${newestRelease} else ${newestFailure} end`;
+
+/** Sites of an organization by name, or the last deployed first; `search` matches part of the name. */
+export async function searchOrgSites(
+  db: Db,
+  config: Config,
+  orgId: string,
+  { search, sort }: { search?: string; sort: 'name' | 'lastDeploy' },
+  page: Page,
+) {
   let query = db.selectFrom('sites').selectAll().where('org_id', '=', orgId);
   if (search) query = query.where(sql<string>`lower(name)`, 'like', sql<string>`${containing(search)} escape '\\'`);
   const result = await pageOf(
     query,
     page,
-    (q) => q.orderBy('name'),
+    (q) => (sort === 'lastDeploy' ? q.orderBy(lastDeployedAt, 'desc').orderBy('name') : q.orderBy('name')),
     (row) => row,
   );
   return { items: await toSites(db, config, result.items), count: result.count };

@@ -10,7 +10,7 @@ export function siteRoutes(parts: PartsOf<'access' | 'config' | 'db' | 'handle' 
   const { db, config, access, sealer } = parts;
 
   parts.handle(api.listOrgSites, access.orgMember, ({ params, query }) =>
-    searchOrgSites(db, config, params.orgId, query.search, query),
+    searchOrgSites(db, config, params.orgId, query, query),
   );
 
   parts.handle(api.listTeamSites, access.teamViewer, ({ team }) => listTeamSites(db, config, team.id));

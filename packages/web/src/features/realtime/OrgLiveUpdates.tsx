@@ -11,6 +11,8 @@ const staleRoutes: [RegExp, Route[]][] = [
   [/^team_(added|updated|deleted|logo_)/, [api.listTeams, api.getTeam]],
   [/^team_member_/, [api.listTeamMembers]],
   [/^site_(added|updated|deleted|logo_)/, [api.listTeamSites, api.listOrgSites, api.getSite]],
+  // The home's sites show what each main branch serves and how the last deploy went.
+  [/^site_(release_|branch_release_set)/, [api.listOrgSites]],
 ];
 
 export function refreshAfter(client: QueryClient, message: Pick<RealtimeMessage, 'name'>) {

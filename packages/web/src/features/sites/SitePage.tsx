@@ -1,5 +1,6 @@
-import { Anchor, Badge, Group, Skeleton } from '@mantine/core';
+import { ActionIcon, Anchor, Badge, Group, Skeleton } from '@mantine/core';
 import {
+  IconExternalLink,
   IconGitBranch,
   IconInbox,
   IconKey,
@@ -24,6 +25,7 @@ import { useCurrentOrg } from '../../lib/currentOrg.tsx';
 import { BranchesTab } from '../branches/BranchesTab.tsx';
 import { BranchPage } from '../branches/BranchPage.tsx';
 import { HooksRoutes } from '../hooks/HooksRoutes.tsx';
+import { LiveRelease } from '../releases/LiveRelease.tsx';
 import { ReleasePage } from '../releases/page/ReleasePage.tsx';
 import { ReleasesTab } from '../releases/ReleasesTab.tsx';
 import { SiteSettings } from '../siteSettings/SiteSettings.tsx';
@@ -85,9 +87,27 @@ export function SitePage() {
               </>
             )}
             <UrlLink url={site.data.url} label="Main branch link" />
+            <LiveRelease site={site.data} />
           </Group>
         }
-        action={isAdminOrOwner && <SiteMenu site={site.data} />}
+        action={
+          <Group gap="xs" wrap="nowrap">
+            {/* An icon: the header's title keeps its room on a phone. */}
+            <ActionIcon
+              component="a"
+              href={site.data.url}
+              target="_blank"
+              rel="noopener noreferrer"
+              variant="default"
+              size="lg"
+              aria-label="Visit"
+              title="Visit the site"
+            >
+              <IconExternalLink size={18} />
+            </ActionIcon>
+            {isAdminOrOwner && <SiteMenu site={site.data} />}
+          </Group>
+        }
       />
       <RouteTabs base={base} tabs={tabs} />
       <Routes>

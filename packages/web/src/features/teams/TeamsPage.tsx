@@ -8,12 +8,19 @@ import { EntityAvatar } from '../../components/EntityAvatar.tsx';
 import { ErrorPanel } from '../../components/ErrorPanel.tsx';
 import { LinkRow, RowDetail, RowList } from '../../components/ListRow.tsx';
 import { LoadMore } from '../../components/LoadMore.tsx';
-import { lazyModal, ModalOnDemand } from '../../components/lazyModal.tsx';
+import { lazyModal, lazyWithAllStyles, ModalOnDemand } from '../../components/lazyModal.tsx';
+import { OnDemand } from '../../components/OnDemand.tsx';
 import { PageTitle } from '../../components/PageTitle.tsx';
 import { call, keyOf } from '../../lib/api.ts';
 import { useCurrentOrg } from '../../lib/currentOrg.tsx';
 import { nextPage } from '../../lib/paging.ts';
 import { exactTime, relativeTime } from '../../lib/time.ts';
+
+/**
+ * Below the teams, with all of Mantine's styles (badges, a segmented control) the first page does
+ * not bring: it loads after the page shows, which keeps the home's first paint as light as it was.
+ */
+const LiveSites = lazyWithAllStyles(() => import('../home/LiveSites.tsx').then((m) => m.LiveSites));
 
 const CreateTeamModal = lazyModal(() => import('./CreateTeamModal.tsx').then((m) => m.CreateTeamModal));
 
@@ -32,7 +39,7 @@ function TeamRow({ team }: { team: Team }) {
   );
 }
 
-/** The organization's home (/): its teams, a page at a time. */
+/** The organization's home (/): its teams, a page at a time, then its sites and what each serves. */
 export function TeamsPage() {
   const { org, isAdminOrOwner } = useCurrentOrg();
   const os = useOs({ getValueInEffect: false });
@@ -92,6 +99,9 @@ export function TeamsPage() {
           <LoadMore list={teams} />
         </Group>
       )}
+      <OnDemand>
+        <LiveSites orgId={org._id} />
+      </OnDemand>
       {isAdminOrOwner && <ModalOnDemand modal={CreateTeamModal} opened={opened} onClose={close} />}
     </>
   );

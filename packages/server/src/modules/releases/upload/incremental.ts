@@ -66,7 +66,12 @@ export async function startDeploy(
       const files = `${body.files.length} files in the manifest${body.base ? `, relative to release ${body.base.release}` : ''}`;
       const attempt = { siteId: site.id, name: body.name, branches: body.branches, startedAt };
       const origin = { uploader, source: body.source ?? {} };
-      await recordFailedDeploy(parts.db, parts.log, { ...attempt, origin, log: [`${startedAt} started: ${files}`] }, error);
+      await recordFailedDeploy(
+        parts.db,
+        parts.log,
+        { ...attempt, origin, log: [`${startedAt} started: ${files}`] },
+        error,
+      );
     }
     throw error;
   }
