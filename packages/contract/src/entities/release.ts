@@ -32,8 +32,8 @@ export const releaseUploader = z.object({
   name: z.string(),
   /** The user's id; null for a site token. */
   userId: z.string().nullable(),
-  /** The token's name, for an API token (the user's name is `name`). */
-  token: z.string().nullable(),
+  /** The name of the token it came through (API or site token); null when signed in. */
+  tokenName: z.string().nullable(),
 });
 export type ReleaseUploader = z.infer<typeof releaseUploader>;
 

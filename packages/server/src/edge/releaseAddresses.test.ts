@@ -155,7 +155,7 @@ for (const branchHosts of ['nested', 'flat'] as const) {
         kind: 'siteToken',
         name: 'GitHub deploys',
         userId: null,
-        token: 'GitHub deploys',
+        tokenName: 'GitHub deploys',
       });
       expect(release.uploadMs).toBeGreaterThanOrEqual(0);
       expect(release.newFiles).toBe(1);
@@ -172,7 +172,7 @@ for (const branchHosts of ['nested', 'flat'] as const) {
 
       // The same files again, by a person this time: nothing in it is new to the organization.
       const again = expectStatus(await uploadFromCi(owner, site._id, 'from ci', { draft: 'true' }), 200);
-      expect(again.uploader).toMatchObject({ kind: 'user', name: expect.any(String), token: null });
+      expect(again.uploader).toMatchObject({ kind: 'user', name: expect.any(String), tokenName: null });
       expect(again.newFiles).toBe(0);
     });
 

@@ -85,14 +85,14 @@ describe('the sentence of an event', () => {
 
   it('names the token an upload came through, and its commit and CI run', () => {
     const origin = {
-      uploader: { kind: 'siteToken', name: 'GitHub deploys', userId: null, token: 'GitHub deploys' },
+      uploader: { kind: 'siteToken', name: 'GitHub deploys', userId: null, tokenName: 'GitHub deploys' },
       commit: '3f2c9a1b7d4e5f60718293a4b5c6d7e8f9012345',
       ciRunUrl: 'https://github.com/acme/blog/actions/runs/42',
     };
     expect(describeEvent(event('site_release_created', { name: 'v3', ...origin }, { actor_id: null }), book)).toBe(
       "The site token 'GitHub deploys' uploaded the release 'v3' to blog from commit 3f2c9a1 (CI run https://github.com/acme/blog/actions/runs/42)",
     );
-    const byApiToken = { uploader: { kind: 'apiToken', name: 'Ada', userId: 'u-ada', token: 'laptop' } };
+    const byApiToken = { uploader: { kind: 'apiToken', name: 'Ada', userId: 'u-ada', tokenName: 'laptop' } };
     expect(describeEvent(event('site_release_created', { name: 'v4', ...byApiToken }), book)).toBe(
       "Ada with the API token 'laptop' uploaded the release 'v4' to blog",
     );

@@ -65,8 +65,8 @@ function fromCi(data: Data): string {
  * name (no user acts through it); Wharf itself when neither.
  */
 function whoActed(event: DescribableEvent, data: Data, book: EventNameBook): string {
-  const uploader = data.uploader as { kind?: unknown; token?: unknown } | undefined;
-  const token = text(uploader?.token);
+  const uploader = data.uploader as { kind?: unknown; tokenName?: unknown } | undefined;
+  const token = text(uploader?.tokenName);
   if (event.actor_id === null)
     return uploader?.kind === 'siteToken' ? `The site token ${quoted(token ?? 'unnamed')}` : 'The system';
   const name = book.names.get(event.actor_id) ?? 'Someone';

@@ -10,14 +10,19 @@ import { readJson } from '../../lib/json.ts';
 export async function uploaderOf(db: Executor, actor: Actor): Promise<ReleaseUploader | null> {
   if (actor.kind === 'siteToken') {
     const token = await db.selectFrom('site_tokens').select('name').where('id', '=', actor.tokenId).executeTakeFirst();
-    return { kind: 'siteToken', name: token?.name ?? 'a deleted site token', userId: null, token: token?.name ?? null };
+    return {
+      kind: 'siteToken',
+      name: token?.name ?? 'a deleted site token',
+      userId: null,
+      tokenName: token?.name ?? null,
+    };
   }
   if (actor.kind === 'anonymous') return null;
   const user = await db.selectFrom('users').select('name').where('id', '=', actor.userId).executeTakeFirst();
   const name = user?.name ?? 'a former user';
-  if (actor.kind === 'session') return { kind: 'user', name, userId: actor.userId, token: null };
+  if (actor.kind === 'session') return { kind: 'user', name, userId: actor.userId, tokenName: null };
   const token = await db.selectFrom('api_tokens').select('name').where('id', '=', actor.tokenId).executeTakeFirst();
-  return { kind: 'apiToken', name, userId: actor.userId, token: token?.name ?? null };
+  return { kind: 'apiToken', name, userId: actor.userId, tokenName: token?.name ?? null };
 }
 
 /** What a deploy records of its uploader and source, and carries to its release. */

@@ -28,7 +28,7 @@ function Linked({ url, children }: { url: string | undefined; children: ReactNod
 export function uploaderText(uploader: Release['uploader']): string {
   if (!uploader) return 'Not recorded';
   if (uploader.kind === 'siteToken') return `Site token “${uploader.name}”`;
-  if (uploader.kind === 'apiToken') return `${uploader.name}, with the API token “${uploader.token ?? 'deleted'}”`;
+  if (uploader.kind === 'apiToken') return `${uploader.name}, with the API token “${uploader.tokenName ?? 'deleted'}”`;
   return uploader.name;
 }
 
