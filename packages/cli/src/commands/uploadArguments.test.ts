@@ -33,9 +33,23 @@ describe('wharf upload arguments', () => {
       comment: false,
       expires: null,
       force: false,
+      draft: false,
+      source: {},
       json: false,
     });
     expect(parseUploadArguments([...complete, '--force'], {})).toMatchObject({ force: true });
+  });
+
+  it('takes a draft, which goes to no branch and never expires, and the source from the flags', () => {
+    expect(parseUploadArguments([...complete, '--draft'], { WHARF_EXPIRES: '12h' })).toMatchObject({
+      draft: true,
+      expires: null,
+    });
+    expect(usageMessage([...complete, '--draft', '--branch', 'main'])).toMatch(/--draft goes to no branch/);
+    expect(usageMessage([...complete, '--draft', '--expires', '1d'])).toMatch(/--draft has no branches to expire/);
+    const sourced = [...complete, '--commit', 'ABCDEF1', '--message', 'Fix it', '--author', 'Ada'];
+    expect(parseUploadArguments(sourced, {}).source).toEqual({ commit: 'ABCDEF1', message: 'Fix it', author: 'Ada' });
+    expect(usageMessage([...complete, '--commit', 'main'])).toMatch(/--commit takes a commit SHA/);
   });
 
   it("takes the branches' expiry from --expires, else WHARF_EXPIRES", () => {
