@@ -48,7 +48,9 @@ describe('wharf upload arguments', () => {
     expect(usageMessage([...complete, '--draft', '--branch', 'main'])).toMatch(/--draft goes to no branch/);
     expect(usageMessage([...complete, '--draft', '--expires', '1d'])).toMatch(/--draft has no branches to expire/);
     const sourced = [...complete, '--commit', 'ABCDEF1', '--message', 'Fix it', '--author', 'Ada'];
-    expect(parseUploadArguments(sourced, {}).source).toEqual({ commit: 'ABCDEF1', message: 'Fix it', author: 'Ada' });
+    expect(parseUploadArguments(sourced, {})).toMatchObject({
+      source: { commit: 'ABCDEF1', message: 'Fix it', author: 'Ada' },
+    });
     expect(usageMessage([...complete, '--commit', 'main'])).toMatch(/--commit takes a commit SHA/);
   });
 
