@@ -1,4 +1,4 @@
-import { expectStatus, siteRequest, TestClient, tarGz, uploadForm } from '@wharf/server/testing';
+import { expectStatus, siteRequest, TestClient, tarGz, uploadForm, uploadRelease } from '@wharf/server/testing';
 import { afterAll, beforeAll, expect, it } from 'vitest';
 import { describeInBrowser } from '../support/browser.ts';
 import { expectVisible, openStage, type Stage, snap, visit } from '../support/journey.ts';
@@ -36,6 +36,7 @@ describeInBrowser('a release has its own page and address, its source, files, an
       await owner.post(`/api/v1/teams/${stage.world.team._id}/sites`, { name: stage.world.unique('shop') }),
       200,
     );
+    await uploadRelease(owner, site._id, 'launch', ['main'], [{ name: 'index.html', content: '<h1>Launch</h1>' }]);
     const token = expectStatus(await owner.post(`/api/v1/sites/${site._id}/tokens`, { name: 'Forgejo CI' }), 200);
     const ci = new TestClient(stage.server.url).withToken(token.value);
     const form = uploadForm(await tarGz(BUILD), 'pricing preview', []);
@@ -98,6 +99,16 @@ describeInBrowser('a release has its own page and address, its source, files, an
     await expectVisible(row);
     await expectVisible(row.getByText(/pricing preview · .* · 7d1e4c2 by Ada Lovelace/));
     await snap(page, 'home-live-sites');
+
+    // From the site's header, the main branch goes back to the release it served before.
+    await row.click();
+    await page.getByRole('button', { name: 'Roll back' }).click();
+    const rollBack = page.getByRole('dialog', { name: 'Roll back the main branch' });
+    await expectVisible(rollBack.getByRole('radio', { name: 'launch' }));
+    await snap(page, 'site-roll-back');
+    await rollBack.getByRole('button', { name: 'Roll back' }).click();
+    await expectVisible(page.getByRole('link', { name: 'launch' }).first());
+    expect((await siteRequest(port, new URL(site.url).host, '/')).text).toContain('Launch');
     await context.close();
   });
 });

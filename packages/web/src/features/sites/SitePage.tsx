@@ -1,5 +1,6 @@
 import { ActionIcon, Anchor, Badge, Group, Skeleton } from '@mantine/core';
 import {
+  IconArrowBackUp,
   IconExternalLink,
   IconGitBranch,
   IconInbox,
@@ -11,6 +12,7 @@ import {
 } from '@tabler/icons-react';
 import { useQuery } from '@tanstack/react-query';
 import { api } from '@wharf/contract';
+import { useState } from 'react';
 import { Link, Route, Routes, useParams } from 'react-router';
 import { DefaultTab } from '../../components/DefaultTab.tsx';
 import { SiteMenu } from '../../components/DeleteSite.tsx';
@@ -28,6 +30,7 @@ import { HooksRoutes } from '../hooks/HooksRoutes.tsx';
 import { LiveRelease } from '../releases/LiveRelease.tsx';
 import { ReleasePage } from '../releases/page/ReleasePage.tsx';
 import { ReleasesTab } from '../releases/ReleasesTab.tsx';
+import { RollBackModal } from '../releases/RollBackModal.tsx';
 import { SiteSettings } from '../siteSettings/SiteSettings.tsx';
 import { SiteTokensTab } from '../siteTokens/SiteTokensTab.tsx';
 import { SubmissionsList } from '../submissions/SubmissionsList.tsx';
@@ -45,6 +48,7 @@ export function SitePage() {
     enabled: !!site.data,
   });
   const canManage = useCanManageSite(site.data);
+  const [rollingBack, setRollingBack] = useState(false);
 
   if (site.error) return <ErrorPanel title="Could not get site" query={site} />;
   if (!site.data || canManage === undefined) return <Skeleton h={200} />;
@@ -105,6 +109,17 @@ export function SitePage() {
             >
               <IconExternalLink size={18} />
             </ActionIcon>
+            {canManage && site.data.live && (
+              <ActionIcon
+                variant="default"
+                size="lg"
+                aria-label="Roll back"
+                title="Roll back the main branch"
+                onClick={() => setRollingBack(true)}
+              >
+                <IconArrowBackUp size={18} />
+              </ActionIcon>
+            )}
             {isAdminOrOwner && <SiteMenu site={site.data} />}
           </Group>
         }
@@ -134,6 +149,7 @@ export function SitePage() {
         )}
         <Route path="*" element={<NotFound />} />
       </Routes>
+      {rollingBack && <RollBackModal site={site.data} onClose={() => setRollingBack(false)} />}
     </>
   );
 }
