@@ -7,7 +7,7 @@ import type { OutboxEvent } from '../events/outbox.ts';
 import { requestHost } from '../http/requestHost.ts';
 import { clientAddressOf, clientOf } from '../http/trustProxy.ts';
 import type { Counters } from '../lib/counters.ts';
-import { HostParser, type HostTarget, type ParsedHost } from '../lib/hosts.ts';
+import { HostParser, type ParsedHost } from '../lib/hosts.ts';
 import type { Sealer } from '../lib/secrets.ts';
 import type { SiteRequestTimer } from '../metrics/requestDurations.ts';
 import { CHALLENGE_PREFIX } from '../modules/sites/index.ts';
@@ -20,11 +20,10 @@ import type { EdgeLog } from './edgeLog.ts';
 import { FORMS_PREFIX, FormReceiver, isFormPost } from './forms.ts';
 import { ManifestCache } from './manifests.ts';
 import { SiteMetrics } from './metrics.ts';
-import { type PageName, sendPage } from './pages.ts';
 import { PasswordGate } from './passwords.ts';
 import { PendingVariants, variantsOfBlob } from './pendingVariants.ts';
 import { matchRedirect, proxy, sendFileRule, upstreamUrl } from './redirects.ts';
-import { ReleaseAddresses } from './releaseAddresses.ts';
+import { ReleaseAddresses, type Resolved } from './releaseAddresses.ts';
 import { ReleaseServer } from './releaseServer.ts';
 import { ReloadLater } from './reloadLater.ts';
 import { normalisePath } from './resolvePath.ts';
@@ -33,32 +32,16 @@ import { type BranchEntry, RoutingTable, type SiteEntry } from './routingTable.t
 import {
   type Answer,
   applyRequestHeaders,
-  applySiteHeaders,
   failed,
   headersToWrite,
   redirectTo,
   refuse,
   type SiteRequest,
+  sendEarlyPage,
   sendRequestPage,
   withQuery,
 } from './siteAnswers.ts';
 import { sitesTouchedBy } from './sync.ts';
-
-/** A page for a request that got no further than its site or branch, with their headers (and HSTS over TLS). */
-function sendEarlyPage(
-  res: ServerResponse,
-  hsts: string | null,
-  headers: [string, string][],
-  status: number,
-  page: PageName,
-) {
-  if (hsts) res.setHeader('strict-transport-security', hsts);
-  applySiteHeaders(res, headers);
-  return sendPage(res, status, page);
-}
-
-/** The site and branch (or release address) a request is for; null: no such site. */
-type Resolved = { site: SiteEntry; branch: BranchEntry | null } | null;
 
 /** What an edge works with besides the database and the configuration. */
 export interface EdgeParts {
@@ -198,7 +181,7 @@ export class Edge {
       res.end(req.method === 'HEAD' ? undefined : req.url!.slice(CHALLENGE_PREFIX.length));
       return this.timeRequest(req.method, res.statusCode, startedAt);
     }
-    const resolved = host ? this.resolve(host.target) : null;
+    const resolved = host ? this.releaseAddresses.resolve(this.table, host.target) : null;
     if (!(resolved instanceof Promise)) return this.answer(req, res, host, resolved, startedAt);
     resolved.then(
       (late) => this.answer(req, res, host, late, startedAt),
@@ -207,16 +190,6 @@ export class Edge {
         this.timeRequest(req.method, res.statusCode, startedAt);
       },
     );
-  }
-
-  /** The site and branch (or release) a host asks for: a release's own address may first be read. */
-  private resolve(target: HostTarget): Resolved | Promise<Resolved> {
-    if (target.kind !== 'release') return this.table.resolve(target);
-    const site = this.table.siteNamed(target.siteName);
-    const release = site ? this.releaseAddresses.find(site, target.releaseSlug) : null;
-    const orElse = (found: BranchEntry | null) =>
-      found ? { site: site!, branch: found } : this.table.resolve(target.otherwise);
-    return release instanceof Promise ? release.then(orElse) : orElse(release);
   }
 
   private answer(

@@ -1,7 +1,11 @@
 import type { Db } from '../db/schema.ts';
+import type { HostTarget } from '../lib/hosts.ts';
 import { LruCache } from '../lib/lru.ts';
 import { releaseWithSlug } from '../releaseFiles/releaseSlug.ts';
-import type { BranchEntry, SiteEntry } from './routingTable.ts';
+import type { BranchEntry, RoutingTable, SiteEntry } from './routingTable.ts';
+
+/** The site and branch (or release address) a request is for; null: no such site. */
+export type Resolved = { site: SiteEntry; branch: BranchEntry | null } | null;
 
 interface Known {
   /** The site entry the answer was found for: a newer one (any change to the site) asks again. */
@@ -23,6 +27,19 @@ export class ReleaseAddresses {
   private readonly known = new LruCache<string, Known>(KNOWN_SLUGS);
 
   constructor(private readonly db: Db) {}
+
+  /**
+   * The site and branch (or release) a host asks for: a release's own address first (its address
+   * never changes), else what the label names without it; a promise when the release must be read.
+   */
+  resolve(table: RoutingTable, target: HostTarget): Resolved | Promise<Resolved> {
+    if (target.kind !== 'release') return table.resolve(target);
+    const site = table.siteNamed(target.siteName);
+    const release = site ? this.find(site, target.releaseSlug) : null;
+    const orElse = (found: BranchEntry | null) =>
+      found ? { site: site!, branch: found } : table.resolve(target.otherwise);
+    return release instanceof Promise ? release.then(orElse) : orElse(release);
+  }
 
   /** The release at this slug of the site, as a branch to serve: at once when known, else once read. */
   find(site: SiteEntry, slug: string): BranchEntry | null | Promise<BranchEntry | null> {

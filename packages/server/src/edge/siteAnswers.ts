@@ -109,6 +109,19 @@ export function applySiteHeaders(res: ServerResponse, headers: [string, string][
   for (const [name, value] of headers) res.setHeader(name, value);
 }
 
+/** A page for a request that got no further than its site or branch, with their headers (and HSTS over TLS). */
+export function sendEarlyPage(
+  res: ServerResponse,
+  hsts: string | null,
+  headers: [string, string][],
+  status: number,
+  page: PageName,
+) {
+  if (hsts) res.setHeader('strict-transport-security', hsts);
+  applySiteHeaders(res, headers);
+  return sendPage(res, status, page);
+}
+
 /**
  * An answer that failed unexpectedly: logged with where it happened, then a 500 when nothing was
  * sent yet (a 503 when the database or the store is away), else a cut connection (the client must not take a
