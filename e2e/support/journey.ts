@@ -72,6 +72,9 @@ export async function visit(
     colorScheme: 'light',
   });
   context.setDefaultTimeout(10_000);
+  // A navigation loads and parses the console's scripts: with the suite's server files busy on
+  // both cores it once took over 10 s (`goto('/org')`), where no click or text ever came close.
+  context.setDefaultNavigationTimeout(30_000);
   await traceOnFailure(context);
   context.on('console', (message) => {
     if (/Content Security Policy/i.test(message.text()))

@@ -1,4 +1,5 @@
 import http from 'node:http';
+import { closedUnderIt, isIdempotent } from '../src/outbound/request.ts';
 import { wholeBody } from './wholeAnswer.ts';
 
 export interface SiteAnswer {
@@ -13,23 +14,36 @@ export interface SiteAnswer {
  * would send it; fetch cannot set the Host header, so this uses node:http.
  */
 /**
- * Connections are reused, but dropped after 2 s idle, far from the server's 75 s (KEEP_ALIVE_TIMEOUT_MS):
- * a request sent on a connection just as the server closes it fails with a reset, which a browser
- * retries and a test would not (see keepAlive.test.ts for the race).
+ * Connections are reused, but dropped after 2 s idle, far from the server's 75 s (KEEP_ALIVE_TIMEOUT_MS).
+ * A server may still close one as the next request goes out on it (nginx does after a 412 it
+ * answered with `Connection: keep-alive`; see keepAlive.test.ts for the race): a browser sends such
+ * a request again, and so does `siteRequest`, once, when its method allows it.
  */
 const agent = new http.Agent({ keepAlive: true, timeout: 2_000 });
 
-export function siteRequest(
+interface SiteRequestOptions {
+  method?: string;
+  /** Headers by name, after the Host; or every header line in order (`[name, value, …]`, the Host too). */
+  headers?: Record<string, string> | string[];
+  body?: string | Buffer;
+}
+
+export async function siteRequest(
   port: number,
   host: string,
   path: string,
-  options: {
-    method?: string;
-    /** Headers by name, after the Host; or every header line in order (`[name, value, …]`, the Host too). */
-    headers?: Record<string, string> | string[];
-    body?: string | Buffer;
-  } = {},
+  options: SiteRequestOptions = {},
 ): Promise<SiteAnswer> {
+  try {
+    return await sendOnce(port, host, path, options);
+  } catch (error) {
+    const reused = (error as { reused?: boolean }).reused === true;
+    if (!closedUnderIt(error as NodeJS.ErrnoException, reused) || !isIdempotent(options.method ?? 'GET')) throw error;
+    return sendOnce(port, host, path, options);
+  }
+}
+
+function sendOnce(port: number, host: string, path: string, options: SiteRequestOptions): Promise<SiteAnswer> {
   return new Promise((resolve, reject) => {
     const request = http.request(
       {
@@ -48,7 +62,7 @@ export function siteRequest(
         );
       },
     );
-    request.on('error', reject);
+    request.on('error', (error) => reject(Object.assign(error, { reused: request.reusedSocket })));
     request.end(options.body);
   });
 }
