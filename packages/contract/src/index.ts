@@ -18,6 +18,7 @@ export * from './entities/site.ts';
 export * from './entities/submission.ts';
 export * from './entities/system.ts';
 export * from './entities/team.ts';
+export * from './entities/traffic.ts';
 export * from './entities/user.ts';
 export * from './errorCodes.ts';
 export * from './errors.ts';

@@ -112,6 +112,10 @@ describe('Wharf with worker processes (WHARF_WORKERS)', () => {
       },
       { timeout: 20_000, interval: 100 },
     );
+    // The same counts reach the site's traffic, written by the primary alone (a worker hands this route over).
+    const summary = expectStatus(await owner.get(`/api/v1/sites/${site._id}/traffic/summary?days=1`), 200);
+    expect(summary.missing.items).toEqual([{ key: '/missing', requests: expect.any(Number) }]);
+    expect(summary.missing.items[0].requests).toBeGreaterThanOrEqual(10);
   });
 
   it('answers the API and the sites in each worker itself: with the primary paused, both workers still answer', async () => {

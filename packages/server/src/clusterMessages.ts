@@ -1,5 +1,5 @@
 import type { CommitSignal } from './db/commitSignals.ts';
-import type { Counters } from './edge/metrics.ts';
+import type { TrafficEntry } from './edge/traffic/tally.ts';
 import type { ProcessFigures } from './metrics/nodeMetrics.ts';
 
 /** What a worker asks its primary, which holds what the node's processes share. */
@@ -31,10 +31,10 @@ export type FromWorker =
   /** It could not start, and why; it exits next. */
   | { type: 'wharf:failed'; message: string }
   | Answer
-  | { type: 'wharf:metrics'; counts: [string, Counters][] }
+  | { type: 'wharf:metrics'; traffic: TrafficEntry[] }
   /** It committed outbox events or jobs: the primary runs the node's share of them and tells the others. */
   | { type: 'wharf:committed'; signal: CommitSignal }
   /** A question for the primary, answered with `wharf:answer` and the same id. */
   | { type: 'wharf:ask'; id: number; question: PrimaryQuestion }
   /** Drained and closed, with its last counts; it exits once this is sent. */
-  | { type: 'wharf:stopped'; counts: [string, Counters][] };
+  | { type: 'wharf:stopped'; traffic: TrafficEntry[] };

@@ -1,7 +1,7 @@
 import cluster, { type Worker } from 'node:cluster';
 import type { Answer, FromWorker, PrimaryQuestion, ToWorker } from './clusterMessages.ts';
 import type { CommitSignal } from './db/commitSignals.ts';
-import type { SiteMetrics } from './edge/metrics.ts';
+import type { Edge } from './edge/edge.ts';
 import type { Parts } from './features/parts.ts';
 import type { ProcessFigures } from './metrics/nodeMetrics.ts';
 
@@ -72,8 +72,8 @@ export class WorkerPool {
 
   constructor(
     private readonly app: Parts,
-    /** The node's per-site figures: a stopping worker hands its last counts over to them. */
-    private readonly siteMetrics: Pick<SiteMetrics, 'add'>,
+    /** The node's traffic: each worker's counts are added to it, a stopping worker's last ones too. */
+    private readonly traffic: Pick<Edge, 'addCounted'>,
     private readonly graceMs: number,
     private readonly duties: PrimaryDuties,
   ) {}
@@ -151,7 +151,7 @@ export class WorkerPool {
 
   private receive(message: FromWorker) {
     if (message.type === 'wharf:metrics' || message.type === 'wharf:stopped') {
-      for (const [siteId, counts] of message.counts) this.siteMetrics.add(siteId, counts);
+      this.traffic.addCounted(message.traffic);
     }
     if (message.type === 'wharf:caught-up' || message.type === 'wharf:scraped')
       this.pendingAnswers.get(message.id)?.done(message);

@@ -92,6 +92,7 @@ export function siteRules(): Partial<Record<RouteName, AccessRule>> {
     },
     getSiteUsage: { allow: orgMembers, call: siteParams },
     getSiteTraffic: { allow: orgMembers, call: (w) => ({ ...siteParams(w), query: { hours: 24 } }) },
+    getSiteTrafficSummary: { allow: orgMembers, call: (w) => ({ ...siteParams(w), query: { days: 7 } }) },
     listSiteTokens: { allow: siteManagers, call: siteParams },
     createSiteToken: {
       allow: siteManagers,

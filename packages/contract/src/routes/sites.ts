@@ -14,6 +14,7 @@ import {
   updateSiteBody,
   validateSiteNameBody,
 } from '../entities/site.ts';
+import { trafficHour, trafficSummary } from '../entities/traffic.ts';
 import { noContent, route } from '../route.ts';
 import { pageQuery, search } from '../validation.ts';
 import { ids } from './params.ts';
@@ -172,26 +173,37 @@ export const deleteSiteToken = route({
   response: noContent,
 });
 
+/** A branch's id, or `releases` for every release's own address; absent: the whole site. */
+const trafficBranch = z.string().min(1).max(64).optional();
+
 export const getSiteTraffic = route({
   method: 'get',
   path: '/api/v1/sites/:siteId/traffic',
   scope: 'site_read',
-  summary: 'Requests and bytes served for a site, per hour',
+  summary: 'Requests and bytes served for a site (or one of its branches), per hour',
   params: ids('siteId'),
   query: z.object({
     hours: z.coerce
       .number({ error: 'Must be a number' })
       .int()
       .min(1)
-      .max(24 * 90)
+      .max(24 * 366)
       .default(72),
+    branch: trafficBranch,
   }),
-  response: z.array(
-    z.object({
-      hour: z.string(),
-      requests: z.number(),
-      bytes: z.number(),
-      status: z.object({ '2xx': z.number(), '3xx': z.number(), '4xx': z.number(), '5xx': z.number() }),
-    }),
-  ),
+  response: z.array(trafficHour),
+});
+
+export const getSiteTrafficSummary = route({
+  method: 'get',
+  path: '/api/v1/sites/:siteId/traffic/summary',
+  scope: 'site_read',
+  summary:
+    "What a site (or one of its branches) served over the last days: per day, in all, its most asked paths, the paths not found, the referring hosts and each branch's share",
+  params: ids('siteId'),
+  query: z.object({
+    days: z.coerce.number({ error: 'Must be a number' }).int().min(1).max(366).default(7),
+    branch: trafficBranch,
+  }),
+  response: trafficSummary,
 });

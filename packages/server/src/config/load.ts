@@ -69,6 +69,12 @@ const environment = z
     WHARF_SECRET: z.string().min(32, 'must be at least 32 characters').optional(),
     WHARF_INVITE_TTL_DAYS: z.coerce.number({ error: 'must be a number of days' }).positive().default(7),
     WHARF_SESSION_TTL_DAYS: z.coerce.number({ error: 'must be a number of days' }).positive().default(30),
+    WHARF_TRAFFIC_RETENTION_DAYS: z.coerce
+      .number({ error: 'must be a number of days' })
+      .int('must be a whole number of days')
+      .min(1, 'must be at least 1')
+      .max(3660, 'must be at most 3660 (ten years)')
+      .default(90),
     WHARF_CRASH_REPORT_DSN: z.url({ error: 'must be a URL' }).optional(),
     WHARF_ANALYTICS: z.enum(['on', 'off'], { error: 'must be on or off' }).default('on'),
     WHARF_BRANCH_HOSTS: z.enum(['nested', 'flat'], { error: 'must be nested or flat' }).default('nested'),
@@ -162,6 +168,7 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
     signIn: signIn.settings,
     secret: e.WHARF_SECRET ?? null,
     inviteTtlMs: e.WHARF_INVITE_TTL_DAYS * DAY_MS,
+    trafficRetentionDays: e.WHARF_TRAFFIC_RETENTION_DAYS,
     sessionTtlMs: e.WHARF_SESSION_TTL_DAYS * DAY_MS,
     crashReportDsn: e.WHARF_CRASH_REPORT_DSN ?? null,
     analytics: e.WHARF_ANALYTICS === 'on',

@@ -77,6 +77,8 @@ export interface Config {
   secret: string | null;
   inviteTtlMs: number;
   sessionTtlMs: number;
+  /** Days the sites' traffic counts are kept (hours, per-branch hours, the days' lists). */
+  trafficRetentionDays: number;
   crashReportDsn: string | null;
   analytics: boolean;
   /** The DNS server asked for custom domains' TXT and A records, as host:port; null asks the system's resolver. */

@@ -29,6 +29,7 @@ import * as deadBlobs from './migrations/026_dead_blobs.ts';
 import * as cliLogins from './migrations/027_cli_logins.ts';
 import * as releaseAddresses from './migrations/028_release_addresses.ts';
 import * as failedDeploys from './migrations/029_failed_deploys.ts';
+import * as branchTraffic from './migrations/030_branch_traffic.ts';
 import type { Db } from './schema.ts';
 import { withSchemaIntrospection } from './schemaIntrospection.ts';
 import { mustBeStartable } from './startable.ts';
@@ -67,6 +68,7 @@ const migrationsWith = (sealer: () => Sealer): Record<string, Migration> => ({
   '027_cli_logins': cliLogins,
   '028_release_addresses': releaseAddresses,
   '029_failed_deploys': failedDeploys,
+  '030_branch_traffic': branchTraffic,
 });
 
 /**

@@ -42,6 +42,11 @@ import {
   withQuery,
 } from './siteAnswers.ts';
 import { sitesTouchedBy } from './sync.ts';
+import { pathAsked, referrerHost, type TrafficEntry, TrafficTally, trafficBranchOf } from './traffic/tally.ts';
+
+/** An answer as it is counted: a request served, or refused before it was read (its path and host unknown). */
+type Answered = Pick<SiteRequest, 'req' | 'site' | 'branch'> &
+  ({ path: string; host: string; trailingSlash: boolean } | { path: null; host: null; trailingSlash?: never });
 
 /** What an edge works with besides the database and the configuration. */
 export interface EdgeParts {
@@ -68,6 +73,8 @@ export interface EdgeParts {
 export class Edge {
   readonly table = new RoutingTable();
   readonly metrics = new SiteMetrics();
+  /** What each site's branches were asked, until written (or handed to the primary). */
+  readonly traffic = new TrafficTally();
   /** Its routing table is loaded: what the edge role needs to serve (see lifecycle/readiness.ts). */
   loaded = false;
   private readonly manifests: ManifestCache;
@@ -155,6 +162,12 @@ export class Edge {
     await this.reloadSites(siteIds);
   }
 
+  /** Traffic a cluster worker counted, added to this process's: the node's totals, and what it writes. */
+  addCounted(batch: readonly TrafficEntry[]) {
+    for (const entry of batch) this.metrics.add(entry.siteId, entry.counts);
+    this.traffic.add(batch);
+  }
+
   /** Whether a request on the shared port is for a site rather than the console or the API. */
   handles(req: IncomingMessage): boolean {
     const host = this.hosts.parse(requestHost(req))?.name;
@@ -208,15 +221,15 @@ export class Edge {
     const request = this.siteRequest(req, res, site, branch, host!.name, hsts);
     if (!request) {
       const bytes = sendEarlyPage(res, hsts, branch.headers, 400, 'badRequest');
-      return this.record(req, site.id, res.statusCode, bytes, startedAt);
+      return this.record({ req, site, branch, path: null, host: null }, res.statusCode, bytes, startedAt);
     }
     try {
       // Most answers are ready at once (a cached file); only the others pay for a promise.
       const sent = this.serve(request);
-      if (typeof sent === 'number') this.record(req, site.id, res.statusCode, sent, startedAt);
+      if (typeof sent === 'number') this.record(request, res.statusCode, sent, startedAt);
       else
         sent.then(
-          (bytes) => this.record(req, site.id, res.statusCode, bytes, startedAt),
+          (bytes) => this.record(request, res.statusCode, bytes, startedAt),
           (error) => this.recordFailure(request, error, startedAt),
         );
     } catch (error) {
@@ -230,16 +243,25 @@ export class Edge {
   }
 
   /** An answer given (handed to the socket, or sent in full when it streamed): its site's counts, its time. */
-  private record(req: IncomingMessage, siteId: string, status: number, bytes: number, startedAt: number) {
-    this.metrics.record(siteId, status, bytes);
+  private record(answered: Answered, status: number, bytes: number, startedAt: number) {
+    const { req, site, branch, host } = answered;
+    this.metrics.record(site.id, status, bytes);
+    this.traffic.record({
+      siteId: site.id,
+      branch: trafficBranchOf(branch.id),
+      status,
+      bytes,
+      path: answered.path === null ? null : pathAsked(answered.path, answered.trailingSlash),
+      referrer: host === null ? null : referrerHost(req.headers.referer, host),
+    });
     this.timeRequest(req.method, status, startedAt);
   }
 
   private recordFailure(request: SiteRequest, error: unknown, startedAt: number) {
-    const { req, res, site } = request;
+    const { req, res } = request;
     if (!res.headersSent) applyRequestHeaders(request);
     const { status, bytes } = failed(this.log, req, res, error);
-    this.record(req, site.id, status, bytes, startedAt);
+    this.record(request, status, bytes, startedAt);
   }
 
   /** The request as the edge's answers read it; null when its path is not one a file can have. */

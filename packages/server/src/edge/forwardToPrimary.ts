@@ -69,7 +69,11 @@ const pathPattern = (path: string) => new RegExp(`^${path.replace(/:[A-Za-z]+/g,
  * Requests whose answer is the whole node's, from counts its workers send the primary every
  * second: the metrics, and a site's traffic (which writes them first).
  */
-const NODE_WIDE = [pathPattern('/metrics'), pathPattern(api.getSiteTraffic.path)];
+const NODE_WIDE = [
+  pathPattern('/metrics'),
+  pathPattern(api.getSiteTraffic.path),
+  pathPattern(api.getSiteTrafficSummary.path),
+];
 
 /** Whether a cluster worker hands this request to its primary rather than answering it. */
 export const servedByPrimary = (req: IncomingMessage) => NODE_WIDE.some((pattern) => pattern.test(req.url ?? ''));

@@ -13,6 +13,9 @@ interface Known {
   release: BranchEntry | null;
 }
 
+/** The id of a release's entry as a branch: no branch id starts so. */
+export const RELEASE_ENTRY_PREFIX = 'release:';
+
 /** Slugs looked up, found or not: an unknown slug asked again and again costs one query, not one per request. */
 const KNOWN_SLUGS = 10_000;
 
@@ -56,7 +59,7 @@ export class ReleaseAddresses {
     const row = await releaseWithSlug(this.db, site.id, slug);
     if (!row) return null;
     return {
-      id: `release:${row.id}`,
+      id: `${RELEASE_ENTRY_PREFIX}${row.id}`,
       slug,
       releaseId: row.id,
       redirects: [],

@@ -6,6 +6,10 @@ import type { PartsOf } from '../features/parts.ts';
 import { httpError } from '../http/errors.ts';
 import { pageViewMetrics } from '../modules/analytics/index.ts';
 import type { SiteMetrics } from './metrics.ts';
+import { trafficByHour, trafficSummary } from './traffic/read.ts';
+import type { TrafficTally } from './traffic/tally.ts';
+import { trafficChore } from './traffic/upkeep.ts';
+import { flushTraffic } from './traffic/write.ts';
 
 const FLUSH_EVERY_MS = 60_000;
 
@@ -38,7 +42,13 @@ class LastRead<T> {
   }
 }
 
-const needs = ['access', 'config', 'db', 'fastify', 'handle', 'lifecycle', 'log', 'metrics'] as const;
+const needs = ['access', 'config', 'db', 'fastify', 'handle', 'housekeeping', 'lifecycle', 'log', 'metrics'] as const;
+
+/** What the edge of this process counted: totals since start (/metrics), traffic not written yet. */
+interface Counted {
+  metrics: SiteMetrics;
+  traffic: TrafficTally;
+}
 
 /**
  * The edge's figures: metrics for Prometheus (with the node's own) and each site's traffic (flushed
@@ -46,8 +56,9 @@ const needs = ['access', 'config', 'db', 'fastify', 'handle', 'lifecycle', 'log'
  * cluster worker hands its counts to the primary every second instead (and its requests for these
  * routes too), so that no count is written twice or missing from the totals.
  */
-function edgeRoutes(parts: PartsOf<(typeof needs)[number]>, siteMetrics: SiteMetrics, keepsTotals: boolean) {
+function edgeRoutes(parts: PartsOf<(typeof needs)[number]>, counted: Counted, keepsTotals: boolean) {
   const { db, fastify, config } = parts;
+  const flush = () => flushTraffic(db, counted.traffic);
   // An operator looks at metrics most while the database is away: what they read from it is
   // answered as last read then, and the dependencies' own series say the database is down.
   const siteNames = new LastRead(
@@ -56,15 +67,15 @@ function edgeRoutes(parts: PartsOf<(typeof needs)[number]>, siteMetrics: SiteMet
   );
   const pageViews = new LastRead(() => pageViewMetrics(db), '');
   if (keepsTotals) {
-    const flush = setInterval(
-      () => void siteMetrics.flush(db).catch((err) => parts.log.error({ err }, 'metrics flush failed')),
+    const timer = setInterval(
+      () => void flush().catch((err) => parts.log.error({ err }, 'traffic flush failed')),
       FLUSH_EVERY_MS,
     );
-    flush.unref();
+    timer.unref();
     fastify.addHook('onClose', async () => {
-      clearInterval(flush);
+      clearInterval(timer);
       // Stopping while the database is away: the last minute's counts are lost, not the clean stop.
-      await siteMetrics.flush(db).catch((err) => parts.log.error({ err }, 'metrics flush failed'));
+      await flush().catch((err) => parts.log.error({ err }, 'traffic flush failed'));
     });
   }
 
@@ -80,34 +91,27 @@ function edgeRoutes(parts: PartsOf<(typeof needs)[number]>, siteMetrics: SiteMet
     // first: asking the workers for theirs also brings in the sites' counts they hold.
     const node = await parts.metrics.prometheus();
     const names = await siteNames.read();
-    const sites = siteMetrics.prometheus((id) => names.get(id));
+    const sites = counted.metrics.prometheus((id) => names.get(id));
     return reply.type('text/plain; version=0.0.4').send(`${dependencies}${sites}${await pageViews.read()}\n${node}`);
   });
 
+  // Each reads what was counted until now: written first, so a visit shows at once.
   parts.handle(api.getSiteTraffic, parts.access.siteViewer, async ({ site, query }) => {
-    await siteMetrics.flush(db);
-    const since = new Date(Date.now() - query.hours * 3600_000).toISOString();
-    const rows = await db
-      .selectFrom('site_traffic')
-      .selectAll()
-      .where('site_id', '=', site.id)
-      .where('hour', '>=', since)
-      .orderBy('hour')
-      .execute();
-    return rows.map((row) => ({
-      hour: row.hour,
-      requests: Number(row.requests),
-      bytes: Number(row.bytes),
-      status: {
-        '2xx': Number(row.status_2xx),
-        '3xx': Number(row.status_3xx),
-        '4xx': Number(row.status_4xx),
-        '5xx': Number(row.status_5xx),
-      },
-    }));
+    await flush();
+    return trafficByHour(db, site.id, query.hours, query.branch);
+  });
+  parts.handle(api.getSiteTrafficSummary, parts.access.siteViewer, async ({ site, query }) => {
+    await flush();
+    const summary = await trafficSummary(db, site.id, query.days, query.branch);
+    return { ...summary, retentionDays: config.trafficRetentionDays };
   });
 }
 
 /** The edge's figures as API routes: the edge's own metrics, counted by the edge this node built. */
-export const edgeFeature = (siteMetrics: SiteMetrics, { keepsTotals }: { keepsTotals: boolean }) =>
-  feature({ name: 'edge', needs, routes: (parts) => edgeRoutes(parts, siteMetrics, keepsTotals) });
+export const edgeFeature = (counted: Counted, { keepsTotals }: { keepsTotals: boolean }) =>
+  feature({
+    name: 'edge',
+    needs,
+    routes: (parts) => edgeRoutes(parts, counted, keepsTotals),
+    work: (parts) => parts.housekeeping.add(trafficChore(parts.db, parts.config.trafficRetentionDays)),
+  });

@@ -1,5 +1,18 @@
 import type { Flag, Iso, Json } from './columns.ts';
 
+/** The lists of a day's traffic: paths answered, paths not found (404), hosts visitors came from. */
+export type TrafficListKind = 'path' | 'missing' | 'referrer';
+
+/** What traffic rows count of the answers: requests, body bytes, requests per status class. */
+export interface AnswerCountColumns {
+  requests: number;
+  bytes: number;
+  status_2xx: number;
+  status_3xx: number;
+  status_4xx: number;
+  status_5xx: number;
+}
+
 /** Sites and what hangs off them: domains, branches, tokens, forms and their submissions, hooks, traffic, kept list lengths. */
 export interface SiteTables {
   sites: {
@@ -102,16 +115,11 @@ export interface SiteTables {
     attempt: number | null;
   };
   page_views: { day: string; path: string; views: number };
-  site_traffic: {
-    site_id: string;
-    hour: Iso;
-    requests: number;
-    bytes: number;
-    status_2xx: number;
-    status_3xx: number;
-    status_4xx: number;
-    status_5xx: number;
-  };
+  site_traffic: { site_id: string; hour: Iso } & AnswerCountColumns;
+  /** `site_traffic` per branch: `branch` is the branch's id, or `releases` for the releases' own addresses. */
+  branch_traffic: { site_id: string; branch: string; hour: Iso } & AnswerCountColumns;
+  /** A day's count of one path, path not found or referring host (`kind`); `key` '' counts the rest. */
+  traffic_top: { site_id: string; branch: string; day: string; kind: TrafficListKind; key: string; requests: number };
   /** The length of each list kept by triggers (migration 018): `list` names it, `owner_id` whose it is. */
   list_counts: { list: string; owner_id: string; total: number };
 }

@@ -160,6 +160,9 @@ export async function deleteSiteRows(trx: Executor, siteId: string) {
   await trx.deleteFrom('deploy_files').where('deploy_id', 'in', deployIds).execute();
   await trx.deleteFrom('deploys').where('site_id', '=', siteId).execute();
   await trx.deleteFrom('failed_deploys').where('site_id', '=', siteId).execute();
+  await trx.deleteFrom('site_traffic').where('site_id', '=', siteId).execute();
+  await trx.deleteFrom('branch_traffic').where('site_id', '=', siteId).execute();
+  await trx.deleteFrom('traffic_top').where('site_id', '=', siteId).execute();
   await trx.deleteFrom('site_tokens').where('site_id', '=', siteId).execute();
   await trx.deleteFrom('form_submissions').where('site_id', '=', siteId).execute();
   await trx.deleteFrom('site_forms').where('site_id', '=', siteId).execute();

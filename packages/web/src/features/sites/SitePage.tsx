@@ -1,6 +1,7 @@
 import { ActionIcon, Anchor, Badge, Group, Skeleton } from '@mantine/core';
 import {
   IconArrowBackUp,
+  IconChartAreaLine,
   IconExternalLink,
   IconGitBranch,
   IconInbox,
@@ -35,6 +36,7 @@ import { SiteSettings } from '../siteSettings/SiteSettings.tsx';
 import { SiteTokensTab } from '../siteTokens/SiteTokensTab.tsx';
 import { SubmissionsList } from '../submissions/SubmissionsList.tsx';
 import { TrafficCard } from '../traffic/TrafficCard.tsx';
+import { TrafficTab } from '../traffic/TrafficTab.tsx';
 import { SiteLiveUpdates } from './SiteLiveUpdates.tsx';
 import { useCanManageSite } from './useCanManageSite.ts';
 
@@ -56,6 +58,7 @@ export function SitePage() {
   const tabs = [
     { value: 'branches', label: 'Branches', icon: <IconGitBranch size={16} /> },
     { value: 'releases', label: 'Releases', icon: <IconPackage size={16} /> },
+    { value: 'traffic', label: 'Traffic', icon: <IconChartAreaLine size={16} /> },
     ...(canManage
       ? [
           { value: 'submissions', label: 'Submissions', icon: <IconInbox size={16} /> },
@@ -139,6 +142,7 @@ export function SitePage() {
         <Route path="branches/:branchId/*" element={<BranchPage site={site.data} canManage={canManage} />} />
         <Route path="releases" element={<ReleasesTab site={site.data} canManage={canManage} />} />
         <Route path="releases/:releaseId" element={<ReleasePage site={site.data} canManage={canManage} />} />
+        <Route path="traffic" element={<TrafficTab siteId={siteId} />} />
         {canManage && (
           <>
             <Route path="submissions" element={<SubmissionsList siteId={siteId} />} />

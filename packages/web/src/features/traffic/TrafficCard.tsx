@@ -1,7 +1,8 @@
-import { Card, Group, Skeleton, Stack, Text } from '@mantine/core';
+import { Anchor, Card, Group, Skeleton, Stack, Text } from '@mantine/core';
 import { IconChartAreaLine } from '@tabler/icons-react';
 import { useQuery } from '@tanstack/react-query';
 import { api } from '@wharf/contract';
+import { Link } from 'react-router';
 import { ErrorPanel } from '../../components/ErrorPanel.tsx';
 import { OnDemand } from '../../components/OnDemand.tsx';
 import { apiQuery } from '../../lib/api.ts';
@@ -34,7 +35,10 @@ export function TrafficCard({ siteId }: { siteId: string }) {
             Traffic
           </Text>
           <Text size="xs" c="dimmed">
-            Requests per hour, last 3 days
+            Requests per hour, last 3 days ·{' '}
+            <Anchor component={Link} to={`/sites/${siteId}/traffic`} size="xs">
+              Paths, referrers and branches
+            </Anchor>
           </Text>
         </Stack>
         {traffic.data && requests > 0 && (

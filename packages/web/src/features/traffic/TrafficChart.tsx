@@ -4,18 +4,26 @@ import '@mantine/charts/styles.layer.css';
 import { AreaChart } from '@mantine/charts';
 import type { TrafficPoint } from './trafficSeries.ts';
 
-/** Requests per hour as a small area chart, each point labelled for its tooltip. */
-export function TrafficChart({ data }: { data: (TrafficPoint & { label: string })[] }) {
+/** Requests per hour or day as an area chart, each point labelled for its tooltip; small and bare unless `axes`. */
+export function TrafficChart({
+  data,
+  height = 96,
+  axes = false,
+}: {
+  data: (Pick<TrafficPoint, 'requests'> & { label: string })[];
+  height?: number;
+  axes?: boolean;
+}) {
   return (
     <AreaChart
-      h={96}
+      h={height}
       data={data}
       dataKey="label"
       series={[{ name: 'requests', label: 'Requests', color: 'harbour.6' }]}
       curveType="monotone"
       withDots={false}
-      withXAxis={false}
-      withYAxis={false}
+      withXAxis={axes}
+      withYAxis={axes}
       gridAxis="none"
       fillOpacity={0.25}
       strokeWidth={1.5}

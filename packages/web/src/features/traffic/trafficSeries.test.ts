@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { trafficSeries } from './trafficSeries.ts';
+import { dailySeries, trafficSeries } from './trafficSeries.ts';
 
 describe('trafficSeries', () => {
   const now = Date.parse('2025-03-10T12:34:00.000Z');
@@ -22,5 +22,18 @@ describe('trafficSeries', () => {
   it('ignores hours older than the window', () => {
     const series = trafficSeries([{ hour: '2025-03-01T11:00:00.000Z', requests: 7, bytes: 900 }], 3, now);
     expect(series.reduce((total, point) => total + point.requests, 0)).toBe(0);
+  });
+});
+
+describe('dailySeries', () => {
+  const now = Date.parse('2025-03-10T11:30:00Z');
+
+  it('gives every day of the range, today last, counting those without a row as 0', () => {
+    const series = dailySeries([{ day: '2025-03-09', requests: 4, bytes: 40 }], 3, now);
+    expect(series).toEqual([
+      { day: '2025-03-08', requests: 0, bytes: 0 },
+      { day: '2025-03-09', requests: 4, bytes: 40 },
+      { day: '2025-03-10', requests: 0, bytes: 0 },
+    ]);
   });
 });

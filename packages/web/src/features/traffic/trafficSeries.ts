@@ -16,3 +16,22 @@ export function trafficSeries(rows: readonly TrafficPoint[], hours: number, now:
     return { hour: new Date(at).toISOString(), requests: row?.requests ?? 0, bytes: row?.bytes ?? 0 };
   });
 }
+
+const DAY_MS = 24 * HOUR_MS;
+
+export interface DayPoint {
+  day: string;
+  requests: number;
+  bytes: number;
+}
+
+/** One point per day (UTC) of the last `days`, today last, with 0 for the days nobody asked for anything. */
+export function dailySeries(rows: readonly DayPoint[], days: number, now: number = Date.now()): DayPoint[] {
+  const byDay = new Map(rows.map((row) => [row.day, row]));
+  const today = Math.floor(now / DAY_MS) * DAY_MS;
+  return Array.from({ length: days }, (_, index) => {
+    const day = new Date(today - (days - 1 - index) * DAY_MS).toISOString().slice(0, 10);
+    const row = byDay.get(day);
+    return { day, requests: row?.requests ?? 0, bytes: row?.bytes ?? 0 };
+  });
+}
