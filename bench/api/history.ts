@@ -83,6 +83,8 @@ export async function siteWithHistory(
       upload_ms: null,
       new_files: null,
       new_bytes: null,
+      password_hash: null,
+      password_version: null,
     }));
     await inBatches(db, DELIVERIES, 'hook_deliveries', (i) => ({
       id: newId(),

@@ -91,6 +91,14 @@ describeInBrowser('a release has its own page and address, its source, files, an
     expect((await siteRequest(port, new URL(site.url).host, '/')).text).toContain('Pricing');
     expect((await siteRequest(port, new URL(release.url).host, '/')).headers['x-robots-tag']).toBe('noindex');
 
+    // A password for the release's own address alone: the live site stays open.
+    await page.getByRole('switch', { name: 'Password protection' }).click({ force: true });
+    await page.getByRole('dialog', { name: 'Set password' }).getByRole('button', { name: 'Set password' }).click();
+    await expectVisible(page.getByText(/The release's address asks visitors for a password/));
+    await snap(page, 'release-password');
+    expect((await siteRequest(port, new URL(release.url).host, '/')).status).toBe(401);
+    expect((await siteRequest(port, new URL(site.url).host, '/')).status).toBe(200);
+
     // The site's header names what is live, and the organization's home lists the site with it.
     await expectVisible(page.getByRole('link', { name: 'pricing preview' }).first());
     await page.goto('/');

@@ -47,6 +47,8 @@ export const siteEvents = [
   'site_release_created',
   'site_release_renamed',
   'site_release_deleted',
+  'site_release_password_set',
+  'site_release_password_removed',
   'site_branch_added',
   'site_branch_updated',
   'site_branch_deleted',

@@ -196,6 +196,16 @@ export function siteRules(): Partial<Record<RouteName, AccessRule>> {
       events: ['site_release_renamed'],
       call: (w) => ({ ...releaseParams(w), body: { name: 'first release' } }),
     },
+    setReleasePassword: {
+      allow: siteManagers,
+      events: ['site_release_password_set'],
+      call: (w) => ({ ...releaseParams(w), body: { password: 'release secret' } }),
+    },
+    removeReleasePassword: {
+      allow: siteManagers,
+      events: ['site_release_password_removed'],
+      call: releaseParams,
+    },
     deleteRelease: {
       allow: siteManagers,
       events: ['site_release_deleted'],

@@ -72,6 +72,8 @@ export const release = z.object({
   size: z.number().int(),
   /** What is wrong in the release's `_redirects` and `_headers`: the release is stored and served without the refused lines. */
   ruleProblems: z.array(ruleProblem),
+  /** Whether its own address asks for a password of its own (else it asks for the site's, if any). */
+  hasPassword: z.boolean(),
 });
 export type Release = z.infer<typeof release>;
 

@@ -4,6 +4,7 @@ import { paged } from '../entities/common.ts';
 import { createDeployBody, deploy, deployBase, sha256 } from '../entities/deploy.ts';
 import { formsBody } from '../entities/form.ts';
 import { deployedRelease, failedDeploy, release, releaseFile } from '../entities/release.ts';
+import { passwordBody } from '../entities/site.ts';
 import { noContent, route } from '../route.ts';
 import { uploadRoutes } from '../uploadRoutes.ts';
 import { id, name, pageQuery, search } from '../validation.ts';
@@ -144,6 +145,25 @@ export const renameRelease = route({
   summary: 'Rename a release',
   params: ids('releaseId'),
   body: z.object({ name }),
+  response: release,
+});
+
+export const setReleasePassword = route({
+  method: 'put',
+  path: '/api/v1/releases/:releaseId/password',
+  scope: 'release_update',
+  summary: "Protect the release's own address with a password of its own (its branches keep theirs)",
+  params: ids('releaseId'),
+  body: passwordBody,
+  response: release,
+});
+
+export const removeReleasePassword = route({
+  method: 'delete',
+  path: '/api/v1/releases/:releaseId/password',
+  scope: 'release_update',
+  summary: "Remove the release's own password: its address asks for the site's, if any",
+  params: ids('releaseId'),
   response: release,
 });
 

@@ -30,6 +30,7 @@ import * as cliLogins from './migrations/027_cli_logins.ts';
 import * as releaseAddresses from './migrations/028_release_addresses.ts';
 import * as failedDeploys from './migrations/029_failed_deploys.ts';
 import * as branchTraffic from './migrations/030_branch_traffic.ts';
+import * as releasePasswords from './migrations/031_release_passwords.ts';
 import type { Db } from './schema.ts';
 import { withSchemaIntrospection } from './schemaIntrospection.ts';
 import { mustBeStartable } from './startable.ts';
@@ -69,6 +70,7 @@ const migrationsWith = (sealer: () => Sealer): Record<string, Migration> => ({
   '028_release_addresses': releaseAddresses,
   '029_failed_deploys': failedDeploys,
   '030_branch_traffic': branchTraffic,
+  '031_release_passwords': releasePasswords,
 });
 
 /**

@@ -108,6 +108,36 @@ for (const branchHosts of ['nested', 'flat'] as const) {
       expect(posted.status).toBe(405);
     });
 
+    it("asks for a password of its own at its address alone, else for the site's", async () => {
+      const { site } = world;
+      const preview = await uploadRelease(owner, site._id, 'for the client', ['main'], page('for the client'));
+      const locked = expectStatus(
+        await owner.put(`/api/v1/releases/${preview._id}/password`, { password: 'client only' }),
+        200,
+      );
+      expect(locked.hasPassword).toBe(true);
+      expect((await get(preview.url)).status).toBe(401);
+      expect((await get(preview.url, { authorization: basic('client only') })).text).toBe('<p>for the client</p>');
+      // The branches serving the same release keep theirs: the site is public.
+      expect((await siteRequest(port, `${site.name}.localhost:${port}`, '/')).status).toBe(200);
+
+      expectStatus(await owner.put(`/api/v1/sites/${site._id}/password`, { password: 'whole site' }), 200);
+      try {
+        expect((await get(preview.url, { authorization: basic('whole site') })).status).toBe(401);
+        const opened = expectStatus(await owner.delete(`/api/v1/releases/${preview._id}/password`), 200);
+        expect(opened.hasPassword).toBe(false);
+        expect((await get(preview.url, { authorization: basic('whole site') })).status).toBe(200);
+      } finally {
+        expectStatus(await owner.delete(`/api/v1/sites/${site._id}/password`), 200);
+      }
+      expect((await get(preview.url)).status).toBe(200);
+      const audit = expectStatus(
+        await owner.get(`/api/v1/orgs/${world.org._id}/audit?event=site_release_password_set`),
+        200,
+      );
+      expect(JSON.stringify(audit)).toContain("set a password on the address of release 'for the client'");
+    });
+
     it('uploads a draft that no branch serves, seen only at its own address', async () => {
       const { site } = world;
       const live = await uploadRelease(owner, site._id, 'live', ['main'], page('live'));

@@ -2,7 +2,7 @@ import type { Db } from '../db/schema.ts';
 import type { HostTarget } from '../lib/hosts.ts';
 import { LruCache } from '../lib/lru.ts';
 import { releaseWithSlug } from '../releaseFiles/releaseSlug.ts';
-import type { BranchEntry, RoutingTable, SiteEntry } from './routingTable.ts';
+import { type BranchEntry, protectionOf, type RoutingTable, type SiteEntry } from './routingTable.ts';
 
 /** The site and branch (or release address) a request is for; null: no such site. */
 export type Resolved = { site: SiteEntry; branch: BranchEntry | null } | null;
@@ -23,8 +23,8 @@ const KNOWN_SLUGS = 10_000;
  * The releases served at their own addresses (`{slug}--{site}`), looked up in the database the first
  * time and kept while the site is unchanged. A release's address is looked at now and then (a
  * preview, a review), not served at every request like branches: the routing table does not hold
- * every release of every site. Each is served like a branch of its own, with the site's password
- * and headers and `noindex`, and without the console's redirects or forms, which belong to branches.
+ * every release of every site. Each is served like a branch of its own, with its own password (else
+ * the site's), the site's headers and `noindex`, and without the console's redirects or forms, which belong to branches.
  */
 export class ReleaseAddresses {
   private readonly known = new LruCache<string, Known>(KNOWN_SLUGS);
@@ -65,6 +65,8 @@ export class ReleaseAddresses {
       redirects: [],
       takesForms: false,
       ...site.releaseAddress,
+      // Its own password, else the site's.
+      protection: protectionOf(row) ?? site.releaseAddress.protection,
     };
   }
 }

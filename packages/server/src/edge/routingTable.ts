@@ -70,7 +70,10 @@ type SiteRow = Database['sites'];
 const RELOAD_BATCH = 500;
 type BranchRow = Database['branches'];
 
-function protectionOf(row: { password_hash: string | null; password_version: string | null }): Protection | null {
+export function protectionOf(row: {
+  password_hash: string | null;
+  password_version: string | null;
+}): Protection | null {
   if (!row.password_hash) return null;
   return { users: new Map([[BASIC_AUTH_USER, row.password_hash]]), version: row.password_version ?? '' };
 }

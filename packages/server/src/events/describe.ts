@@ -144,6 +144,10 @@ const sentences: Record<Exclude<EventName, 'form_submitted'>, Sentence> = {
     `${p.who} renamed the release ${quoted(text(p.data.previousName) ?? '?')} of ${p.site} to ${quoted(p.release)}`,
   site_release_deleted: (p) =>
     `${p.who} deleted the release ${quoted(p.release)} of ${p.site}${p.data.reason === 'retention' ? ', past its retention' : ''}`,
+  site_release_password_set: (p) =>
+    `${p.who} set a password on the address of release ${quoted(p.release)} of ${p.site}`,
+  site_release_password_removed: (p) =>
+    `${p.who} removed the password of the address of release ${quoted(p.release)} of ${p.site}`,
   site_branch_added: (p) => `${p.who} added the branch ${p.branch} to ${p.site}`,
   site_branch_updated: (p) =>
     Array.isArray(p.data.headers)

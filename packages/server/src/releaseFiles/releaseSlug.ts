@@ -7,7 +7,7 @@ import type { Executor } from '../db/schema.ts';
 export function releaseWithSlug(db: Executor, siteId: string, slug: string) {
   return db
     .selectFrom('releases')
-    .select('id')
+    .select(['id', 'password_hash', 'password_version'])
     .where('site_id', '=', siteId)
     .where('slug', '=', slug)
     .executeTakeFirst();

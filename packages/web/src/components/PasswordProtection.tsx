@@ -86,10 +86,13 @@ export function PasswordProtection({
   set,
   remove,
   failures,
+  withoutOwn,
 }: {
-  /** 'site' or 'branch', as the texts name it. */
+  /** 'site', 'branch' or 'release', as the texts name it. */
   subject: string;
   hasPassword: boolean;
+  /** What visitors meet when it has no password of its own, when not "anyone can see it" (the site's password). */
+  withoutOwn?: string;
   set: (password: string) => Promise<unknown>;
   remove: () => Promise<unknown>;
   failures: { set: FailedAction; remove: FailedAction };
@@ -114,7 +117,7 @@ export function PasswordProtection({
           <Text size="sm" c="dimmed">
             {hasPassword
               ? `The ${subject} asks visitors for a password (user name ${BASIC_AUTH_USER}).`
-              : `Anyone with the address can see the ${subject}.`}
+              : (withoutOwn ?? `Anyone with the address can see the ${subject}.`)}
           </Text>
         </Stack>
         <Switch

@@ -35,6 +35,8 @@ export type FailedAction =
   | 'save headers'
   | 'set site password'
   | 'remove site password'
+  | 'set release password'
+  | 'remove release password'
   | 'list branches'
   | 'create branch'
   | 'rename branch'

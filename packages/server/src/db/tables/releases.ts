@@ -24,6 +24,9 @@ export interface ReleaseTables {
     /** Files and bytes the organization had not stored before this release. */
     new_files: number | null;
     new_bytes: number | null;
+    /** The password its own address asks for (migration 031); null: the site's, if any. */
+    password_hash: string | null;
+    password_version: string | null;
   };
   blobs: {
     hash: string;

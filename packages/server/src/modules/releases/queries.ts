@@ -12,7 +12,7 @@ import { formsOfReleases } from '../forms/queries.ts';
 import { releasesOfSiteNamed } from './nameSearch.ts';
 
 /** A release as lists read it: without its rules, which only the edge needs (and which may be large). */
-type ReleaseRow = Omit<Database['releases'], 'rules' | 'forms'>;
+type ReleaseRow = Omit<Database['releases'], 'rules' | 'forms' | 'password_version'>;
 const RELEASE_COLUMNS = [
   'id',
   'site_id',
@@ -27,6 +27,7 @@ const RELEASE_COLUMNS = [
   'upload_ms',
   'new_files',
   'new_bytes',
+  'password_hash',
 ] as const;
 
 /** The branches pointing at each of these releases (a JSON array of their ids) now, by name, and since when. */
@@ -88,6 +89,7 @@ function toRelease(
     fileCount: row.file_count,
     size: Number(row.total_size),
     ruleProblems: readJson<RuleProblem[]>(row.rule_problems),
+    hasPassword: row.password_hash !== null,
   };
 }
 

@@ -6,7 +6,7 @@ import { recordEvent } from '../../events/outbox.ts';
 import type { PartsOf } from '../../features/parts.ts';
 import { httpError } from '../../http/errors.ts';
 import { findBranch, toBranch } from '../branches/queries.ts';
-import { pointBranchNamed } from '../branches/service.ts';
+import { newPasswordColumns, pointBranchNamed } from '../branches/service.ts';
 import { setFormsSeenBy } from '../forms/service.ts';
 import { siteScope } from '../sites/siteEvents.ts';
 import { mainBranchName } from './create/createRelease.ts';
@@ -81,6 +81,29 @@ export function releaseRoutes(parts: PartsOf<'access' | 'blobs' | 'config' | 'db
     });
     return getRelease(db, config, site.name, release.id);
   });
+
+  /** Sets or removes the release's own password, with its event (which has the edge read the release again). */
+  const changePassword = async (
+    { actor, release, site }: { actor: Parameters<typeof userOf>[0]; release: Release; site: Database['sites'] },
+    columns: { password_hash: string | null; password_version: string | null },
+  ) => {
+    await db.transaction().execute(async (trx) => {
+      await trx.updateTable('releases').set(columns).where('id', '=', release.id).execute();
+      await recordEvent(trx, {
+        name: columns.password_hash ? 'site_release_password_set' : 'site_release_password_removed',
+        actorId: userOf(actor),
+        ...siteScope(site),
+        data: { releaseId: release.id, name: release.name },
+      });
+    });
+    return getRelease(db, config, site.name, release.id);
+  };
+  parts.handle(api.setReleasePassword, manageable, async (input) =>
+    changePassword(input, await newPasswordColumns(input.body.password)),
+  );
+  parts.handle(api.removeReleasePassword, manageable, (input) =>
+    changePassword(input, { password_hash: null, password_version: null }),
+  );
 
   parts.handle(api.deleteRelease, manageable, async ({ actor, release, site }) => {
     await db.transaction().execute(async (trx) => {

@@ -55,6 +55,8 @@ export const eventLabels: Record<EventName, { entity: EventEntity; label: string
   site_release_created: entry('Releases', 'Release uploaded'),
   site_release_renamed: entry('Releases', 'Release renamed'),
   site_release_deleted: entry('Releases', 'Release deleted'),
+  site_release_password_set: entry('Releases', 'Release password set'),
+  site_release_password_removed: entry('Releases', 'Release password removed'),
   site_branch_added: entry('Branches', 'Branch added'),
   site_branch_updated: entry('Branches', 'Branch updated'),
   site_branch_deleted: entry('Branches', 'Branch deleted'),

@@ -26,6 +26,7 @@ function release(name: string, ruleProblems: Release['ruleProblems']): Release {
     fileCount: 12,
     size: 40_960,
     ruleProblems,
+    hasPassword: false,
   };
 }
 

@@ -1,13 +1,15 @@
 import { ActionIcon, Anchor, Badge, Button, Group, List, Paper, SimpleGrid, Stack, Text, Title } from '@mantine/core';
 import { IconDownload, IconRocket } from '@tabler/icons-react';
-import { useQuery } from '@tanstack/react-query';
+import { useQuery, useQueryClient } from '@tanstack/react-query';
 import { api, type Release, routePath, type Site } from '@wharf/contract';
 import { useState } from 'react';
 import { Link, useParams } from 'react-router';
 import { BackLink } from '../../../components/BackLink.tsx';
 import { DetailPage } from '../../../components/DetailPage.tsx';
 import { PageTitle } from '../../../components/PageTitle.tsx';
+import { PasswordProtection } from '../../../components/PasswordProtection.tsx';
 import { UrlLink } from '../../../components/UrlLink.tsx';
+import { call } from '../../../lib/api.ts';
 import { exactTime, relativeTime } from '../../../lib/time.ts';
 import { PublishModal } from './PublishModal.tsx';
 import { ReleaseFilesCard } from './ReleaseFiles.tsx';
@@ -76,6 +78,27 @@ function ProblemsCard({ release }: { release: Release }) {
   );
 }
 
+/** The toggle of a password for the release's own address alone: a preview shown to a client while the site is public. */
+function ReleasePassword({ site, release }: { site: Site; release: Release }) {
+  const client = useQueryClient();
+  const params = { releaseId: release._id };
+  const store = (saved: Release) => client.setQueryData(releaseQuery(release._id).queryKey, saved);
+  return (
+    <PasswordProtection
+      subject="release's address"
+      hasPassword={release.hasPassword}
+      withoutOwn={
+        site.hasPassword
+          ? "The release's address asks for the site's password."
+          : "Anyone with the release's address can see it."
+      }
+      set={(password) => call(api.setReleasePassword, { params, body: { password } }).then(store)}
+      remove={() => call(api.removeReleasePassword, { params }).then(store)}
+      failures={{ set: 'set release password', remove: 'remove release password' }}
+    />
+  );
+}
+
 /** /sites/{siteId}/releases/{releaseId}: one release, its own address, where it came from, its files. */
 export function ReleasePage({ site, canManage }: { site: Site; canManage: boolean }) {
   const { releaseId = '' } = useParams();
@@ -129,6 +152,7 @@ export function ReleasePage({ site, canManage }: { site: Site; canManage: boolea
               <ServingCard site={site} release={data} />
               <ProblemsCard release={data} />
             </SimpleGrid>
+            {canManage && <ReleasePassword site={site} release={data} />}
             <ReleaseFilesCard release={data} />
           </Stack>
           {publishing && <PublishModal site={site} release={data} onClose={() => setPublishing(false)} />}
