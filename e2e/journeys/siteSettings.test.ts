@@ -119,6 +119,21 @@ describeInBrowser(
       await expect.poll(() => page.evaluate(() => navigator.clipboard.readText())).toBe(token);
       await expectVisible(panel.getByText(`http://${name}/.well-known/wharf-ownership/${token}`));
 
+      // The record that makes the domain reach this Wharf, checked live: the DNS peer answers every
+      // name with this machine's address, as the site's own address has; then the domain moves away.
+      const records = page.getByRole('group', { name: 'Domain 1' }).getByLabel(`DNS of ${name}`);
+      await expectVisible(records.getByText('Points here', { exact: true }));
+      await expectVisible(records.getByRole('row', { name: `CNAME ${name} ${new URL(site.url).hostname}` }));
+      await dns.addA(name, ['192.0.2.1']);
+      await page.reload();
+      await expectVisible(records.getByText('Awaiting DNS', { exact: true }));
+      await expectVisible(records.getByText(new RegExp(`${name} has the address 192.0.2.1`)));
+      await records.scrollIntoViewIfNeeded();
+      await snap(page, 'site-settings-domain-dns');
+      await dns.clearA(name);
+      await records.getByRole('button', { name: 'Check again' }).click();
+      await expectVisible(records.getByText('Points here', { exact: true }));
+
       await panel.getByRole('button', { name: 'Verify now' }).click();
       await expectVisible(panel.getByText(`there is no TXT record _wharf.${name}`));
       await panel.scrollIntoViewIfNeeded();

@@ -46,6 +46,16 @@ export async function freshSite(w: World) {
   return expectStatus(await w.clients.owner.post(`/api/v1/teams/${w.team._id}/sites`, { name: w.unique('site') }), 200);
 }
 
+/** A site of its own with one custom domain saved (not verified): the parameters of a route about that domain. */
+export async function domainOfFreshSite(w: World, prefix: string) {
+  const site = await freshSite(w);
+  const name = `${w.unique(prefix)}.example.test`;
+  const domains = [{ name, exposeBranches: false, sslConfiguration: { type: 'external' } }];
+  const settings = { name: site.name, color: '#00ff00', mainBranch: site.mainBranch, spa: false, domains };
+  expectStatus(await w.clients.owner.put(`/api/v1/sites/${site._id}`, settings), 200);
+  return { params: { siteId: site._id, name } };
+}
+
 export async function freshInvite(w: World) {
   return expectStatus(
     await w.clients.owner.post(`/api/v1/orgs/${w.org._id}/invites`, { email: 'new@example.com', admin: false }),

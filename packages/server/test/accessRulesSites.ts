@@ -4,6 +4,7 @@ import {
   admins,
   branchParams,
   completeDeploy,
+  domainOfFreshSite,
   freshBranch,
   freshSite,
   freshSubmission,
@@ -58,14 +59,7 @@ export function siteRules(): Partial<Record<RouteName, AccessRule>> {
       allow: siteManagers,
       // No DNS record nor HTTP challenge proves the domain here: those allowed hear why, after authorisation.
       expect: { teammate: 422, admin: 422, owner: 422 },
-      call: async (w) => {
-        const site = await freshSite(w);
-        const name = `${w.unique('own')}.example.test`;
-        const domains = [{ name, exposeBranches: false, sslConfiguration: { type: 'external' } }];
-        const settings = { name: site.name, color: '#00ff00', mainBranch: site.mainBranch, spa: false, domains };
-        expectStatus(await w.clients.owner.put(`/api/v1/sites/${site._id}`, settings), 200);
-        return { params: { siteId: site._id, name } };
-      },
+      call: (w) => domainOfFreshSite(w, 'own'),
     },
     listSiteCertificates: { allow: orgMembers, call: siteParams },
     retrySiteCertificate: {
@@ -91,6 +85,10 @@ export function siteRules(): Partial<Record<RouteName, AccessRule>> {
       call: (w) => ({ ...siteParams(w), body: { keepReleasesDays: 30, keepReleasesCount: 100 } }),
     },
     getSiteUsage: { allow: orgMembers, call: siteParams },
+    getSiteDomainDns: {
+      allow: orgMembers,
+      call: (w) => domainOfFreshSite(w, 'dns'),
+    },
     getSiteTraffic: { allow: orgMembers, call: (w) => ({ ...siteParams(w), query: { hours: 24 } }) },
     getSiteTrafficSummary: { allow: orgMembers, call: (w) => ({ ...siteParams(w), query: { days: 7 } }) },
     listSiteTokens: { allow: siteManagers, call: siteParams },

@@ -59,12 +59,16 @@ zone "${zone}" { type primary; file "${zone}.zone"; allow-update { ${updaters} }
 `;
 }
 
-/** The names under the zone answer loopback, so that ACME's HTTP-01 reaches a test's Wharf as well. */
-const zoneFile = (zone: string) => `$TTL 300
+/**
+ * The names under the zone answer loopback, so that ACME's HTTP-01 reaches a test's Wharf as well;
+ * `records` (zone file lines, such as `www IN CNAME shop.example.`) are added.
+ */
+const zoneFile = (zone: string, records: string[]) => `$TTL 300
 @ IN SOA ns.${zone}. hostmaster.${zone}. 1 3600 600 86400 60
 @ IN NS ns.${zone}.
 @ IN A 127.0.0.1
 * IN A 127.0.0.1
+${records.join('\n')}
 `;
 
 async function stop(child: ChildProcess) {
@@ -79,7 +83,7 @@ async function stop(child: ChildProcess) {
  * temporary directory, taking dynamic updates signed by its keys; fails, saying so, when named is
  * not installed.
  */
-export async function startBind9(zone = 'wharf.test'): Promise<Bind9> {
+export async function startBind9(zone = 'wharf.test', records: string[] = []): Promise<Bind9> {
   const programs = { [NAMED]: 'bind9', [DIG]: 'bind9-dnsutils' };
   for (const [program, debianPackage] of Object.entries(programs)) {
     await access(program).catch(() => {
@@ -93,7 +97,7 @@ export async function startBind9(zone = 'wharf.test'): Promise<Bind9> {
   const keys = { sha256: newKey('wharf-sha256', 'hmac-sha256'), sha512: newKey('wharf-sha512', 'hmac-sha512') };
   const conf = path.join(dir, 'named.conf');
   await writeFile(conf, configuration(dir, port, zone, Object.values(keys)));
-  await writeFile(path.join(dir, `${zone}.zone`), zoneFile(zone));
+  await writeFile(path.join(dir, `${zone}.zone`), zoneFile(zone, records));
   // -g: foreground, logging to stderr; -4: IPv4 only; -n 1: one worker thread on a shared machine.
   const child = spawn(NAMED, ['-g', '-4', '-n', '1', '-c', conf], { stdio: ['ignore', 'ignore', 'pipe'] });
   let log = '';

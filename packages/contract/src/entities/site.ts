@@ -97,6 +97,29 @@ export const domain = z.object({
 });
 export type Domain = z.infer<typeof domain>;
 
+/** A DNS record to create at the domain's DNS host so that the domain reaches this installation. */
+export const dnsRecord = z.object({
+  /** ALIAS: a CNAME at the apex, as DNS hosts that offer it call it (ALIAS, ANAME, CNAME flattening). */
+  type: z.enum(['A', 'AAAA', 'CNAME', 'ALIAS']),
+  name: z.string(),
+  value: z.string(),
+});
+export type DnsRecord = z.infer<typeof dnsRecord>;
+
+/** Where a custom domain points now, and what to create to point it here: checked live, when asked. */
+export const domainDns = z.object({
+  name: z.string(),
+  /** The domain is a zone's apex (example.com), where no CNAME may be: A and AAAA records instead. */
+  apex: z.boolean(),
+  records: z.array(dnsRecord),
+  /** `pointsHere`: its CNAME is the site's address, or every address it has is this installation's. */
+  state: z.enum(['pointsHere', 'awaitingDns']),
+  /** What DNS answers for it now, in words. */
+  found: z.string(),
+  checkedAt: timestamp,
+});
+export type DomainDns = z.infer<typeof domainDns>;
+
 /** Whether Wharf may serve a domain: its owners proved they hold it (one saved before ownership existed was verified by migration 013). */
 export const isDomainVerified = (domain: Domain) => Boolean(domain.ownership?.verifiedAt);
 export const domains = z

@@ -3,6 +3,7 @@ import { certificateName, siteCertificate } from '../entities/certificate.ts';
 import { nameCheck, paged } from '../entities/common.ts';
 import {
   createSiteTokenBody,
+  domainDns,
   domainName,
   header,
   passwordBody,
@@ -76,6 +77,16 @@ export const verifySiteDomain = route({
   summary: 'Check now that the owners of a site hold one of its custom domains (TXT record, else HTTP challenge)',
   params: ids('siteId').extend({ name: domainName }),
   response: site,
+});
+
+export const getSiteDomainDns = route({
+  method: 'get',
+  path: '/api/v1/sites/:siteId/domains/:name/dns',
+  scope: 'site_read',
+  summary:
+    "The DNS records that make one of the site's custom domains reach this installation, and whether it points here now (asked of DNS at each call)",
+  params: ids('siteId').extend({ name: domainName }),
+  response: domainDns,
 });
 
 export const listSiteCertificates = route({

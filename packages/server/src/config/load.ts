@@ -1,4 +1,5 @@
 import { existsSync } from 'node:fs';
+import { isIP } from 'node:net';
 import path from 'node:path';
 import { z } from 'zod';
 import { clusterSettings } from '../clusterSettings.ts';
@@ -78,6 +79,19 @@ const environment = z
     WHARF_CRASH_REPORT_DSN: z.url({ error: 'must be a URL' }).optional(),
     WHARF_ANALYTICS: z.enum(['on', 'off'], { error: 'must be on or off' }).default('on'),
     WHARF_BRANCH_HOSTS: z.enum(['nested', 'flat'], { error: 'must be nested or flat' }).default('nested'),
+    WHARF_PUBLIC_ADDRESSES: z
+      .string()
+      .optional()
+      .transform((value) =>
+        (value ?? '')
+          .split(',')
+          .map((address) => address.trim())
+          .filter(Boolean),
+      )
+      .refine(
+        (addresses) => addresses.every((address) => isIP(address) !== 0),
+        'must be IP addresses separated by commas',
+      ),
     WHARF_DNS_SERVER: z
       .string()
       .regex(
@@ -173,6 +187,7 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
     crashReportDsn: e.WHARF_CRASH_REPORT_DSN ?? null,
     analytics: e.WHARF_ANALYTICS === 'on',
     dnsServer: e.WHARF_DNS_SERVER ?? null,
+    publicAddresses: e.WHARF_PUBLIC_ADDRESSES,
     ownershipHttpPort: e.WHARF_OWNERSHIP_HTTP_PORT,
     smtpUrl: e.SMTP_URL ?? null,
     extraCaCerts: e.WHARF_EXTRA_CA_CERTS,

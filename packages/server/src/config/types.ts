@@ -83,6 +83,8 @@ export interface Config {
   analytics: boolean;
   /** The DNS server asked for custom domains' TXT and A records, as host:port; null asks the system's resolver. */
   dnsServer: string | null;
+  /** The addresses custom domains' A and AAAA records name (WHARF_PUBLIC_ADDRESSES); empty: those the sites' hosts have. */
+  publicAddresses: string[];
   /** The port the HTTP challenge of a custom domain is fetched from: 80, unless port 80 reaches Wharf translated. */
   ownershipHttpPort: number;
   smtpUrl: string | null;

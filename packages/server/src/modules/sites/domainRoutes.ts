@@ -7,6 +7,7 @@ import { httpError } from '../../http/errors.ts';
 import { now } from '../../lib/ids.ts';
 import { takeOverClaims } from './claimEnds.ts';
 import { changeOwnership, httpProofProblem, mustBeClaimable } from './claims.ts';
+import { checkDomainDns } from './domainDns.ts';
 import { checkHttpChallenge, checkTxtRecord } from './ownershipChecks.ts';
 import { getSite, storedDomains } from './queries.ts';
 import { siteScope } from './siteEvents.ts';
@@ -55,6 +56,12 @@ async function markClaimVerified(
 /** Custom domains' ownership: checked when their owners ask, served by the edge once verified. */
 export function siteDomainRoutes(parts: PartsOf<'access' | 'config' | 'db' | 'handle' | 'outbound'>) {
   const { db, config, outbound } = parts;
+
+  parts.handle(api.getSiteDomainDns, parts.access.siteViewer, async ({ site, params }) => {
+    const domain = (await storedDomains(db, site.id)).find((saved) => saved.name === params.name);
+    if (!domain) throw httpError('DOMAIN_NOT_FOUND', `The site has no domain ${params.name}`);
+    return checkDomainDns(config, site.name, domain.name);
+  });
 
   parts.handle(api.verifySiteDomain, parts.access.siteManager, async ({ actor, site, params }) => {
     const domain = (await storedDomains(db, site.id)).find((saved) => saved.name === params.name);

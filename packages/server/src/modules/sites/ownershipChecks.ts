@@ -20,7 +20,7 @@ type CheckResult = string | null;
 const codeOf = (error: unknown) => (error as NodeJS.ErrnoException).code ?? (error as Error).message;
 
 /** The system's resolver, or `WHARF_DNS_SERVER` when the operator (or a test) names one. */
-function resolverFor(dnsServer: string | null) {
+export function resolverFor(dnsServer: string | null) {
   const resolver = new Resolver({ timeout: 2_000, tries: 2 });
   if (dnsServer) resolver.setServers([dnsServer]);
   return resolver;

@@ -5,6 +5,7 @@ import { RemoveRowButton, RowsEditor } from '../../components/RowsEditor.tsx';
 import { useSystemEnv } from '../../lib/systemEnv.ts';
 import { AcmeStatus } from './AcmeStatus.tsx';
 import { CertificateExpiry } from './CertificateExpiry.tsx';
+import { DomainDns } from './DomainDns.tsx';
 import { DomainOwnership } from './DomainOwnership.tsx';
 import { newDomain, type SiteValues } from './domainValues.ts';
 import { RetryCertificateButton } from './RetryCertificateButton.tsx';
@@ -21,7 +22,8 @@ export function DomainsEditor({ form, site }: { form: UseFormReturnType<SiteValu
           Domains
         </Text>
         <Text size="xs" c="dimmed">
-          Point each domain's DNS at this Wharf; once saved and verified, it serves the main branch.
+          Point each domain's DNS at this Wharf (the records show once it is saved); once verified, it serves the main
+          branch.
         </Text>
       </Stack>
       <RowsEditor
@@ -47,6 +49,7 @@ export function DomainsEditor({ form, site }: { form: UseFormReturnType<SiteValu
                 <RemoveRowButton {...removal} size="lg" mt={26} />
               </Group>
               {ownership && <DomainOwnership siteId={site._id} name={domain.name} ownership={ownership} />}
+              {saved && <DomainDns siteId={site._id} name={saved.name} />}
               <Switch
                 label="Expose branches"
                 description={`Serve each branch at {branch}.${domain.name || 'domain'}`}
