@@ -80,7 +80,12 @@ describeInBrowser(
       await save.click();
       await expect.poll(() => fieldError(second, 'Certificate').textContent()).toBe('Must be a PEM certificate chain');
       await expect.poll(() => fieldError(second, 'Private key').textContent()).toBe('Must be a PEM RSA private key');
+      // One primary domain: choosing the second unchooses the first.
+      await first.getByRole('switch', { name: 'Primary domain' }).click({ force: true });
+      await second.getByRole('switch', { name: 'Primary domain' }).click({ force: true });
+      expect(await first.getByRole('switch', { name: 'Primary domain' }).isChecked()).toBe(false);
       await second.getByRole('button', { name: 'Remove domain 2' }).click();
+      await first.getByRole('switch', { name: 'Primary domain' }).click({ force: true });
       await snap(page, 'site-settings-general');
       await save.click();
       await expectVisible(toast(page, 'Site saved'));
@@ -91,6 +96,7 @@ describeInBrowser(
         {
           name: domainName,
           exposeBranches: false,
+          primary: true,
           sslConfiguration: { type: 'external' },
           ownership: { token: expect.stringMatching(/^wharf-/), verifiedAt: null },
         },

@@ -13,6 +13,7 @@ export const messages = {
   headerValueAscii: 'Must be printable ASCII (percent-encode anything else)',
   formNameUnique: 'Form name must be unique',
   duplicateDomain: 'Duplicate domain',
+  onePrimaryDomain: 'Only one domain can be primary',
   searchMinLength: 'Search needs at least 3 characters',
   hookEventsRequired: 'Choose at least one event',
 } as const;

@@ -321,7 +321,7 @@ export async function buildApp(config: Config, options: BuildOptions = {}): Prom
     },
   };
   // In a cluster the primary starts the node and runs its background work; the workers serve.
-  await registerFeatures([...FEATURES, edgeFeature(edge, { keepsTotals: !worker })], app, {
+  await registerFeatures([...FEATURES, edgeFeature(edge.counted, { keepsTotals: !worker })], app, {
     api: config.roles.api && !primary,
     worker: config.roles.worker && !worker,
     start: !worker,

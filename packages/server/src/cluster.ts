@@ -64,7 +64,7 @@ export async function runPrimary(config: Config, count: number): Promise<Running
   // waits. And a primary busy with its own work would hold up every new connection.
   cluster.schedulingPolicy = cluster.SCHED_NONE;
   const duties = primaryDuties(app, () => pool!);
-  pool = new WorkerPool(app, edge, config.shutdownGraceMs, duties);
+  pool = new WorkerPool(app, edge.counted, config.shutdownGraceMs, duties);
   app.metrics.addPeers(() => pool!.scrapeWorkers());
   const stop = async () => {
     app.lifecycle.startDraining();
@@ -117,7 +117,7 @@ export function runWorker(config: Config) {
   }).then(async (built) => ({ built, stop: await serveConnections(built, config) }));
   let metrics: NodeJS.Timeout | undefined;
   const sendMetrics = ({ edge }: BuiltApp) => {
-    const traffic = edge.traffic.take();
+    const traffic = edge.counted.traffic.take();
     if (traffic.length > 0) send({ type: 'wharf:metrics', traffic });
   };
   // Heard from the start: a question asked of a starting worker waits for it rather than being lost.
@@ -135,7 +135,7 @@ export function runWorker(config: Config) {
     } else if (message.type === 'wharf:stop') {
       clearInterval(metrics);
       await worker.stop().catch((err) => log.error({ err }, 'the worker did not stop cleanly'));
-      send({ type: 'wharf:stopped', traffic: worker.built.edge.traffic.take() }, () => process.exit(0));
+      send({ type: 'wharf:stopped', traffic: worker.built.edge.counted.traffic.take() }, () => process.exit(0));
     }
   });
   starting.then(

@@ -1,7 +1,7 @@
 import cluster, { type Worker } from 'node:cluster';
 import type { Answer, FromWorker, PrimaryQuestion, ToWorker } from './clusterMessages.ts';
 import type { CommitSignal } from './db/commitSignals.ts';
-import type { Edge } from './edge/edge.ts';
+import type { AnswerCounter } from './edge/traffic/answerCounter.ts';
 import type { Parts } from './features/parts.ts';
 import type { ProcessFigures } from './metrics/nodeMetrics.ts';
 
@@ -73,7 +73,7 @@ export class WorkerPool {
   constructor(
     private readonly app: Parts,
     /** The node's traffic: each worker's counts are added to it, a stopping worker's last ones too. */
-    private readonly traffic: Pick<Edge, 'addCounted'>,
+    private readonly traffic: Pick<AnswerCounter, 'addCounted'>,
     private readonly graceMs: number,
     private readonly duties: PrimaryDuties,
   ) {}

@@ -91,6 +91,11 @@ export const domainName = requiredText().regex(patterns.hostName, 'Must be a hos
 export const domain = z.object({
   name: domainName,
   exposeBranches: bool.default(false),
+  /**
+   * The site's one address: once it is verified, the main branch's other addresses (the site's own,
+   * its other domains) answer with a 301 to it. At most one domain of a site is primary.
+   */
+  primary: bool.default(false),
   sslConfiguration: sslConfiguration.default({ type: 'acme' }),
   /** Answers only (ignored on a save). */
   ownership: domainOwnership.optional(),
@@ -127,10 +132,14 @@ export const domains = z
   .max(100, 'At most 100 domains')
   .superRefine((list, ctx) => {
     const seen = new Set<string>();
+    let primary = false;
     list.forEach((entry, index) => {
       if (seen.has(entry.name))
         ctx.addIssue({ code: 'custom', message: messages.duplicateDomain, path: [index, 'name'] });
       seen.add(entry.name);
+      if (entry.primary && primary)
+        ctx.addIssue({ code: 'custom', message: messages.onePrimaryDomain, path: [index, 'primary'] });
+      primary ||= entry.primary;
     });
   });
 

@@ -6,20 +6,17 @@ import { isDatabaseUnavailable } from '../db/unavailable.ts';
 import type { OutboxEvent } from '../events/outbox.ts';
 import { requestHost } from '../http/requestHost.ts';
 import { clientAddressOf, clientOf } from '../http/trustProxy.ts';
-import type { Counters } from '../lib/counters.ts';
 import { HostParser, type ParsedHost } from '../lib/hosts.ts';
-import type { Sealer } from '../lib/secrets.ts';
 import type { SiteRequestTimer } from '../metrics/requestDurations.ts';
 import { CHALLENGE_PREFIX } from '../modules/sites/index.ts';
 import type { OutboundGuard } from '../outbound/guard.ts';
 import { normalRequestPath } from '../releaseRules/index.ts';
 import { asciiQuery } from '../releaseRules/normalPath.ts';
-import type { BlobReader } from '../storage/localFiles.ts';
 import { AnswerHeaders } from './answerHeaders.ts';
 import type { EdgeLog } from './edgeLog.ts';
+import type { EdgeParts } from './edgeParts.ts';
 import { FORMS_PREFIX, FormReceiver, isFormPost } from './forms.ts';
 import { ManifestCache } from './manifests.ts';
-import { SiteMetrics } from './metrics.ts';
 import { PasswordGate } from './passwords.ts';
 import { PendingVariants, variantsOfBlob } from './pendingVariants.ts';
 import { matchRedirect, proxy, sendFileRule, upstreamUrl } from './redirects.ts';
@@ -34,6 +31,7 @@ import {
   applyRequestHeaders,
   failed,
   headersToWrite,
+  primaryDomainLocation,
   redirectTo,
   refuse,
   type SiteRequest,
@@ -42,39 +40,15 @@ import {
   withQuery,
 } from './siteAnswers.ts';
 import { sitesTouchedBy } from './sync.ts';
-import { pathAsked, referrerHost, type TrafficEntry, TrafficTally, trafficBranchOf } from './traffic/tally.ts';
+import { AnswerCounter, type Answered } from './traffic/answerCounter.ts';
 
-/** An answer as it is counted: a request served, or refused before it was read (its path and host unknown). */
-type Answered = Pick<SiteRequest, 'req' | 'site' | 'branch'> &
-  ({ path: string; host: string; trailingSlash: boolean } | { path: null; host: null; trailingSlash?: never });
-
-/** What an edge works with besides the database and the configuration. */
-export interface EdgeParts {
-  /** The blob store the release files are read from (small ones are then kept in memory). */
-  blobs: BlobReader;
-  /** Every connection to an upstream goes through it. */
-  outbound: OutboundGuard;
-  /** Where password guesses and form submissions are counted (shared by every process with Redis). */
-  counters: Counters;
-  log: EdgeLog;
-  /** Seals the mails of email forms, queued as jobs. */
-  sealer: Sealer;
-  /** Times each request, for the node's metrics. */
-  timeRequest: SiteRequestTimer;
-  /**
-   * Told after the edge committed a form's submission (its event, its mail), so that a process
-   * with a dispatcher and a job runner wakes them at once; cluster workers have neither, and
-   * their primary polls.
-   */
-  afterCommit?: () => void;
-}
+export type { EdgeParts } from './edgeParts.ts';
 
 /** Serves every branch of every site by host name: routing, files, redirects, passwords, forms. */
 export class Edge {
   readonly table = new RoutingTable();
-  readonly metrics = new SiteMetrics();
-  /** What each site's branches were asked, until written (or handed to the primary). */
-  readonly traffic = new TrafficTally();
+  /** Its answers' counts: the sites' totals, and their traffic until written or handed to the primary. */
+  readonly counted = new AnswerCounter();
   /** Its routing table is loaded: what the edge role needs to serve (see lifecycle/readiness.ts). */
   loaded = false;
   private readonly manifests: ManifestCache;
@@ -162,12 +136,6 @@ export class Edge {
     await this.reloadSites(siteIds);
   }
 
-  /** Traffic a cluster worker counted, added to this process's: the node's totals, and what it writes. */
-  addCounted(batch: readonly TrafficEntry[]) {
-    for (const entry of batch) this.metrics.add(entry.siteId, entry.counts);
-    this.traffic.add(batch);
-  }
-
   /** Whether a request on the shared port is for a site rather than the console or the API. */
   handles(req: IncomingMessage): boolean {
     const host = this.hosts.parse(requestHost(req))?.name;
@@ -218,6 +186,12 @@ export class Edge {
       return this.timeRequest(req.method, res.statusCode, startedAt);
     }
     const { site, branch } = resolved;
+    if (site.primaryDomain !== null && branch === site.mainBranch && host!.name !== site.primaryDomain) {
+      // One address for the live site: the others (its own, main.{site}, its other domains) point at it.
+      const location = primaryDomainLocation(req, clientOf(req, this.trustProxy).protocol, site.primaryDomain);
+      const bytes = redirectTo(res, 301, location, hsts ? [['strict-transport-security', hsts]] : []);
+      return this.record({ req, site, branch, path: null, host: null }, 301, bytes, startedAt);
+    }
     const request = this.siteRequest(req, res, site, branch, host!.name, hsts);
     if (!request) {
       const bytes = sendEarlyPage(res, hsts, branch.headers, 400, 'badRequest');
@@ -244,17 +218,8 @@ export class Edge {
 
   /** An answer given (handed to the socket, or sent in full when it streamed): its site's counts, its time. */
   private record(answered: Answered, status: number, bytes: number, startedAt: number) {
-    const { req, site, branch, host } = answered;
-    this.metrics.record(site.id, status, bytes);
-    this.traffic.record({
-      siteId: site.id,
-      branch: trafficBranchOf(branch.id),
-      status,
-      bytes,
-      path: answered.path === null ? null : pathAsked(answered.path, answered.trailingSlash),
-      referrer: host === null ? null : referrerHost(req.headers.referer, host),
-    });
-    this.timeRequest(req.method, status, startedAt);
+    this.counted.count(answered, status, bytes);
+    this.timeRequest(answered.req.method, status, startedAt);
   }
 
   private recordFailure(request: SiteRequest, error: unknown, startedAt: number) {

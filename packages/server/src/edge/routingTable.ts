@@ -62,6 +62,8 @@ export interface SiteEntry {
   releaseAddress: Pick<BranchEntry, 'protection' | 'headers' | 'scopedHeaders'>;
   /** Verified domains only: the edge serves no other. */
   domains: Domain[];
+  /** The verified primary domain, where the main branch's other addresses redirect; null: none. */
+  primaryDomain: string | null;
   /** Saved domains not verified yet whose claim goes on, with the token their HTTP challenge answers. */
   pendingDomains: { name: string; token: string }[];
 }
@@ -121,7 +123,7 @@ function scopedHeadersOf(site: Header[], branch: Header[]): PatternIndex<ScopedH
  * Only a verified domain is served; one not verified yet answers only its ownership challenge, and
  * one whose claim ended (taken by another site, or expired) answers nothing.
  */
-function domainsByOwnership(saved: Domain[]): Pick<SiteEntry, 'domains' | 'pendingDomains'> {
+function domainsByOwnership(saved: Domain[]): Pick<SiteEntry, 'domains' | 'pendingDomains' | 'primaryDomain'> {
   const domains: Domain[] = [];
   const pendingDomains: SiteEntry['pendingDomains'] = [];
   for (const domain of saved) {
@@ -129,7 +131,7 @@ function domainsByOwnership(saved: Domain[]): Pick<SiteEntry, 'domains' | 'pendi
     else if (domain.ownership && !domain.ownership.ended)
       pendingDomains.push({ name: domain.name, token: domain.ownership.token });
   }
-  return { domains, pendingDomains };
+  return { domains, pendingDomains, primaryDomain: domains.find((domain) => domain.primary)?.name ?? null };
 }
 
 function toEntry(site: SiteRow, branches: BranchRow[]): SiteEntry {

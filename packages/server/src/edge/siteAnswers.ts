@@ -80,6 +80,18 @@ export function safeLocation(location: string): string {
   return ascii.startsWith('/') ? ascii.replace(/^[/\\]+/, '/') : ascii;
 }
 
+/**
+ * Where a request to another address of the main branch goes when the site has a primary domain:
+ * that domain, with the request's scheme, port (one listener serves them all), path and query.
+ */
+export function primaryDomainLocation(req: IncomingMessage, protocol: string, primary: string) {
+  const port = /:\d+$/.exec(requestHost(req) ?? '')?.[0] ?? '';
+  const url = req.url ?? '/';
+  // An absolute-form target (`GET http://host/path`) keeps its path and query only.
+  const target = url.startsWith('/') ? url : (URL.parse(url)?.pathname ?? '/') + (URL.parse(url)?.search ?? '');
+  return `${protocol}://${primary}${port}${target}`;
+}
+
 /** A console redirect keeps the request's query unless its target has one of its own. */
 export function withQuery(target: string, query: string) {
   return target.includes('?') ? target : `${target}${query}`;

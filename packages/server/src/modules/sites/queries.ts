@@ -18,7 +18,9 @@ type BranchSummaryRow = Pick<Database['branches'], 'id' | 'site_id' | 'name' | '
  * A domain as answers show it: a manual certificate's private key never leaves the server, and
  * what the certificate covers and until when is read from its chain.
  */
-function shownDomain(domain: Domain, acme: Map<string, AcmeStatus>): Domain {
+function shownDomain(stored: Domain, acme: Map<string, AcmeStatus>): Domain {
+  // Domains saved before `primary` existed are not primary.
+  const domain = { ...stored, primary: stored.primary === true };
   if (domain.sslConfiguration.type === 'acme') {
     const status = acme.get(domain.name);
     return status ? { ...domain, sslConfiguration: { type: 'acme', status } } : domain;

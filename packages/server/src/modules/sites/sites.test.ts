@@ -253,6 +253,7 @@ describe.each(databases)('teams and sites on $name', ({ postgres }) => {
       i === 2
         ? {
             ...d,
+            primary: false,
             sslConfiguration: {
               type: 'manual',
               fullchain: certificate.fullchain,
@@ -260,7 +261,7 @@ describe.each(databases)('teams and sites on $name', ({ postgres }) => {
             },
             ownership,
           }
-        : { ...d, ownership },
+        : { ...d, primary: false, ownership },
     );
     const saved = expectStatus(await owner.put(`/api/v1/sites/${site._id}`, settings), 200).domains;
     expect(saved).toEqual(shown);

@@ -51,6 +51,18 @@ export function DomainsEditor({ form, site }: { form: UseFormReturnType<SiteValu
               {ownership && <DomainOwnership siteId={site._id} name={domain.name} ownership={ownership} />}
               {saved && <DomainDns siteId={site._id} name={saved.name} />}
               <Switch
+                label="Primary domain"
+                description={`The main branch's other addresses redirect here (301), once ${domain.name || 'it'} is verified`}
+                checked={domain.primary}
+                onChange={(event) => {
+                  const chosen = event.currentTarget.checked;
+                  // One primary domain: choosing this one unchooses the others.
+                  form.values.domains.forEach((_, other) => {
+                    form.setFieldValue(`domains.${other}.primary`, other === index ? chosen : false);
+                  });
+                }}
+              />
+              <Switch
                 label="Expose branches"
                 description={`Serve each branch at {branch}.${domain.name || 'domain'}`}
                 {...form.getInputProps(`domains.${index}.exposeBranches`, { type: 'checkbox' })}

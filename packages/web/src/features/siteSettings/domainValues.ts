@@ -13,6 +13,7 @@ import {
 export interface DomainValues {
   name: string;
   exposeBranches: boolean;
+  primary: boolean;
   sslType: SslConfiguration['type'];
   fullchain: string;
   /** Empty keeps the key saved on the server (answers never show it); text replaces it. */
@@ -44,6 +45,7 @@ export function siteValues(site: Site): SiteValues {
     domains: site.domains.map((domain) => ({
       name: domain.name,
       exposeBranches: domain.exposeBranches,
+      primary: domain.primary,
       sslType: domain.sslConfiguration.type,
       fullchain: domain.sslConfiguration.type === 'manual' ? domain.sslConfiguration.fullchain : '',
       privateKey: '',
@@ -67,6 +69,7 @@ export function newDomain(httpsAuto: boolean): DomainValues {
   return {
     name: '',
     exposeBranches: false,
+    primary: false,
     sslType: httpsAuto ? 'acme' : 'external',
     fullchain: '',
     privateKey: '',
@@ -87,6 +90,7 @@ export function siteBodyOf(values: SiteValues): RouteBody<typeof api.updateSite>
       (domain): Domain => ({
         name: domain.name,
         exposeBranches: domain.exposeBranches,
+        primary: domain.primary,
         sslConfiguration: sslConfigurationOf(domain),
       }),
     ),
