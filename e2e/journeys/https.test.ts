@@ -104,7 +104,9 @@ describeInBrowser('the console and a site over HTTPS, with certificates Wharf ob
     expect(await page.content()).toContain('Hello from Wharf');
     await page.goto(`${consoleUrl()}/sites/${world.site._id}/settings`);
     const www = page.getByRole('group', { name: 'Domain 1' });
-    await expectVisible(www.getByText(/^Certificate valid until/));
+    await expectVisible(
+      www.getByText(/^Certificate valid until .* · covers www\..* · issued by Pebble Intermediate CA/),
+    );
     const soon = page.getByRole('group', { name: 'Domain 2' });
     await expectVisible(soon.getByText(/^No certificate yet/));
     await www.getByText(/^Certificate valid until/).scrollIntoViewIfNeeded();

@@ -12,6 +12,10 @@ export const certificateStatus = z.object({
   validUntil: timestamp.nullable(),
   lastError: z.string().nullable(),
   nextAttemptAt: timestamp.nullable(),
+  /** The names the certificate served now covers (empty until one is obtained). */
+  names: z.array(z.string()),
+  /** Who issued it (its issuer's common name and organization); null until one is obtained. */
+  issuer: z.string().nullable(),
 });
 export type CertificateStatus = z.infer<typeof certificateStatus>;
 

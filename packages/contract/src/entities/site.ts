@@ -60,7 +60,9 @@ export const sslConfiguration = z.discriminatedUnion(
       // Write-only: answers never carry it. Left out on a save, the key saved for this domain stays.
       privateKey: requiredText(100_000).regex(pemRsaKey, 'Must be a PEM RSA private key').optional(),
       // Answers only, read from the chain (ignored on a save): what the certificate covers, and until when.
-      certificate: z.object({ expiresAt: timestamp, names: z.array(z.string()) }).optional(),
+      certificate: z
+        .object({ expiresAt: timestamp, names: z.array(z.string()), issuer: z.string().nullable() })
+        .optional(),
     }),
   ],
   { error: 'Must be acme, manual or external' },

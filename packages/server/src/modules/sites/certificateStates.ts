@@ -1,17 +1,21 @@
 import type { CertificateStatus, SiteCertificate } from '@wharf/contract';
 import type { Config } from '../../config/types.ts';
 import type { Database, Executor } from '../../db/schema.ts';
+import { certificateFacts } from './certificates.ts';
 
 type StatusColumns = Pick<
   Database['tls_certificates'],
-  'state' | 'not_after' | 'last_error' | 'retry_at' | 'lease_until'
+  'state' | 'not_after' | 'last_error' | 'retry_at' | 'lease_until' | 'chain'
 >;
 
-export const STATUS_COLUMNS = ['state', 'not_after', 'last_error', 'retry_at', 'lease_until'] as const;
+export const STATUS_COLUMNS = ['state', 'not_after', 'last_error', 'retry_at', 'lease_until', 'chain'] as const;
 
 /** A certificate's row as answers show it. */
 export function certificateStatusOf(row: StatusColumns, now = new Date().toISOString()): CertificateStatus {
+  const served = row.chain ? certificateFacts(row.chain) : undefined;
   return {
+    names: served?.names ?? [],
+    issuer: served?.issuer ?? null,
     // An order under way shows as pending, even while the certificate it renews is served.
     state: row.lease_until && row.lease_until > now ? 'pending' : row.state,
     validUntil: row.not_after,

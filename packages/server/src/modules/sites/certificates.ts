@@ -77,15 +77,26 @@ export function sealPrivateKeys(sealer: Sealer, domains: Domain[]): Domain[] {
   });
 }
 
-/** What a manual certificate covers and until when, as answers show it; undefined when it cannot be read. */
-export function certificateFacts(fullchain: string): { expiresAt: string; names: string[] } | undefined {
+/** Who issued a certificate, as a person reads it: its issuer's common name, with the organization when it adds to it. */
+function issuerName(issuer: string): string | null {
+  const field = (key: string) => new RegExp(`^${key}=(.*)$`, 'm').exec(issuer)?.[1]?.trim();
+  const commonName = field('CN');
+  const organization = field('O');
+  if (commonName && organization && !commonName.includes(organization)) return `${commonName} (${organization})`;
+  return commonName ?? organization ?? null;
+}
+
+/** What a certificate covers, until when and who issued it, as answers show it; undefined when it cannot be read. */
+export function certificateFacts(
+  fullchain: string,
+): { expiresAt: string; names: string[]; issuer: string | null } | undefined {
   try {
     const leaf = new X509Certificate(fullchain);
     const names = (leaf.subjectAltName ?? '')
       .split(', ')
       .filter((entry) => entry.startsWith('DNS:'))
       .map((entry) => entry.slice(4));
-    return { expiresAt: new Date(leaf.validTo).toISOString(), names };
+    return { expiresAt: new Date(leaf.validTo).toISOString(), names, issuer: issuerName(leaf.issuer) };
   } catch {
     return undefined;
   }

@@ -178,7 +178,7 @@ describe.each(databases)('teams and sites on $name', ({ postgres }) => {
     expect(saved.domains[0].sslConfiguration).toEqual({
       type: 'manual',
       fullchain: mine.fullchain,
-      certificate: { expiresAt: expect.any(String), names: ['key.example.com'] },
+      certificate: { expiresAt: expect.any(String), names: ['key.example.com'], issuer: 'key.example.com' },
     });
     const expiresIn = Date.parse(saved.domains[0].sslConfiguration.certificate.expiresAt) - Date.now();
     expect(expiresIn).toBeGreaterThan(86_400_000);
@@ -257,7 +257,7 @@ describe.each(databases)('teams and sites on $name', ({ postgres }) => {
             sslConfiguration: {
               type: 'manual',
               fullchain: certificate.fullchain,
-              certificate: { expiresAt: expect.any(String), names: ['own.example.com'] },
+              certificate: { expiresAt: expect.any(String), names: ['own.example.com'], issuer: 'own.example.com' },
             },
             ownership,
           }

@@ -172,6 +172,9 @@ for (const database of databases) {
           validUntil: new Date(new X509Certificate(domain.certificate.raw).validTo).toISOString(),
           lastError: null,
           nextAttemptAt: null,
+          // What it covers and who issued it: pebble's intermediate.
+          names: ['www.shop.test'],
+          issuer: expect.stringMatching(/^Pebble Intermediate CA/),
         },
       });
     });

@@ -2,6 +2,7 @@ import { Alert, Group, Text } from '@mantine/core';
 import { IconAlertTriangle } from '@tabler/icons-react';
 import type { ReactNode } from 'react';
 import { exactTime } from '../../lib/time.ts';
+import { coverage } from './CertificateExpiry.tsx';
 import type { AcmeStatus as Status } from './domainValues.ts';
 
 /**
@@ -23,7 +24,9 @@ export function AcmeStatus({ status, retry }: { status: Status | undefined; retr
         Requesting a certificate…
       </Text>
     );
-  const valid = status.validUntil ? `Certificate valid until ${exactTime(status.validUntil)}` : null;
+  const valid = status.validUntil
+    ? `Certificate valid until ${exactTime(status.validUntil)}${coverage(status.names, status.issuer)}`
+    : null;
   if (!status.lastError)
     return (
       <Text size="xs" c="dimmed">

@@ -4,14 +4,23 @@ import { countOf } from '../../lib/plural.ts';
 import { exactTime } from '../../lib/time.ts';
 import { expiryOf } from './certificateExpiry.ts';
 
+/** ` · covers {names} · issued by {issuer}`, as far as they are known. */
+export function coverage(names: string[], issuer: string | null) {
+  return `${names.length > 0 ? ` · covers ${names.join(', ')}` : ''}${issuer ? ` · issued by ${issuer}` : ''}`;
+}
+
 /**
  * What a saved manual certificate covers and until when, read by the server from its chain; an
  * alert from 14 days before its end, so a renewed one can be pasted before browsers refuse it.
  */
-export function CertificateExpiry({ certificate }: { certificate: { expiresAt: string; names: string[] } }) {
+export function CertificateExpiry({
+  certificate,
+}: {
+  certificate: { expiresAt: string; names: string[]; issuer?: string | null };
+}) {
   const { state, days } = expiryOf(certificate.expiresAt);
   const until = exactTime(certificate.expiresAt);
-  const covers = certificate.names.length > 0 ? ` · covers ${certificate.names.join(', ')}` : '';
+  const covers = coverage(certificate.names, certificate.issuer ?? null);
   if (state === 'valid')
     return (
       <Text size="xs" c="dimmed">
