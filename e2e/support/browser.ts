@@ -7,16 +7,16 @@ if (!hasChromium) console.warn(`e2e: skipping the browser journeys, ${CHROMIUM} 
 /** A describe block that runs only where Chromium is installed. */
 export const describeInBrowser: ReturnType<typeof describe.skipIf> = describe.skipIf(!hasChromium);
 
+/** Chromium as the journeys run it: no sandbox (a container), no GPU, nothing fetched from outside. */
+export const BROWSER_FLAGS = [
+  '--no-sandbox',
+  '--disable-gpu',
+  '--disable-background-networking',
+  '--disable-component-update',
+  '--disable-sync',
+  '--no-first-run',
+];
+
 export function launchBrowser(): Promise<Browser> {
-  return chromium.launch({
-    executablePath: CHROMIUM,
-    args: [
-      '--no-sandbox',
-      '--disable-gpu',
-      '--disable-background-networking',
-      '--disable-component-update',
-      '--disable-sync',
-      '--no-first-run',
-    ],
-  });
+  return chromium.launch({ executablePath: CHROMIUM, args: BROWSER_FLAGS });
 }

@@ -3,5 +3,15 @@ import { swatches } from './swatches.ts';
 
 /** The color of an organization, team or site: a hex value, with the console's swatches to pick from. */
 export function ColorField(props: ColorInputProps) {
-  return <ColorInput label="Color" format="hex" swatches={swatches} fixOnBlur={false} withAsterisk {...props} />;
+  return (
+    <ColorInput
+      label="Color"
+      format="hex"
+      swatches={swatches}
+      fixOnBlur={false}
+      withAsterisk
+      eyeDropperButtonProps={{ 'aria-label': 'Pick a color from the screen' }}
+      {...props}
+    />
+  );
 }

@@ -19,7 +19,7 @@ export function EmptyState({
         <ThemeIcon size={52} radius="xl" variant="light">
           {icon}
         </ThemeIcon>
-        <Title order={3} size="h4">
+        <Title order={2} size="h4">
           {title}
         </Title>
         {description && (

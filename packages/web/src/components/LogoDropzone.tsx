@@ -33,6 +33,7 @@ export function LogoDropzone({
       loading={loading}
       style={{ flex: 1, minWidth: 220 }}
       aria-label="Logo file"
+      inputProps={{ 'aria-label': 'Logo file' }}
       activateOnClick
     >
       <Group justify="center" gap="md" mih={96} style={{ pointerEvents: 'none' }}>

@@ -46,6 +46,12 @@ export function RouteTabs({
           </Tabs.Tab>
         ))}
       </Tabs.List>
+      {/* Each tab controls a panel (`aria-controls`): the page below is the active one's content, so these stay empty. */}
+      {tabs.map((tab) => (
+        <Tabs.Panel key={tab.value} value={tab.value || BASE_TAB}>
+          {null}
+        </Tabs.Panel>
+      ))}
     </Tabs>
   );
 }

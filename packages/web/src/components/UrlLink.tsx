@@ -25,14 +25,7 @@ export function UrlLink({ url, label, size = 'sm' }: { url: string; label?: stri
       >
         {url}
       </Anchor>
-      <CopyAction
-        value={url}
-        label={`Copy ${url}`}
-        size={size === 'xs' ? 'sm' : 'md'}
-        iconSize={14}
-        variant="subtle"
-        color="gray"
-      />
+      <CopyAction value={url} label={`Copy ${url}`} size="md" iconSize={14} variant="subtle" color="gray" />
     </span>
   );
 }

@@ -60,6 +60,12 @@ export function LegalPage() {
             </Tabs.Tab>
           ))}
         </Tabs.List>
+        {/* What each tab controls (`aria-controls`): the document below is the active one's, so these stay empty. */}
+        {(Object.keys(documents) as Document[]).map((key) => (
+          <Tabs.Panel key={key} value={key}>
+            {null}
+          </Tabs.Panel>
+        ))}
       </Tabs>
       <LegalText document={document} />
     </>

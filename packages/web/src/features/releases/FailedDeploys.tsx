@@ -64,7 +64,7 @@ export function FailedDeploys({ siteId }: { siteId: string }) {
     <Paper withBorder radius="md" component="section" aria-labelledby="failed-deploys">
       <Group gap="xs" px="md" pt="md" pb="xs">
         <IconAlertTriangle size={18} color="var(--mantine-color-red-text)" aria-hidden />
-        <Title order={3} size="h5" id="failed-deploys">
+        <Title order={2} size="h5" id="failed-deploys">
           Failed deploys
         </Title>
         <Text size="sm" c="dimmed">

@@ -19,7 +19,7 @@ function CountedList({
   const id = `traffic-${title.toLowerCase().replace(/\W+/g, '-')}`;
   return (
     <Paper withBorder p="md" radius="md" component="section" aria-labelledby={id}>
-      <Title order={3} size="h5" id={id} mb="xs">
+      <Title order={2} size="h5" id={id} mb="xs">
         {title}
       </Title>
       {list.items.length === 0 ? (
@@ -72,7 +72,7 @@ export function branchLabel(branch: TrafficSummary['branches'][number]) {
 function BranchShares({ summary, onPick }: { summary: TrafficSummary; onPick: (branch: string) => void }) {
   return (
     <Paper withBorder p="md" radius="md" component="section" aria-labelledby="traffic-branches">
-      <Title order={3} size="h5" id="traffic-branches" mb="xs">
+      <Title order={2} size="h5" id="traffic-branches" mb="xs">
         Branches
       </Title>
       {summary.branches.length === 0 ? (

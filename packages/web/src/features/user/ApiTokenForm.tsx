@@ -78,6 +78,7 @@ export function ApiTokenForm({
                 description="Empty: at once"
                 placeholder="At once"
                 clearable
+                clearButtonProps={{ 'aria-label': 'Clear the activation date' }}
                 valueFormat="D MMM YYYY HH:mm"
                 presets={[
                   { value: later(1, 'hour'), label: 'In 1 hour' },
@@ -91,6 +92,7 @@ export function ApiTokenForm({
                 description="Empty: never"
                 placeholder="Never"
                 clearable
+                clearButtonProps={{ 'aria-label': 'Clear the expiry date' }}
                 valueFormat="D MMM YYYY HH:mm"
                 presets={[
                   { value: later(7, 'day'), label: 'In 7 days' },

@@ -93,6 +93,8 @@ export function ScopePicker({
           <Accordion.Item key={group} value={group}>
             <Group wrap="nowrap" gap={0} pl="md">
               <Checkbox
+                // 24px: a target of its own beside the group's control (WCAG 2.5.8).
+                size="md"
                 aria-label={`All ${scopeGroupLabels[group]} scopes`}
                 checked={scopes.length > 0 && count === scopes.length}
                 indeterminate={count > 0 && count < scopes.length}
