@@ -80,6 +80,8 @@ export async function everyOrgEvent(w: World) {
   const old = await uploadRelease(owner, w.site._id, 'v1', ['scratch']);
   await uploadRelease(owner, w.site._id, 'v2', ['scratch']);
   expectStatus(await owner.put(`/api/v1/releases/${old._id}`, { name: 'v1 renamed' }), 200);
+  expectStatus(await owner.put(`/api/v1/releases/${old._id}/password`, { password: 'secret-password' }), 200);
+  expectStatus(await owner.delete(`/api/v1/releases/${old._id}/password`), 200);
   expectStatus(await owner.delete(`/api/v1/releases/${old._id}`), 204);
   const branch = expectStatus(await owner.post(`${site}/branches`, { name: 'preview' }), 200);
   const branchPath = `${site}/branches/${branch._id}`;
