@@ -71,16 +71,23 @@ describeInBrowser('legal pages, footer, crash reports and the analytics notice',
     await context.close();
   });
 
-  it('shows the analytics notice once, remembered in local storage', async () => {
-    const { context, page } = await visit(stage, { withAnalyticsNotice: true });
-    await page.goto('/login');
+  it('shows the analytics notice once signed in (never over the sign-in form), remembered in local storage', async () => {
+    const signedOut = await visit(stage, { withAnalyticsNotice: true });
+    await signedOut.page.goto('/login');
+    await expectVisible(signedOut.page.getByRole('heading', { name: 'Shipping frontend' }));
+    await expectVisible(signedOut.page.getByText('Crash reports off'));
+    expect(await signedOut.page.getByRole('region', { name: 'Usage analytics notice' }).count()).toBe(0);
+    await signedOut.context.close();
+
+    const { context, page } = await visit(stage, { user: 'member', orgId: stage.world.org._id, withAnalyticsNotice: true });
+    await page.goto('/');
     const notice = page.getByRole('region', { name: 'Usage analytics notice' });
     await expectVisible(notice);
     await notice.getByRole('button', { name: 'Opt out' }).click();
     await expectHidden(notice);
     await expect.poll(() => page.evaluate(() => localStorage.getItem('wharf.analytics'))).toBe('off');
     await page.reload();
-    await expectVisible(page.getByRole('heading', { name: 'Shipping frontend' }));
+    await expectVisible(page.getByRole('heading', { name: 'Teams' }));
     // The footer's indicator shows once the installation's settings are known, in the same render
     // in which the notice decides whether to show.
     await expectVisible(page.getByText('Crash reports off'));

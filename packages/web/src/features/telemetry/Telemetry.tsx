@@ -27,7 +27,8 @@ export function Telemetry() {
           <CrashReportPrompt />
         </OnDemand>
       )}
-      <AnalyticsNotice />
+      {/* Only signed-in users are counted, so only they are told; the sign-in form is never covered. */}
+      {signedIn && <AnalyticsNotice />}
       {signedIn && pageShown && env.data?.analytics.enabled && (
         <OnDemand>
           <PageViewCounter />
