@@ -5,6 +5,8 @@ import { OTHER } from './tally.ts';
 import { addToList, dayOf, KEYS_WRITTEN } from './write.ts';
 
 const DAY_MS = 86_400_000;
+/** Finished days looked at for lists to trim: a few, in case housekeeping did not run for a while. */
+const RECENT_DAYS = 3;
 
 /** Forgets traffic older than the retention: hours, per-branch hours and the days' lists. */
 export async function pruneTraffic(db: Db, retentionDays: number, at: Date) {
@@ -21,10 +23,13 @@ export async function pruneTraffic(db: Db, retentionDays: number, at: Date) {
  */
 export async function compactPastDays(db: Db, at: Date) {
   const today = dayOf(at);
+  // The days that ended since the last rounds: older ones were trimmed then (the chore runs hourly).
+  const since = dayOf(new Date(at.getTime() - RECENT_DAYS * DAY_MS));
   const long = await db
     .selectFrom('traffic_top')
     .select(['site_id', 'branch', 'day', 'kind'])
     .where('day', '<', today)
+    .where('day', '>=', since)
     .where('key', '<>', OTHER)
     .groupBy(['site_id', 'branch', 'day', 'kind'])
     .having(sql`count(*)`, '>', KEYS_WRITTEN)
