@@ -79,7 +79,11 @@ describeInBrowser('legal pages, footer, crash reports and the analytics notice',
     expect(await signedOut.page.getByRole('region', { name: 'Usage analytics notice' }).count()).toBe(0);
     await signedOut.context.close();
 
-    const { context, page } = await visit(stage, { user: 'member', orgId: stage.world.org._id, withAnalyticsNotice: true });
+    const { context, page } = await visit(stage, {
+      user: 'member',
+      orgId: stage.world.org._id,
+      withAnalyticsNotice: true,
+    });
     await page.goto('/');
     const notice = page.getByRole('region', { name: 'Usage analytics notice' });
     await expectVisible(notice);

@@ -49,6 +49,7 @@ export const siteEvents = [
   'site_release_deleted',
   'site_release_password_set',
   'site_release_password_removed',
+  'site_deploy_failed',
   'site_branch_added',
   'site_branch_updated',
   'site_branch_deleted',

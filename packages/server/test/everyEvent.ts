@@ -1,3 +1,4 @@
+import { uploadForm } from './archives.ts';
 import { expectStatus, signedIn, type TestClient } from './client.ts';
 import { siteRequest } from './siteClient.ts';
 import { joinOrg, logoForm, uploadRelease, type World } from './world.ts';
@@ -77,6 +78,9 @@ export async function everyOrgEvent(w: World) {
   await hookLife(owner, site, 'site alerts');
   const token = expectStatus(await owner.post(`${site}/tokens`, { name: 'ci' }), 200);
   expectStatus(await owner.delete(`${site}/tokens/${token._id}`), 204);
+  // A refused upload is kept as a failed deploy, with its event.
+  const refused = await owner.request('POST', `${site}/releases`, uploadForm(Buffer.from('no archive'), 'broken', []));
+  if (refused.status !== 400) throw new Error(`a broken archive was answered ${refused.status}`);
   const old = await uploadRelease(owner, w.site._id, 'v1', ['scratch']);
   await uploadRelease(owner, w.site._id, 'v2', ['scratch']);
   expectStatus(await owner.put(`/api/v1/releases/${old._id}`, { name: 'v1 renamed' }), 200);

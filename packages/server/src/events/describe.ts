@@ -148,6 +148,8 @@ const sentences: Record<Exclude<EventName, 'form_submitted'>, Sentence> = {
     `${p.who} set a password on the address of release ${quoted(p.release)} of ${p.site}`,
   site_release_password_removed: (p) =>
     `${p.who} removed the password of the address of release ${quoted(p.release)} of ${p.site}`,
+  site_deploy_failed: (p) =>
+    `${p.who} could not upload ${text(p.data.name) ? `the release ${quoted(text(p.data.name)!)}` : 'a release'} to ${p.site}${fromCi(p.data)}: ${text(p.data.message) ?? text(p.data.code) ?? 'it failed'}`,
   site_branch_added: (p) => `${p.who} added the branch ${p.branch} to ${p.site}`,
   site_branch_updated: (p) =>
     Array.isArray(p.data.headers)

@@ -40,6 +40,14 @@ describe.each(databases)('failed deploys on $name', ({ postgres }) => {
     });
     // The source field came after the archive in this form: the failure was already on its way.
     expect(items[0].branches).toEqual(['preview']);
+    // Its event tells the site's open pages, its hooks and the audit log.
+    const audit = expectStatus(
+      await world.clients.owner.get(`/api/v1/orgs/${world.org._id}/audit?event=site_deploy_failed`),
+      200,
+    );
+    expect(audit.items[0].summary).toBe(
+      `The site token 'nightly' could not upload the release 'broken build' to ${world.site.name}: ${refused.body.message}`,
+    );
   });
 
   it('keeps a manifest refused at the start of an incremental deploy', async () => {

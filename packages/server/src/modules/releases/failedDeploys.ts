@@ -1,11 +1,13 @@
 import type { FailedDeploy } from '@wharf/contract';
 import type { FastifyBaseLogger, FastifyError } from 'fastify';
 import type { Executor } from '../../db/schema.ts';
+import { recordEvent } from '../../events/outbox.ts';
 import { errorBody } from '../../http/errorHandler.ts';
 import { newId, now } from '../../lib/ids.ts';
 import { readJson } from '../../lib/json.ts';
 import { type Page, pageOf } from '../../lib/paging.ts';
-import { type DeployOrigin, originColumns, originOfDeploy } from './origin.ts';
+import { siteScope } from '../sites/siteEvents.ts';
+import { auditOrigin, type DeployOrigin, originColumns, originOfDeploy } from './origin.ts';
 
 /** What is known of a deploy when it fails: at the least its site and when it began. */
 export interface DeployAttempt {
@@ -30,11 +32,12 @@ export const FAILED_DEPLOY_DAYS = 30;
 export async function recordFailedDeploy(db: Executor, log: FastifyBaseLogger, attempt: DeployAttempt, error: unknown) {
   const { code, message } = errorBody(error as FastifyError);
   const failedAt = now();
+  const id = newId();
   try {
     await db
       .insertInto('failed_deploys')
       .values({
-        id: newId(),
+        id,
         site_id: attempt.siteId,
         name: attempt.name,
         branches: JSON.stringify(attempt.branches),
@@ -46,9 +49,34 @@ export async function recordFailedDeploy(db: Executor, log: FastifyBaseLogger, a
         failed_at: failedAt,
       })
       .execute();
+    await recordFailureEvent(db, attempt, { failedDeployId: id, code, message });
   } catch (failure) {
     log.error({ err: failure, siteId: attempt.siteId, code }, 'could not keep the record of a failed deploy');
   }
+}
+
+/**
+ * The event of a failed deploy: the console's open pages of the site hear it (the header's last
+ * deploy, the list of failed deploys), and so do the site's hooks and the audit log.
+ */
+async function recordFailureEvent(
+  db: Executor,
+  attempt: DeployAttempt,
+  failure: { failedDeployId: string; code: string; message: string },
+) {
+  const site = await db
+    .selectFrom('sites')
+    .select(['id', 'org_id', 'team_id'])
+    .where('id', '=', attempt.siteId)
+    .executeTakeFirst();
+  // A deploy whose site was deleted under it: nobody is left to tell.
+  if (!site) return;
+  await recordEvent(db, {
+    name: 'site_deploy_failed',
+    actorId: attempt.origin.uploader?.userId ?? null,
+    ...siteScope(site),
+    data: { name: attempt.name, branches: attempt.branches, ...failure, ...auditOrigin(attempt.origin) },
+  });
 }
 
 /** A deploy row as it was when it failed, for its record. */

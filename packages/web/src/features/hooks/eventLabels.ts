@@ -57,6 +57,7 @@ export const eventLabels: Record<EventName, { entity: EventEntity; label: string
   site_release_deleted: entry('Releases', 'Release deleted'),
   site_release_password_set: entry('Releases', 'Release password set'),
   site_release_password_removed: entry('Releases', 'Release password removed'),
+  site_deploy_failed: entry('Releases', 'Deploy failed'),
   site_branch_added: entry('Branches', 'Branch added'),
   site_branch_updated: entry('Branches', 'Branch updated'),
   site_branch_deleted: entry('Branches', 'Branch deleted'),

@@ -12,7 +12,7 @@ const staleRoutes: [RegExp, Route[]][] = [
   [/^team_member_/, [api.listTeamMembers]],
   [/^site_(added|updated|deleted|logo_)/, [api.listTeamSites, api.listOrgSites, api.getSite]],
   // The home's sites show what each main branch serves and how the last deploy went.
-  [/^site_(release_|branch_release_set)/, [api.listOrgSites]],
+  [/^site_(release_|branch_release_set|deploy_failed)/, [api.listOrgSites]],
 ];
 
 export function refreshAfter(client: QueryClient, message: Pick<RealtimeMessage, 'name'>) {

@@ -10,6 +10,8 @@ const staleRoutes: [RegExp, Route[]][] = [
   // An upload adds the forms its .wharf.yml declares and its HTML marks.
   [/^site_release_/, [api.listBranches, api.getBranch, api.getSite, api.getRelease, api.listSiteForms]],
   [/^site_release_(renamed|deleted)/, [api.listReleases]],
+  // The header's last deploy, and the failed deploys beside the releases.
+  [/^site_deploy_failed$/, [api.getSite, api.listFailedDeploys]],
   [/^site_token_/, [api.listSiteTokens]],
   [/^site_hook_/, [api.siteHookList, api.siteHookGet]],
   [/^form_submitted$/, [api.listSubmissions]],
