@@ -10,7 +10,7 @@ export function ColorField(props: ColorInputProps) {
       swatches={swatches}
       fixOnBlur={false}
       withAsterisk
-      eyeDropperButtonProps={{ 'aria-label': 'Pick a color from the screen' }}
+      eyeDropperButtonProps={{ 'aria-label': 'Eyedropper: pick from the screen' }}
       {...props}
     />
   );
