@@ -19,6 +19,12 @@ export interface AccessRule {
   allow: readonly Role[];
   /** The events one successful call records. */
   events?: EventName[];
+  /**
+   * What a refused malformed call of an authorised caller may record besides: an upload refused
+   * for its body is kept as a failed deploy, with its event. A caller refused for who they are
+   * records nothing, whatever their input.
+   */
+  refusalEvents?: EventName[];
   /** A valid call, with whatever it needs created beforehand through the owner. */
   call(world: World, role: Role): Promise<Call> | Call;
   /** Answers that differ from the rule above, with the reason in a comment. */

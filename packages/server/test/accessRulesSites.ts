@@ -173,6 +173,7 @@ export function siteRules(): Partial<Record<RouteName, AccessRule>> {
     uploadRelease: {
       allow: siteManagers,
       events: ['site_release_created', 'site_branch_release_set'],
+      refusalEvents: ['site_deploy_failed'],
       call: async (w) => {
         // Forced: main serves these files already, and each call must make a release.
         const body = uploadForm(await tarGz(SITE_FILES), 'upload', ['main']);
