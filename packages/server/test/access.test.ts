@@ -1,4 +1,4 @@
-import { allRoutes, errorCodes, type Route, routePath, scopes } from '@wharf/contract';
+import { allRoutes, type EventName, errorCodes, type Route, routePath, scopes } from '@wharf/contract';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { z } from 'zod';
 import { freshSite } from './accessFixtures.ts';
@@ -153,7 +153,7 @@ describe.each(databases)('access matrix on $name', ({ postgres }) => {
           }
           const allowed = answer.status < 300;
           const recorded = (await eventNamesSince(server.app.db, before))
-            .filter((event) => !(allowed && rule.refusalEvents?.includes(event)))
+            .filter((event) => !(allowed && rule.refusalEvents?.includes(event as EventName)))
             .sort();
           const wanted = allowed ? [...(rule.events ?? [])].sort() : [];
           if (JSON.stringify(recorded) !== JSON.stringify(wanted)) {
