@@ -28,11 +28,18 @@ const TABLES = [
  */
 const BACKGROUND_COLUMNS: Partial<Record<(typeof TABLES)[number], string[]>> = { events: ['dispatched_at'] };
 
+/**
+ * Events that record a refusal rather than a change: a refused upload is kept as a failed deploy
+ * (not compared either), and its event says so. The input changed nothing.
+ */
+const REFUSAL_EVENTS = ['site_deploy_failed'];
+
 /** A fingerprint of every table but sessions: equal fingerprints mean nothing changed. */
 export async function snapshot(db: Db): Promise<string> {
   const hash = createHash('sha256');
   for (const table of TABLES) {
-    const rows = await db.selectFrom(table).selectAll().execute();
+    const all = await db.selectFrom(table).selectAll().execute();
+    const rows = table === 'events' ? all.filter((row) => !REFUSAL_EVENTS.includes(String(row.name))) : all;
     const skipped = BACKGROUND_COLUMNS[table] ?? [];
     const lines = rows
       .map((row) => JSON.stringify(Object.fromEntries(Object.entries(row).filter(([key]) => !skipped.includes(key)))))
