@@ -1,3 +1,7 @@
+// The home's first styles (app/mantineStyles.css, the shell's) lack these: they come with the list.
+import '@mantine/core/styles/Badge.layer.css';
+import '@mantine/core/styles/FloatingIndicator.layer.css';
+import '@mantine/core/styles/SegmentedControl.layer.css';
 import { Badge, Group, SegmentedControl, Skeleton, Stack, TextInput, Title } from '@mantine/core';
 import { IconSearch } from '@tabler/icons-react';
 import { keepPreviousData, useInfiniteQuery } from '@tanstack/react-query';

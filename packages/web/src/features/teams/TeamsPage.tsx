@@ -8,19 +8,21 @@ import { EntityAvatar } from '../../components/EntityAvatar.tsx';
 import { ErrorPanel } from '../../components/ErrorPanel.tsx';
 import { LinkRow, RowDetail, RowList } from '../../components/ListRow.tsx';
 import { LoadMore } from '../../components/LoadMore.tsx';
-import { lazyModal, lazyWithAllStyles, ModalOnDemand } from '../../components/lazyModal.tsx';
+import { lazyModal, ModalOnDemand } from '../../components/lazyModal.tsx';
 import { OnDemand } from '../../components/OnDemand.tsx';
 import { PageTitle } from '../../components/PageTitle.tsx';
 import { call, keyOf } from '../../lib/api.ts';
+import { lazyChunk } from '../../lib/chunks.ts';
 import { useCurrentOrg } from '../../lib/currentOrg.tsx';
 import { nextPage } from '../../lib/paging.ts';
 import { exactTime, relativeTime } from '../../lib/time.ts';
 
 /**
- * Below the teams, with all of Mantine's styles (badges, a segmented control) the first page does
- * not bring: it loads after the page shows, which keeps the home's first paint as light as it was.
+ * Below the teams, with the styles of the two components the first page does not bring (badges, a
+ * segmented control), not all of Mantine's (200 KB): it loads after the page shows, which keeps
+ * the home's first paint as light as it was.
  */
-const LiveSites = lazyWithAllStyles(() => import('../home/LiveSites.tsx').then((m) => m.LiveSites));
+const LiveSites = lazyChunk(() => import('../home/LiveSites.tsx').then((m) => m.LiveSites));
 
 const CreateTeamModal = lazyModal(() => import('./CreateTeamModal.tsx').then((m) => m.CreateTeamModal));
 
