@@ -66,7 +66,7 @@ export const theme = createTheme({
 });
 
 /** WCAG's contrast ratio of two colors. */
-const contrast = (a: string, b: string) => {
+export const contrast = (a: string, b: string) => {
   const [light, dark] = [luminance(a), luminance(b)].sort((x, y) => y - x) as [number, number];
   return (light + 0.05) / (dark + 0.05);
 };
@@ -119,8 +119,8 @@ function readableColors(scheme: 'light' | 'dark') {
 /**
  * Mantine's dimmed grays read below WCAG AA (4.5:1) on its own surfaces (3.3:1 on white, 2.9:1 on
  * dark hover rows): these keep at least 4.6:1 on every surface dimmed text shows on, from the body
- * to hovered and selected rows; placeholders a little lighter, at 4.8:1. Links in the dark scheme take a lighter blue (5.4:1 on cards, where
- * shade 4 read 4.0:1).
+ * to hovered and selected rows; placeholders a little lighter, at 4.8:1. Links in the dark scheme
+ * take a lighter blue (5.4:1 on cards, where shade 4 read 4.0:1).
  */
 export const cssVariablesResolver: CSSVariablesResolver = () => ({
   variables: {},
