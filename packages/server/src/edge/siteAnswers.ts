@@ -88,7 +88,8 @@ export function primaryDomainLocation(req: IncomingMessage, protocol: string, pr
   const port = /:\d+$/.exec(requestHost(req) ?? '')?.[0] ?? '';
   const url = req.url ?? '/';
   // An absolute-form target (`GET http://host/path`) keeps its path and query only.
-  const target = url.startsWith('/') ? url : (URL.parse(url)?.pathname ?? '/') + (URL.parse(url)?.search ?? '');
+  const absolute = url.startsWith('/') ? null : URL.parse(url);
+  const target = absolute ? `${absolute.pathname}${absolute.search}` : url.startsWith('/') ? url : '/';
   return `${protocol}://${primary}${port}${target}`;
 }
 
