@@ -40,7 +40,7 @@ describeInBrowser('the console and a site over HTTPS, with certificates Wharf ob
     const dnsEnv = { WHARF_DNS_SERVER: dns.server };
     // The world is built over plain HTTP first: with HTTPS on, plain HTTP only redirects.
     const plain = await startTestServer({ dataDir, env: dnsEnv });
-    world = await buildWorld(plain.url);
+    world = await buildWorld(plain.url, ['main', 'preview']);
     const { site, clients } = world;
     const domains = [
       { name: 'www.shop.test', exposeBranches: false, sslConfiguration: { type: 'acme' } },
@@ -98,7 +98,7 @@ describeInBrowser('the console and a site over HTTPS, with certificates Wharf ob
     expect((await httpsGet(httpsPort, 'www.shop.test', root)).text).toContain('Hello from Wharf');
     // The console's first HTTPS visit: its certificate is obtained during this handshake.
     const { context, page } = await signInOverHttps();
-    const visitor = await page.goto(`https://main.${world.site.name}.sites.wharf.test:${httpsPort}/`);
+    const visitor = await page.goto(`https://preview.${world.site.name}.sites.wharf.test:${httpsPort}/`);
     expect(visitor?.status()).toBe(200);
     expect(await visitor?.headerValue('strict-transport-security')).toBe('max-age=31536000');
     expect(await page.content()).toContain('Hello from Wharf');
@@ -124,7 +124,7 @@ describeInBrowser('the console and a site over HTTPS, with certificates Wharf ob
     const own = page.getByLabel(`Certificate of ${siteHost}`);
     await expectVisible(own.getByText('No certificate could be obtained'));
     await expectVisible(own.getByText(/127\.0\.0\.2.*connection refused/));
-    await expectVisible(page.getByLabel(`Certificate of main.${siteHost}`).getByText(/^Certificate valid until/));
+    await expectVisible(page.getByLabel(`Certificate of preview.${siteHost}`).getByText(/^Certificate valid until/));
     await own.scrollIntoViewIfNeeded();
     await snap(page, 'site-settings-certificate-failed');
 

@@ -123,9 +123,11 @@ async function pullRequestRun(runner: RunnerMachine, number: number, action: str
 const atThisWharf = (job: Record<string, any>) =>
   JSON.parse(JSON.stringify(job).replaceAll(EXAMPLE_URL, world.server.url)) as Record<string, any>;
 
+/** A branch's page at its address: the site's own for the main branch. */
 async function served(branch: string) {
   const port = Number(new URL(world.server.url).port);
-  return siteRequest(port, `${branch}.${world.siteName}.localhost:${port}`, '/');
+  const label = branch === 'main' ? world.siteName : `${branch}.${world.siteName}`;
+  return siteRequest(port, `${label}.localhost:${port}`, '/');
 }
 
 const branchNames = async () =>
@@ -182,7 +184,7 @@ describe("the README's CI examples, run by a stand-in of each forge's runner aga
       secrets: { WHARF_TOKEN: world.siteToken },
     };
     const push = await runActionsJob(job, context, pushed);
-    expect(push.steps.wharf?.outputs.url).toContain(`main.${world.siteName}.`);
+    expect(push.steps.wharf?.outputs.url).toContain(`//${world.siteName}.`);
     expect((await served('main')).text).toBe('<h1>built at main</h1>');
   }, 300_000);
 

@@ -45,7 +45,7 @@ describe('the upload commands the console prints, run as printed outside the rep
 
   async function servedPage() {
     const port = Number(new URL(world.server.url).port);
-    const host = `main.${world.siteName}.localhost:${port}`;
+    const host = `${world.siteName}.localhost:${port}`;
     return (await siteRequest(port, host, '/')).text;
   }
 

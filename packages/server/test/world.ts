@@ -44,7 +44,11 @@ export async function joinOrg(owner: TestClient, orgId: string, joiner: TestClie
   return member._id as string;
 }
 
-export async function buildWorld(url: string): Promise<World> {
+/**
+ * Users of every role, an organization, a team and a site whose first release `branches` serve
+ * (a branch besides `main` gives a test a branch host: `main.{site}` redirects to the site's own).
+ */
+export async function buildWorld(url: string, branches = ['main']): Promise<World> {
   let counter = 0;
   const unique = (prefix = 'x') => `${prefix}-${Date.now().toString(36)}-${counter++}`;
   const clients = {
@@ -71,7 +75,7 @@ export async function buildWorld(url: string): Promise<World> {
     200,
   );
   const site = expectStatus(await owner.post(`/api/v1/teams/${team._id}/sites`, { name: unique('site') }), 200);
-  const release = await uploadRelease(owner, site._id, 'first release', ['main']);
+  const release = await uploadRelease(owner, site._id, 'first release', branches);
   return { url, clients, org, team, site, release, memberIds, unique };
 }
 

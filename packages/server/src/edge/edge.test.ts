@@ -56,7 +56,8 @@ describe('the edge', () => {
       [{ name: 'index.html', content: 'preview' }],
     );
     expect((await get('/', {}, `feature-login.${host}`)).text).toBe('preview');
-    expect((await get('/', {}, `main.${host}`)).text).toBe('<!doctype html><title>home</title>');
+    const mainBySlug = await get('/', {}, `main.${host}`);
+    expect([mainBySlug.status, mainBySlug.headers.location]).toEqual([301, `http://${host}/`]);
   });
 
   it('answers a plain 404 for unknown hosts and branches', async () => {

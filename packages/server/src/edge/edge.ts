@@ -16,6 +16,7 @@ import { AnswerHeaders } from './answerHeaders.ts';
 import type { EdgeLog } from './edgeLog.ts';
 import type { EdgeParts } from './edgeParts.ts';
 import { FORMS_PREFIX, FormReceiver, isFormPost } from './forms.ts';
+import { mainAddressFor } from './mainAddress.ts';
 import { ManifestCache } from './manifests.ts';
 import { PasswordGate } from './passwords.ts';
 import { PendingVariants, variantsOfBlob } from './pendingVariants.ts';
@@ -31,7 +32,7 @@ import {
   applyRequestHeaders,
   failed,
   headersToWrite,
-  primaryDomainLocation,
+  movedHostLocation,
   redirectTo,
   refuse,
   type SiteRequest,
@@ -60,6 +61,7 @@ export class Edge {
   /** `.` and the sites host: a site's host name ends with it. */
   private readonly sitesSuffix: string;
   private readonly hosts: HostParser;
+  private readonly sitesHost: string;
   private readonly consoleHost: string;
   private readonly trustProxy: TrustProxy;
   private readonly db: Db;
@@ -85,7 +87,8 @@ export class Edge {
     this.forms = new FormReceiver(db, { sealer, afterCommit }, counters);
     this.gate = new PasswordGate(counters);
     this.sitesSuffix = `.${config.sitesUrl.hostname}`;
-    this.hosts = new HostParser(config.sitesUrl.hostname, config.branchHosts);
+    this.sitesHost = config.sitesUrl.hostname;
+    this.hosts = new HostParser(this.sitesHost, config.branchHosts);
     this.consoleHost = config.url.hostname;
     this.trustProxy = config.trustProxy;
     this.outbound = outbound;
@@ -186,9 +189,9 @@ export class Edge {
       return this.timeRequest(req.method, res.statusCode, startedAt);
     }
     const { site, branch } = resolved;
-    if (site.primaryDomain !== null && branch === site.mainBranch && host!.name !== site.primaryDomain) {
-      // One address for the live site: the others (its own, main.{site}, its other domains) point at it.
-      const location = primaryDomainLocation(req, clientOf(req, this.trustProxy).protocol, site.primaryDomain);
+    const mainAddress = branch === site.mainBranch ? mainAddressFor(site, host!, this.table, this.sitesHost) : null;
+    if (mainAddress !== null) {
+      const location = movedHostLocation(req, clientOf(req, this.trustProxy).protocol, mainAddress);
       const bytes = redirectTo(res, 301, location, hsts ? [['strict-transport-security', hsts]] : []);
       return this.record({ req, site, branch, path: null, host: null }, 301, bytes, startedAt);
     }

@@ -36,7 +36,10 @@ describe('flat branch hosts (WHARF_BRANCH_HOSTS=flat)', () => {
     expect(shown.branches).toContainEqual(expect.objectContaining({ name: 'feature/login', url: flat }));
 
     expect((await get(`feature-login--${site.name}`)).text).toBe('preview');
-    expect((await get(`main--${site.name}`)).status).toBe(200);
+    // The main branch has one address, the site's: its branch host points there.
+    const main = await get(`main--${site.name}`);
+    expect(main.status).toBe(301);
+    expect(main.headers.location).toBe(`http://${site.name}.localhost:${port}/`);
     expect((await get(`feature-login.${site.name}`)).status).toBe(404);
     expect((await get(`nobranch--${site.name}`)).status).toBe(404);
   });
@@ -72,10 +75,10 @@ describe('nested branch hosts (the default)', () => {
     const world = await buildWorld(server.url);
     const owner = world.clients.owner;
     const site = expectStatus(await owner.post(`/api/v1/teams/${world.team._id}/sites`, { name: 'my--shop' }), 200);
-    await uploadRelease(owner, site._id, 'v1', ['main'], [{ name: 'index.html', content: 'my shop' }]);
+    await uploadRelease(owner, site._id, 'v1', ['main', 'preview'], [{ name: 'index.html', content: 'my shop' }]);
     const port = Number(new URL(server.url).port);
     expect(site.url).toBe(`http://my--shop.localhost:${port}/`);
     expect((await siteRequest(port, `my--shop.localhost:${port}`, '/')).text).toBe('my shop');
-    expect((await siteRequest(port, `main.my--shop.localhost:${port}`, '/')).text).toBe('my shop');
+    expect((await siteRequest(port, `preview.my--shop.localhost:${port}`, '/')).text).toBe('my shop');
   });
 });

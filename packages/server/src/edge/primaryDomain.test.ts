@@ -9,7 +9,7 @@ import { buildWorld, uploadRelease, type World } from '../../test/world.ts';
 const PRIMARY = 'www.shop.test';
 const APEX = 'shop.test';
 
-describe('a primary domain: the main branch answers at one address, the others redirect to it', () => {
+describe('one address for the main branch: its primary domain, else its own; the others redirect to it', () => {
   let dns: DnsPeer;
   let server: TestServer;
   let world: World;
@@ -20,8 +20,14 @@ describe('a primary domain: the main branch answers at one address, the others r
   let releaseUrl: string;
 
   const ask = (host: string, path = '/') => siteRequest(port, `${host}:${port}`, path);
+  // The apex exposes its branches (`preview.shop.test`), and `www.shop.test` is a domain of its own.
   const domainsBody = (primary: string | null) =>
-    [PRIMARY, APEX].map((name) => ({ name, primary: name === primary, sslConfiguration: { type: 'external' } }));
+    [PRIMARY, APEX].map((name) => ({
+      name,
+      primary: name === primary,
+      exposeBranches: name === APEX,
+      sslConfiguration: { type: 'external' },
+    }));
 
   beforeAll(async () => {
     dns = await startDnsPeer();
@@ -81,6 +87,28 @@ describe('a primary domain: the main branch answers at one address, the others r
     );
     expect(saved.domains.map((domain: { primary: boolean }) => domain.primary)).toEqual([false, false]);
     await expect.poll(async () => (await ask(APEX)).status).toBe(200);
-    expect((await ask(`${site.name}.localhost`)).status).toBe(200);
+    for (const host of [PRIMARY, `${site.name}.localhost`]) expect((await ask(host)).status, host).toBe(200);
+  });
+
+  it("redirects the main branch's slug to the address it names: main.{site} to the site's own, main.{domain} to the domain", async () => {
+    const moved = [
+      [`main.${site.name}.localhost`, `${site.name}.localhost`],
+      [`main.${APEX}`, APEX],
+    ];
+    for (const [from, to] of moved) {
+      const answer = await ask(from!, '/docs/?from=old');
+      expect(answer.status, from).toBe(301);
+      expect(answer.headers.location, from).toBe(`http://${to}:${port}/docs/?from=old`);
+    }
+    for (const host of [`preview.${site.name}.localhost`, `preview.${APEX}`])
+      expect((await ask(host, '/docs/')).text, host).toBe('<p>docs</p>');
+  });
+
+  it('shows the main branch at the site address, the others at their own', async () => {
+    const shown = expectStatus(await owner.get(`/api/v1/sites/${site._id}`), 200);
+    const urls = Object.fromEntries(shown.branches.map((b: { name: string; url: string }) => [b.name, b.url]));
+    expect(urls).toEqual({ main: shown.url, preview: `http://preview.${site.name}.localhost:${port}/` });
+    const branches = expectStatus(await owner.get(`/api/v1/sites/${site._id}/branches`), 200);
+    expect(branches.find((b: { name: string }) => b.name === 'main').url).toBe(shown.url);
   });
 });

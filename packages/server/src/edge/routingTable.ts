@@ -284,6 +284,11 @@ export class RoutingTable implements HostDirectory {
     for (const { domain } of this.byDomain.values()) yield domain;
   }
 
+  /** Whether a host is a verified domain itself, not a branch under one. */
+  isDomainItself(host: string) {
+    return this.byDomain.has(host);
+  }
+
   /** Whether a host is served by the edge rather than the console. */
   isDomain(host: string) {
     if (this.byDomain.has(host)) return true;

@@ -81,16 +81,16 @@ export function safeLocation(location: string): string {
 }
 
 /**
- * Where a request to another address of the main branch goes when the site has a primary domain:
- * that domain, with the request's scheme, port (one listener serves them all), path and query.
+ * Where a request moves to another host: the same scheme, port (one listener serves them all),
+ * path and query there.
  */
-export function primaryDomainLocation(req: IncomingMessage, protocol: string, primary: string) {
+export function movedHostLocation(req: IncomingMessage, protocol: string, host: string) {
   const port = /:\d+$/.exec(requestHost(req) ?? '')?.[0] ?? '';
   const url = req.url ?? '/';
   // An absolute-form target (`GET http://host/path`) keeps its path and query only.
   const absolute = url.startsWith('/') ? null : URL.parse(url);
   const target = absolute ? `${absolute.pathname}${absolute.search}` : url.startsWith('/') ? url : '/';
-  return `${protocol}://${primary}${port}${target}`;
+  return `${protocol}://${host}${port}${target}`;
 }
 
 /** A console redirect keeps the request's query unless its target has one of its own. */

@@ -22,6 +22,24 @@ export function branchUrl(
   return `${base.protocol}//${siteLabel}.${base.host}/`;
 }
 
+/** What a branch's shown address depends on in its site: the name, and which branch is the main one. */
+export interface BranchSite {
+  name: string;
+  main_branch_id: string;
+}
+
+/**
+ * The address a branch is shown at: the site's own for its main branch, the one address the edge
+ * serves it at (its `{slug}.{site}` form redirects there), else the branch's own.
+ */
+export function branchAddress(
+  config: Pick<Config, 'sitesUrl' | 'branchHosts'>,
+  site: BranchSite,
+  branch: { id: string; slug: string },
+): string {
+  return branchUrl(config, site.name, branch.id === site.main_branch_id ? null : branch.slug);
+}
+
 /** A release's own label before `--` in its permanent address: 8 random characters of [0-9a-z]. */
 export const RELEASE_SLUG_LENGTH = 8;
 export const RELEASE_SLUG_PATTERN = /^[0-9a-z]{8}$/;

@@ -3,6 +3,7 @@ import type { Db } from '../db/schema.ts';
 import type { OutboxEvent } from '../events/outbox.ts';
 import { HttpError } from '../http/errors.ts';
 import { readJson } from '../lib/json.ts';
+import type { BranchSite } from '../lib/urls.ts';
 import { findBranch, toBranch } from '../modules/branches/queries.ts';
 import { getOrg } from '../modules/orgs/queries.ts';
 import { getRelease } from '../modules/releases/queries.ts';
@@ -18,13 +19,12 @@ export async function entityOf(db: Db, config: Config, event: OutboxEvent): Prom
   try {
     if (event.name.startsWith('site_release_') && data.releaseId && event.site_id) {
       if (event.name === 'site_release_deleted') return null;
-      const site = await getSite(db, config, event.site_id);
-      return await getRelease(db, config, site.name, data.releaseId);
+      return await getRelease(db, config, await branchSiteOf(db, config, event.site_id), data.releaseId);
     }
     if (event.name.startsWith('site_branch_') && data.branchId && event.site_id) {
       if (event.name === 'site_branch_deleted') return null;
-      const site = await getSite(db, config, event.site_id);
-      return toBranch(config, site.name, await findBranch(db, site._id, data.branchId));
+      const site = await branchSiteOf(db, config, event.site_id);
+      return toBranch(config, site, await findBranch(db, event.site_id, data.branchId));
     }
     if (event.name.startsWith('site_') && event.site_id && event.name !== 'site_deleted')
       return await getSite(db, config, event.site_id);
@@ -37,4 +37,10 @@ export async function entityOf(db: Db, config: Config, event: OutboxEvent): Prom
     throw error;
   }
   return null;
+}
+
+/** The site as its branches' addresses read it. */
+async function branchSiteOf(db: Db, config: Config, siteId: string): Promise<BranchSite> {
+  const site = await getSite(db, config, siteId);
+  return { name: site.name, main_branch_id: site.mainBranch };
 }

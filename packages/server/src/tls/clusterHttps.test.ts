@@ -30,7 +30,7 @@ describe('HTTPS in a cluster (WHARF_WORKERS=2)', () => {
     // The world is built over plain HTTP first: with HTTPS on, plain HTTP only redirects.
     dataDir = await mkdtemp(path.join(os.tmpdir(), 'wharf-cluster-https-'));
     const plain = await startTestServer({ dataDir });
-    siteName = (await buildWorld(plain.url)).site.name;
+    siteName = (await buildWorld(plain.url, ['main', 'preview'])).site.name;
     await plain.close();
     // The certificate names an OCSP responder: every worker staples its answer.
     const ocspPort = await freePort();
@@ -64,7 +64,7 @@ describe('HTTPS in a cluster (WHARF_WORKERS=2)', () => {
   });
 
   it("serves a site's branch and the console over HTTPS from every worker", async () => {
-    const host = `main.${siteName}.sites.localhost`;
+    const host = `preview.${siteName}.sites.localhost`;
     // Each request on a connection of its own: the cluster hands connections to the workers in turn.
     const answers = await Promise.all(Array.from({ length: 6 }, () => httpsGet(httpsPort, host, authority.ca)));
     expect(answers.map((answer) => answer.status)).toEqual(Array(6).fill(200));
@@ -82,7 +82,7 @@ describe('HTTPS in a cluster (WHARF_WORKERS=2)', () => {
   });
 
   it('speaks HTTP/2 from the workers: a site by :authority, and the console API (a request body too) in the worker that took the stream', async () => {
-    const siteHost = `main.${siteName}.sites.localhost`;
+    const siteHost = `preview.${siteName}.sites.localhost`;
     const sessions = await Promise.all(
       Array.from({ length: 4 }, () => http2Session(httpsPort, siteHost, authority.ca)),
     );
@@ -156,7 +156,7 @@ describe('certificates obtained over ACME in a cluster (WHARF_WORKERS=2, pebble)
   beforeAll(async () => {
     dataDir = await mkdtemp(path.join(os.tmpdir(), 'wharf-cluster-acme-'));
     const plain = await startTestServer({ dataDir });
-    siteName = (await buildWorld(plain.url)).site.name;
+    siteName = (await buildWorld(plain.url, ['main', 'preview'])).site.name;
     await plain.close();
     const port = await freePort();
     pebble = await startPebble({ httpPort: port });
@@ -180,7 +180,7 @@ describe('certificates obtained over ACME in a cluster (WHARF_WORKERS=2, pebble)
   });
 
   it('orders one certificate for a branch host however many workers are asked at once, and serves it from each', async () => {
-    const host = `main.${siteName}.sites.wharf.test`;
+    const host = `preview.${siteName}.sites.wharf.test`;
     // Connections of their own reach both workers: one orders, the other waits for its row.
     const withLog = (error: Error) => {
       throw new Error(`${error.message}\nWharf's log:\n${wharf.stdout()}${wharf.stderr()}`);

@@ -48,7 +48,7 @@ describe('HTTPS with the operator certificate (WHARF_HTTPS_PORT, WHARF_TLS_CERT,
     // The world is built over plain HTTP first: with HTTPS on, plain HTTP only redirects.
     dataDir = await mkdtemp(path.join(os.tmpdir(), 'wharf-https-'));
     const plain = await startTestServer({ dataDir });
-    siteName = (await buildWorld(plain.url)).site.name;
+    siteName = (await buildWorld(plain.url, ['main', 'preview'])).site.name;
     await plain.close();
 
     const names = ['localhost', '*.sites.localhost', `*.${siteName}.sites.localhost`];
@@ -86,7 +86,7 @@ describe('HTTPS with the operator certificate (WHARF_HTTPS_PORT, WHARF_TLS_CERT,
   });
 
   it("serves a site's branch over HTTPS, with HSTS", async () => {
-    const branch = await httpsGet(httpsPort, `main.${siteName}.sites.localhost`, authority.ca);
+    const branch = await httpsGet(httpsPort, `preview.${siteName}.sites.localhost`, authority.ca);
     expect(branch.status).toBe(200);
     expect(branch.text).toContain('Hello from Wharf');
     expect(branch.headers['strict-transport-security']).toBe('max-age=31536000');
@@ -165,9 +165,9 @@ describe('HTTPS with the operator certificate (WHARF_HTTPS_PORT, WHARF_TLS_CERT,
       status: 308,
       location: `https://localhost:${httpsPort}/sites/x?tab=1`,
     });
-    expect(await plainGet(port, `main.${siteName}.sites.localhost:${port}`, '/app.js')).toEqual({
+    expect(await plainGet(port, `preview.${siteName}.sites.localhost:${port}`, '/app.js')).toEqual({
       status: 308,
-      location: `https://main.${siteName}.sites.localhost:${httpsPort}/app.js`,
+      location: `https://preview.${siteName}.sites.localhost:${httpsPort}/app.js`,
     });
     const challenge = await plainGet(port, `${siteName}.sites.localhost`, '/.well-known/acme-challenge/token');
     expect(challenge.status).not.toBe(308);
@@ -188,7 +188,7 @@ describe('HTTPS with the operator certificate (WHARF_HTTPS_PORT, WHARF_TLS_CERT,
     writeFileSync(keyFile, next.key);
     writeFileSync(certFile, next.cert);
     const answer = await eventually(
-      () => httpsGet(httpsPort, `main.${siteName}.sites.localhost`, authority.ca),
+      () => httpsGet(httpsPort, `preview.${siteName}.sites.localhost`, authority.ca),
       (served) => served.certificate.serialNumber === next.serial,
     );
     expect(answer.text).toContain('Hello from Wharf');

@@ -3,17 +3,17 @@ import type { Config } from '../../config/types.ts';
 import type { Database, Executor } from '../../db/schema.ts';
 import { httpError } from '../../http/errors.ts';
 import { readJson } from '../../lib/json.ts';
-import { branchUrl } from '../../lib/urls.ts';
+import { type BranchSite, branchAddress } from '../../lib/urls.ts';
 
 export type BranchRow = Database['branches'];
 
-export function toBranch(config: Config, siteName: string, row: BranchRow): Branch {
+export function toBranch(config: Config, site: BranchSite, row: BranchRow): Branch {
   return {
     _id: row.id,
     siteId: row.site_id,
     name: row.name,
     slug: row.slug,
-    url: branchUrl(config, siteName, row.slug),
+    url: branchAddress(config, site, row),
     release: row.release_id,
     hasPassword: row.password_hash !== null,
     headers: readJson<Header[]>(row.headers),

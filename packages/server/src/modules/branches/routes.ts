@@ -46,7 +46,7 @@ function branchRoutes(parts: PartsOf<(typeof needs)[number]>) {
   };
 
   parts.handle(api.listBranches, access.siteViewerOrToken, async ({ site }) =>
-    (await listBranchRows(db, site.id)).map((row) => toBranch(config, site.name, row)),
+    (await listBranchRows(db, site.id)).map((row) => toBranch(config, site, row)),
   );
 
   parts.handle(api.createBranch, access.siteManager, ({ actor, site, body }) =>
@@ -61,8 +61,8 @@ function branchRoutes(parts: PartsOf<(typeof needs)[number]>) {
   });
 
   parts.handle(api.getBranch, viewable, async ({ site, branch: row }) => {
-    const currentRelease = row.release_id ? await getRelease(db, config, site.name, row.release_id) : null;
-    return { ...toBranch(config, site.name, row), currentRelease };
+    const currentRelease = row.release_id ? await getRelease(db, config, site, row.release_id) : null;
+    return { ...toBranch(config, site, row), currentRelease };
   });
 
   parts.handle(api.deleteBranch, deployable, async ({ site, branch, actorId }) => {

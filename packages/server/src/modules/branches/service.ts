@@ -133,7 +133,7 @@ export async function createBranch(
     });
     return findBranch(trx, site.id, branch.id);
   });
-  return toBranch(config, site.name, row);
+  return toBranch(config, site, row);
 }
 
 /**
@@ -169,7 +169,7 @@ export async function changeBranch(
     });
     return findBranch(trx, site.id, branch.id);
   });
-  return toBranch(config, site.name, row);
+  return toBranch(config, site, row);
 }
 
 export async function newPasswordColumns(password: string) {

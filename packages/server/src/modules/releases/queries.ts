@@ -7,7 +7,7 @@ import type { Database, Executor } from '../../db/schema.ts';
 import { httpError } from '../../http/errors.ts';
 import { readJson } from '../../lib/json.ts';
 import { countOf, type KeptCount, keptCount, offsetOf, type Page, pageIds, totalOf } from '../../lib/paging.ts';
-import { branchUrl, releaseUrl } from '../../lib/urls.ts';
+import { type BranchSite, branchAddress, releaseUrl } from '../../lib/urls.ts';
 import { formsOfReleases } from '../forms/queries.ts';
 import { releasesOfSiteNamed } from './nameSearch.ts';
 
@@ -61,7 +61,7 @@ async function servingOf(db: Executor, siteId: string, releaseIds: string[]) {
 
 function toRelease(
   config: Config,
-  siteName: string,
+  site: BranchSite,
   row: ReleaseRow,
   { branches, formsOf }: { branches: ServingBranch[]; formsOf: (releaseId: string) => Form[] },
 ): Release {
@@ -71,7 +71,7 @@ function toRelease(
     name: row.name,
     date: row.created_at,
     slug: row.slug,
-    url: releaseUrl(config, siteName, row.slug),
+    url: releaseUrl(config, site.name, row.slug),
     source: readJson<ReleaseSource>(row.source) ?? {},
     uploader: row.uploader ? readJson<ReleaseUploader>(row.uploader) : null,
     uploadMs: row.upload_ms === null ? null : Number(row.upload_ms),
@@ -83,7 +83,7 @@ function toRelease(
       .map((branch) => ({
         _id: branch.id,
         name: branch.name,
-        url: branchUrl(config, siteName, branch.slug),
+        url: branchAddress(config, site, branch),
         since: branch.set_at,
       })),
     fileCount: row.file_count,
@@ -97,7 +97,7 @@ function toRelease(
 export async function toReleases(
   db: Executor,
   config: Config,
-  siteName: string,
+  site: BranchSite,
   rows: ReleaseRow[],
 ): Promise<Release[]> {
   if (rows.length === 0) return [];
@@ -106,7 +106,7 @@ export async function toReleases(
     rows[0]!.site_id,
     rows.map((row) => row.id),
   );
-  return rows.map((row) => toRelease(config, siteName, row, serving));
+  return rows.map((row) => toRelease(config, site, row, serving));
 }
 
 export async function findRelease(db: Executor, releaseId: string) {
@@ -115,8 +115,8 @@ export async function findRelease(db: Executor, releaseId: string) {
   return row;
 }
 
-export async function getRelease(db: Executor, config: Config, siteName: string, releaseId: string) {
-  const [release] = await toReleases(db, config, siteName, [await findRelease(db, releaseId)]);
+export async function getRelease(db: Executor, config: Config, site: BranchSite, releaseId: string) {
+  const [release] = await toReleases(db, config, site, [await findRelease(db, releaseId)]);
   return release!;
 }
 
@@ -157,7 +157,7 @@ const newestReleases = reusableQuery((db, siteId: string, size: number, offset: 
 export async function listReleases(
   db: Executor,
   config: Config,
-  site: { id: string; name: string },
+  site: BranchSite & { id: string },
   filter: { search?: string; branch?: string },
   page: Page,
 ) {
@@ -176,7 +176,7 @@ export async function listReleases(
     site.id,
     rows.map((row) => row.id),
   );
-  const items = rows.map((row) => toRelease(config, site.name, row, serving));
+  const items = rows.map((row) => toRelease(config, site, row, serving));
   return { items, count };
 }
 

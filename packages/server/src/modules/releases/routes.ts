@@ -42,7 +42,7 @@ export function releaseRoutes(parts: PartsOf<'access' | 'blobs' | 'config' | 'db
     listFailedDeploys(db, site.id, query),
   );
 
-  parts.handle(api.getRelease, viewable, ({ release, site }) => getRelease(db, config, site.name, release.id));
+  parts.handle(api.getRelease, viewable, ({ release, site }) => getRelease(db, config, site, release.id));
 
   /** The release of the path, for a caller who may upload to its site (its site token too). */
   const publishable: Guard<{ release: Release; site: Database['sites'] }> = async (actor, params) => {
@@ -56,7 +56,7 @@ export function releaseRoutes(parts: PartsOf<'access' | 'blobs' | 'config' | 'db
       const origin = auditOrigin({ uploader: await uploaderOf(trx, actor), source: {} });
       return pointBranchNamed(trx, site, name, release, { actorId: personOf(actor), ...origin });
     });
-    return toBranch(config, site.name, branch);
+    return toBranch(config, site, branch);
   });
 
   parts.handle(api.listReleaseFiles, viewable, ({ release, query }) => listReleaseFiles(db, release.id, query, query));
@@ -79,7 +79,7 @@ export function releaseRoutes(parts: PartsOf<'access' | 'blobs' | 'config' | 'db
         data: { releaseId: release.id, name: body.name, previousName: release.name },
       });
     });
-    return getRelease(db, config, site.name, release.id);
+    return getRelease(db, config, site, release.id);
   });
 
   /** Sets or removes the release's own password, with its event (which has the edge read the release again). */
@@ -96,7 +96,7 @@ export function releaseRoutes(parts: PartsOf<'access' | 'blobs' | 'config' | 'db
         data: { releaseId: release.id, name: release.name },
       });
     });
-    return getRelease(db, config, site.name, release.id);
+    return getRelease(db, config, site, release.id);
   };
   parts.handle(api.setReleasePassword, manageable, async (input) =>
     changePassword(input, await newPasswordColumns(input.body.password)),
@@ -135,6 +135,6 @@ export function releaseRoutes(parts: PartsOf<'access' | 'blobs' | 'config' | 'db
         body.forms,
       );
     });
-    return getRelease(db, config, site.name, release.id);
+    return getRelease(db, config, site, release.id);
   });
 }

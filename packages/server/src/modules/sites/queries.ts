@@ -5,7 +5,7 @@ import type { Database, Db, Executor } from '../../db/schema.ts';
 import { httpError } from '../../http/errors.ts';
 import { readJson } from '../../lib/json.ts';
 import { containing, type Page, pageOf } from '../../lib/paging.ts';
-import { branchUrl } from '../../lib/urls.ts';
+import { branchAddress, branchUrl } from '../../lib/urls.ts';
 import { logoUrl } from '../logos/logoUrl.ts';
 import { certificateStatusOf, STATUS_COLUMNS } from './certificateStates.ts';
 import { certificateFacts } from './certificates.ts';
@@ -70,7 +70,7 @@ function toSite(
     url: branchUrl(config, row.name, null),
     teamId: row.team_id,
     orgId: row.org_id,
-    branches: branches.map((b) => ({ _id: b.id, name: b.name, url: branchUrl(config, row.name, b.slug) })),
+    branches: branches.map((b) => ({ _id: b.id, name: b.name, url: branchAddress(config, row, b) })),
     mainBranch: row.main_branch_id,
     spa: row.spa === 1,
     prettyUrls: row.pretty_urls === 1,

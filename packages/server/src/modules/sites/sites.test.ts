@@ -31,7 +31,7 @@ describe.each(databases)('teams and sites on $name', ({ postgres }) => {
     const site = expectStatus(await owner.post(`/api/v1/teams/${teamId}/sites`, { name: 'shop' }), 200);
     const port = new URL(server.url).port;
     expect(site.url).toBe(`http://shop.localhost:${port}/`);
-    expect(site.branches).toEqual([{ _id: site.mainBranch, name: 'main', url: `http://main.shop.localhost:${port}/` }]);
+    expect(site.branches).toEqual([{ _id: site.mainBranch, name: 'main', url: site.url }]);
     expect(site).toMatchObject({ spa: false, hasPassword: false, domains: [], headers: [] });
   });
 

@@ -47,7 +47,7 @@ for (const database of databases) {
       dns = await startDnsPeer();
       const dnsEnv = { WHARF_DNS_SERVER: dns.server };
       const plain = await startTestServer({ dataDir, env: dnsEnv, ...(schema ? { schema } : {}) });
-      const world = await buildWorld(plain.url);
+      const world = await buildWorld(plain.url, ['main', 'preview']);
       siteName = world.site.name;
       siteId = world.site._id;
       const manual = selfSignedCertificate('manual.shop.test');
@@ -131,10 +131,10 @@ for (const database of databases) {
       const site = await httpsGet(httpsPort, `${siteName}.${SITES}`, root);
       expect(site.text).toContain('Hello from Wharf');
       expect(site.certificate.subjectaltname).toBe(`DNS:${siteName}.${SITES}`);
-      const branch = await httpsGet(httpsPort, `main.${siteName}.${SITES}`, root);
+      const branch = await httpsGet(httpsPort, `preview.${siteName}.${SITES}`, root);
       expect(branch.text).toContain('Hello from Wharf');
-      expect(branch.certificate.subjectaltname).toBe(`DNS:main.${siteName}.${SITES}`);
-      expect((await certificateRow(`main.${siteName}.${SITES}`))?.site_id).toBe(siteId);
+      expect(branch.certificate.subjectaltname).toBe(`DNS:preview.${siteName}.${SITES}`);
+      expect((await certificateRow(`preview.${siteName}.${SITES}`))?.site_id).toBe(siteId);
     });
 
     it('curl verifies the chain against the CA with --resolve', async () => {
@@ -159,7 +159,7 @@ for (const database of databases) {
       const domain = await httpsGet(httpsPort, 'www.shop.test', root);
       expect(domain.text).toContain('Hello from Wharf');
       expect(domain.certificate.subjectaltname).toBe('DNS:www.shop.test');
-      expect((await httpsGet(httpsPort, 'main.www.shop.test', root)).text).toContain('Hello from Wharf');
+      expect((await httpsGet(httpsPort, 'preview.www.shop.test', root)).text).toContain('Hello from Wharf');
       expect(await handshakes(httpsPort, 'plain.shop.test', root)).toBe(false);
       expect(await certificateRow('plain.shop.test')).toBeUndefined();
       // The site's answer shows the domain's certificate: valid until when, no error.
@@ -215,7 +215,13 @@ for (const database of databases) {
       for (const name of [...refused, 'a.b.c.d.shop.test']) expect(await handshakes(httpsPort, name, root)).toBe(false);
       const rows = await server.app.db.selectFrom('tls_certificates').select('name').execute();
       expect(rows.map((row) => row.name).sort()).toEqual(
-        [CONSOLE, `${siteName}.${SITES}`, `main.${siteName}.${SITES}`, 'main.www.shop.test', 'www.shop.test'].sort(),
+        [
+          CONSOLE,
+          `${siteName}.${SITES}`,
+          `preview.${siteName}.${SITES}`,
+          'preview.www.shop.test',
+          'www.shop.test',
+        ].sort(),
       );
     });
 

@@ -24,7 +24,7 @@ describe('wildcard certificates over DNS-01 (WHARF_ACME_DNS, RFC 2136 updates to
   beforeAll(async () => {
     dataDir = await mkdtemp(path.join(os.tmpdir(), 'wharf-wildcard-'));
     const plain = await startTestServer({ dataDir });
-    siteName = (await buildWorld(plain.url)).site.name;
+    siteName = (await buildWorld(plain.url, ['main', 'preview'])).site.name;
     await plain.close();
 
     bind9 = await startBind9(ZONE);
@@ -57,7 +57,7 @@ describe('wildcard certificates over DNS-01 (WHARF_ACME_DNS, RFC 2136 updates to
   });
 
   it('serves every branch of a site under one *.{site}.{sites host} certificate', async () => {
-    const branch = await httpsGet(httpsPort, `main.${siteName}.${SITES}`, root);
+    const branch = await httpsGet(httpsPort, `preview.${siteName}.${SITES}`, root);
     expect(branch.text).toContain('Hello from Wharf');
     expect(branch.certificate.subjectaltname).toBe(`DNS:*.${siteName}.${SITES}`);
     expect(await names()).toEqual([`*.${SITES}`, `*.${siteName}.${SITES}`].sort());

@@ -232,9 +232,9 @@ export async function deployedRelease(
   branchIds: string[],
   unchanged: boolean,
 ) {
-  const release = await getRelease(db, config, site.name, releaseId);
+  const release = await getRelease(db, config, site, releaseId);
   const deployedBranches = await Promise.all(
-    branchIds.map(async (id) => toBranch(config, site.name, await findBranch(db, site.id, id))),
+    branchIds.map(async (id) => toBranch(config, site, await findBranch(db, site.id, id))),
   );
   return { ...release, deployedBranches, unchanged };
 }
