@@ -29,9 +29,15 @@ describeInBrowser('a release has its own page and address, its source, files, an
   let stage: Stage;
   let site: { _id: string; name: string; url: string };
   let release: { _id: string; url: string; name: string };
+  /** A site never deployed, first by name ('aaa-…') and last by last deploy. */
+  let quiet: { name: string };
   beforeAll(async () => {
     stage = await openStage();
     const { owner } = stage.world.clients;
+    quiet = expectStatus(
+      await owner.post(`/api/v1/teams/${stage.world.team._id}/sites`, { name: stage.world.unique('aaa') }),
+      200,
+    );
     site = expectStatus(
       await owner.post(`/api/v1/teams/${stage.world.team._id}/sites`, { name: stage.world.unique('shop') }),
       200,
@@ -107,6 +113,14 @@ describeInBrowser('a release has its own page and address, its source, files, an
     await expectVisible(row);
     await expectVisible(row.getByText(/pricing preview · .* · 7d1e4c2 by Ada Lovelace/));
     await snap(page, 'home-live-sites');
+    // The last deployed first; by name, the site never deployed comes first.
+    const firstRow = () => sites.getByRole('link').first();
+    expect(await firstRow().textContent()).toContain(site.name);
+    const byName = sites.getByRole('group', { name: 'Sort sites' }).getByRole('button', { name: 'Name' });
+    await byName.click();
+    expect(await byName.getAttribute('aria-pressed')).toBe('true');
+    await expect.poll(() => firstRow().textContent()).toContain(quiet.name);
+    await expectVisible(sites.getByRole('link', { name: new RegExp(quiet.name) }).getByText('no release'));
 
     // From the site's header, the main branch goes back to the release it served before.
     await row.click();

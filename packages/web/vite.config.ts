@@ -15,11 +15,12 @@ const toServer: ProxyOptions = {
 
 /**
  * What the sign-in page and the signed-in frame share: the footer and header pieces, and Mantine's
- * helpers. In a chunk of their own, neither page loads the other's code.
+ * helpers and text input (the sign-in form's, the home's search). In a chunk of their own,
+ * neither page loads the other's code.
  */
 const FRAME = [
   /src[\\/](app[\\/]shell[\\/](Footer|ColorSchemeToggle)|components[\\/]Brand)\.tsx$/,
-  /@mantine[\\/](core[\\/]esm[\\/](core|utils|components[\\/](Divider|ThemeIcon))|hooks)[\\/]/,
+  /@mantine[\\/](core[\\/]esm[\\/](core|utils|components[\\/](Divider|ThemeIcon|Input|InputBase|TextInput))|hooks)[\\/]/,
 ];
 
 export default defineConfig({

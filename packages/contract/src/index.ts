@@ -23,6 +23,7 @@ export * from './entities/user.ts';
 export * from './errorCodes.ts';
 export * from './errors.ts';
 export * from './events.ts';
+export * from './messages.ts';
 export * from './openapi.ts';
 export * from './realtime.ts';
 export * from './releaseConfigSchema.ts';

@@ -8,13 +8,16 @@ import { createQueryClient } from './app/queryClient.ts';
 import { watchChunkFailures } from './lib/chunks.ts';
 import { watchForNewBuilds } from './lib/consoleBuild.ts';
 import { prefetchSession } from './lib/currentOrg.tsx';
+import { systemEnvQuery } from './lib/systemEnv.ts';
 
 // Before any code is loaded on demand: a failure to load it is handled, never a blank page.
 watchChunkFailures();
 watchForNewBuilds();
-// The page's code and the session are asked for at once, before anything renders.
+// The page's code, the session and the installation's settings (whether it counts page views,
+// so whether the first page carries its notice) are asked for at once, before anything renders.
 const queryClient = createQueryClient();
 prefetchSession(queryClient);
+void queryClient.prefetchQuery(systemEnvQuery);
 preloadPageOf(window.location.pathname);
 
 const root = createRoot(document.getElementById('root')!);

@@ -1,5 +1,6 @@
 import { z } from 'zod';
-import { id, messages, name, patterns, requiredText, text } from '../validation.ts';
+import { messages, patterns } from '../messages.ts';
+import { id, name, requiredText, text } from '../validation.ts';
 import { timestamp } from './common.ts';
 import { header } from './site.ts';
 

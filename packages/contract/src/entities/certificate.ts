@@ -1,5 +1,6 @@
 import { z } from 'zod';
-import { patterns, requiredText } from '../validation.ts';
+import { patterns } from '../messages.ts';
+import { requiredText } from '../validation.ts';
 import { timestamp } from './common.ts';
 
 /**

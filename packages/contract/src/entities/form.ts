@@ -1,5 +1,6 @@
 import { z } from 'zod';
-import { email, id, matching, messages, patterns, uniqueBy } from '../validation.ts';
+import { messages, patterns } from '../messages.ts';
+import { email, id, matching, uniqueBy } from '../validation.ts';
 
 /**
  * Any form name a site may have: spec.md §5's pattern (letters and underscores) for those people

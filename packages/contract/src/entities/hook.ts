@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import { eventNames } from '../events.ts';
-import { email, messages, requiredText, text } from '../validation.ts';
+import { messages } from '../messages.ts';
+import { email, requiredText, text } from '../validation.ts';
 import { timestamp } from './common.ts';
 
 const url = requiredText().refine((value) => URL.canParse(value) && /^https?:/.test(value), 'Must be an http(s) URL');

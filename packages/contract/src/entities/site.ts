@@ -1,19 +1,7 @@
 import { z } from 'zod';
+import { messages, patterns } from '../messages.ts';
 import { reservedHeaderReason } from '../reservedHeaders.ts';
-import {
-  bool,
-  color,
-  id,
-  matching,
-  messages,
-  name,
-  password,
-  patterns,
-  requiredText,
-  siteName,
-  text,
-  uniqueBy,
-} from '../validation.ts';
+import { bool, color, id, matching, name, password, requiredText, siteName, text, uniqueBy } from '../validation.ts';
 import { certificateStatus } from './certificate.ts';
 import { logoUrl, timestamp } from './common.ts';
 

@@ -1,5 +1,6 @@
 import { z } from 'zod';
-import { id, matching, pageQuery, patterns, queryFlag } from '../validation.ts';
+import { patterns } from '../messages.ts';
+import { id, matching, pageQuery, queryFlag } from '../validation.ts';
 import { timestamp } from './common.ts';
 
 /** What a visitor posted to a form of a site (`/.wharf/forms/{form}`); the sender's address stays on the server. */

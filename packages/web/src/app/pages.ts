@@ -1,17 +1,10 @@
-import type { ComponentType } from 'react';
 import { matchPath } from 'react-router';
-import { lazyChunk } from '../lib/chunks.ts';
+import { LiveSites } from '../features/home/liveSitesOnDemand.ts';
+import { preloadable } from '../lib/chunks.ts';
 import { sessionCookieAtLoad } from '../lib/sessionCookie.ts';
 
-/**
- * A page whose code loads when it is first shown, so that each screen downloads only what it
- * uses; `preload` starts the download earlier (a failure there is left to the page's own load,
- * which tries again and says so).
- */
-function page<M, K extends keyof M>(load: () => Promise<M>, name: K) {
-  const Page = lazyChunk(async () => (await load())[name] as ComponentType);
-  return Object.assign(Page, { preload: () => load().catch(() => undefined) });
-}
+/** A page whose code loads when it is first shown: each screen downloads only what it uses. */
+const page = preloadable;
 
 /** A page beyond the first ones: it loads with all of Mantine's styles (components/allMantineStyles.ts). */
 function fullPage<M, K extends keyof M>(load: () => Promise<M>, name: K) {
@@ -44,8 +37,8 @@ export const UserHooksTab = fullPage(() => import('../features/hooks/UserHooksTa
 
 /** The pages a first load of each path shows, for a signed-in visitor (routes.tsx has the rules). */
 const signedInPages: [pattern: string, pages: { preload: () => Promise<unknown> }[]][] = [
-  ['/', [TeamsPage]],
-  ['/teams', [TeamsPage]],
+  ['/', [TeamsPage, LiveSites]],
+  ['/teams', [TeamsPage, LiveSites]],
   ['/teams/:teamId/*', [TeamPage]],
   ['/sites/:siteId/*', [SitePage]],
   ['/orgs', [OrgsPage]],

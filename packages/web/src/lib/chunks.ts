@@ -66,6 +66,18 @@ export function lazyChunk<P extends object>(load: () => Promise<ComponentType<P>
   return lazy(async () => ({ default: await loadChunk(load) }));
 }
 
+type PropsOf<C> = C extends ComponentType<infer P> ? P & object : never;
+
+/**
+ * The component `name` of a module loaded when it first shows (lazyChunk), whose code `preload`
+ * starts loading earlier; a failure there is left to the component's own load, which tries again
+ * and says so.
+ */
+export function preloadable<M, K extends keyof M>(load: () => Promise<M>, name: K) {
+  const Component = lazyChunk(async () => (await load())[name] as ComponentType<PropsOf<M[K]>>);
+  return Object.assign(Component, { preload: () => load().catch(() => undefined) });
+}
+
 /**
  * Installed once at start. Vite's preloader reports each stylesheet or script it could not fetch
  * as `vite:preloadError` before the import fails: the first such failure starts asking whether

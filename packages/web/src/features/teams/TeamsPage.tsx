@@ -12,17 +12,10 @@ import { lazyModal, ModalOnDemand } from '../../components/lazyModal.tsx';
 import { OnDemand } from '../../components/OnDemand.tsx';
 import { PageTitle } from '../../components/PageTitle.tsx';
 import { call, keyOf } from '../../lib/api.ts';
-import { lazyChunk } from '../../lib/chunks.ts';
 import { useCurrentOrg } from '../../lib/currentOrg.tsx';
 import { nextPage } from '../../lib/paging.ts';
 import { exactTime, relativeTime } from '../../lib/time.ts';
-
-/**
- * Below the teams, with the styles of the two components the first page does not bring (badges, a
- * segmented control), not all of Mantine's (200 KB): it loads after the page shows, which keeps
- * the home's first paint as light as it was.
- */
-const LiveSites = lazyChunk(() => import('../home/LiveSites.tsx').then((m) => m.LiveSites));
+import { LiveSites } from '../home/liveSitesOnDemand.ts';
 
 const CreateTeamModal = lazyModal(() => import('./CreateTeamModal.tsx').then((m) => m.CreateTeamModal));
 
