@@ -1,12 +1,18 @@
 import { DEFAULT_THEME } from '@mantine/core';
 import { describe, expect, it } from 'vitest';
-import { contrast, cssVariablesResolver, theme } from './theme.ts';
+import { contrast, readableColors } from './readableColors.ts';
+import { readableColorTable } from './readableColorTable.ts';
+import { cssVariablesResolver, theme } from './theme.ts';
 
 const { light, dark } = cssVariablesResolver({ ...DEFAULT_THEME, ...theme } as never);
 const names = Object.keys({ ...DEFAULT_THEME.colors, ...theme.colors });
 const AA = 4.5;
 
 describe('the colors the console reads in', () => {
+  it('are the shades the search finds (else: npx tsx scripts/writeReadableColors.ts in packages/web)', () => {
+    expect(readableColorTable).toEqual({ light: readableColors('light'), dark: readableColors('dark') });
+  });
+
   it.each(names)('%s: white text on a filled control, and colored text, read at AA in both schemes', (name) => {
     for (const scheme of [light, dark]) {
       expect(contrast(scheme[`--mantine-color-${name}-filled`]!, '#ffffff')).toBeGreaterThanOrEqual(AA);
