@@ -38,7 +38,7 @@ describeInBrowser("Lighthouse's accessibility is 100 on every page of a site, li
         (tab) => `${base}/${tab}`,
       ),
       ...['hooks', 'hooks/add', `hooks/${hook._id}`, `hooks/${hook._id}/deliveries`].map((tab) => `${base}/${tab}`),
-      ...['settings', 'settings/headers', 'settings/security'].map((tab) => `${base}/${tab}`),
+      ...['settings', 'settings/headers', 'settings/security', 'settings/repository'].map((tab) => `${base}/${tab}`),
       ...['', '/redirects', '/headers', '/forms', '/settings'].map((tab) => `${branch}${tab}`),
     ];
     auditor = await openAuditor(stage, 'owner');

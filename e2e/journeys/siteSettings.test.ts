@@ -175,5 +175,51 @@ describeInBrowser(
       await expectHidden(domain.getByText('Expires in 2 days'));
       await context.close();
     });
+
+    it('connects a repository, shows the deploy key to add at the forge, replaces it and disconnects', async () => {
+      const site = await newSite('built');
+      const { context, page } = await visit(stage, { user: 'teammate', orgId: stage.world.org._id });
+      await page.goto(`/sites/${site._id}/settings/repository`);
+      await expectVisible(page.getByRole('heading', { name: 'Connect a repository' }));
+      await page.getByLabel('Repository URL').fill('https://ci:secret@git.example.com/acme/shop.git');
+      await page.getByLabel('Publish directory').fill('../outside');
+      await page.getByRole('button', { name: 'Save' }).click();
+      await expectVisible(fieldError(page, 'Repository URL').getByText('Must not hold a user name, password or token'));
+      await expectVisible(fieldError(page, 'Publish directory').getByText('Must stay inside the repository'));
+      await snap(page, 'site-settings-repository-refused');
+
+      await page.getByLabel('Repository URL').fill('git@git.example.com:acme/shop.git');
+      await page.getByLabel('Publish directory').fill('dist');
+      await page.getByLabel('Build command').fill('npm ci && npm run build');
+      await page.getByRole('radio', { name: 'Build the branches listed below' }).check();
+      await page.getByRole('textbox', { name: 'Branches', exact: true }).fill('feature/*');
+      await page.getByRole('textbox', { name: 'Branches', exact: true }).press('Enter');
+      await page.getByRole('button', { name: 'Save' }).click();
+      await expectVisible(toast(page, 'Repository connected'));
+      const key = page.getByLabel('Public deploy key', { exact: true });
+      await expectVisible(key.getByText(new RegExp(`^ssh-ed25519 \\S+ wharf-${site.name}$`)));
+      const saved = expectStatus(await stage.world.clients.owner.get(`/api/v1/sites/${site._id}/repository`), 200);
+      expect(saved).toMatchObject({ publishDirectory: 'dist', branchDeploys: 'listed', branches: ['feature/*'] });
+      await key.scrollIntoViewIfNeeded();
+      await snap(page, 'site-settings-repository');
+
+      const first = await key.textContent();
+      await page.getByRole('button', { name: 'Replace key' }).click();
+      await page
+        .getByRole('dialog', { name: 'Replace the deploy key' })
+        .getByRole('button', { name: 'Replace key' })
+        .click();
+      await expectVisible(toast(page, 'Deploy key replaced: add the new one at your forge'));
+      await expect.poll(() => key.textContent()).not.toBe(first);
+
+      await page.getByRole('button', { name: 'Disconnect' }).click();
+      await page
+        .getByRole('dialog', { name: 'Disconnect the repository' })
+        .getByRole('button', { name: 'Disconnect' })
+        .click();
+      await expectVisible(page.getByRole('heading', { name: 'Connect a repository' }));
+      expect(expectStatus(await stage.world.clients.owner.get(`/api/v1/sites/${site._id}/repository`), 200)).toBeNull();
+      await context.close();
+    });
   },
 );

@@ -14,6 +14,7 @@ export * from './entities/form.ts';
 export * from './entities/hook.ts';
 export * from './entities/org.ts';
 export * from './entities/release.ts';
+export * from './entities/repository.ts';
 export * from './entities/site.ts';
 export * from './entities/submission.ts';
 export * from './entities/system.ts';

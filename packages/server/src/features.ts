@@ -14,6 +14,7 @@ import { logosFeature } from './modules/logos/routes.ts';
 import { membersFeature } from './modules/members/routes.ts';
 import { orgsFeature } from './modules/orgs/routes.ts';
 import { releasesFeature } from './modules/releases/feature.ts';
+import { repositoriesFeature } from './modules/repositories/routes.ts';
 import { sitesFeature } from './modules/sites/feature.ts';
 import { siteTokensFeature } from './modules/siteTokens/routes.ts';
 import { submissionsFeature } from './modules/submissions/routes.ts';
@@ -41,6 +42,7 @@ export const FEATURES = [
   releasesFeature,
   formsFeature,
   siteTokensFeature,
+  repositoriesFeature,
   submissionsFeature,
   apiTokensFeature,
   cliLoginsFeature,

@@ -8,6 +8,7 @@ import { orgHooks, siteHooks, teamHooks, userHooks } from './hooks.ts';
 import * as logos from './logos.ts';
 import * as orgs from './orgs.ts';
 import * as releases from './releases.ts';
+import * as repositories from './repositories.ts';
 import * as sites from './sites.ts';
 import * as submissions from './submissions.ts';
 import * as system from './system.ts';
@@ -31,6 +32,7 @@ export const api = {
   ...logos,
   ...teams,
   ...sites,
+  ...repositories,
   ...branches,
   ...releases,
   ...forms,

@@ -31,6 +31,7 @@ import * as releaseAddresses from './migrations/028_release_addresses.ts';
 import * as failedDeploys from './migrations/029_failed_deploys.ts';
 import * as branchTraffic from './migrations/030_branch_traffic.ts';
 import * as releasePasswords from './migrations/031_release_passwords.ts';
+import * as siteRepositories from './migrations/032_site_repositories.ts';
 import type { Db } from './schema.ts';
 import { withSchemaIntrospection } from './schemaIntrospection.ts';
 import { mustBeStartable } from './startable.ts';
@@ -71,6 +72,7 @@ const migrationsWith = (sealer: () => Sealer): Record<string, Migration> => ({
   '029_failed_deploys': failedDeploys,
   '030_branch_traffic': branchTraffic,
   '031_release_passwords': releasePasswords,
+  '032_site_repositories': siteRepositories,
 });
 
 /**

@@ -139,6 +139,11 @@ const sentences: Record<Exclude<EventName, 'form_submitted'>, Sentence> = {
     text(p.data.name)
       ? `${p.who} deleted the token ${quoted(text(p.data.name)!)} of ${p.site}`
       : `${p.who} deleted a token of ${p.site}`,
+  site_repository_connected: (p) =>
+    `${p.who} connected ${p.site} to the repository ${quoted(text(p.data.url) ?? 'unknown')}`,
+  site_repository_updated: (p) => `${p.who} changed how ${p.site} builds from its repository`,
+  site_repository_disconnected: (p) => `${p.who} disconnected ${p.site} from its repository`,
+  site_deploy_key_renewed: (p) => `${p.who} replaced the deploy key of ${p.site}`,
   site_release_created: (p) => `${p.who} uploaded the release ${quoted(p.release)} to ${p.site}${fromCi(p.data)}`,
   site_release_renamed: (p) =>
     `${p.who} renamed the release ${quoted(text(p.data.previousName) ?? '?')} of ${p.site} to ${quoted(p.release)}`,

@@ -72,7 +72,11 @@ export type FailedAction =
   | 'approve sign-in'
   | 'cancel sign-in'
   | 'publish release'
-  | 'list release files';
+  | 'list release files'
+  | 'get repository'
+  | 'connect repository'
+  | 'disconnect repository'
+  | 'replace deploy key';
 
 export function errorText(error: unknown): string {
   return error instanceof Error ? error.message : String(error);

@@ -61,6 +61,25 @@ export interface SiteTables {
     created_at: Iso;
   };
   site_tokens: { id: string; site_id: string; name: string; value_sealed: string; value_hash: string; created_at: Iso };
+  /** The repository a site builds from (migration 032); `branches` is JSON of glob patterns. */
+  site_repositories: {
+    site_id: string;
+    url: string;
+    production_branch: string;
+    base_directory: string;
+    build_command: string;
+    publish_directory: string;
+    image: string;
+    branch_deploys: 'all' | 'none' | 'listed';
+    branches: Json;
+    previews: number;
+    deploy_key_public: string;
+    /** The OpenSSH private key, sealed. */
+    deploy_key_sealed: string;
+    deploy_key_created_at: Iso;
+    connected_at: Iso;
+    updated_at: Iso;
+  };
   /** The forms of a site (migration 021): they outlive releases. */
   site_forms: {
     site_id: string;

@@ -164,6 +164,7 @@ export async function deleteSiteRows(trx: Executor, siteId: string) {
   await trx.deleteFrom('branch_traffic').where('site_id', '=', siteId).execute();
   await trx.deleteFrom('traffic_top').where('site_id', '=', siteId).execute();
   await trx.deleteFrom('site_tokens').where('site_id', '=', siteId).execute();
+  await trx.deleteFrom('site_repositories').where('site_id', '=', siteId).execute();
   await trx.deleteFrom('form_submissions').where('site_id', '=', siteId).execute();
   await trx.deleteFrom('site_forms').where('site_id', '=', siteId).execute();
   const { org_id } = await trx.selectFrom('sites').select('org_id').where('id', '=', siteId).executeTakeFirstOrThrow();

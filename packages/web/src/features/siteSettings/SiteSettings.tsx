@@ -1,5 +1,5 @@
 import { Card, Group, Stack, Text, Title } from '@mantine/core';
-import { IconAdjustments, IconList, IconShieldLock } from '@tabler/icons-react';
+import { IconAdjustments, IconGitBranch, IconList, IconShieldLock } from '@tabler/icons-react';
 import type { Site } from '@wharf/contract';
 import { Route, Routes } from 'react-router';
 import { DeleteSiteButton } from '../../components/DeleteSite.tsx';
@@ -7,6 +7,7 @@ import { NotFound } from '../../components/NotFound.tsx';
 import { RouteTabs } from '../../components/RouteTabs.tsx';
 import { useCurrentOrg } from '../../lib/currentOrg.tsx';
 import { GeneralSettings } from './GeneralSettings.tsx';
+import { RepositorySettings } from './RepositorySettings.tsx';
 import { RetentionSettings } from './RetentionSettings.tsx';
 import { SecuritySettings } from './SecuritySettings.tsx';
 import { SiteCertificates } from './SiteCertificates.tsx';
@@ -31,7 +32,7 @@ function DangerZone({ site }: { site: Site }) {
   );
 }
 
-/** The Settings tab of a site: General (with the danger zone), Headers and Security, each at its own address. */
+/** The Settings tab of a site: General (with the danger zone), Headers, Security and Repository, each at its own address. */
 export function SiteSettings({ site }: { site: Site }) {
   const { isAdminOrOwner } = useCurrentOrg();
   const base = `/sites/${site._id}/settings`;
@@ -45,6 +46,7 @@ export function SiteSettings({ site }: { site: Site }) {
           { value: '', label: 'General', icon: <IconAdjustments size={16} /> },
           { value: 'headers', label: 'Headers', icon: <IconList size={16} /> },
           { value: 'security', label: 'Security', icon: <IconShieldLock size={16} /> },
+          { value: 'repository', label: 'Repository', icon: <IconGitBranch size={16} /> },
         ]}
       />
       <Stack gap="lg">
@@ -63,6 +65,7 @@ export function SiteSettings({ site }: { site: Site }) {
           />
           <Route path="headers/*" element={<SiteHeadersSettings site={site} />} />
           <Route path="security" element={<SecuritySettings site={site} />} />
+          <Route path="repository" element={<RepositorySettings site={site} />} />
           <Route path="*" element={<NotFound />} />
         </Routes>
       </Stack>

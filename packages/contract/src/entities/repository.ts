@@ -1,0 +1,95 @@
+import { z } from 'zod';
+import { bool, requiredText, text } from '../validation.ts';
+import { timestamp } from './common.ts';
+
+/**
+ * Why a git URL cannot be connected, or null when it can: `https://host/path`,
+ * `ssh://[user@]host[:port]/path` or `user@host:path`, and nothing else — no credentials in it (a
+ * token belongs in a secret, not in a URL every reader of the settings sees), no `file://`, `ext::`
+ * or other transport that would run a command or read the builder's own disk, never an argument
+ * (`-…`) to git.
+ */
+export function repositoryUrlProblem(url: string): string | null {
+  if (/[\s\p{Cc}]/u.test(url)) return 'Must not hold spaces or control characters';
+  if (url.startsWith('-')) return 'Must not start with -';
+  const scpLike = /^[A-Za-z0-9._-]+@[A-Za-z0-9.-]+:(?!\/)[^\\]+$/.exec(url);
+  if (scpLike) return null;
+  const parsed = URL.parse(url);
+  if (!parsed || (parsed.protocol !== 'https:' && parsed.protocol !== 'ssh:'))
+    return 'Must be an https://, ssh:// or user@host:path URL';
+  if (parsed.password || (parsed.protocol === 'https:' && parsed.username))
+    return 'Must not hold a user name, password or token';
+  if (!parsed.hostname || parsed.pathname.replace(/\/+$/, '') === '') return 'Must name a host and a repository path';
+  return null;
+}
+
+/**
+ * Why a directory of the repository cannot be used, or null: a path relative to the repository's
+ * root (`site`, `apps/docs`), never leaving it. Empty: the root itself.
+ */
+export function repositoryPathProblem(path: string): string | null {
+  if (path === '') return null;
+  if (/[\p{Cc}\\]/u.test(path)) return 'Must not hold backslashes or control characters';
+  if (path.startsWith('/')) return 'Must be relative to the repository root';
+  if (path.split('/').some((segment) => segment === '..')) return 'Must stay inside the repository';
+  return null;
+}
+
+/** `node:24`, `registry.example.com:5000/team/builder:1.2@sha256:…`: an image reference as container engines read it. */
+export const IMAGE_PATTERN =
+  /^(?:[a-z0-9.-]+(?::\d+)?\/)?[a-z0-9]+(?:[._-][a-z0-9]+)*(?:\/[a-z0-9]+(?:[._-][a-z0-9]+)*)*(?::[A-Za-z0-9_][A-Za-z0-9_.-]{0,127})?(?:@sha256:[0-9a-f]{64})?$/;
+
+/** A branch name as git allows it, or a glob of them (`feature/*`): no spaces, no `..`, never an argument. */
+export const BRANCH_PATTERN = /^(?!-)(?!.*\.\.)[^\s\p{Cc}~^:?[\\]+$/u;
+const GLOB_PATTERN = /^(?!-)(?!.*\.\.)[^\s\p{Cc}~^:\\]+$/u;
+
+const checked = (problem: (value: string) => string | null, max: number) =>
+  text(max).superRefine((value, context) => {
+    const found = problem(value);
+    if (found) context.addIssue({ code: 'custom', message: found });
+  });
+
+/** What a site builds from: its repository and how to build it (issue: build on push). */
+export const repositoryBody = z.object({
+  url: requiredText(500).superRefine((value, context) => {
+    const found = repositoryUrlProblem(value);
+    if (found) context.addIssue({ code: 'custom', message: found });
+  }),
+  productionBranch: requiredText(200).regex(BRANCH_PATTERN, 'Must be a branch name'),
+  baseDirectory: checked(repositoryPathProblem, 200).default(''),
+  buildCommand: text(1000).default(''),
+  publishDirectory: checked(repositoryPathProblem, 200).default(''),
+  image: requiredText(300).regex(IMAGE_PATTERN, 'Must be an image reference such as node:24').default('node:24'),
+  /** Which other branches build: every one, none, or those `branches` matches. */
+  branchDeploys: z.enum(['all', 'none', 'listed'], { error: 'Must be all, none or listed' }).default('all'),
+  branches: z
+    .array(requiredText(200).regex(GLOB_PATTERN, 'Must be a branch name or a pattern such as feature/*'))
+    .max(50)
+    .default([]),
+  /** Whether pull and merge requests build previews at `pr-{number}`. */
+  previews: bool.default(true),
+});
+export type RepositoryBody = z.input<typeof repositoryBody>;
+
+/** The SSH key Wharf clones with: its public half, to add as a read-only deploy key at the forge. */
+export const deployKey = z.object({
+  publicKey: z.string().describe('OpenSSH public key, `ssh-ed25519 …`'),
+  fingerprint: z.string().describe('SHA256 fingerprint, as `ssh-keygen -l` prints it'),
+  createdAt: timestamp,
+});
+
+export const repository = z.object({
+  url: z.string(),
+  productionBranch: z.string(),
+  baseDirectory: z.string(),
+  buildCommand: z.string(),
+  publishDirectory: z.string(),
+  image: z.string(),
+  branchDeploys: z.enum(['all', 'none', 'listed']),
+  branches: z.array(z.string()),
+  previews: z.boolean(),
+  deployKey,
+  connectedAt: timestamp,
+  updatedAt: timestamp,
+});
+export type Repository = z.infer<typeof repository>;

@@ -1,0 +1,40 @@
+import { repository, repositoryBody } from '../entities/repository.ts';
+import { noContent, route } from '../route.ts';
+import { ids } from './params.ts';
+
+export const getSiteRepository = route({
+  method: 'get',
+  path: '/api/v1/sites/:siteId/repository',
+  scope: 'site_read',
+  summary: 'The repository a site builds from and how, null when none is connected',
+  params: ids('siteId'),
+  response: repository.nullable(),
+});
+
+export const setSiteRepository = route({
+  method: 'put',
+  path: '/api/v1/sites/:siteId/repository',
+  scope: 'site_update',
+  summary: 'Connect a repository to a site, or change how it builds; the first connection makes its deploy key',
+  params: ids('siteId'),
+  body: repositoryBody,
+  response: repository,
+});
+
+export const deleteSiteRepository = route({
+  method: 'delete',
+  path: '/api/v1/sites/:siteId/repository',
+  scope: 'site_update',
+  summary: 'Disconnect the repository: nothing builds any more, and its deploy key is forgotten',
+  params: ids('siteId'),
+  response: noContent,
+});
+
+export const renewDeployKey = route({
+  method: 'post',
+  path: '/api/v1/sites/:siteId/repository/deploy-key',
+  scope: 'site_update',
+  summary: 'Replace the deploy key of the repository with a new one (the old one stops working here at once)',
+  params: ids('siteId'),
+  response: repository,
+});

@@ -1,0 +1,133 @@
+import { api, type Repository } from '@wharf/contract';
+import { userOf } from '../../access/rules.ts';
+import type { Database, Executor } from '../../db/schema.ts';
+import { recordEvent } from '../../events/outbox.ts';
+import { feature } from '../../features/feature.ts';
+import type { PartsOf } from '../../features/parts.ts';
+import { httpError } from '../../http/errors.ts';
+import { now } from '../../lib/ids.ts';
+import { readJson } from '../../lib/json.ts';
+import type { Sealer } from '../../lib/secrets.ts';
+import { siteScope } from '../sites/siteEvents.ts';
+import { fingerprintOf, newDeployKey } from './deployKey.ts';
+
+type RepositoryRow = Database['site_repositories'];
+
+function toRepository(row: RepositoryRow): Repository {
+  return {
+    url: row.url,
+    productionBranch: row.production_branch,
+    baseDirectory: row.base_directory,
+    buildCommand: row.build_command,
+    publishDirectory: row.publish_directory,
+    image: row.image,
+    branchDeploys: row.branch_deploys,
+    branches: readJson<string[]>(row.branches),
+    previews: row.previews === 1,
+    // The private half never leaves the server: only builds read it.
+    deployKey: {
+      publicKey: row.deploy_key_public,
+      fingerprint: fingerprintOf(row.deploy_key_public),
+      createdAt: row.deploy_key_created_at,
+    },
+    connectedAt: row.connected_at,
+    updatedAt: row.updated_at,
+  };
+}
+
+/** A new deploy key's columns, named after the site so the forge's list of keys says whose it is. */
+function deployKeyColumns(sealer: Sealer, siteName: string, at: string) {
+  const key = newDeployKey(`wharf-${siteName}`);
+  return {
+    deploy_key_public: key.publicKey,
+    deploy_key_sealed: sealer.seal(key.privateKey),
+    deploy_key_created_at: at,
+  };
+}
+
+async function repositoryRow(db: Executor, siteId: string) {
+  return db.selectFrom('site_repositories').selectAll().where('site_id', '=', siteId).executeTakeFirst();
+}
+
+const needs = ['access', 'db', 'handle', 'sealer'] as const;
+
+/** The repository a site builds from: connected, changed, its deploy key replaced, disconnected. */
+function repositoryRoutes(parts: PartsOf<(typeof needs)[number]>) {
+  const { db, sealer, access } = parts;
+
+  parts.handle(api.getSiteRepository, access.siteViewer, async ({ site }) => {
+    const row = await repositoryRow(db, site.id);
+    return row ? toRepository(row) : null;
+  });
+
+  parts.handle(api.setSiteRepository, access.siteManager, async ({ actor, site, body }) => {
+    const at = now();
+    const settings = {
+      url: body.url,
+      production_branch: body.productionBranch,
+      base_directory: body.baseDirectory,
+      build_command: body.buildCommand,
+      publish_directory: body.publishDirectory,
+      image: body.image,
+      branch_deploys: body.branchDeploys,
+      branches: JSON.stringify(body.branches),
+      previews: body.previews ? 1 : 0,
+      updated_at: at,
+    };
+    return db.transaction().execute(async (trx) => {
+      const before = await repositoryRow(trx, site.id);
+      if (before) await trx.updateTable('site_repositories').set(settings).where('site_id', '=', site.id).execute();
+      else
+        await trx
+          .insertInto('site_repositories')
+          .values({ site_id: site.id, ...settings, ...deployKeyColumns(sealer, site.name, at), connected_at: at })
+          .execute();
+      await recordEvent(trx, {
+        name: before ? 'site_repository_updated' : 'site_repository_connected',
+        actorId: userOf(actor),
+        ...siteScope(site),
+        data: { url: body.url },
+      });
+      return toRepository((await repositoryRow(trx, site.id))!);
+    });
+  });
+
+  parts.handle(api.renewDeployKey, access.siteManager, async ({ actor, site }) =>
+    db.transaction().execute(async (trx) => {
+      const updated = await trx
+        .updateTable('site_repositories')
+        .set(deployKeyColumns(sealer, site.name, now()))
+        .where('site_id', '=', site.id)
+        .returningAll()
+        .executeTakeFirst();
+      if (!updated) throw httpError('REPOSITORY_NOT_CONNECTED', 'No repository is connected to this site');
+      await recordEvent(trx, {
+        name: 'site_deploy_key_renewed',
+        actorId: userOf(actor),
+        ...siteScope(site),
+        data: { fingerprint: fingerprintOf(updated.deploy_key_public) },
+      });
+      return toRepository(updated);
+    }),
+  );
+
+  parts.handle(api.deleteSiteRepository, access.siteManager, async ({ actor, site }) => {
+    await db.transaction().execute(async (trx) => {
+      const deleted = await trx
+        .deleteFrom('site_repositories')
+        .where('site_id', '=', site.id)
+        .returning('url')
+        .executeTakeFirst();
+      if (!deleted) throw httpError('REPOSITORY_NOT_CONNECTED', 'No repository is connected to this site');
+      await recordEvent(trx, {
+        name: 'site_repository_disconnected',
+        actorId: userOf(actor),
+        ...siteScope(site),
+        data: { url: deleted.url },
+      });
+    });
+  });
+}
+
+/** A site's connection to the repository it builds from (the first part of building on push). */
+export const repositoriesFeature = feature({ name: 'repositories', needs, routes: repositoryRoutes });
