@@ -78,6 +78,11 @@ export async function everyOrgEvent(w: World) {
   await hookLife(owner, site, 'site alerts');
   const token = expectStatus(await owner.post(`${site}/tokens`, { name: 'ci' }), 200);
   expectStatus(await owner.delete(`${site}/tokens/${token._id}`), 204);
+  const repository = { url: 'git@git.example.com:acme/site.git', productionBranch: 'main' };
+  expectStatus(await owner.put(`${site}/repository`, repository), 200);
+  expectStatus(await owner.put(`${site}/repository`, { ...repository, buildCommand: 'npm run build' }), 200);
+  expectStatus(await owner.post(`${site}/repository/deploy-key`), 200);
+  expectStatus(await owner.delete(`${site}/repository`), 204);
   // A refused upload is kept as a failed deploy, with its event.
   const refused = await owner.request('POST', `${site}/releases`, uploadForm(Buffer.from('no archive'), 'broken', []));
   if (refused.status !== 400) throw new Error(`a broken archive was answered ${refused.status}`);
