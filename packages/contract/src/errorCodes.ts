@@ -54,6 +54,8 @@ export const errorCodes = {
   SITE_NOT_FOUND: 404,
   SITE_TOKEN_NOT_FOUND: 404,
   REPOSITORY_NOT_CONNECTED: 404,
+  BUILD_NOT_FOUND: 404,
+  BUILD_HOOK_NOT_FOUND: 404,
   BRANCH_NOT_FOUND: 404,
   RELEASE_NOT_FOUND: 404,
   DEPLOY_NOT_FOUND: 404,
@@ -91,6 +93,10 @@ export const errorCodes = {
   CLI_LOGIN_ANSWERED: 409,
   /** This installation obtains no certificates over ACME: there is nothing to order again. */
   ACME_OFF: 409,
+  /** This installation runs no builds: its operator has configured no container runtime (`WHARF_BUILD_RUNTIME`). */
+  BUILDS_OFF: 409,
+  /** The build has finished: there is nothing to cancel. */
+  BUILD_FINISHED: 409,
   // 410: it was there and is gone for good.
   INVITE_EXPIRED: 410,
   DEPLOY_EXPIRED: 410,
@@ -111,6 +117,8 @@ export const errorCodes = {
   MISDIRECTED_REQUEST: 421,
   IDEMPOTENCY_KEY_REUSED: 422,
   DOMAIN_NOT_VERIFIED: 422,
+  /** The build image is not on the installation's allow-list (`WHARF_BUILD_IMAGES`). */
+  BUILD_IMAGE_NOT_ALLOWED: 422,
   RATE_LIMITED: 429,
   HEADERS_TOO_LARGE: 431,
   // 5xx: the server's side.

@@ -6,6 +6,7 @@ export * from './deployManifest.ts';
 export * from './entities/apiToken.ts';
 export * from './entities/audit.ts';
 export * from './entities/branch.ts';
+export * from './entities/build.ts';
 export * from './entities/certificate.ts';
 export * from './entities/cliLogin.ts';
 export * from './entities/common.ts';

@@ -324,6 +324,7 @@ export async function buildApp(config: Config, options: BuildOptions = {}): Prom
   await registerFeatures([...FEATURES, edgeFeature(edge.counted, { keepsTotals: !worker })], app, {
     api: config.roles.api && !primary,
     worker: config.roles.worker && !worker,
+    builder: config.roles.builder && !worker,
     start: !worker,
   });
   if (worker) worker.link.follow(dispatcher);

@@ -4,6 +4,7 @@ import { apiTokensFeature } from './modules/apiTokens/routes.ts';
 import { auditFeature } from './modules/audit/routes.ts';
 import { authFeature } from './modules/auth/routes.ts';
 import { branchesFeature } from './modules/branches/routes.ts';
+import { buildsFeature } from './modules/builds/feature.ts';
 import { cliFeature } from './modules/cli/routes.ts';
 import { cliLoginsFeature } from './modules/cliLogins/routes.ts';
 import { docsFeature } from './modules/docs/routes.ts';
@@ -43,6 +44,7 @@ export const FEATURES = [
   formsFeature,
   siteTokensFeature,
   repositoriesFeature,
+  buildsFeature,
   submissionsFeature,
   apiTokensFeature,
   cliLoginsFeature,

@@ -1,5 +1,6 @@
 import type { RouteName } from '@wharf/contract';
 import type { AccessRule } from './accessFixtures.ts';
+import { buildRules } from './accessRulesBuilds.ts';
 import { cliLoginRules } from './accessRulesCliLogins.ts';
 import { orgRules } from './accessRulesOrgs.ts';
 import { siteRules } from './accessRulesSites.ts';
@@ -9,5 +10,5 @@ export type { AccessRule, Call } from './accessFixtures.ts';
 
 /** The access rule of every implemented route: who gets a 2xx, with a valid call and its events. */
 export function accessRules(joiner: TestClient): Partial<Record<RouteName, AccessRule>> {
-  return { ...orgRules(joiner), ...siteRules(), ...cliLoginRules() };
+  return { ...orgRules(joiner), ...siteRules(), ...buildRules(), ...cliLoginRules() };
 }

@@ -1,5 +1,7 @@
+import { setTimeout as sleep } from 'node:timers/promises';
 import { uploadForm } from './archives.ts';
 import { expectStatus, signedIn, type TestClient } from './client.ts';
+import { type GitServer, startGitServer } from './gitServer.ts';
 import { siteRequest } from './siteClient.ts';
 import { joinOrg, logoForm, uploadRelease, type World } from './world.ts';
 
@@ -40,8 +42,54 @@ async function logoLife(owner: TestClient, base: string) {
   expectStatus(await owner.delete(`${base}/logo`), 204);
 }
 
-/** Makes, through the API, at least one event of every name an organization's audit log holds. */
-export async function everyOrgEvent(w: World) {
+/**
+ * A repository for the sweep's builds: plain files, which a build publishes as they are, with no
+ * container started (nothing to install, no build command), and the server settings to build it.
+ */
+export async function sweepRepository(): Promise<{ git: GitServer; env: Record<string, string> }> {
+  const git = await startGitServer('sweep');
+  await git.commit('main', 'A page', { 'index.html': '<h1>Built by Wharf</h1>' });
+  return {
+    git,
+    env: { WHARF_BUILD_RUNTIME: 'podman', WHARF_BUILD_ALLOWED_PRIVATE: '127.0.0.1', WHARF_EXTRA_CA_CERTS: git.caFile },
+  };
+}
+
+async function buildEnded(owner: TestClient, site: string, buildId: string) {
+  for (let tries = 0; tries < 600; tries++) {
+    const build = expectStatus(await owner.get(`${site}/builds/${buildId}`), 200);
+    if (!['queued', 'running'].includes(build.state)) return build;
+    await sleep(100);
+  }
+  throw new Error(`the build ${buildId} did not end in a minute`);
+}
+
+/** Each build event: a build that succeeds, one that fails, one cancelled, one from a build hook; the cache cleared. */
+async function buildLife(owner: TestClient, site: string) {
+  const built = await buildEnded(owner, site, expectStatus(await owner.post(`${site}/builds`, {}), 201)._id);
+  if (built.state !== 'succeeded') throw new Error(`the sweep's build ended ${built.state}: ${built.error}`);
+  const missing = expectStatus(await owner.post(`${site}/builds`, { gitBranch: 'no-such-branch' }), 201);
+  if ((await buildEnded(owner, site, missing._id)).state !== 'failed')
+    throw new Error('a build of no branch did not fail');
+  // The organization builds one at a time: the second waits behind the first, and is cancelled there.
+  const first = expectStatus(await owner.post(`${site}/builds`, {}), 201);
+  const second = expectStatus(await owner.post(`${site}/builds`, {}), 201);
+  expectStatus(await owner.post(`${site}/builds/${second._id}/cancel`), 200);
+  await buildEnded(owner, site, first._id);
+  await buildEnded(owner, site, second._id);
+  const hook = expectStatus(await owner.post(`${site}/build-hooks`, { name: 'CMS', gitBranch: 'main' }), 201);
+  const called = await fetch(hook.url, { method: 'POST' });
+  if (called.status !== 202) throw new Error(`the build hook answered ${called.status}`);
+  await buildEnded(owner, site, ((await called.json()) as { buildId: string }).buildId);
+  expectStatus(await owner.delete(`${site}/build-hooks/${hook._id}`), 204);
+  expectStatus(await owner.delete(`${site}/build-cache`), 204);
+}
+
+/**
+ * Makes, through the API, at least one event of every name an organization's audit log holds;
+ * the builds' events from `repositoryUrl` (`sweepRepository`).
+ */
+export async function everyOrgEvent(w: World, repositoryUrl: string) {
   const { owner, outsider } = w.clients;
   const org = `/api/v1/orgs/${w.org._id}`;
   const site = `/api/v1/sites/${w.site._id}`;
@@ -78,9 +126,10 @@ export async function everyOrgEvent(w: World) {
   await hookLife(owner, site, 'site alerts');
   const token = expectStatus(await owner.post(`${site}/tokens`, { name: 'ci' }), 200);
   expectStatus(await owner.delete(`${site}/tokens/${token._id}`), 204);
-  const repository = { url: 'git@git.example.com:acme/site.git', productionBranch: 'main' };
+  const repository = { url: repositoryUrl, productionBranch: 'main' };
   expectStatus(await owner.put(`${site}/repository`, repository), 200);
-  expectStatus(await owner.put(`${site}/repository`, { ...repository, buildCommand: 'npm run build' }), 200);
+  expectStatus(await owner.put(`${site}/repository`, { ...repository, previews: false }), 200);
+  await buildLife(owner, site);
   expectStatus(await owner.post(`${site}/repository/deploy-key`), 200);
   expectStatus(await owner.delete(`${site}/repository`), 204);
   // A refused upload is kept as a failed deploy, with its event.

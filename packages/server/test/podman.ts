@@ -26,6 +26,23 @@ export async function podman(...args: string[]) {
   return stdout.trim();
 }
 
+/** The Debian image with Node.js 24 the base images script makes: what the tests' builds run in. */
+export const NODE_IMAGE = 'docker.io/library/node:24-bookworm';
+
+/**
+ * Makes the base images (deploy/container/make-base-images.sh) unless they exist; one suite at a
+ * time (the image suite and the builds suite may run side by side).
+ */
+export async function makeBaseImages() {
+  await run(
+    'flock',
+    ['/tmp/wharf-base-images.lock', 'bash', path.join(REPOSITORY, 'deploy/container/make-base-images.sh')],
+    {
+      timeout: 20 * 60_000,
+    },
+  );
+}
+
 /**
  * Builds the repository's Containerfile as `tag`, from base images made locally when this machine
  * reaches no registry (deploy/container/make-base-images.sh), never pulled. The roots this
@@ -33,7 +50,7 @@ export async function podman(...args: string[]) {
  * the Containerfile reads. Docker's format: OCI images carry no HEALTHCHECK.
  */
 export async function buildImage(tag: string) {
-  await run('bash', [path.join(REPOSITORY, 'deploy/container/make-base-images.sh')], { timeout: 20 * 60_000 });
+  await makeBaseImages();
   const roots = process.env.NODE_EXTRA_CA_CERTS;
   await podman(
     'build',

@@ -2,6 +2,7 @@ import type { Route } from '../route.ts';
 import * as apiTokens from './apiTokens.ts';
 import * as audit from './audit.ts';
 import * as branches from './branches.ts';
+import * as builds from './builds.ts';
 import * as cliLogins from './cliLogins.ts';
 import * as forms from './forms.ts';
 import { orgHooks, siteHooks, teamHooks, userHooks } from './hooks.ts';
@@ -33,6 +34,7 @@ export const api = {
   ...teams,
   ...sites,
   ...repositories,
+  ...builds,
   ...branches,
   ...releases,
   ...forms,

@@ -35,7 +35,7 @@ describe('configuration', () => {
   it('keeps files in the data directory unless WHARF_STORAGE names a bucket, and runs every role unless WHARF_ROLE says which', () => {
     const alone = loadConfig({});
     expect(alone.storage).toEqual({ kind: 'folder' });
-    expect(alone.roles).toEqual({ api: true, edge: true, worker: true });
+    expect(alone.roles).toEqual({ api: true, edge: true, worker: true, builder: true });
     expect(alone.redisUrl).toBeNull();
     const node = loadConfig({
       WHARF_STORAGE: 's3://wharf-files/production/',
@@ -54,7 +54,7 @@ describe('configuration', () => {
     expect(loadConfig({ WHARF_STORAGE: 's3://wharf-files', WHARF_S3_TIMEOUT_SECONDS: '1.5' }).storage).toMatchObject({
       timeoutMs: 1_500,
     });
-    expect(node.roles).toEqual({ api: false, edge: true, worker: true });
+    expect(node.roles).toEqual({ api: false, edge: true, worker: true, builder: false });
     expect(node).toMatchObject({ redisUrl: 'redis://redis.internal:6379', nodeName: 'node-a' });
   });
 
@@ -67,7 +67,7 @@ describe('configuration', () => {
       'WHARF_S3_ENDPOINT must be an http:// or https:// URL',
     ],
     [{ WHARF_S3_TIMEOUT_SECONDS: '0' }, 'WHARF_S3_TIMEOUT_SECONDS must be a number of seconds, more than 0'],
-    [{ WHARF_ROLE: 'api,cron' }, 'WHARF_ROLE must be all, or a comma list of api, edge and worker (not cron)'],
+    [{ WHARF_ROLE: 'api,cron' }, 'WHARF_ROLE must be all, or a comma list of api, edge, worker and builder (not cron)'],
     [{ REDIS_URL: 'localhost:6379' }, 'REDIS_URL must be a redis:// or rediss:// URL'],
     [{ WHARF_NODE_NAME: 'node a' }, 'WHARF_NODE_NAME must be 1 to 64 letters'],
   ])('refuses %o, naming the variable', (env, message) => {

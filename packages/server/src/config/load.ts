@@ -5,6 +5,7 @@ import { z } from 'zod';
 import { clusterSettings } from '../clusterSettings.ts';
 import { parseTrustProxy, trustNobody } from '../http/trustProxy.ts';
 import { signInEnvironment, signInSettings } from '../modules/auth/signInSettings.ts';
+import { buildEnvironment, buildSettings } from '../modules/builds/buildSettings.ts';
 import { extraCaCertsSetting } from '../outbound/outsideServices.ts';
 import { privateAllowListSetting } from '../outbound/privateAllowList.ts';
 import { storageSettings } from '../storage/storageSettings.ts';
@@ -137,7 +138,8 @@ const environment = z
       .default(30),
     LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
   })
-  .extend(signInEnvironment.shape);
+  .extend(signInEnvironment.shape)
+  .extend(buildEnvironment.shape);
 
 export type Environment = z.infer<typeof environment>;
 
@@ -159,7 +161,10 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
   const signIn = signInSettings(e);
   const storage = storageSettings(e);
   const cluster = clusterSettings(e);
+  const builds = buildSettings(e);
   const problems = [...signIn.problems, ...storage.problems, ...cluster.problems, ...renamedSettings(blankless)];
+  if (e.WHARF_ROLE?.split(',').some((role) => role.trim() === 'builder') && !builds)
+    problems.push('WHARF_BUILD_RUNTIME must name a container runtime (podman or docker) for WHARF_ROLE builder');
   if (problems.length > 0) throw new ConfigError(`Invalid configuration:\n  ${problems.join('\n  ')}`);
   return {
     url,
@@ -178,6 +183,7 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
     databaseUrl: e.DATABASE_URL ?? null,
     storage: storage.settings,
     ...cluster.settings,
+    builds,
     users: parseUsers(e.WHARF_USERS),
     signIn: signIn.settings,
     secret: e.WHARF_SECRET ?? null,

@@ -68,6 +68,7 @@ export interface Config {
   storage: StorageSettings;
   /** What this process runs (`WHARF_ROLE`), and what it shares with other nodes. */
   roles: ClusterSettings['roles'];
+  builds: BuildSettings | null;
   redisUrl: ClusterSettings['redisUrl'];
   nodeName: ClusterSettings['nodeName'];
   databaseUrl: string | null;
@@ -168,6 +169,29 @@ export interface Roles {
   api: boolean;
   edge: boolean;
   worker: boolean;
+  /** Runs builds from repositories (when a container runtime is configured). */
+  builder: boolean;
+}
+
+/** Building from repositories (`WHARF_BUILD_*`); null: builds are off. */
+export interface BuildSettings {
+  /** The container engine's command: podman or docker, or a path to either. */
+  runtime: string;
+  /** The containers' network: none, or a mode of the runtime that keeps the host's own addresses out of reach. */
+  network: string;
+  /** Image references builds may use, `*` for any run of characters. */
+  images: string[];
+  pull: 'missing' | 'never' | 'always';
+  cpus: number;
+  memory: string;
+  pids: number;
+  timeoutMs: number;
+  /** Builds of one organization that run at once, across the installation. */
+  orgConcurrency: number;
+  /** Builds one builder node runs at once. */
+  slots: number;
+  /** The private hosts and networks repositories may be cloned from (`WHARF_BUILD_ALLOWED_PRIVATE`). */
+  allowedPrivate: PrivateAllowList;
 }
 
 export interface ClusterSettings {

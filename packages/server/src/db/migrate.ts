@@ -32,6 +32,7 @@ import * as failedDeploys from './migrations/029_failed_deploys.ts';
 import * as branchTraffic from './migrations/030_branch_traffic.ts';
 import * as releasePasswords from './migrations/031_release_passwords.ts';
 import * as siteRepositories from './migrations/032_site_repositories.ts';
+import * as builds from './migrations/033_builds.ts';
 import type { Db } from './schema.ts';
 import { withSchemaIntrospection } from './schemaIntrospection.ts';
 import { mustBeStartable } from './startable.ts';
@@ -73,6 +74,7 @@ const migrationsWith = (sealer: () => Sealer): Record<string, Migration> => ({
   '030_branch_traffic': branchTraffic,
   '031_release_passwords': releasePasswords,
   '032_site_repositories': siteRepositories,
+  '033_builds': builds,
 });
 
 /**

@@ -73,6 +73,12 @@ function whoActed(event: DescribableEvent, data: Data, book: EventNameBook): str
   return uploader?.kind === 'apiToken' && token ? `${name} with the API token ${quoted(token)}` : name;
 }
 
+/** `the branch 'main' (3f2a9c1)`: what a build built, its commit when known. */
+function theBuild(data: Data): string {
+  const commit = text(data.commit);
+  return `the branch ${quoted(text(data.gitBranch) ?? '?')}${commit ? ` (${commit.slice(0, 7)})` : ''}`;
+}
+
 const admin = (data: Data) => (data.admin === true ? ' as an admin' : '');
 
 /** One sentence per event of the contract; typed by every name, so a new event cannot lack one. */
@@ -144,6 +150,20 @@ const sentences: Record<Exclude<EventName, 'form_submitted'>, Sentence> = {
   site_repository_updated: (p) => `${p.who} changed how ${p.site} builds from its repository`,
   site_repository_disconnected: (p) => `${p.who} disconnected ${p.site} from its repository`,
   site_deploy_key_renewed: (p) => `${p.who} replaced the deploy key of ${p.site}`,
+  site_build_queued: (p) =>
+    text(p.data.via)
+      ? `${text(p.data.via)} queued a build of ${theBuild(p.data)} of ${p.site}`
+      : `${p.who} queued a build of ${theBuild(p.data)} of ${p.site}`,
+  site_build_started: (p) => `The build of ${theBuild(p.data)} of ${p.site} started`,
+  site_build_succeeded: (p) => `The build of ${theBuild(p.data)} of ${p.site} succeeded`,
+  site_build_failed: (p) =>
+    `The build of ${theBuild(p.data)} of ${p.site} failed: ${text(p.data.error) ?? 'no reason was given'}`,
+  site_build_cancelled: (p) => `${p.who} cancelled the build of ${theBuild(p.data)} of ${p.site}`,
+  site_build_hook_created: (p) =>
+    `${p.who} created the build hook ${quoted(text(p.data.name) ?? 'unnamed')} of ${p.site}`,
+  site_build_hook_deleted: (p) =>
+    `${p.who} deleted the build hook ${quoted(text(p.data.name) ?? 'unnamed')} of ${p.site}`,
+  site_build_cache_cleared: (p) => `${p.who} cleared the build cache of ${p.site}`,
   site_release_created: (p) => `${p.who} uploaded the release ${quoted(p.release)} to ${p.site}${fromCi(p.data)}`,
   site_release_renamed: (p) =>
     `${p.who} renamed the release ${quoted(text(p.data.previousName) ?? '?')} of ${p.site} to ${quoted(p.release)}`,
@@ -242,6 +262,8 @@ function siteLink(event: DescribableEvent, data: Data, gone: ReadonlySet<string>
     return `${site}/releases/${releaseId}`;
   if (event.name.startsWith('site_release_')) return `${site}/releases`;
   if (event.name.startsWith('site_token_')) return `${site}/tokens`;
+  const buildId = text(data.buildId);
+  if (event.name.startsWith('site_build_') && buildId && !gone.has(buildId)) return `${site}/builds/${buildId}`;
   if (event.name === 'site_added') return site;
   return `${site}/settings`;
 }

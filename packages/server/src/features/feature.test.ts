@@ -38,10 +38,20 @@ describe('features as the composition registers them', () => {
           },
         });
       const parts: Parts = server.app;
-      await registerFeatures([watcher('api node')], parts, { api: true, start: true, worker: false });
-      await registerFeatures([watcher('worker node')], parts, { api: false, start: true, worker: true });
+      await registerFeatures([watcher('api node')], parts, { api: true, start: true, worker: false, builder: false });
+      await registerFeatures([watcher('worker node')], parts, {
+        api: false,
+        start: true,
+        worker: true,
+        builder: false,
+      });
       // A cluster worker: the node's start-up ran in its primary.
-      await registerFeatures([watcher('cluster worker')], parts, { api: true, start: false, worker: false });
+      await registerFeatures([watcher('cluster worker')], parts, {
+        api: true,
+        start: false,
+        worker: false,
+        builder: false,
+      });
       expect(seen).toEqual({
         'api node routes': ['db', 'log'],
         'api node start': ['db', 'log'],

@@ -23,6 +23,8 @@ export interface Feature<N extends keyof Parts = keyof Parts> {
   readonly start?: (parts: PartsOf<NoInfer<N>>) => Promise<void>;
   /** On a node of the worker role: the jobs it sends, the events it consumes, its periodic chores. */
   readonly work?: (parts: PartsOf<NoInfer<N>>) => void;
+  /** On a node of the builder role: what runs builds. */
+  readonly build?: (parts: PartsOf<NoInfer<N>>) => void;
 }
 
 /** Declares a feature; its hooks are type-checked against the parts it names in `needs`. */
@@ -55,11 +57,13 @@ interface NodeRoles {
   api: boolean;
   start: boolean;
   worker: boolean;
+  builder: boolean;
 }
 
 /**
  * Registers the features in their declared order: every feature's routes, then on an API node the
- * rest of its API, then the start-up steps, then on a worker node the background work.
+ * rest of its API, then the start-up steps, then on a worker node the background work, then on a
+ * builder node what runs builds.
  */
 export async function registerFeatures(features: readonly Feature[], parts: Parts, roles: NodeRoles) {
   checkOrder(features);
@@ -68,4 +72,5 @@ export async function registerFeatures(features: readonly Feature[], parts: Part
   if (roles.api) for (const { declared, parts } of each) declared.onApiNodes?.(parts);
   if (roles.start) for (const { declared, parts } of each) await declared.start?.(parts);
   if (roles.worker) for (const { declared, parts } of each) declared.work?.(parts);
+  if (roles.builder) for (const { declared, parts } of each) declared.build?.(parts);
 }

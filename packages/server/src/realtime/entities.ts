@@ -5,6 +5,7 @@ import { HttpError } from '../http/errors.ts';
 import { readJson } from '../lib/json.ts';
 import type { BranchSite } from '../lib/urls.ts';
 import { findBranch, toBranch } from '../modules/branches/queries.ts';
+import { findBuild, toBuild } from '../modules/builds/buildRows.ts';
 import { getOrg } from '../modules/orgs/queries.ts';
 import { getRelease } from '../modules/releases/queries.ts';
 import { getSite } from '../modules/sites/queries.ts';
@@ -21,6 +22,8 @@ export async function entityOf(db: Db, config: Config, event: OutboxEvent): Prom
       if (event.name === 'site_release_deleted') return null;
       return await getRelease(db, config, await branchSiteOf(db, config, event.site_id), data.releaseId);
     }
+    if (event.name.startsWith('site_build_') && data.buildId && event.site_id)
+      return toBuild(await findBuild(db, event.site_id, data.buildId));
     if (event.name.startsWith('site_branch_') && data.branchId && event.site_id) {
       if (event.name === 'site_branch_deleted') return null;
       const site = await branchSiteOf(db, config, event.site_id);

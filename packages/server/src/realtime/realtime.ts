@@ -3,12 +3,14 @@ import { REALTIME_PATH, type RealtimeMessage, type RoomRequest, realtimeRooms } 
 import { Server, type Socket } from 'socket.io';
 import { type Actor, SESSION_COOKIE, sessionActor } from '../access/actor.ts';
 import { mustBeOrgMember, mustSeeSite } from '../access/rules.ts';
+import type { Db } from '../db/schema.ts';
 import type { OutboxEvent } from '../events/outbox.ts';
 import { feature } from '../features/feature.ts';
 import type { PartsOf } from '../features/parts.ts';
-import { HttpError } from '../http/errors.ts';
+import { HttpError, httpError } from '../http/errors.ts';
 import { requestHost } from '../http/requestHost.ts';
 import { readJson } from '../lib/json.ts';
+import { type BuildLogFollower, followBuildLogs } from './buildLogs.ts';
 import { entityOf } from './entities.ts';
 
 async function cookieActor(
@@ -31,7 +33,15 @@ async function mayJoin(
   request: RoomRequest,
 ) {
   if (request.room === 'org') await mustBeOrgMember(parts.db, actor, request.id);
-  else await mustSeeSite(parts.db, actor, request.id);
+  else if (request.room === 'site') await mustSeeSite(parts.db, actor, request.id);
+  else await mustSeeSite(parts.db, actor, await siteOfBuild(parts.db, request.id));
+}
+
+/** The site a build belongs to; a build that does not exist is refused as a site that does not. */
+async function siteOfBuild(db: Db, buildId: string) {
+  const build = await db.selectFrom('builds').select('site_id').where('id', '=', buildId).executeTakeFirst();
+  if (!build) throw httpError('BUILD_NOT_FOUND', 'Build not found');
+  return build.site_id;
 }
 
 /** A failure that is not a refusal (a database down, a bug): logged with where it happened. */
@@ -51,11 +61,13 @@ function handleRooms(
   parts: PartsOf<'config' | 'db' | 'dispatcher' | 'fastify' | 'lifecycle' | 'log'>,
   socket: Socket,
   actor: Actor,
+  buildLogs: BuildLogFollower,
 ) {
   socket.on('join', async (request: unknown, ack?: (answer: { ok: boolean; message?: string }) => void) => {
     if (!isRoomRequest(request)) return ack?.({ ok: false, message: 'Send { room: "org" | "site", id }' });
     try {
       await mayJoin(parts, actor, request);
+      if (request.room === 'build') await buildLogs.startFollowing(request.id);
       await socket.join(`${request.room}:${request.id}`);
       ack?.({ ok: true });
     } catch (error) {
@@ -116,7 +128,8 @@ function attachRealtime(parts: PartsOf<'config' | 'db' | 'dispatcher' | 'fastify
     socket.data.actor = actor;
     next();
   });
-  io.on('connection', (socket) => handleRooms(parts, socket, socket.data.actor as Actor));
+  const buildLogs = followBuildLogs(io, parts.db, parts.log);
+  io.on('connection', (socket) => handleRooms(parts, socket, socket.data.actor as Actor, buildLogs));
 
   const broadcast = async (events: OutboxEvent[]) => {
     for (const event of events) {
@@ -143,6 +156,7 @@ function attachRealtime(parts: PartsOf<'config' | 'db' | 'dispatcher' | 'fastify
   };
   parts.dispatcher.addLive({ name: 'real-time', consume: broadcast });
   parts.fastify.addHook('onClose', async () => {
+    buildLogs.stop();
     await new Promise<void>((resolve) => io.close(() => resolve()));
   });
   return { io };

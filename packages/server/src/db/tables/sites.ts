@@ -79,6 +79,46 @@ export interface SiteTables {
     deploy_key_created_at: Iso;
     connected_at: Iso;
     updated_at: Iso;
+    /** When 'clear cache' was asked for last (migration 033): builders drop caches saved before. */
+    cache_cleared_at: Iso | null;
+  };
+  /** Builds of a site (migration 033), also the builders' queue; `source` and `phases` are JSON. */
+  builds: {
+    id: string;
+    site_id: string;
+    org_id: string;
+    git_branch: string;
+    branch: string;
+    source: Json;
+    trigger: 'manual' | 'hook' | 'push' | 'pullRequest' | 'retry';
+    triggered_by: string | null;
+    actor_id: string | null;
+    retry_of: string | null;
+    image: string;
+    state: 'queued' | 'running' | 'succeeded' | 'failed' | 'cancelled';
+    phases: Json;
+    error: string | null;
+    release_id: string | null;
+    cancel_requested: Flag;
+    /** The builder node running it, and until when its claim holds unless renewed. */
+    node: string | null;
+    lease_until: Iso | null;
+    /** Lines of its log so far: the next line's seq. */
+    log_lines: number;
+    created_at: Iso;
+    started_at: Iso | null;
+    finished_at: Iso | null;
+  };
+  build_log: { build_id: string; seq: number; at: Iso; text: string };
+  /** Secret addresses that queue a build of a branch; only the token's hash is kept. */
+  build_hooks: {
+    id: string;
+    site_id: string;
+    name: string;
+    git_branch: string;
+    token_hash: string;
+    created_at: Iso;
+    last_used_at: Iso | null;
   };
   /** The forms of a site (migration 021): they outlive releases. */
   site_forms: {

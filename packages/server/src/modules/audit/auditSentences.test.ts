@@ -1,7 +1,7 @@
 import { type AuditEntry, orgEvents, siteEvents, teamEvents } from '@wharf/contract';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { expectStatus, type TestClient } from '../../../test/client.ts';
-import { everyOrgEvent } from '../../../test/everyEvent.ts';
+import { everyOrgEvent, sweepRepository } from '../../../test/everyEvent.ts';
 import { databases, startTestServer, type TestServer } from '../../../test/harness.ts';
 import { buildWorld, type World } from '../../../test/world.ts';
 
@@ -20,16 +20,21 @@ describe.each(databases)('audit log sentences on $name', ({ postgres }) => {
   let log: AuditEntry[];
   let doomedSiteName: string;
   let teamSiteName: string;
+  let repository: Awaited<ReturnType<typeof sweepRepository>>;
 
   beforeAll(async () => {
-    server = await startTestServer({ postgres });
+    repository = await sweepRepository();
+    server = await startTestServer({ postgres, env: repository.env });
     world = await buildWorld(server.url);
-    const made = await everyOrgEvent(world);
+    const made = await everyOrgEvent(world, repository.git.url);
     doomedSiteName = made.doomedSite.name;
     teamSiteName = made.teamSite.name;
     log = await wholeLog(world.clients.owner, world.org._id);
-  }, 60_000);
-  afterAll(() => server?.close());
+  }, 90_000);
+  afterAll(async () => {
+    await server?.close();
+    await repository?.git.close();
+  });
 
   it('holds every event an organization can have, each in a sentence of its own', () => {
     const names = new Set(log.map((entry) => entry.event));
@@ -57,8 +62,16 @@ describe.each(databases)('audit log sentences on $name', ({ postgres }) => {
         `owner created the site ${site}`,
         `owner set a password on ${site}`,
         `owner deleted the token 'ci' of ${site}`,
-        `owner connected ${site} to the repository 'git@git.example.com:acme/site.git'`,
+        `owner connected ${site} to the repository '${repository.git.url}'`,
         `owner changed how ${site} builds from its repository`,
+        `owner queued a build of the branch 'main' of ${site}`,
+        expect.stringMatching(new RegExp(`^The build of the branch 'main' \\([0-9a-f]{7}\\) of ${site} succeeded$`)),
+        `The build of the branch 'no-such-branch' of ${site} failed: Could not fetch the branch no-such-branch of ${repository.git.url}`,
+        `owner cancelled the build of the branch 'main' of ${site}`,
+        `owner created the build hook 'CMS' of ${site}`,
+        `The build hook 'CMS' queued a build of the branch 'main' of ${site}`,
+        `owner deleted the build hook 'CMS' of ${site}`,
+        `owner cleared the build cache of ${site}`,
         `owner replaced the deploy key of ${site}`,
         `owner disconnected ${site} from its repository`,
         `owner uploaded the release 'first release' to ${site}`,

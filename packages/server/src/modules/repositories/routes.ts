@@ -8,6 +8,7 @@ import { httpError } from '../../http/errors.ts';
 import { now } from '../../lib/ids.ts';
 import { readJson } from '../../lib/json.ts';
 import type { Sealer } from '../../lib/secrets.ts';
+import { imageAllowed } from '../builds/buildSettings.ts';
 import { siteScope } from '../sites/siteEvents.ts';
 import { fingerprintOf, newDeployKey } from './deployKey.ts';
 
@@ -49,7 +50,7 @@ async function repositoryRow(db: Executor, siteId: string) {
   return db.selectFrom('site_repositories').selectAll().where('site_id', '=', siteId).executeTakeFirst();
 }
 
-const needs = ['access', 'db', 'handle', 'sealer'] as const;
+const needs = ['access', 'config', 'db', 'handle', 'sealer'] as const;
 
 /** The repository a site builds from: connected, changed, its deploy key replaced, disconnected. */
 function repositoryRoutes(parts: PartsOf<(typeof needs)[number]>) {
@@ -61,6 +62,12 @@ function repositoryRoutes(parts: PartsOf<(typeof needs)[number]>) {
   });
 
   parts.handle(api.setSiteRepository, access.siteManager, async ({ actor, site, body }) => {
+    const builds = parts.config.builds;
+    if (builds && !imageAllowed(builds, body.image))
+      throw httpError(
+        'BUILD_IMAGE_NOT_ALLOWED',
+        `The image ${body.image} is not allowed on this installation: ask its operator`,
+      );
     const at = now();
     const settings = {
       url: body.url,

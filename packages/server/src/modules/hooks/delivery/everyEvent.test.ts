@@ -1,7 +1,7 @@
 import { eventNames, type Hook, hookEventsByContext } from '@wharf/contract';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { expectStatus } from '../../../../test/client.ts';
-import { everyOrgEvent } from '../../../../test/everyEvent.ts';
+import { everyOrgEvent, sweepRepository } from '../../../../test/everyEvent.ts';
 import { SWEEP_TIMEOUT, startTestServer, type TestServer } from '../../../../test/harness.ts';
 import { startReceiver } from '../../../../test/receiver.ts';
 import { type SmtpPeer, startSmtpPeer } from '../../../../test/smtpPeer.ts';
@@ -29,6 +29,7 @@ describe('every event, to every kind of hook', () => {
   let server: TestServer;
   let world: World;
   let smtp: SmtpPeer;
+  let repository: Awaited<ReturnType<typeof sweepRepository>>;
   const receivers: Record<'web' | 'slack' | 'mattermost', Receiver> = {} as never;
   // An organization's hooks hear all that happens in it; its creation and API tokens, its user's.
   const events = eventNames;
@@ -37,7 +38,10 @@ describe('every event, to every kind of hook', () => {
     smtp = await startSmtpPeer();
     for (const type of ['web', 'slack', 'mattermost'] as const)
       receivers[type] = await startReceiver(() => ({ status: 200 }));
-    server = await startTestServer({ env: { WHARF_ALLOW_PRIVATE_UPSTREAMS: 'on', SMTP_URL: smtp.url } });
+    repository = await sweepRepository();
+    server = await startTestServer({
+      env: { WHARF_ALLOW_PRIVATE_UPSTREAMS: 'on', SMTP_URL: smtp.url, ...repository.env },
+    });
     world = await buildWorld(server.url);
     const { owner } = world.clients;
     const subscribe = async (type: Hook['type'], config: Record<string, string>) => {
@@ -51,7 +55,7 @@ describe('every event, to every kind of hook', () => {
     };
     for (const type of ['web', 'slack', 'mattermost'] as const) await subscribe(type, { url: receivers[type].url });
     await subscribe('email', { to: 'ops@example.com' });
-    await everyOrgEvent(world);
+    await everyOrgEvent(world, repository.git.url);
     expectStatus(await owner.post('/api/v1/orgs', { name: 'Second' }), 200);
     const token = expectStatus(await owner.post('/api/v1/api-tokens', { name: 'ci', scopes: [] }), 200);
     const changed = { name: 'ci, renamed', activatesAt: token.activatesAt, expiresAt: null, scopes: [] };
@@ -62,6 +66,7 @@ describe('every event, to every kind of hook', () => {
     await server?.close();
     await Promise.all(Object.values(receivers).map((receiver) => receiver.close()));
     await smtp?.close();
+    await repository?.git.close();
   });
 
   it(

@@ -1,0 +1,69 @@
+import { feature } from '../../features/feature.ts';
+import { OutboundGuard } from '../../outbound/guard.ts';
+import { buildHookRoutes } from './buildHooks.ts';
+import { buildRoutes } from './routes.ts';
+import { Builder } from './runner/builder.ts';
+
+/**
+ * Building from repositories: a site's builds and build hooks on every node; on a node of the
+ * builder role with a container runtime configured, the builder that runs them.
+ */
+export const buildsFeature = feature({
+  name: 'builds',
+  after: ['releases'],
+  needs: [
+    'access',
+    'blobs',
+    'config',
+    'db',
+    'deployMetrics',
+    'dispatcher',
+    'fastify',
+    'handle',
+    'jobs',
+    'log',
+    'node',
+    'sealer',
+  ],
+  routes(parts) {
+    buildRoutes(parts);
+    buildHookRoutes(parts);
+  },
+  build(parts) {
+    const settings = parts.config.builds;
+    if (!settings) return;
+    const guard = new OutboundGuard({
+      allowPrivate: parts.config.allowPrivateUpstreams,
+      allowList: settings.allowedPrivate,
+      extraCaCerts: parts.config.extraCaCerts,
+      log: parts.log,
+    });
+    const builder = new Builder(
+      {
+        release: parts,
+        sealer: parts.sealer,
+        settings,
+        guard,
+        settle: (seq) => parts.dispatcher.settled(seq, 5_000),
+      },
+      parts.node.instance,
+      parts.log,
+    );
+    // A queued build starts at once, a cancelled one stops at once, on whichever node hears it.
+    parts.dispatcher.addLive({
+      name: 'builds',
+      async consume(events) {
+        for (const event of events) {
+          if (event.name === 'site_build_queued') void builder.wake();
+          if (event.name === 'site_build_cancelled') builder.cancel(JSON.parse(event.data).buildId);
+        }
+      },
+    });
+    // Before the database closes (onClose): the builds under way end as failed, and say so.
+    parts.fastify.addHook('preClose', async () => {
+      await builder.close();
+      guard.close();
+    });
+    void builder.run();
+  },
+});

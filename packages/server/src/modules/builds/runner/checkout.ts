@@ -1,0 +1,103 @@
+import { mkdir, writeFile } from 'node:fs/promises';
+import path from 'node:path';
+import { rootCertificates } from 'node:tls';
+import type { BuildLog } from './buildLog.ts';
+import { runLogged, runQuietly } from './processes.ts';
+import { BuildStepFailed } from './stepFailed.ts';
+
+export interface CheckoutRequest {
+  url: string;
+  gitBranch: string;
+  /** The exact commit to build; without it, the branch's head now. */
+  commit?: string;
+  /** The deploy key's private half, in OpenSSH's format. */
+  deployKey: string;
+  /** CA certificates to trust besides the usual roots (`WHARF_EXTRA_CA_CERTS`). */
+  extraCaCerts: readonly string[];
+  /** A folder of this build's own: the checkout goes to `repository/` in it. */
+  workDir: string;
+  log: BuildLog;
+  signal: AbortSignal;
+}
+
+export interface CheckedOut {
+  dir: string;
+  commit: string;
+  author: string;
+  message: string;
+}
+
+/**
+ * Git's environment for a checkout that reads nothing of this machine's git or ssh settings and
+ * runs nothing of the repository's: no system or user configuration (so no filter, hook or
+ * credential helper), no prompt, only the https and ssh transports (never `file` or `ext`, also
+ * for anything a fetch might follow), and ssh with the deploy key alone, no agent, a host key
+ * learnt on first use into this build's own file.
+ */
+async function gitEnvironment(request: CheckoutRequest): Promise<NodeJS.ProcessEnv> {
+  const home = path.join(request.workDir, 'home');
+  const sshDir = path.join(request.workDir, 'ssh');
+  await mkdir(home, { recursive: true });
+  await mkdir(sshDir, { recursive: true, mode: 0o700 });
+  const key = path.join(sshDir, 'deploy_key');
+  await writeFile(key, request.deployKey.endsWith('\n') ? request.deployKey : `${request.deployKey}\n`, {
+    mode: 0o600,
+  });
+  const roots = path.join(sshDir, 'roots.pem');
+  await writeFile(roots, [...rootCertificates, ...request.extraCaCerts].join('\n'));
+  const ssh = [
+    'ssh',
+    '-F /dev/null',
+    `-i ${key}`,
+    '-o IdentitiesOnly=yes',
+    '-o IdentityAgent=none',
+    '-o BatchMode=yes',
+    '-o StrictHostKeyChecking=accept-new',
+    `-o UserKnownHostsFile=${path.join(sshDir, 'known_hosts')}`,
+  ].join(' ');
+  return {
+    PATH: process.env.PATH,
+    HOME: home,
+    GIT_CONFIG_NOSYSTEM: '1',
+    GIT_CONFIG_GLOBAL: '/dev/null',
+    GIT_TERMINAL_PROMPT: '0',
+    GIT_ASKPASS: 'true',
+    GIT_ALLOW_PROTOCOL: 'https:ssh',
+    GIT_LFS_SKIP_SMUDGE: '1',
+    GIT_SSL_CAINFO: roots,
+    GIT_SSH_COMMAND: ssh,
+    LANG: 'C.UTF-8',
+  };
+}
+
+/**
+ * Fetches one commit of the repository (shallow: that commit alone) and checks it out. Only
+ * git runs here, on the host, and it runs nothing the repository holds; everything of the build
+ * itself runs in its container. A named commit that is no longer the branch's head is fetched by
+ * its id, which forges allow.
+ */
+export async function checkOut(request: CheckoutRequest): Promise<CheckedOut> {
+  const env = await gitEnvironment(request);
+  const dir = path.join(request.workDir, 'repository');
+  const git = (args: string[]) => runLogged('git', args, { cwd: dir, env, log: request.log, signal: request.signal });
+  await mkdir(dir, { recursive: true });
+  if ((await git(['init', '--quiet'])) !== 0) throw new BuildStepFailed('git init failed');
+  const fetch = (what: string) =>
+    git(['fetch', '--depth=1', '--no-tags', '--no-recurse-submodules', '--progress', '--', request.url, what]);
+  const branchRef = `refs/heads/${request.gitBranch}`;
+  if ((await fetch(branchRef)) !== 0)
+    throw new BuildStepFailed(`Could not fetch the branch ${request.gitBranch} of ${request.url}`);
+  let head = (await runQuietly('git', ['rev-parse', 'FETCH_HEAD'], env, dir)).trim();
+  if (request.commit && !head.startsWith(request.commit)) {
+    if ((await fetch(request.commit)) !== 0)
+      throw new BuildStepFailed(
+        `The commit ${request.commit} is not the head of ${request.gitBranch} any more, and could not be fetched by its id`,
+      );
+    head = (await runQuietly('git', ['rev-parse', 'FETCH_HEAD'], env, dir)).trim();
+  }
+  if ((await git(['-c', 'advice.detachedHead=false', 'checkout', '--quiet', head])) !== 0)
+    throw new BuildStepFailed(`Could not check out ${head}`);
+  const described = await runQuietly('git', ['log', '-1', '--format=%an <%ae>%x00%B', head], env, dir);
+  const [author = '', message = ''] = described.split('\0');
+  return { dir, commit: head, author, message: message.trim() };
+}

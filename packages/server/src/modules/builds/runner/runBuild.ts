@@ -1,0 +1,171 @@
+import { readdir } from 'node:fs/promises';
+import path from 'node:path';
+import type { ReleaseSource } from '@wharf/contract';
+import type { BuildSettings } from '../../../config/types.ts';
+import { trackEvents } from '../../../events/outbox.ts';
+import { now } from '../../../lib/ids.ts';
+import { readJson } from '../../../lib/json.ts';
+import type { Sealer } from '../../../lib/secrets.ts';
+import type { OutboundGuard } from '../../../outbound/guard.ts';
+import type { ReleaseParts } from '../../releases/parts.ts';
+import type { BuildRow } from '../buildRows.ts';
+import { imageAllowed } from '../buildSettings.ts';
+import { cacheFolder, openCache, realFolderIn, restoreModules, saveModules } from './buildCache.ts';
+import type { BuildLog } from './buildLog.ts';
+import { checkOut } from './checkout.ts';
+import { runInContainer } from './container.ts';
+import { Phases, SKIPPED } from './phases.ts';
+import { runQuietly } from './processes.ts';
+import { publish } from './publish.ts';
+import { mustReachRepository } from './repositoryAddress.ts';
+import { BuildStepFailed } from './stepFailed.ts';
+
+/** What running builds needs of the installation. */
+export interface BuildWork {
+  release: ReleaseParts;
+  sealer: Sealer;
+  settings: BuildSettings;
+  /** The gate of connections to repositories: private addresses only when the operator allows them. */
+  guard: OutboundGuard;
+  /** Waits until this node serves what the events up to `seq` changed (a release on its branch), a few seconds at most. */
+  settle(seq: number): Promise<unknown>;
+}
+
+/** Where a build's own files go while it runs; removed when it ends. */
+export const buildFolder = (dataDir: string, buildId: string) => path.join(dataDir, 'builds', buildId);
+
+/** How dependencies install, from the lockfile the base directory holds; null when there is nothing to install. */
+export function installCommand(files: string[], modulesRestored: boolean): string | null {
+  const has = (name: string) => files.includes(name);
+  if (has('pnpm-lock.yaml')) return 'corepack pnpm install --frozen-lockfile';
+  if (has('yarn.lock')) return 'yarn install --frozen-lockfile';
+  // `npm ci` starts by deleting node_modules: with a restored one, install keeps what it can.
+  if (has('package-lock.json') || has('npm-shrinkwrap.json'))
+    return modulesRestored ? 'npm install --no-audit --no-fund' : 'npm ci --no-audit --no-fund';
+  if (has('package.json')) return 'npm install --no-audit --no-fund';
+  return null;
+}
+
+function stepFailure(what: string, code: number | null, signal: AbortSignal) {
+  if (signal.aborted) return new BuildStepFailed(String(signal.reason));
+  return new BuildStepFailed(
+    code === null
+      ? `${what} was stopped`
+      : code === 137
+        ? `${what} ran out of memory or was killed`
+        : `${what} exited with code ${code}`,
+  );
+}
+
+async function siteAndRepository(release: ReleaseParts, row: BuildRow) {
+  const site = await release.db.selectFrom('sites').selectAll().where('id', '=', row.site_id).executeTakeFirst();
+  if (!site) throw new BuildStepFailed('The site was deleted');
+  const repository = await release.db
+    .selectFrom('site_repositories')
+    .selectAll()
+    .where('site_id', '=', site.id)
+    .executeTakeFirst();
+  if (!repository) throw new BuildStepFailed('The site’s repository was disconnected');
+  return { site, repository };
+}
+
+/**
+ * One build, phase by phase: the commit is fetched (git on the host, running nothing of the
+ * repository), the site's cache restored, dependencies installed and the build command run, each in
+ * a container of its own with the build's limits, the publish directory deployed as the CLI
+ * deploys, and the cache saved. Throws with the reason when a phase fails.
+ */
+export async function runBuild(work: BuildWork, row: BuildRow, log: BuildLog, signal: AbortSignal) {
+  const { db, config } = work.release;
+  const { site, repository } = await siteAndRepository(work.release, row);
+  if (!imageAllowed(work.settings, row.image))
+    throw new BuildStepFailed(`The image ${row.image} is not allowed on this installation (WHARF_BUILD_IMAGES)`);
+  const phases = new Phases(db, row.id, log);
+  const workDir = buildFolder(config.dataDir, row.id);
+  const requested = readJson<ReleaseSource>(row.source);
+
+  const checkout = await phases.run('clone', async () => {
+    await mustReachRepository(work.guard, repository.url);
+    const checkedOut = await checkOut({
+      url: repository.url,
+      gitBranch: row.git_branch,
+      commit: requested.commit,
+      deployKey: work.sealer.open(repository.deploy_key_sealed),
+      extraCaCerts: config.extraCaCerts,
+      workDir,
+      log,
+      signal,
+    });
+    // The build's user writes in the checkout, whichever user the runtime maps it to.
+    await runQuietly('chmod', ['-R', 'a+rwX', checkedOut.dir], { PATH: process.env.PATH });
+    return checkedOut;
+  });
+  if (checkout === SKIPPED) throw new BuildStepFailed('Nothing was checked out');
+  const source: ReleaseSource = {
+    ...requested,
+    branch: row.git_branch,
+    commit: checkout.commit,
+    author: checkout.author.slice(0, 255),
+    message: checkout.message.slice(0, 2000),
+  };
+  await db
+    .updateTable('builds')
+    .set({ source: JSON.stringify(source) })
+    .where('id', '=', row.id)
+    .execute();
+  log.say(`Checked out ${checkout.commit.slice(0, 12)}: ${checkout.message.split('\n')[0]}`);
+
+  const base = await realFolderIn(checkout.dir, repository.base_directory, 'base directory');
+  const cache = cacheFolder(config.dataDir, site.id);
+  const restored = await phases.run('restoreCache', async () => {
+    await openCache(cache, repository.cache_cleared_at);
+    return (await restoreModules(cache, base)) ? true : SKIPPED;
+  });
+  const inContainer = async (what: string, step: string, command: string) => {
+    log.say(`$ ${command}`);
+    const code = await runInContainer({
+      settings: work.settings,
+      name: `wharf-build-${row.id}-${step}`,
+      image: row.image,
+      workspace: checkout.dir,
+      cache,
+      directory: repository.base_directory,
+      command,
+      variables: {},
+      log,
+      signal,
+    });
+    if (code !== 0) throw stepFailure(what, code, signal);
+  };
+
+  await phases.run('install', async () => {
+    const command = installCommand(await readdir(base), restored === true);
+    if (!command) return SKIPPED;
+    await inContainer('Installing the dependencies', 'install', command);
+  });
+  await phases.run('build', async () => {
+    if (repository.build_command.trim() === '') return SKIPPED;
+    await inContainer('The build command', 'build', repository.build_command);
+  });
+  const published = await phases.run('upload', async () => {
+    const root = await realFolderIn(base, repository.publish_directory, 'publish directory');
+    const { result, lastSeq } = await trackEvents(() =>
+      publish({
+        parts: work.release,
+        site,
+        actorId: row.actor_id,
+        name: `${row.git_branch}@${checkout.commit.slice(0, 7)}`,
+        branch: row.branch,
+        source: { ...source, ci: 'Wharf', ciRunUrl: new URL(`/sites/${site.id}/builds/${row.id}`, config.url).href },
+        root,
+        log,
+      }),
+    );
+    // A build that succeeded is one whose page this node serves.
+    await work.settle(lastSeq);
+    return result;
+  });
+  if (published === SKIPPED) throw new BuildStepFailed('Nothing was published');
+  await phases.run('saveCache', async () => ((await saveModules(cache, base, now())) ? true : SKIPPED));
+  return published;
+}

@@ -1,0 +1,68 @@
+import type { RouteName } from '@wharf/contract';
+import { type AccessRule, everyone, freshSite, orgMembers, siteManagers } from './accessFixtures.ts';
+import { expectStatus } from './client.ts';
+import type { World } from './world.ts';
+
+/** A fresh site with a repository connected: the access server queues its builds and runs none (no builder role). */
+async function connectedSite(w: World) {
+  const site = await freshSite(w);
+  const body = { url: 'https://git.example.com/shop/site.git', productionBranch: 'main' };
+  expectStatus(await w.clients.owner.put(`/api/v1/sites/${site._id}/repository`, body), 200);
+  return site._id as string;
+}
+
+async function queuedBuild(w: World) {
+  const siteId = await connectedSite(w);
+  const build = expectStatus(await w.clients.owner.post(`/api/v1/sites/${siteId}/builds`, {}), 201);
+  return { params: { siteId, buildId: build._id as string } };
+}
+
+async function buildHook(w: World) {
+  const siteId = await connectedSite(w);
+  const body = { name: 'CMS', gitBranch: 'main' };
+  const hook = expectStatus(await w.clients.owner.post(`/api/v1/sites/${siteId}/build-hooks`, body), 201);
+  return { siteId, hook };
+}
+
+export function buildRules(): Partial<Record<RouteName, AccessRule>> {
+  return {
+    listBuilds: {
+      allow: orgMembers,
+      call: async (w) => ({ params: (await queuedBuild(w)).params, query: { page: 0, size: 10 } }),
+    },
+    startBuild: {
+      allow: siteManagers,
+      events: ['site_build_queued'],
+      call: async (w) => ({ params: { siteId: await connectedSite(w) }, body: { gitBranch: 'main' } }),
+    },
+    getBuild: { allow: orgMembers, call: queuedBuild },
+    getBuildLog: { allow: orgMembers, call: async (w) => ({ ...(await queuedBuild(w)), query: { after: 0 } }) },
+    cancelBuild: { allow: siteManagers, events: ['site_build_cancelled'], call: queuedBuild },
+    retryBuild: { allow: siteManagers, events: ['site_build_queued'], call: queuedBuild },
+    clearBuildCache: {
+      allow: siteManagers,
+      events: ['site_build_cache_cleared'],
+      call: async (w) => ({ params: { siteId: await connectedSite(w) } }),
+    },
+    listBuildHooks: { allow: orgMembers, call: async (w) => ({ params: { siteId: (await buildHook(w)).siteId } }) },
+    createBuildHook: {
+      allow: siteManagers,
+      events: ['site_build_hook_created'],
+      call: async (w) => ({ params: { siteId: await connectedSite(w) }, body: { name: 'CMS', gitBranch: 'main' } }),
+    },
+    deleteBuildHook: {
+      allow: siteManagers,
+      events: ['site_build_hook_deleted'],
+      call: async (w) => {
+        const { siteId, hook } = await buildHook(w);
+        return { params: { siteId, buildHookId: hook._id } };
+      },
+    },
+    // The address is the credential: whoever holds it builds, signed in or not.
+    callBuildHook: {
+      allow: everyone,
+      events: ['site_build_queued'],
+      call: async (w) => ({ params: { token: new URL((await buildHook(w)).hook.url).pathname.split('/').at(-1)! } }),
+    },
+  };
+}

@@ -1,0 +1,133 @@
+import { execFile, spawn } from 'node:child_process';
+import { mkdir, mkdtemp, rm, writeFile } from 'node:fs/promises';
+import https from 'node:https';
+import type { AddressInfo } from 'node:net';
+import os from 'node:os';
+import path from 'node:path';
+import { promisify } from 'node:util';
+import { testAuthority } from './certificates.ts';
+
+const run = promisify(execFile);
+
+/** The environment the test's own git runs with: nothing of this machine's git settings. */
+const GIT_ENV = {
+  ...process.env,
+  GIT_CONFIG_NOSYSTEM: '1',
+  GIT_CONFIG_GLOBAL: '/dev/null',
+  GIT_AUTHOR_NAME: 'Ada Lovelace',
+  GIT_AUTHOR_EMAIL: 'ada@example.test',
+  GIT_COMMITTER_NAME: 'Ada Lovelace',
+  GIT_COMMITTER_EMAIL: 'ada@example.test',
+};
+
+const git = async (cwd: string, ...args: string[]) =>
+  (await run('git', args, { cwd, env: GIT_ENV, maxBuffer: 16 * 1024 * 1024 })).stdout.trim();
+
+/**
+ * Hands one request to git's own smart-HTTP server, `git http-backend`, as a CGI program:
+ * the request's method, path, query and body in, its headers and body out.
+ */
+function serveWithHttpBackend(
+  root: string,
+  request: import('node:http').IncomingMessage,
+  response: import('node:http').ServerResponse,
+) {
+  const url = new URL(request.url ?? '/', 'https://git.test');
+  const backend = spawn('git', ['http-backend'], {
+    env: {
+      ...GIT_ENV,
+      GIT_PROJECT_ROOT: root,
+      GIT_HTTP_EXPORT_ALL: '1',
+      REQUEST_METHOD: request.method ?? 'GET',
+      PATH_INFO: decodeURIComponent(url.pathname),
+      QUERY_STRING: url.search.slice(1),
+      CONTENT_TYPE: request.headers['content-type'] ?? '',
+      ...(request.headers['git-protocol'] ? { GIT_PROTOCOL: String(request.headers['git-protocol']) } : {}),
+      ...(request.headers['content-encoding']
+        ? { HTTP_CONTENT_ENCODING: String(request.headers['content-encoding']) }
+        : {}),
+      REMOTE_ADDR: '127.0.0.1',
+    },
+    stdio: ['pipe', 'pipe', 'ignore'],
+  });
+  request.pipe(backend.stdin);
+  let head = Buffer.alloc(0);
+  let headersDone = false;
+  backend.stdout.on('data', (chunk: Buffer) => {
+    if (headersDone) return void response.write(chunk);
+    head = Buffer.concat([head, chunk]);
+    const end = head.indexOf('\r\n\r\n');
+    if (end === -1) return;
+    headersDone = true;
+    let status = 200;
+    for (const line of head.subarray(0, end).toString('latin1').split('\r\n')) {
+      const colon = line.indexOf(':');
+      const name = line.slice(0, colon).trim();
+      const value = line.slice(colon + 1).trim();
+      if (name.toLowerCase() === 'status') status = Number.parseInt(value, 10);
+      else response.setHeader(name, value);
+    }
+    response.statusCode = status;
+    response.write(head.subarray(end + 4));
+  });
+  backend.stdout.on('end', () => response.end());
+}
+
+export interface GitServer {
+  /** The clone URL of the repository, over HTTPS with a certificate `ca` signed. */
+  url: string;
+  /** The certificate authority a client must trust (PEM file path and text). */
+  caFile: string;
+  /** Commits the files of `files` (path → content, null removes) on `branch`, and pushes; answers the commit's id. */
+  commit(branch: string, message: string, files: Record<string, string | null>): Promise<string>;
+  close(): Promise<void>;
+}
+
+/**
+ * A bare repository served over HTTPS on loopback by git's own `http-backend`, the way a forge's
+ * smart HTTP serves it, and a working copy the test commits and pushes from.
+ */
+export async function startGitServer(name = 'site'): Promise<GitServer> {
+  const dir = await mkdtemp(path.join(os.tmpdir(), 'wharf-git-'));
+  const root = path.join(dir, 'served');
+  const bare = path.join(root, `${name}.git`);
+  const work = path.join(dir, 'work');
+  await run('git', ['init', '--quiet', '--bare', bare], { env: GIT_ENV });
+  await run('git', ['init', '--quiet', work], { env: GIT_ENV });
+  const authority = testAuthority();
+  const leaf = authority.issue(['127.0.0.1']);
+  const caFile = path.join(dir, 'ca.pem');
+  await writeFile(caFile, authority.ca);
+  const server = https.createServer({ cert: leaf.cert, key: leaf.key }, (request, response) =>
+    serveWithHttpBackend(root, request, response),
+  );
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  const { port } = server.address() as AddressInfo;
+  return {
+    url: `https://127.0.0.1:${port}/${name}.git`,
+    caFile,
+    async commit(branch, message, files) {
+      const branches = await git(work, 'branch', '--list', branch);
+      const hasCommits = (await git(work, 'rev-parse', '--verify', '--quiet', 'HEAD').catch(() => '')) !== '';
+      if (!hasCommits) await git(work, 'checkout', '--quiet', '-b', branch);
+      else await git(work, 'checkout', '--quiet', ...(branches ? [branch] : ['-b', branch]));
+      for (const [file, content] of Object.entries(files)) {
+        const target = path.join(work, file);
+        if (content === null) await rm(target, { force: true });
+        else {
+          await mkdir(path.dirname(target), { recursive: true });
+          await writeFile(target, content);
+        }
+      }
+      await git(work, 'add', '--all');
+      await git(work, 'commit', '--quiet', '--allow-empty', '-m', message);
+      await git(work, 'push', '--quiet', '--force', bare, `${branch}:refs/heads/${branch}`);
+      return git(work, 'rev-parse', 'HEAD');
+    },
+    async close() {
+      server.closeAllConnections();
+      await new Promise<void>((resolve) => server.close(() => resolve()));
+      await rm(dir, { recursive: true, force: true });
+    },
+  };
+}
