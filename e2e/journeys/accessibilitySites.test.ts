@@ -34,7 +34,7 @@ describeInBrowser("Lighthouse's accessibility is 100 on every page of a site, li
     const base = `/sites/${site._id}`;
     const branch = `${base}/branches/${preview._id}`;
     routes = [
-      ...['branches', 'releases', `releases/${release._id}`, 'traffic', 'submissions', 'tokens'].map(
+      ...['branches', 'releases', `releases/${release._id}`, 'builds', 'traffic', 'submissions', 'tokens'].map(
         (tab) => `${base}/${tab}`,
       ),
       ...['hooks', 'hooks/add', `hooks/${hook._id}`, `hooks/${hook._id}/deliveries`].map((tab) => `${base}/${tab}`),

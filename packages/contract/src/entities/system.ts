@@ -17,6 +17,8 @@ export const systemEnv = z.object({
     httpsAuto: z.boolean(),
     /** Mail is on (SMTP_URL is set): invitations, email forms and email hooks send mail. */
     email: z.boolean(),
+    /** A container runtime is configured (WHARF_BUILD_RUNTIME): connected sites build from their repositories. */
+    builds: z.boolean(),
   }),
   /** The display name of the OpenID Connect button (WHARF_OIDC_NAME), when that provider is on. */
   signIn: z.object({ oidcName: z.string().nullable() }),

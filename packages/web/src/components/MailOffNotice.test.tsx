@@ -11,7 +11,7 @@ function env(email: boolean): SystemEnv {
     url: 'https://wharf.example.com',
     sitesUrl: 'https://sites.example.com',
     version: '1',
-    features: { httpsAuto: false, email },
+    features: { httpsAuto: false, email, builds: false },
     signIn: { oidcName: null },
     crashReports: { dsn: null },
     analytics: { enabled: false },

@@ -76,7 +76,13 @@ export type FailedAction =
   | 'get repository'
   | 'connect repository'
   | 'disconnect repository'
-  | 'replace deploy key';
+  | 'replace deploy key'
+  | 'start build'
+  | 'cancel build'
+  | 'retry build'
+  | 'clear build cache'
+  | 'create build hook'
+  | 'delete build hook';
 
 export function errorText(error: unknown): string {
   return error instanceof Error ? error.message : String(error);

@@ -31,3 +31,11 @@ export function isPast(date: string | Date, now: number = Date.now()): boolean {
 export function exactTime(date: string | Date): string {
   return new Date(date).toLocaleString('en', { dateStyle: 'medium', timeStyle: 'short' });
 }
+
+/** '85 ms', '1.2 s', '2 min 5 s'. */
+export function formatDuration(ms: number): string {
+  if (ms < 1000) return `${Math.round(ms)} ms`;
+  if (ms < 60_000) return `${(ms / 1000).toFixed(1)} s`;
+  const seconds = Math.round(ms / 1000);
+  return `${Math.floor(seconds / 60)} min ${seconds % 60} s`;
+}

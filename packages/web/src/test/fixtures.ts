@@ -9,7 +9,7 @@ export function systemEnv(oidcName: string | null = null): SystemEnv {
     url: 'https://wharf.example.com',
     sitesUrl: 'https://sites.example.com',
     version: '1',
-    features: { httpsAuto: false, email: true },
+    features: { httpsAuto: false, email: true, builds: false },
     signIn: { oidcName },
     crashReports: { dsn: null },
     analytics: { enabled: false },

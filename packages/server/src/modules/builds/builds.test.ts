@@ -1,9 +1,12 @@
 import { setTimeout as sleep } from 'node:timers/promises';
+import type { BuildLogLine, BuildLogMessage } from '@wharf/contract';
+import type { Socket } from 'socket.io-client';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { expectStatus, type TestClient } from '../../../test/client.ts';
 import { type GitServer, startGitServer } from '../../../test/gitServer.ts';
 import { startTestServer, type TestServer } from '../../../test/harness.ts';
 import { makeBaseImages, NODE_IMAGE, podman, podmanWorks } from '../../../test/podman.ts';
+import { connectRealtime } from '../../../test/realtimeClient.ts';
 import { siteRequest } from '../../../test/siteClient.ts';
 import { buildWorld, type World } from '../../../test/world.ts';
 
@@ -203,6 +206,54 @@ describe.skipIf(!works)('building a site from its repository in a container', ()
     expect(list.items.map((build: { state: string }) => build.state)).toEqual(['cancelled', 'succeeded']);
     expect(expectStatus(await world.clients.member.post(`${base}/builds`, {}), 403).code).toBe('ROLE_INSUFFICIENT');
     expect(expectStatus(await world.clients.outsider.get(`${base}/builds`), 404).code).toBe('SITE_NOT_FOUND');
+  });
+  it('streams a build’s log as it is written, to those who may see the site and nobody else', async () => {
+    await git.commit('main', 'A chatty build', {
+      'build.mjs': `
+import { mkdirSync, writeFileSync } from 'node:fs';
+for (let line = 1; line <= 5; line++) {
+  console.log('line ' + line);
+  await new Promise((resolve) => setTimeout(resolve, 300));
+}
+mkdirSync('dist', { recursive: true });
+writeFileSync('dist/index.html', '<p>chatty</p>');
+`,
+    });
+    const ownerSocket = await connectRealtime(server.url, owner.cookieHeader);
+    const outsiderSocket = await connectRealtime(server.url, world.clients.outsider.cookieHeader);
+    try {
+      const queued = expectStatus(await owner.post(`${base}/builds`, {}), 201);
+      const join = (socket: Socket) =>
+        new Promise<{ ok: boolean }>((resolve) => socket.emit('join', { room: 'build', id: queued._id }, resolve));
+      expect(await join(outsiderSocket)).toMatchObject({ ok: false });
+      const heard: BuildLogLine[] = [];
+      const outsiderHeard: unknown[] = [];
+      outsiderSocket.on('buildLog', (message) => outsiderHeard.push(message));
+      ownerSocket.on('buildLog', (message: BuildLogMessage) => {
+        expect(message.buildId).toBe(queued._id);
+        heard.push(...message.lines);
+      });
+      expect(await join(ownerSocket)).toEqual({ ok: true });
+      // Heard while the build still runs: the lines come as they are written, not at the end.
+      await expect.poll(() => heard.map((line) => line.text), { timeout: 60_000 }).toContain('line 1');
+      expect(expectStatus(await owner.get(`${base}/builds/${queued._id}`), 200).state).toBe('running');
+      const build = await untilFinished(queued._id);
+      expect(build.state).toBe('succeeded');
+      await expect
+        .poll(() => heard.map((line) => line.text), { timeout: 10_000 })
+        .toContain(`Published to ${world.site.url}`);
+      // In order, without a gap, once each: what the API keeps of the same lines.
+      const seqs = heard.map((line) => line.seq);
+      expect(seqs).toEqual([...seqs].sort((a, b) => a - b));
+      expect(new Set(seqs).size).toBe(seqs.length);
+      const kept = expectStatus(await owner.get(`${base}/builds/${queued._id}/log?after=${seqs[0]}`), 200);
+      expect(kept.finished).toBe(true);
+      expect(kept.lines.map((line: BuildLogLine) => line.text)).toEqual(heard.map((line) => line.text));
+      expect(outsiderHeard).toEqual([]);
+    } finally {
+      ownerSocket.disconnect();
+      outsiderSocket.disconnect();
+    }
   });
 });
 

@@ -14,7 +14,7 @@ function systemRoutes(parts: PartsOf<(typeof needs)[number]>) {
     url: config.url.origin,
     sitesUrl: config.sitesUrl.origin,
     version: API_VERSION,
-    features: { httpsAuto: config.https?.acme != null, email: config.smtpUrl !== null },
+    features: { httpsAuto: config.https?.acme != null, email: config.smtpUrl !== null, builds: config.builds !== null },
     signIn: { oidcName: config.signIn.oidc?.name ?? null },
     crashReports: { dsn: config.crashReportDsn },
     analytics: { enabled: config.analytics },

@@ -16,16 +16,10 @@ import { IconChevronRight, IconRepeat } from '@tabler/icons-react';
 import type { HookDelivery } from '@wharf/contract';
 import { useId, useState } from 'react';
 import { RowDetail } from '../../components/ListRow.tsx';
-import { exactTime, relativeTime } from '../../lib/time.ts';
+import { exactTime, formatDuration, relativeTime } from '../../lib/time.ts';
 import { usePhone } from '../../lib/usePhone.ts';
 import classes from './DeliveryRow.module.css';
-import {
-  type DeliveryView,
-  deliveryStatuses,
-  deliveryView,
-  type ExchangePart,
-  formatDuration,
-} from './deliveryData.ts';
+import { type DeliveryView, deliveryStatuses, deliveryView, type ExchangePart } from './deliveryData.ts';
 
 function Part({ title, part, missing }: { title: string; part: ExchangePart | null; missing: string }) {
   return (

@@ -133,8 +133,3 @@ export function deliveryView(delivery: HookDelivery): DeliveryView {
     response: responseOf(data.response),
   };
 }
-
-/** '85 ms', '1.2 s'. */
-export function formatDuration(ms: number): string {
-  return ms < 1000 ? `${Math.round(ms)} ms` : `${(ms / 1000).toFixed(1)} s`;
-}

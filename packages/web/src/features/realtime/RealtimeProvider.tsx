@@ -1,5 +1,5 @@
 import { useQueryClient } from '@tanstack/react-query';
-import { REALTIME_PATH, type RealtimeMessage, type RealtimeRoom } from '@wharf/contract';
+import { type BuildLogMessage, REALTIME_PATH, type RealtimeMessage, type RealtimeRoom } from '@wharf/contract';
 import { createContext, type ReactNode, useContext, useEffect, useMemo, useRef, useState } from 'react';
 import type { Socket } from 'socket.io-client';
 import { ignoreMissingChunk, loadChunk } from '../../lib/chunks.ts';
@@ -8,10 +8,12 @@ import { refetchFailed } from '../../lib/failedQueries.ts';
 import { useUser } from '../../lib/session.ts';
 
 type Listener = (message: RealtimeMessage) => void;
+type BuildLogListener = (message: BuildLogMessage) => void;
 
 interface Realtime {
   join(room: RealtimeRoom, id: string): () => void;
   subscribe(listener: Listener): () => void;
+  subscribeToBuildLogs(listener: BuildLogListener): () => void;
 }
 
 const RealtimeContext = createContext<Realtime | null>(null);
@@ -26,6 +28,7 @@ export function RealtimeProvider({ children }: { children: ReactNode }) {
   const [socket, setSocket] = useState<Socket | null>(null);
   const rooms = useRef(new Map<string, number>());
   const listeners = useRef(new Set<Listener>());
+  const buildLogListeners = useRef(new Set<BuildLogListener>());
 
   useEffect(() => {
     if (!signedIn) return;
@@ -43,6 +46,9 @@ export function RealtimeProvider({ children }: { children: ReactNode }) {
       });
       connection.on('event', (message: RealtimeMessage) => {
         for (const listener of listeners.current) listener(message);
+      });
+      connection.on('buildLog', (message: BuildLogMessage) => {
+        for (const listener of buildLogListeners.current) listener(message);
       });
       // The socket is back, so is the server: what failed meanwhile is asked again.
       connection.io.on('reconnect', () => {
@@ -77,6 +83,10 @@ export function RealtimeProvider({ children }: { children: ReactNode }) {
         listeners.current.add(listener);
         return () => listeners.current.delete(listener);
       },
+      subscribeToBuildLogs(listener) {
+        buildLogListeners.current.add(listener);
+        return () => buildLogListeners.current.delete(listener);
+      },
     }),
     [socket],
   );
@@ -107,4 +117,19 @@ export function useRealtimeEvents(listener: Listener) {
   const latest = useRef(listener);
   latest.current = listener;
   useEffect(() => realtime.subscribe((message) => latest.current(message)), [realtime]);
+}
+
+/** Calls the listener with the lines of a build's log as they are written, while the calling component is shown. */
+export function useBuildLogLines(buildId: string, listener: BuildLogListener) {
+  const realtime = useRealtime();
+  const latest = useRef(listener);
+  latest.current = listener;
+  useRealtimeRoom('build', buildId);
+  useEffect(
+    () =>
+      realtime.subscribeToBuildLogs((message) => {
+        if (message.buildId === buildId) latest.current(message);
+      }),
+    [realtime, buildId],
+  );
 }

@@ -25,6 +25,7 @@ import { apiQuery, call } from '../../lib/api.ts';
 import { contractResolver, startFormFrom } from '../../lib/form.ts';
 import { notifyFailure, notifySuccess } from '../../lib/notify.ts';
 import { exactTime, relativeTime } from '../../lib/time.ts';
+import { BuildHooksCard } from '../builds/BuildHooksCard.tsx';
 
 type Values = Required<RepositoryBody>;
 
@@ -190,7 +191,7 @@ function RepositoryForm({ site, repository }: { site: Site; repository: Reposito
             />
             <TextInput
               label="Publish directory"
-              description="What the build leaves to publish, from the repository root"
+              description="What the build leaves to publish, within the base directory"
               placeholder="dist"
               {...form.getInputProps('publishDirectory')}
             />
@@ -241,6 +242,7 @@ export function RepositorySettings({ site }: { site: Site }) {
     <>
       <RepositoryForm key={repository.data?.connectedAt ?? 'new'} site={site} repository={repository.data} />
       {repository.data && <DeployKey site={site} repository={repository.data} />}
+      {repository.data && <BuildHooksCard site={site} repository={repository.data} />}
     </>
   );
 }

@@ -1,10 +1,9 @@
-import { Alert, Button, Group, Stack, Text, TextInput } from '@mantine/core';
+import { Text, TextInput } from '@mantine/core';
 import { useForm } from '@mantine/form';
-import { IconInfoCircle } from '@tabler/icons-react';
 import { useQueryClient } from '@tanstack/react-query';
 import { api, createSiteTokenBody, type RouteBody } from '@wharf/contract';
+import { CreatedSecret } from '../../components/CreatedSecret.tsx';
 import { FormModal, useCreateModal } from '../../components/FormModal.tsx';
-import { SecretValue } from '../../components/SecretValue.tsx';
 import { UploadCommand } from '../../components/UploadCommand.tsx';
 import { call } from '../../lib/api.ts';
 import { contractResolver } from '../../lib/form.ts';
@@ -42,17 +41,15 @@ export function AddSiteTokenModal({
       submitLabel="Create token"
       done={
         created && (
-          <Stack>
-            <Alert variant="light" icon={<IconInfoCircle />}>
-              It may upload releases to this site and nothing else.
-            </Alert>
-            <SecretValue value={created.value} label={`Value of ${created.name}`} shown="revealed" />
+          <CreatedSecret
+            notice="It may upload releases to this site and nothing else."
+            value={created.value}
+            label={`Value of ${created.name}`}
+            onDone={modal.close}
+          >
             <Text size="sm">The upload command with this token, for your machine or a CI job:</Text>
             <UploadCommand siteId={siteId} token={created.value} />
-            <Group justify="flex-end">
-              <Button onClick={modal.close}>Done</Button>
-            </Group>
-          </Stack>
+          </CreatedSecret>
         )
       }
     >

@@ -13,6 +13,9 @@ const staleRoutes: [RegExp, Route[]][] = [
   // The header's last deploy, and the failed deploys beside the releases.
   [/^site_deploy_failed$/, [api.getSite, api.listFailedDeploys]],
   [/^site_token_/, [api.listSiteTokens]],
+  [/^site_build_(queued|started|succeeded|failed|cancelled)$/, [api.listBuilds, api.getBuild]],
+  [/^site_build_hook_/, [api.listBuildHooks]],
+  [/^site_repository_/, [api.getSiteRepository]],
   [/^site_hook_/, [api.siteHookList, api.siteHookGet]],
   [/^form_submitted$/, [api.listSubmissions]],
 ];

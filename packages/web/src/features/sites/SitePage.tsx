@@ -4,6 +4,7 @@ import {
   IconChartAreaLine,
   IconExternalLink,
   IconGitBranch,
+  IconHammer,
   IconInbox,
   IconKey,
   IconLock,
@@ -27,6 +28,8 @@ import { apiQuery } from '../../lib/api.ts';
 import { useCurrentOrg } from '../../lib/currentOrg.tsx';
 import { BranchesTab } from '../branches/BranchesTab.tsx';
 import { BranchPage } from '../branches/BranchPage.tsx';
+import { BuildPage } from '../builds/BuildPage.tsx';
+import { BuildsTab } from '../builds/BuildsTab.tsx';
 import { HooksRoutes } from '../hooks/HooksRoutes.tsx';
 import { LiveRelease } from '../releases/LiveRelease.tsx';
 import { ReleasePage } from '../releases/page/ReleasePage.tsx';
@@ -58,6 +61,7 @@ export function SitePage() {
   const tabs = [
     { value: 'branches', label: 'Branches', icon: <IconGitBranch size={16} /> },
     { value: 'releases', label: 'Releases', icon: <IconPackage size={16} /> },
+    { value: 'builds', label: 'Builds', icon: <IconHammer size={16} /> },
     { value: 'traffic', label: 'Traffic', icon: <IconChartAreaLine size={16} /> },
     ...(canManage
       ? [
@@ -142,6 +146,8 @@ export function SitePage() {
         <Route path="branches/:branchId/*" element={<BranchPage site={site.data} canManage={canManage} />} />
         <Route path="releases" element={<ReleasesTab site={site.data} canManage={canManage} />} />
         <Route path="releases/:releaseId" element={<ReleasePage site={site.data} canManage={canManage} />} />
+        <Route path="builds" element={<BuildsTab site={site.data} canManage={canManage} />} />
+        <Route path="builds/:buildId" element={<BuildPage site={site.data} canManage={canManage} />} />
         <Route path="traffic" element={<TrafficTab siteId={siteId} />} />
         {canManage && (
           <>

@@ -14,7 +14,7 @@ const CACHE_VARIABLES = {
   HOME: `${CACHE}/home`,
   npm_config_cache: `${CACHE}/npm`,
   YARN_CACHE_FOLDER: `${CACHE}/yarn`,
-  npm_config_store_dir: `${CACHE}/pnpm`,
+  pnpm_config_store_dir: `${CACHE}/pnpm`,
   CI: 'true',
 };
 

@@ -1,0 +1,138 @@
+import {
+  expectStatus,
+  type GitServer,
+  makeBaseImages,
+  NODE_IMAGE,
+  podmanWorks,
+  siteRequest,
+  startGitServer,
+} from '@wharf/server/testing';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { expectAccessible } from '../support/accessibilityRoutes.ts';
+import { hasChromium } from '../support/chromium.ts';
+import { expectPath, expectVisible, openStage, type Stage, snap, toast, visit } from '../support/journey.ts';
+import { openAuditor } from '../support/lighthouse.ts';
+
+const works = podmanWorks();
+if (!works) console.warn('!! The builds journey needs podman (apt-get install podman runc slirp4netns): SKIPPED');
+
+/** A site whose build writes its page line by line, slowly enough to be watched. */
+const SITE = {
+  'package.json': JSON.stringify({ name: 'docs', private: true, scripts: { build: 'node build.mjs' } }),
+  'package-lock.json': JSON.stringify({
+    name: 'docs',
+    lockfileVersion: 3,
+    requires: true,
+    packages: { '': { name: 'docs' } },
+  }),
+  'build.mjs': `
+import { mkdirSync, writeFileSync } from 'node:fs';
+for (let step = 1; step <= 6; step++) {
+  console.log('rendering page ' + step + ' of 6');
+  await new Promise((resolve) => setTimeout(resolve, 500));
+}
+mkdirSync('dist', { recursive: true });
+writeFileSync('dist/index.html', '<h1>Docs built by Wharf</h1>');
+`,
+};
+
+describe.skipIf(!works || !hasChromium)('building a site from its repository (/sites/{siteId}/builds)', () => {
+  let stage: Stage;
+  let git: GitServer;
+  beforeAll(async () => {
+    await makeBaseImages();
+    git = await startGitServer('docs');
+    stage = await openStage({
+      WHARF_BUILD_RUNTIME: 'podman',
+      WHARF_BUILD_PULL: 'never',
+      WHARF_BUILD_IMAGES: 'docker.io/library/node:*',
+      WHARF_BUILD_ALLOWED_PRIVATE: '127.0.0.1',
+      WHARF_EXTRA_CA_CERTS: git.caFile,
+    });
+  }, 25 * 60_000);
+  afterAll(async () => {
+    await stage?.close();
+    await git?.close();
+  });
+
+  it('connects a repository, builds it, streams the log, and publishes the site', async () => {
+    const { owner } = stage.world.clients;
+    const site = expectStatus(
+      await owner.post(`/api/v1/teams/${stage.world.team._id}/sites`, { name: stage.world.unique('docs') }),
+      200,
+    );
+    await git.commit('main', 'Docs, first edition', SITE);
+    const { context, page } = await visit(stage, { user: 'teammate', orgId: stage.world.org._id });
+    await page.goto(`/sites/${site._id}/builds`);
+    await expectVisible(page.getByRole('heading', { name: 'No repository connected' }));
+    await snap(page, 'builds-not-connected');
+    await page.getByRole('link', { name: 'Connect a repository' }).click();
+    await expectPath(page, `/sites/${site._id}/settings/repository`);
+    await page.getByLabel('Repository URL').fill(git.url);
+    await page.getByLabel('Build image').fill(NODE_IMAGE);
+    await page.getByLabel('Build command').fill('npm run build');
+    await page.getByLabel('Publish directory').fill('dist');
+    await page.getByRole('button', { name: 'Save' }).click();
+    await expectVisible(toast(page, 'Repository connected'));
+    await expectVisible(page.getByRole('heading', { name: 'Build hooks' }));
+
+    await page.getByRole('tab', { name: 'Builds' }).click();
+    await expectVisible(page.getByRole('heading', { name: 'No builds yet' }));
+    await page.getByRole('button', { name: 'Build now' }).click();
+    const dialog = page.getByRole('dialog', { name: 'Build now' });
+    await expect.poll(() => dialog.getByLabel('Git branch').inputValue()).toBe('main');
+    await dialog.getByRole('button', { name: 'Build' }).click();
+    await page.waitForURL(/\/builds\/[a-z0-9]+$/);
+
+    // The log arrives while the build still runs: live, not when it ends.
+    const log = page.getByRole('log', { name: 'Build log' });
+    await expectVisible(log.getByText('rendering page 1 of 6'));
+    await expectVisible(page.getByText('Building', { exact: true }));
+    await expectVisible(page.getByRole('listitem', { name: 'Build: running' }));
+    await snap(page, 'build-running');
+
+    await expectVisible(page.getByRole('alert').filter({ hasText: 'Published to main' }));
+    await expectVisible(log.getByText('rendering page 6 of 6'));
+    await expectVisible(page.getByRole('listitem', { name: 'Install: succeeded' }));
+    await expectVisible(page.getByText('Docs, first edition'));
+    await snap(page, 'build-published');
+    const port = Number(new URL(stage.server.url).port);
+    expect((await siteRequest(port, `${site.name}.localhost`, '/')).text).toContain('Docs built by Wharf');
+
+    await page.getByRole('link', { name: 'See the release' }).click();
+    await expectVisible(page.getByText('Docs, first edition'));
+    await page.getByRole('tab', { name: 'Builds' }).click();
+    await expectVisible(page.getByRole('link', { name: /^Build main @ [0-9a-f]{7}$/ }).getByText('Published'));
+    await snap(page, 'builds');
+
+    // A build hook, made in the settings, builds when called; the list shows it as it comes.
+    await page.getByRole('tab', { name: 'Settings' }).click();
+    await page.getByRole('tab', { name: 'Repository' }).click();
+    await page.getByRole('button', { name: 'Add build hook' }).click();
+    const adding = page.getByRole('dialog', { name: 'Add build hook' });
+    await adding.getByLabel('Name').fill('CMS publish');
+    await adding.getByRole('button', { name: 'Create build hook' }).click();
+    const created = page.getByRole('dialog', { name: 'Build hook created' });
+    const address = (await created.getByLabel('Address of CMS publish', { exact: true }).textContent()) ?? '';
+    expect(address).toMatch(new RegExp(`^${stage.server.url}/api/v1/build-hooks/[A-Za-z0-9_-]{43}$`));
+    await snap(page, 'build-hook-created');
+    await created.getByRole('button', { name: 'Done' }).click();
+    await expectVisible(page.getByLabel('Build hook CMS publish').getByText('never called'));
+    await snap(page, 'site-settings-repository-built');
+    await page.getByRole('tab', { name: 'Builds' }).click();
+    expect((await fetch(address, { method: 'POST' })).status).toBe(202);
+    await expectVisible(page.getByText("Called the build hook 'CMS publish'", { exact: false }));
+
+    const builds = expectStatus(await owner.get(`/api/v1/sites/${site._id}/builds`), 200);
+    await context.close();
+    const auditor = await openAuditor(stage, 'owner');
+    try {
+      await expectAccessible(auditor, [
+        `/sites/${site._id}/builds`,
+        `/sites/${site._id}/builds/${builds.items[0]._id}`,
+      ]);
+    } finally {
+      await auditor.close();
+    }
+  }, 600_000);
+});

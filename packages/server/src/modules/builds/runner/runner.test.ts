@@ -1,0 +1,120 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { startTestServer, type TestServer } from '../../../../test/harness.ts';
+import { imageAllowed, qualifiedImage } from '../buildSettings.ts';
+import { BuildLog, MASK } from './buildLog.ts';
+import { containerArguments } from './container.ts';
+import { repositoryHost } from './repositoryAddress.ts';
+import { installCommand } from './runBuild.ts';
+
+describe('what a build runs with', () => {
+  it('reads image references as Docker does, and allows only those the operator lists', () => {
+    expect(qualifiedImage('node:24')).toBe('docker.io/library/node:24');
+    expect(qualifiedImage('acme/builder:1')).toBe('docker.io/acme/builder:1');
+    expect(qualifiedImage('registry.example.com:5000/team/builder')).toBe('registry.example.com:5000/team/builder');
+    expect(qualifiedImage('localhost/builder')).toBe('localhost/builder');
+    const settings = { images: ['node:*', 'registry.example.com/builders/*'] };
+    expect(imageAllowed(settings, 'node:24')).toBe(true);
+    expect(imageAllowed(settings, 'docker.io/library/node:22-alpine')).toBe(true);
+    expect(imageAllowed(settings, 'registry.example.com/builders/hugo:0.140')).toBe(true);
+    expect(imageAllowed(settings, 'nodejs/node:24')).toBe(false);
+    expect(imageAllowed(settings, 'registry.example.com/other/hugo')).toBe(false);
+    expect(imageAllowed({ images: ['node:24.1'] }, 'node:2421')).toBe(false);
+  });
+
+  it('installs with the lockfile the base directory holds', () => {
+    expect(installCommand(['package.json', 'package-lock.json'], false)).toBe('npm ci --no-audit --no-fund');
+    expect(installCommand(['package.json', 'package-lock.json'], true)).toBe('npm install --no-audit --no-fund');
+    expect(installCommand(['package.json', 'yarn.lock'], false)).toBe('yarn install --frozen-lockfile');
+    expect(installCommand(['package.json', 'pnpm-lock.yaml'], false)).toBe('corepack pnpm install --frozen-lockfile');
+    expect(installCommand(['package.json'], false)).toBe('npm install --no-audit --no-fund');
+    expect(installCommand(['index.html'], false)).toBeNull();
+  });
+
+  it('finds the host of every form of clone URL', () => {
+    expect(repositoryHost('https://git.example.com/acme/site.git')).toBe('git.example.com');
+    expect(repositoryHost('ssh://git@[::1]:2222/acme/site.git')).toBe('::1');
+    expect(repositoryHost('git@github.com:acme/site.git')).toBe('github.com');
+  });
+
+  it('gives the container its limits, no privileges, and variables by name only', () => {
+    const args = containerArguments({
+      settings: {
+        runtime: 'podman',
+        network: 'slirp4netns',
+        images: ['node:*'],
+        pull: 'missing',
+        cpus: 1.5,
+        memory: '1g',
+        pids: 256,
+        timeoutMs: 60_000,
+        orgConcurrency: 1,
+        slots: 1,
+        allowedPrivate: { setting: 'WHARF_BUILD_ALLOWED_PRIVATE', names: new Set(), networks: [] },
+      },
+      name: 'wharf-build-x-build',
+      image: 'node:24',
+      workspace: '/data/builds/x/repository',
+      cache: '/data/build-cache/s',
+      directory: 'apps/docs',
+      command: 'npm run build',
+      variables: { API_TOKEN: 'hunter2-but-longer' },
+      log: undefined as never,
+      signal: new AbortController().signal,
+    });
+    expect(args).toEqual(
+      expect.arrayContaining([
+        '--user',
+        '1000:1000',
+        '--cpus=1.5',
+        '--memory=1g',
+        '--memory-swap=1g',
+        '--pids-limit=256',
+        '--network=slirp4netns:allow_host_loopback=false',
+        '--security-opt=no-new-privileges',
+        '--cap-drop=ALL',
+        '/data/builds/x/repository:/workspace',
+        '/data/build-cache/s:/cache',
+        '/workspace/apps/docs',
+        'API_TOKEN',
+        'docker.io/library/node:24',
+      ]),
+    );
+    expect(args.join(' ')).not.toContain('hunter2');
+  });
+});
+
+describe('a build’s log', () => {
+  let server: TestServer;
+  beforeAll(async () => {
+    server = await startTestServer();
+  });
+  afterAll(() => server?.close());
+
+  const kept = async (buildId: string) =>
+    (
+      await server.app.db
+        .selectFrom('build_log')
+        .select('text')
+        .where('build_id', '=', buildId)
+        .orderBy('seq')
+        .execute()
+    ).map((row) => row.text);
+
+  it('masks secrets, even split across pieces of output, and keeps plain lines', async () => {
+    const log = new BuildLog(server.app.db, 'masked', ['s3cr3t-value', 'abc']);
+    log.write('token is s3cr');
+    log.write('3t-value\nprogress 10%\rprogress 100%\n\u001b[32mgreen\u001b[0m text');
+    log.say('done');
+    await log.close();
+    expect(await kept('masked')).toEqual([`token is ${MASK}`, 'progress 100%', 'green text', 'done']);
+  });
+
+  it('stops at its limit and says so', async () => {
+    const log = new BuildLog(server.app.db, 'long', []);
+    log.write('x\n'.repeat(20_100));
+    await log.close();
+    const lines = await kept('long');
+    expect(lines).toHaveLength(20_001);
+    expect(lines.at(-1)).toBe('… the log stops here: a build keeps at most 20000 lines');
+  });
+});
