@@ -75,6 +75,19 @@ describe.skipIf(!works || !hasChromium)('building a site from its repository (/s
     await page.getByRole('button', { name: 'Save' }).click();
     await expectVisible(toast(page, 'Repository connected'));
     await expectVisible(page.getByRole('heading', { name: 'Build hooks' }));
+    await page.getByRole('button', { name: 'Add variable' }).click();
+    const adding = page.getByRole('dialog', { name: 'Add build variable' });
+    await adding.getByLabel('Name').fill('WHARF_TOKEN');
+    await adding.getByLabel('Value').fill('docs-secret-token');
+    await adding.getByRole('button', { name: 'Add variable' }).click();
+    await expectVisible(adding.getByText('Is set by Wharf itself'));
+    await adding.getByLabel('Name').fill('SEARCH_TOKEN');
+    await adding.getByRole('switch', { name: /^Secret/ }).click({ force: true });
+    await adding.getByRole('button', { name: 'Add variable' }).click();
+    const variable = page.getByLabel('Variable SEARCH_TOKEN, Every build');
+    await expectVisible(variable.getByText('secret'));
+    await expectVisible(variable.getByText('••••••'));
+    expect(await page.getByText('docs-secret-token').count()).toBe(0);
 
     await page.getByRole('tab', { name: 'Builds' }).click();
     await expectVisible(page.getByRole('heading', { name: 'No builds yet' }));
@@ -109,9 +122,9 @@ describe.skipIf(!works || !hasChromium)('building a site from its repository (/s
     await page.getByRole('tab', { name: 'Settings' }).click();
     await page.getByRole('tab', { name: 'Repository' }).click();
     await page.getByRole('button', { name: 'Add build hook' }).click();
-    const adding = page.getByRole('dialog', { name: 'Add build hook' });
-    await adding.getByLabel('Name').fill('CMS publish');
-    await adding.getByRole('button', { name: 'Create build hook' }).click();
+    const addingHook = page.getByRole('dialog', { name: 'Add build hook' });
+    await addingHook.getByLabel('Name').fill('CMS publish');
+    await addingHook.getByRole('button', { name: 'Create build hook' }).click();
     const created = page.getByRole('dialog', { name: 'Build hook created' });
     const address = (await created.getByLabel('Address of CMS publish', { exact: true }).textContent()) ?? '';
     expect(address).toMatch(new RegExp(`^${stage.server.url}/api/v1/build-hooks/[A-Za-z0-9_-]{43}$`));

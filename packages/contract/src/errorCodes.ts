@@ -56,6 +56,7 @@ export const errorCodes = {
   REPOSITORY_NOT_CONNECTED: 404,
   BUILD_NOT_FOUND: 404,
   BUILD_HOOK_NOT_FOUND: 404,
+  BUILD_VARIABLE_NOT_FOUND: 404,
   BRANCH_NOT_FOUND: 404,
   RELEASE_NOT_FOUND: 404,
   DEPLOY_NOT_FOUND: 404,
@@ -74,6 +75,8 @@ export const errorCodes = {
   // 409: the request conflicts with the current state.
   SITE_NAME_TAKEN: 409,
   BRANCH_NAME_TAKEN: 409,
+  /** A build variable of this name and context exists already: change it instead. */
+  BUILD_VARIABLE_TAKEN: 409,
   DOMAIN_TAKEN: 409,
   // A name at or under a custom domain that another organization verified: only that one may claim it.
   DOMAIN_OF_ANOTHER_ORG: 409,

@@ -17,6 +17,13 @@ async function queuedBuild(w: World) {
   return { params: { siteId, buildId: build._id as string } };
 }
 
+async function buildVariable(w: World) {
+  const siteId = await connectedSite(w);
+  const body = { key: 'API_URL', value: 'https://api.example.test', context: 'all' };
+  const variable = expectStatus(await w.clients.owner.post(`/api/v1/sites/${siteId}/build-variables`, body), 201);
+  return { params: { siteId, buildVariableId: variable._id as string } };
+}
+
 async function buildHook(w: World) {
   const siteId = await connectedSite(w);
   const body = { name: 'CMS', gitBranch: 'main' };
@@ -58,6 +65,24 @@ export function buildRules(): Partial<Record<RouteName, AccessRule>> {
         return { params: { siteId, buildHookId: hook._id } };
       },
     },
+    listBuildVariables: { allow: orgMembers, call: async (w) => ({ params: (await buildVariable(w)).params }) },
+    createBuildVariable: {
+      allow: siteManagers,
+      events: ['site_build_variable_created'],
+      call: async (w) => ({
+        params: { siteId: await connectedSite(w) },
+        body: { key: 'TOKEN', value: 'not-to-be-shown', secret: true, context: 'production' },
+      }),
+    },
+    updateBuildVariable: {
+      allow: siteManagers,
+      events: ['site_build_variable_updated'],
+      call: async (w) => ({
+        ...(await buildVariable(w)),
+        body: { value: 'https://staging.example.test', context: 'previews' },
+      }),
+    },
+    deleteBuildVariable: { allow: siteManagers, events: ['site_build_variable_deleted'], call: buildVariable },
     // The address is the credential: whoever holds it builds, signed in or not.
     callBuildHook: {
       allow: everyone,

@@ -83,6 +83,12 @@ async function buildLife(owner: TestClient, site: string) {
   await buildEnded(owner, site, ((await called.json()) as { buildId: string }).buildId);
   expectStatus(await owner.delete(`${site}/build-hooks/${hook._id}`), 204);
   expectStatus(await owner.delete(`${site}/build-cache`), 204);
+  const variable = expectStatus(
+    await owner.post(`${site}/build-variables`, { key: 'TOKEN', value: 'sweep-secret', secret: true, context: 'all' }),
+    201,
+  );
+  expectStatus(await owner.put(`${site}/build-variables/${variable._id}`, { context: 'production' }), 200);
+  expectStatus(await owner.delete(`${site}/build-variables/${variable._id}`), 204);
 }
 
 /**

@@ -82,3 +82,56 @@ export const buildHookBody = z.object({ name: requiredText(100), gitBranch });
 
 /** What a build hook's call answers: the build it queued. */
 export const buildHookCall = z.object({ buildId: z.string() });
+
+/** Where a build variable applies: every build, the production branch's, the others' (previews), or one branch's. */
+export const BUILD_VARIABLE_CONTEXTS = ['all', 'production', 'previews', 'branch'] as const;
+export type BuildVariableContext = (typeof BUILD_VARIABLE_CONTEXTS)[number];
+
+/**
+ * The names Wharf sets in every build itself (where package managers keep their cache, `CI`), and
+ * its own prefix: a variable of the site may not take them.
+ */
+export const RESERVED_BUILD_VARIABLES = [
+  'HOME',
+  'CI',
+  'npm_config_cache',
+  'YARN_CACHE_FOLDER',
+  'pnpm_config_store_dir',
+];
+
+const variableName = requiredText(128)
+  .regex(/^[A-Za-z_][A-Za-z0-9_]*$/, 'Must be letters, digits and underscores, not starting with a digit')
+  .refine((key) => !RESERVED_BUILD_VARIABLES.includes(key) && !key.toUpperCase().startsWith('WHARF_'), {
+    message: 'Is set by Wharf itself',
+  });
+
+/** A variable of the site's builds; a secret's value is never answered (null), only replaced. */
+export const buildVariable = z.object({
+  _id: z.string(),
+  key: z.string(),
+  context: z.enum(BUILD_VARIABLE_CONTEXTS),
+  /** The git branch of a `branch` variable; null otherwise. */
+  gitBranch: z.string().nullable(),
+  secret: z.boolean(),
+  value: z.string().nullable(),
+  updatedAt: timestamp,
+});
+export type BuildVariable = z.infer<typeof buildVariable>;
+
+const contextFields = {
+  context: z.enum(BUILD_VARIABLE_CONTEXTS, { error: 'Must be all, production, previews or branch' }),
+  gitBranch: gitBranch.nullable().default(null),
+};
+const needsBranch = (body: { context: BuildVariableContext; gitBranch: string | null }) =>
+  (body.context === 'branch') === (body.gitBranch !== null);
+const branchProblem = { path: ['gitBranch'], message: 'A branch variable names its branch, and only it does' };
+
+export const buildVariableBody = z
+  .object({ key: variableName, value: z.string().max(65_536), secret: z.boolean().default(false), ...contextFields })
+  .refine(needsBranch, branchProblem);
+export type BuildVariableBody = z.input<typeof buildVariableBody>;
+
+/** A change of a variable: a secret keeps its value unless a new one is given. */
+export const buildVariableUpdate = z
+  .object({ value: z.string().max(65_536).optional(), secret: z.boolean().optional(), ...contextFields })
+  .refine(needsBranch, branchProblem);

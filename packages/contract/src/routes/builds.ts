@@ -5,6 +5,9 @@ import {
   buildHookBody,
   buildHookCall,
   buildLog,
+  buildVariable,
+  buildVariableBody,
+  buildVariableUpdate,
   createdBuildHook,
   startBuildBody,
 } from '../entities/build.ts';
@@ -119,4 +122,44 @@ export const callBuildHook = route({
   params: z.object({ token: z.string().regex(/^[A-Za-z0-9_-]{20,64}$/, 'Not a build hook address') }),
   status: 202,
   response: buildHookCall,
+});
+
+export const listBuildVariables = route({
+  method: 'get',
+  path: '/api/v1/sites/:siteId/build-variables',
+  scope: 'site_read',
+  summary: 'The variables of the site’s builds (secret values are never answered)',
+  params: ids('siteId'),
+  response: z.array(buildVariable),
+});
+
+export const createBuildVariable = route({
+  method: 'post',
+  path: '/api/v1/sites/:siteId/build-variables',
+  scope: 'site_update',
+  summary:
+    'Add a variable to the site’s builds, for every build or a context; a secret one is sealed and masked in logs',
+  params: ids('siteId'),
+  body: buildVariableBody,
+  status: 201,
+  response: buildVariable,
+});
+
+export const updateBuildVariable = route({
+  method: 'put',
+  path: '/api/v1/sites/:siteId/build-variables/:buildVariableId',
+  scope: 'site_update',
+  summary: 'Change a build variable’s value, context or secrecy (a secret keeps its value when none is given)',
+  params: ids('siteId', 'buildVariableId'),
+  body: buildVariableUpdate,
+  response: buildVariable,
+});
+
+export const deleteBuildVariable = route({
+  method: 'delete',
+  path: '/api/v1/sites/:siteId/build-variables/:buildVariableId',
+  scope: 'site_update',
+  summary: 'Delete a build variable: builds from now on go without it',
+  params: ids('siteId', 'buildVariableId'),
+  response: noContent,
 });

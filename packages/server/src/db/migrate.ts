@@ -33,6 +33,7 @@ import * as branchTraffic from './migrations/030_branch_traffic.ts';
 import * as releasePasswords from './migrations/031_release_passwords.ts';
 import * as siteRepositories from './migrations/032_site_repositories.ts';
 import * as builds from './migrations/033_builds.ts';
+import * as buildVariables from './migrations/034_build_variables.ts';
 import type { Db } from './schema.ts';
 import { withSchemaIntrospection } from './schemaIntrospection.ts';
 import { mustBeStartable } from './startable.ts';
@@ -75,6 +76,7 @@ const migrationsWith = (sealer: () => Sealer): Record<string, Migration> => ({
   '031_release_passwords': releasePasswords,
   '032_site_repositories': siteRepositories,
   '033_builds': builds,
+  '034_build_variables': buildVariables,
 });
 
 /**

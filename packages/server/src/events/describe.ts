@@ -79,6 +79,14 @@ function theBuild(data: Data): string {
   return `the branch ${quoted(text(data.gitBranch) ?? '?')}${commit ? ` (${commit.slice(0, 7)})` : ''}`;
 }
 
+/** `API_URL (production)`, `TOKEN (branch 'feature/x', secret)`: a variable's name and where it applies, never its value. */
+function theVariable(data: Data): string {
+  const context =
+    text(data.context) === 'branch' ? `branch ${quoted(text(data.gitBranch) ?? '?')}` : (text(data.context) ?? 'all');
+  const where = context === 'all' ? 'every build' : context;
+  return `${text(data.key) ?? '?'} (${where}${data.masked === true ? ', secret' : ''})`;
+}
+
 const admin = (data: Data) => (data.admin === true ? ' as an admin' : '');
 
 /** One sentence per event of the contract; typed by every name, so a new event cannot lack one. */
@@ -164,6 +172,9 @@ const sentences: Record<Exclude<EventName, 'form_submitted'>, Sentence> = {
   site_build_hook_deleted: (p) =>
     `${p.who} deleted the build hook ${quoted(text(p.data.name) ?? 'unnamed')} of ${p.site}`,
   site_build_cache_cleared: (p) => `${p.who} cleared the build cache of ${p.site}`,
+  site_build_variable_created: (p) => `${p.who} added the build variable ${theVariable(p.data)} to ${p.site}`,
+  site_build_variable_updated: (p) => `${p.who} changed the build variable ${theVariable(p.data)} of ${p.site}`,
+  site_build_variable_deleted: (p) => `${p.who} deleted the build variable ${theVariable(p.data)} of ${p.site}`,
   site_release_created: (p) => `${p.who} uploaded the release ${quoted(p.release)} to ${p.site}${fromCi(p.data)}`,
   site_release_renamed: (p) =>
     `${p.who} renamed the release ${quoted(text(p.data.previousName) ?? '?')} of ${p.site} to ${quoted(p.release)}`,

@@ -82,7 +82,10 @@ export type FailedAction =
   | 'retry build'
   | 'clear build cache'
   | 'create build hook'
-  | 'delete build hook';
+  | 'delete build hook'
+  | 'create build variable'
+  | 'update build variable'
+  | 'delete build variable';
 
 export function errorText(error: unknown): string {
   return error instanceof Error ? error.message : String(error);

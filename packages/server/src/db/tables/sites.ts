@@ -120,6 +120,18 @@ export interface SiteTables {
     created_at: Iso;
     last_used_at: Iso | null;
   };
+  /** Variables of a site's builds (migration 034); `git_branch` is '' unless `context` is 'branch'. */
+  build_variables: {
+    id: string;
+    site_id: string;
+    key: string;
+    context: 'all' | 'production' | 'previews' | 'branch';
+    git_branch: string;
+    value_sealed: string;
+    secret: Flag;
+    created_at: Iso;
+    updated_at: Iso;
+  };
   /** The forms of a site (migration 021): they outlive releases. */
   site_forms: {
     site_id: string;

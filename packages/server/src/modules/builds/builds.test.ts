@@ -255,6 +255,27 @@ writeFileSync('dist/index.html', '<p>chatty</p>');
       outsiderSocket.disconnect();
     }
   });
+  it('gives a build the site’s variables of its context, with secrets masked in its log', async () => {
+    const secret = 'tok_9f8e7d6c5b4a';
+    const variable = (body: Record<string, unknown>) => owner.post(`${base}/build-variables`, body);
+    expectStatus(await variable({ key: 'API_URL', value: 'https://api.example.test', context: 'all' }), 201);
+    expectStatus(await variable({ key: 'TOKEN', value: secret, secret: true, context: 'production' }), 201);
+    await git.commit('main', 'Use the variables', {
+      'build.mjs': `
+import { mkdirSync, writeFileSync } from 'node:fs';
+console.log('API_URL=' + process.env.API_URL + ' TOKEN=' + process.env.TOKEN + ' context=' + process.env.WHARF_CONTEXT);
+mkdirSync('dist', { recursive: true });
+writeFileSync('dist/index.html', '<p>' + [...process.env.TOKEN].reverse().join('') + '</p>');
+`,
+    });
+    const queued = expectStatus(await owner.post(`${base}/builds`, {}), 201);
+    const build = await untilFinished(queued._id);
+    const log = await logOf(queued._id);
+    expect(build.state, log.join('\n')).toBe('succeeded');
+    expect(log).toContain('API_URL=https://api.example.test TOKEN=•••••• context=production');
+    expect(log.join('\n')).not.toContain(secret);
+    expect(await page()).toContain(`<p>${[...secret].reverse().join('')}</p>`);
+  });
 });
 
 describe('builds on an installation without a container runtime', () => {

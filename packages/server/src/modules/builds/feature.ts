@@ -3,6 +3,7 @@ import { OutboundGuard } from '../../outbound/guard.ts';
 import { buildHookRoutes } from './buildHooks.ts';
 import { buildRoutes } from './routes.ts';
 import { Builder } from './runner/builder.ts';
+import { buildVariableRoutes } from './variables.ts';
 
 /**
  * Building from repositories: a site's builds and build hooks on every node; on a node of the
@@ -28,6 +29,7 @@ export const buildsFeature = feature({
   routes(parts) {
     buildRoutes(parts);
     buildHookRoutes(parts);
+    buildVariableRoutes(parts);
   },
   build(parts) {
     const settings = parts.config.builds;

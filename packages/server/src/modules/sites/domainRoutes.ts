@@ -1,6 +1,7 @@
 import { api, type DomainOwnership, isDomainVerified } from '@wharf/contract';
 import { userOf } from '../../access/rules.ts';
 import type { Executor } from '../../db/schema.ts';
+import { isUniqueViolation } from '../../db/uniqueViolation.ts';
 import { recordEvent } from '../../events/outbox.ts';
 import type { PartsOf } from '../../features/parts.ts';
 import { httpError } from '../../http/errors.ts';
@@ -19,11 +20,6 @@ import { siteScope } from './siteEvents.ts';
 function writeOwnership(trx: Executor, siteId: string, name: string, token: string, ownership: DomainOwnership) {
   return changeOwnership(trx, siteId, name, (saved) => (saved.token === token ? ownership : null));
 }
-
-const isUniqueViolation = (error: unknown) => {
-  const code = String((error as { code?: unknown }).code ?? '');
-  return code === '23505' || code.startsWith('SQLITE_CONSTRAINT');
-};
 
 /** The site's claim of a name becomes the verified one (claims that ended hold no row: it is made again). */
 async function markClaimVerified(

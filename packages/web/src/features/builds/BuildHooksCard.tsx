@@ -1,7 +1,7 @@
-import { Alert, Button, Card, Group, Stack, Text, TextInput, Title } from '@mantine/core';
+import { Button, Card, Group, Stack, Text, TextInput, Title } from '@mantine/core';
 import { useForm } from '@mantine/form';
 import { useDisclosure } from '@mantine/hooks';
-import { IconInfoCircle, IconTrash } from '@tabler/icons-react';
+import { IconTrash } from '@tabler/icons-react';
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { api, type BuildHook, buildHookBody, type Repository, type Site } from '@wharf/contract';
 import { useState } from 'react';
@@ -107,6 +107,7 @@ function BuildHookRow({ siteId, hook }: { siteId: string; hook: BuildHook }) {
         color="red"
         size="compact-sm"
         leftSection={<IconTrash size={14} />}
+        style={{ flexShrink: 0 }}
         onClick={() => setDeleting(true)}
       >
         Delete

@@ -26,6 +26,7 @@ import { contractResolver, startFormFrom } from '../../lib/form.ts';
 import { notifyFailure, notifySuccess } from '../../lib/notify.ts';
 import { exactTime, relativeTime } from '../../lib/time.ts';
 import { BuildHooksCard } from '../builds/BuildHooksCard.tsx';
+import { BuildVariablesCard } from '../builds/BuildVariablesCard.tsx';
 
 type Values = Required<RepositoryBody>;
 
@@ -242,6 +243,7 @@ export function RepositorySettings({ site }: { site: Site }) {
     <>
       <RepositoryForm key={repository.data?.connectedAt ?? 'new'} site={site} repository={repository.data} />
       {repository.data && <DeployKey site={site} repository={repository.data} />}
+      {repository.data && <BuildVariablesCard site={site} />}
       {repository.data && <BuildHooksCard site={site} repository={repository.data} />}
     </>
   );

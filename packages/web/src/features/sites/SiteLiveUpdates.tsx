@@ -15,6 +15,7 @@ const staleRoutes: [RegExp, Route[]][] = [
   [/^site_token_/, [api.listSiteTokens]],
   [/^site_build_(queued|started|succeeded|failed|cancelled)$/, [api.listBuilds, api.getBuild]],
   [/^site_build_hook_/, [api.listBuildHooks]],
+  [/^site_build_variable_/, [api.listBuildVariables]],
   [/^site_repository_/, [api.getSiteRepository]],
   [/^site_hook_/, [api.siteHookList, api.siteHookGet]],
   [/^form_submitted$/, [api.listSubmissions]],

@@ -26,7 +26,7 @@ export class BuildLog {
   private cut = false;
   private timer: NodeJS.Timeout | null = null;
   private writing: Promise<void> = Promise.resolve();
-  private readonly secrets: string[];
+  private secrets: string[] = [];
 
   constructor(
     private readonly db: Db,
@@ -34,8 +34,15 @@ export class BuildLog {
     secrets: string[],
     private readonly onWritten: () => void = () => {},
   ) {
+    this.maskAlso(secrets);
+  }
+
+  /** Values masked in every line from now on (a build's secret variables, once they are read). */
+  maskAlso(secrets: string[]) {
     // Longest first: a secret that contains another is masked whole.
-    this.secrets = [...new Set(secrets.filter((secret) => secret.length >= 4))].sort((a, b) => b.length - a.length);
+    this.secrets = [...new Set([...this.secrets, ...secrets.filter((secret) => secret.length >= 4)])].sort(
+      (a, b) => b.length - a.length,
+    );
   }
 
   /** Output of a step, in any pieces: lines are kept as they end. */

@@ -10,6 +10,7 @@ import type { OutboundGuard } from '../../../outbound/guard.ts';
 import type { ReleaseParts } from '../../releases/parts.ts';
 import type { BuildRow } from '../buildRows.ts';
 import { imageAllowed } from '../buildSettings.ts';
+import { variablesOfBuild } from '../variables.ts';
 import { cacheFolder, openCache, realFolderIn, restoreModules, saveModules } from './buildCache.ts';
 import type { BuildLog } from './buildLog.ts';
 import { checkOut } from './checkout.ts';
@@ -115,6 +116,14 @@ export async function runBuild(work: BuildWork, row: BuildRow, log: BuildLog, si
     .execute();
   log.say(`Checked out ${checkout.commit.slice(0, 12)}: ${checkout.message.split('\n')[0]}`);
 
+  const siteVariables = await variablesOfBuild(db, work.sealer, site.id, row.git_branch, repository.production_branch);
+  log.maskAlso(siteVariables.secrets);
+  const variables = {
+    ...siteVariables.variables,
+    WHARF_CONTEXT: siteVariables.context,
+    WHARF_GIT_BRANCH: row.git_branch,
+    WHARF_COMMIT: checkout.commit,
+  };
   const base = await realFolderIn(checkout.dir, repository.base_directory, 'base directory');
   const cache = cacheFolder(config.dataDir, site.id);
   const restored = await phases.run('restoreCache', async () => {
@@ -131,7 +140,7 @@ export async function runBuild(work: BuildWork, row: BuildRow, log: BuildLog, si
       cache,
       directory: repository.base_directory,
       command,
-      variables: {},
+      variables,
       log,
       signal,
     });
