@@ -35,7 +35,7 @@ export function buildRules(): Partial<Record<RouteName, AccessRule>> {
   return {
     listBuilds: {
       allow: orgMembers,
-      call: async (w) => ({ params: (await queuedBuild(w)).params, query: { page: 0, size: 10 } }),
+      call: async (w) => ({ params: { siteId: (await queuedBuild(w)).params.siteId }, query: { page: 0, size: 10 } }),
     },
     startBuild: {
       allow: siteManagers,
@@ -65,7 +65,10 @@ export function buildRules(): Partial<Record<RouteName, AccessRule>> {
         return { params: { siteId, buildHookId: hook._id } };
       },
     },
-    listBuildVariables: { allow: orgMembers, call: async (w) => ({ params: (await buildVariable(w)).params }) },
+    listBuildVariables: {
+      allow: orgMembers,
+      call: async (w) => ({ params: { siteId: (await buildVariable(w)).params.siteId } }),
+    },
     createBuildVariable: {
       allow: siteManagers,
       events: ['site_build_variable_created'],

@@ -136,7 +136,8 @@ describe.each(databases)('bad input on $name', ({ postgres }) => {
   let scopeless: TestClient;
 
   beforeAll(async () => {
-    server = await startTestServer({ postgres });
+    // The access rules' calls queue builds: builds are on, and no node runs them (no builder role).
+    server = await startTestServer({ postgres, env: { WHARF_BUILD_RUNTIME: 'podman', WHARF_ROLE: 'api,edge,worker' } });
     world = await buildWorld(server.url);
     rules = accessRules(await signedIn(server.url, 'joiner'));
     const token = expectStatus(await world.clients.owner.post('/api/v1/api-tokens', { name: 'none', scopes: [] }), 200);

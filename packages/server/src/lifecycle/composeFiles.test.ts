@@ -73,7 +73,7 @@ describe.skipIf(!works)('the compose files of one node (deploy/compose.yaml)', (
       expect(file.volumes).toEqual({ data: {} });
       expect(service.ports).toEqual([{ published: 8080, target: config.port }]);
       expect(config.url.href).toBe('http://localhost:8080/');
-      expect(config.roles).toEqual({ api: true, edge: true, worker: true });
+      expect(config.roles).toEqual({ api: true, edge: true, worker: true, builder: true });
     },
     COMPOSE_TIMEOUT,
   );

@@ -125,7 +125,7 @@ describe.skipIf(!works)('the Kubernetes manifests (deploy/kubernetes)', () => {
     expect(byRole.api!.spec.replicas).toBe(2);
     for (const [role, deployment] of Object.entries(byRole)) {
       const { config, volume } = expectWharfPod(deployment, objects);
-      expect(config.roles, role).toEqual({ api: role === 'api', edge: role === 'edge', worker: role === 'worker' });
+      expect(config.roles, role).toEqual({ api: role === 'api', edge: role === 'edge', worker: role === 'worker', builder: false });
       expect(config.secret).toBe(secrets.WHARF_SECRET);
       expect(config.databaseUrl).toBe(secrets.DATABASE_URL);
       expect(config.storage.kind).toBe('s3');
@@ -151,8 +151,8 @@ describe.skipIf(!works)('the Kubernetes manifests (deploy/kubernetes)', () => {
     const edge = routeOf(objects, `*.${new URL(settings.WHARF_SITES_URL!).hostname}`);
     const rolesOf = (deployment: KubeObject) =>
       loadConfig(containerEnvironment(wharfContainer(deployment), objects)).roles;
-    expect(rolesOf(api)).toEqual({ api: true, edge: false, worker: false });
-    expect(rolesOf(edge)).toEqual({ api: false, edge: true, worker: false });
+    expect(rolesOf(api)).toEqual({ api: true, edge: false, worker: false, builder: false });
+    expect(rolesOf(edge)).toEqual({ api: false, edge: true, worker: false, builder: false });
   });
 
   describe('the single-node variant (single-node/)', () => {
@@ -167,7 +167,7 @@ describe.skipIf(!works)('the Kubernetes manifests (deploy/kubernetes)', () => {
       expect(deployment!.spec.replicas).toBe(1);
       expect(deployment!.spec.strategy).toEqual({ type: 'Recreate' });
       const { config, volume } = expectWharfPod(deployment!, single);
-      expect(config.roles).toEqual({ api: true, edge: true, worker: true });
+      expect(config.roles).toEqual({ api: true, edge: true, worker: true, builder: true });
       expect(config.databaseUrl).toBeNull();
       const claim = volume(config.dataDir).persistentVolumeClaim.claimName;
       expect(single.some((object) => object.kind === 'PersistentVolumeClaim' && object.metadata.name === claim)).toBe(
