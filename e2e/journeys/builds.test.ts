@@ -75,6 +75,9 @@ describe.skipIf(!works || !hasChromium)('building a site from its repository (/s
     await page.getByRole('button', { name: 'Save' }).click();
     await expectVisible(toast(page, 'Repository connected'));
     await expectVisible(page.getByRole('heading', { name: 'Build hooks' }));
+    const repository = expectStatus(await owner.get(`/api/v1/sites/${site._id}/repository`), 200);
+    await expectVisible(page.getByLabel('Webhook URL', { exact: true }).getByText(repository.webhookUrl));
+    await expectVisible(page.getByLabel('Webhook secret', { exact: true }));
     await page.getByRole('button', { name: 'Add variable' }).click();
     const adding = page.getByRole('dialog', { name: 'Add build variable' });
     await adding.getByLabel('Name').fill('WHARF_TOKEN');

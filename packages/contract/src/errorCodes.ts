@@ -8,6 +8,8 @@ export const errorCodes = {
   // 400: the request itself is wrong; the message says what to change.
   VALIDATION_FAILED: 400,
   BODY_INVALID: 400,
+  /** A webhook call that is no forge's delivery Wharf reads (GitHub, GitLab, Gitea, Forgejo). */
+  WEBHOOK_UNKNOWN: 400,
   MULTIPART_INVALID: 400,
   ARCHIVE_INVALID: 400,
   DEPLOY_FILE_UNKNOWN: 400,
@@ -32,6 +34,8 @@ export const errorCodes = {
   TOKEN_INVALID: 401,
   TOKEN_NOT_ACTIVE: 401,
   TOKEN_EXPIRED: 401,
+  /** A webhook delivery without the forge's signature, or signed with another secret. */
+  WEBHOOK_SIGNATURE_INVALID: 401,
   // 403: known, and not allowed.
   ROLE_INSUFFICIENT: 403,
   TOKEN_SCOPE_MISSING: 403,
@@ -96,6 +100,8 @@ export const errorCodes = {
   CLI_LOGIN_ANSWERED: 409,
   /** This installation obtains no certificates over ACME: there is nothing to order again. */
   ACME_OFF: 409,
+  /** This webhook delivery was received before: a replay is not acted on twice. */
+  WEBHOOK_REPLAYED: 409,
   /** This installation runs no builds: its operator has configured no container runtime (`WHARF_BUILD_RUNTIME`). */
   BUILDS_OFF: 409,
   /** The build has finished: there is nothing to cancel. */

@@ -1,3 +1,4 @@
+import { createHmac, randomBytes } from 'node:crypto';
 import type { RouteName } from '@wharf/contract';
 import { type AccessRule, everyone, freshSite, orgMembers, siteManagers } from './accessFixtures.ts';
 import { expectStatus } from './client.ts';
@@ -15,6 +16,20 @@ async function queuedBuild(w: World) {
   const siteId = await connectedSite(w);
   const build = expectStatus(await w.clients.owner.post(`/api/v1/sites/${siteId}/builds`, {}), 201);
   return { params: { siteId, buildId: build._id as string } };
+}
+
+/** A push GitHub would deliver for a fresh site, signed with its webhook secret: a new commit each call, never a replay. */
+async function signedPush(w: World) {
+  const siteId = await connectedSite(w);
+  const { secret } = expectStatus(await w.clients.owner.get(`/api/v1/sites/${siteId}/repository/webhook-secret`), 200);
+  const after = randomBytes(20).toString('hex');
+  const body = JSON.stringify({ ref: 'refs/heads/main', after, head_commit: { id: after, message: 'A change' } });
+  const signature = `sha256=${createHmac('sha256', secret).update(body).digest('hex')}`;
+  return {
+    params: { siteId },
+    body,
+    headers: { 'content-type': 'application/json', 'x-github-event': 'push', 'x-hub-signature-256': signature },
+  };
 }
 
 async function buildVariable(w: World) {
@@ -86,6 +101,9 @@ export function buildRules(): Partial<Record<RouteName, AccessRule>> {
       }),
     },
     deleteBuildVariable: { allow: siteManagers, events: ['site_build_variable_deleted'], call: buildVariable },
+    getWebhookSecret: { allow: siteManagers, call: async (w) => ({ params: { siteId: await connectedSite(w) } }) },
+    // The signature is the credential: whoever sends a signed delivery builds, signed in or not.
+    receiveWebhook: { allow: everyone, events: ['site_build_queued'], call: signedPush },
     // The address is the credential: whoever holds it builds, signed in or not.
     callBuildHook: {
       allow: everyone,

@@ -80,6 +80,8 @@ export interface GitServer {
   caFile: string;
   /** Commits the files of `files` (path → content, null removes) on `branch`, and pushes; answers the commit's id. */
   commit(branch: string, message: string, files: Record<string, string | null>): Promise<string>;
+  /** Points a ref of the served repository (a pull request's `refs/pull/1/head`) at a branch's head. */
+  setRef(ref: string, branch: string): Promise<void>;
   close(): Promise<void>;
 }
 
@@ -123,6 +125,9 @@ export async function startGitServer(name = 'site'): Promise<GitServer> {
       await git(work, 'commit', '--quiet', '--allow-empty', '-m', message);
       await git(work, 'push', '--quiet', '--force', bare, `${branch}:refs/heads/${branch}`);
       return git(work, 'rev-parse', 'HEAD');
+    },
+    async setRef(ref, branch) {
+      await git(work, 'push', '--quiet', '--force', bare, `${branch}:${ref}`);
     },
     async close() {
       server.closeAllConnections();

@@ -89,7 +89,15 @@ export const repository = z.object({
   branches: z.array(z.string()),
   previews: z.boolean(),
   deployKey,
+  /** Where the forge sends its webhooks (push, pull and merge requests), signed with the webhook secret. */
+  webhookUrl: z.string(),
   connectedAt: timestamp,
   updatedAt: timestamp,
 });
 export type Repository = z.infer<typeof repository>;
+
+/** The secret the forge signs webhook deliveries with: for those who manage the site, to paste at the forge. */
+export const webhookSecret = z.object({ secret: z.string() });
+
+/** What a webhook delivery did: the builds it queued, or why it did nothing. */
+export const webhookAnswer = z.object({ builds: z.array(z.string()), message: z.string() });

@@ -1,4 +1,5 @@
-import { repository, repositoryBody } from '../entities/repository.ts';
+import { z } from 'zod';
+import { repository, repositoryBody, webhookAnswer, webhookSecret } from '../entities/repository.ts';
 import { noContent, route } from '../route.ts';
 import { ids } from './params.ts';
 
@@ -37,4 +38,26 @@ export const renewDeployKey = route({
   summary: 'Replace the deploy key of the repository with a new one (the old one stops working here at once)',
   params: ids('siteId'),
   response: repository,
+});
+
+export const getWebhookSecret = route({
+  method: 'get',
+  path: '/api/v1/sites/:siteId/repository/webhook-secret',
+  scope: 'site_update',
+  summary: 'The secret to give the forge with the webhook URL: it signs each delivery with it',
+  params: ids('siteId'),
+  response: webhookSecret,
+});
+
+export const receiveWebhook = route({
+  method: 'post',
+  path: '/api/v1/sites/:siteId/repository/webhook',
+  scope: null,
+  auth: 'public',
+  summary:
+    'A forge’s webhook (GitHub, GitLab, Gitea or Forgejo: push, pull or merge request), signed as the forge signs it; replays are refused',
+  params: ids('siteId'),
+  body: z.unknown(),
+  status: 202,
+  response: webhookAnswer,
 });

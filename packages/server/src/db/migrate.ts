@@ -34,6 +34,7 @@ import * as releasePasswords from './migrations/031_release_passwords.ts';
 import * as siteRepositories from './migrations/032_site_repositories.ts';
 import * as builds from './migrations/033_builds.ts';
 import * as buildVariables from './migrations/034_build_variables.ts';
+import { webhooks } from './migrations/035_webhooks.ts';
 import type { Db } from './schema.ts';
 import { withSchemaIntrospection } from './schemaIntrospection.ts';
 import { mustBeStartable } from './startable.ts';
@@ -77,6 +78,7 @@ const migrationsWith = (sealer: () => Sealer): Record<string, Migration> => ({
   '032_site_repositories': siteRepositories,
   '033_builds': builds,
   '034_build_variables': buildVariables,
+  '035_webhooks': webhooks(sealer),
 });
 
 /**

@@ -3,6 +3,13 @@ import type { FastifyInstance } from 'fastify';
 import { httpError } from './errors.ts';
 import { findBadText, textInvalid } from './textRule.ts';
 
+const rawBodies = new WeakMap<object, Buffer>();
+
+/** The bytes of a request's JSON body as they arrived: what a webhook's signature is computed over. */
+export function rawJsonBody(request: object): Buffer | undefined {
+  return rawBodies.get(request);
+}
+
 /**
  * JSON bodies, read as bytes: bytes that are not UTF-8 are refused rather than silently turned
  * into U+FFFD, and every string and key of the parsed body goes under the text rule. Fastify's
@@ -13,6 +20,7 @@ export function installJsonBodies(fastify: FastifyInstance) {
   const parseJson = fastify.getDefaultJsonParser(onProtoPoisoning, onConstructorPoisoning);
   fastify.removeContentTypeParser('application/json');
   fastify.addContentTypeParser('application/json', { parseAs: 'buffer' }, (request, bytes, done) => {
+    rawBodies.set(request, bytes as Buffer);
     if (!isUtf8(bytes as Buffer)) {
       done(httpError('TEXT_INVALID', 'The body is not valid UTF-8'), undefined);
       return;

@@ -125,7 +125,12 @@ describe.skipIf(!works)('the Kubernetes manifests (deploy/kubernetes)', () => {
     expect(byRole.api!.spec.replicas).toBe(2);
     for (const [role, deployment] of Object.entries(byRole)) {
       const { config, volume } = expectWharfPod(deployment, objects);
-      expect(config.roles, role).toEqual({ api: role === 'api', edge: role === 'edge', worker: role === 'worker', builder: false });
+      expect(config.roles, role).toEqual({
+        api: role === 'api',
+        edge: role === 'edge',
+        worker: role === 'worker',
+        builder: false,
+      });
       expect(config.secret).toBe(secrets.WHARF_SECRET);
       expect(config.databaseUrl).toBe(secrets.DATABASE_URL);
       expect(config.storage.kind).toBe('s3');

@@ -81,6 +81,8 @@ export interface SiteTables {
     updated_at: Iso;
     /** When 'clear cache' was asked for last (migration 033): builders drop caches saved before. */
     cache_cleared_at: Iso | null;
+    /** What the forge signs webhook deliveries with (migration 035), sealed. */
+    webhook_secret_sealed: string;
   };
   /** Builds of a site (migration 033), also the builders' queue; `source` and `phases` are JSON. */
   builds: {
@@ -105,6 +107,8 @@ export interface SiteTables {
     lease_until: Iso | null;
     /** Lines of its log so far: the next line's seq. */
     log_lines: number;
+    /** What to fetch instead of its branch (a pull request's head ref, migration 035); null: the branch. */
+    fetch_ref: string | null;
     created_at: Iso;
     started_at: Iso | null;
     finished_at: Iso | null;
@@ -120,6 +124,8 @@ export interface SiteTables {
     created_at: Iso;
     last_used_at: Iso | null;
   };
+  /** Webhook deliveries received (migration 035), by the digest of their body: a replay is refused. */
+  webhook_deliveries: { site_id: string; digest: string; delivery_id: string; received_at: Iso };
   /** Variables of a site's builds (migration 034); `git_branch` is '' unless `context` is 'branch'. */
   build_variables: {
     id: string;

@@ -53,6 +53,10 @@ export interface BuildRequest {
   via?: string;
   source?: ReleaseSource;
   retryOf?: string;
+  /** The Wharf branch, when not the git branch's (a pull request's `pr-{n}`). */
+  branch?: string;
+  /** What to fetch, when not the git branch (a pull request's head ref). */
+  fetchRef?: string;
 }
 
 /**
@@ -75,7 +79,7 @@ export async function queueBuild(
     site_id: site.id,
     org_id: site.org_id,
     git_branch: request.gitBranch,
-    branch: await targetBranch(trx, site, repository.production_branch, request.gitBranch),
+    branch: request.branch ?? (await targetBranch(trx, site, repository.production_branch, request.gitBranch)),
     source: JSON.stringify({ branch: request.gitBranch, ...request.source }),
     trigger: request.trigger,
     triggered_by: request.triggeredBy,
@@ -90,6 +94,7 @@ export async function queueBuild(
     node: null,
     lease_until: null,
     log_lines: 0,
+    fetch_ref: request.fetchRef ?? null,
     created_at: now(),
     started_at: null,
     finished_at: null,

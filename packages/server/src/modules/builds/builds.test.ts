@@ -1,3 +1,4 @@
+import { createHmac } from 'node:crypto';
 import { setTimeout as sleep } from 'node:timers/promises';
 import type { BuildLogLine, BuildLogMessage } from '@wharf/contract';
 import type { Socket } from 'socket.io-client';
@@ -275,6 +276,49 @@ writeFileSync('dist/index.html', '<p>' + [...process.env.TOKEN].reverse().join('
     expect(log).toContain('API_URL=https://api.example.test TOKEN=•••••• context=production');
     expect(log.join('\n')).not.toContain(secret);
     expect(await page()).toContain(`<p>${[...secret].reverse().join('')}</p>`);
+  });
+  it('builds a pull request the forge tells of as a preview at pr-{number}, and deletes it once closed', async () => {
+    const port = Number(new URL(server.url).port);
+    const head = await git.commit('feature/new-look', 'A new look', siteFiles(port, 'The new look'));
+    await git.setRef('refs/pull/1/head', 'feature/new-look');
+    const { secret } = expectStatus(await owner.get(`${base}/repository/webhook-secret`), 200);
+    const deliver = async (action: string) => {
+      const body = JSON.stringify({
+        action,
+        number: 1,
+        pull_request: {
+          html_url: 'https://git.example.test/acme/shop/pull/1',
+          head: { ref: 'feature/new-look', sha: head },
+        },
+        sender: { login: 'grace' },
+      });
+      const signature = `sha256=${createHmac('sha256', secret).update(body).digest('hex')}`;
+      const response = await fetch(`${server.url}${base}/repository/webhook`, {
+        method: 'POST',
+        headers: {
+          'content-type': 'application/json',
+          'x-github-event': 'pull_request',
+          'x-hub-signature-256': signature,
+        },
+        body,
+      });
+      expect(response.status).toBe(202);
+      return (await response.json()) as { builds: string[]; message: string };
+    };
+    const opened = await deliver('opened');
+    const build = await untilFinished(opened.builds[0]!);
+    expect(build, (await logOf(build._id)).join('\n')).toMatchObject({
+      state: 'succeeded',
+      branch: 'pr-1',
+      source: { commit: head, pullRequest: 1 },
+    });
+    const preview = await siteRequest(port, `pr-1.${siteHost}`, '/');
+    expect(preview.text).toContain('<h1>The new look</h1>');
+    expect(await page()).not.toContain('The new look');
+
+    expect(await deliver('closed')).toEqual({ builds: [], message: 'Deleted the branch pr-1' });
+    const branches = expectStatus(await owner.get(`${base}/branches`), 200);
+    expect(branches.map((branch: { name: string }) => branch.name)).not.toContain('pr-1');
   });
 });
 

@@ -4,6 +4,7 @@ import { buildHookRoutes } from './buildHooks.ts';
 import { buildRoutes } from './routes.ts';
 import { Builder } from './runner/builder.ts';
 import { buildVariableRoutes } from './variables.ts';
+import { webhookRoutes } from './webhooks/routes.ts';
 
 /**
  * Building from repositories: a site's builds and build hooks on every node; on a node of the
@@ -30,6 +31,7 @@ export const buildsFeature = feature({
     buildRoutes(parts);
     buildHookRoutes(parts);
     buildVariableRoutes(parts);
+    webhookRoutes(parts);
   },
   build(parts) {
     const settings = parts.config.builds;

@@ -119,6 +119,8 @@ export function buildRoutes(parts: PartsOf<(typeof needs)[number]>) {
         triggeredBy: await userName(trx, userId),
         source: { commit, pullRequest, pullRequestUrl },
         retryOf: earlier.id,
+        branch: earlier.branch,
+        ...(earlier.fetch_ref ? { fetchRef: earlier.fetch_ref } : {}),
       });
       return toBuild(row);
     }),

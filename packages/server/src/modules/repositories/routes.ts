@@ -1,11 +1,12 @@
 import { api, type Repository } from '@wharf/contract';
 import { userOf } from '../../access/rules.ts';
+import type { Config } from '../../config/types.ts';
 import type { Database, Executor } from '../../db/schema.ts';
 import { recordEvent } from '../../events/outbox.ts';
 import { feature } from '../../features/feature.ts';
 import type { PartsOf } from '../../features/parts.ts';
 import { httpError } from '../../http/errors.ts';
-import { now } from '../../lib/ids.ts';
+import { newSecret, now } from '../../lib/ids.ts';
 import { readJson } from '../../lib/json.ts';
 import type { Sealer } from '../../lib/secrets.ts';
 import { imageAllowed } from '../builds/buildSettings.ts';
@@ -14,7 +15,7 @@ import { fingerprintOf, newDeployKey } from './deployKey.ts';
 
 type RepositoryRow = Database['site_repositories'];
 
-function toRepository(row: RepositoryRow): Repository {
+function toRepository(config: Config, row: RepositoryRow): Repository {
   return {
     url: row.url,
     productionBranch: row.production_branch,
@@ -31,6 +32,7 @@ function toRepository(row: RepositoryRow): Repository {
       fingerprint: fingerprintOf(row.deploy_key_public),
       createdAt: row.deploy_key_created_at,
     },
+    webhookUrl: new URL(`/api/v1/sites/${row.site_id}/repository/webhook`, config.url).href,
     connectedAt: row.connected_at,
     updatedAt: row.updated_at,
   };
@@ -58,7 +60,7 @@ function repositoryRoutes(parts: PartsOf<(typeof needs)[number]>) {
 
   parts.handle(api.getSiteRepository, access.siteViewer, async ({ site }) => {
     const row = await repositoryRow(db, site.id);
-    return row ? toRepository(row) : null;
+    return row ? toRepository(parts.config, row) : null;
   });
 
   parts.handle(api.setSiteRepository, access.siteManager, async ({ actor, site, body }) => {
@@ -87,7 +89,13 @@ function repositoryRoutes(parts: PartsOf<(typeof needs)[number]>) {
       else
         await trx
           .insertInto('site_repositories')
-          .values({ site_id: site.id, ...settings, ...deployKeyColumns(sealer, site.name, at), connected_at: at })
+          .values({
+            site_id: site.id,
+            ...settings,
+            ...deployKeyColumns(sealer, site.name, at),
+            webhook_secret_sealed: sealer.seal(newSecret()),
+            connected_at: at,
+          })
           .execute();
       await recordEvent(trx, {
         name: before ? 'site_repository_updated' : 'site_repository_connected',
@@ -95,7 +103,7 @@ function repositoryRoutes(parts: PartsOf<(typeof needs)[number]>) {
         ...siteScope(site),
         data: { url: body.url },
       });
-      return toRepository((await repositoryRow(trx, site.id))!);
+      return toRepository(parts.config, (await repositoryRow(trx, site.id))!);
     });
   });
 
@@ -114,9 +122,15 @@ function repositoryRoutes(parts: PartsOf<(typeof needs)[number]>) {
         ...siteScope(site),
         data: { fingerprint: fingerprintOf(updated.deploy_key_public) },
       });
-      return toRepository(updated);
+      return toRepository(parts.config, updated);
     }),
   );
+
+  parts.handle(api.getWebhookSecret, access.siteManager, async ({ site }) => {
+    const row = await repositoryRow(db, site.id);
+    if (!row) throw httpError('REPOSITORY_NOT_CONNECTED', 'No repository is connected to this site');
+    return { secret: sealer.open(row.webhook_secret_sealed) };
+  });
 
   parts.handle(api.deleteSiteRepository, access.siteManager, async ({ actor, site }) => {
     await db.transaction().execute(async (trx) => {

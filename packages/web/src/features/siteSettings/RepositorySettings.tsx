@@ -27,6 +27,7 @@ import { notifyFailure, notifySuccess } from '../../lib/notify.ts';
 import { exactTime, relativeTime } from '../../lib/time.ts';
 import { BuildHooksCard } from '../builds/BuildHooksCard.tsx';
 import { BuildVariablesCard } from '../builds/BuildVariablesCard.tsx';
+import { WebhookCard } from '../builds/WebhookCard.tsx';
 
 type Values = Required<RepositoryBody>;
 
@@ -243,6 +244,7 @@ export function RepositorySettings({ site }: { site: Site }) {
     <>
       <RepositoryForm key={repository.data?.connectedAt ?? 'new'} site={site} repository={repository.data} />
       {repository.data && <DeployKey site={site} repository={repository.data} />}
+      {repository.data && <WebhookCard site={site} repository={repository.data} />}
       {repository.data && <BuildVariablesCard site={site} />}
       {repository.data && <BuildHooksCard site={site} repository={repository.data} />}
     </>

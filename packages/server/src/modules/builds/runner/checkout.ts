@@ -10,6 +10,8 @@ export interface CheckoutRequest {
   gitBranch: string;
   /** The exact commit to build; without it, the branch's head now. */
   commit?: string;
+  /** What to fetch, when not the branch: a pull request's head (`refs/pull/7/head`). */
+  ref?: string;
   /** The deploy key's private half, in OpenSSH's format. */
   deployKey: string;
   /** CA certificates to trust besides the usual roots (`WHARF_EXTRA_CA_CERTS`). */
@@ -84,9 +86,13 @@ export async function checkOut(request: CheckoutRequest): Promise<CheckedOut> {
   if ((await git(['init', '--quiet'])) !== 0) throw new BuildStepFailed('git init failed');
   const fetch = (what: string) =>
     git(['fetch', '--depth=1', '--no-tags', '--no-recurse-submodules', '--progress', '--', request.url, what]);
-  const branchRef = `refs/heads/${request.gitBranch}`;
-  if ((await fetch(branchRef)) !== 0)
-    throw new BuildStepFailed(`Could not fetch the branch ${request.gitBranch} of ${request.url}`);
+  const ref = request.ref ?? `refs/heads/${request.gitBranch}`;
+  if ((await fetch(ref)) !== 0)
+    throw new BuildStepFailed(
+      request.ref
+        ? `Could not fetch ${request.ref} of ${request.url}`
+        : `Could not fetch the branch ${request.gitBranch} of ${request.url}`,
+    );
   let head = (await runQuietly('git', ['rev-parse', 'FETCH_HEAD'], env, dir)).trim();
   if (request.commit && !head.startsWith(request.commit)) {
     if ((await fetch(request.commit)) !== 0)

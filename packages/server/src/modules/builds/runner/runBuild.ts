@@ -91,6 +91,7 @@ export async function runBuild(work: BuildWork, row: BuildRow, log: BuildLog, si
       url: repository.url,
       gitBranch: row.git_branch,
       commit: requested.commit,
+      ...(row.fetch_ref ? { ref: row.fetch_ref } : {}),
       deployKey: work.sealer.open(repository.deploy_key_sealed),
       extraCaCerts: config.extraCaCerts,
       workDir,
