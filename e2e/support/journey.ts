@@ -70,6 +70,8 @@ export async function visit(
     baseURL: stage.server.url,
     viewport: options.viewport ?? DESKTOP,
     colorScheme: 'light',
+    // No transitions (the console respects the setting): a click never lands in a modal still moving into place.
+    reducedMotion: 'reduce',
   });
   context.setDefaultTimeout(10_000);
   // A navigation loads and parses the console's scripts: with the suite's server files busy on

@@ -79,7 +79,7 @@ export interface GitServer {
   /** The certificate authority a client must trust (PEM file path and text). */
   caFile: string;
   /** Commits the files of `files` (path → content, null removes) on `branch`, and pushes; answers the commit's id. */
-  commit(branch: string, message: string, files: Record<string, string | null>): Promise<string>;
+  commit(branch: string, message: string, files: Record<string, string | Buffer | null>): Promise<string>;
   /** Points a ref of the served repository (a pull request's `refs/pull/1/head`) at a branch's head. */
   setRef(ref: string, branch: string): Promise<void>;
   close(): Promise<void>;
