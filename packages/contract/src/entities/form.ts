@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import { messages, patterns } from '../messages.ts';
 import { email, id, matching, uniqueBy } from '../validation.ts';
+import { buildConfig } from './repository.ts';
 
 /**
  * Any form name a site may have: spec.md §5's pattern (letters and underscores) for those people
@@ -117,6 +118,7 @@ export const releaseConfig = z
     forms: declaredForms
       .optional()
       .describe('Forms of the site this release declares; they are added to the site at upload'),
+    build: buildConfig.optional(),
   })
   .describe('Wharf release configuration (.wharf.yml at the root of the uploaded folder)');
 export type ReleaseConfig = z.infer<typeof releaseConfig>;

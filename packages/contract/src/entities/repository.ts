@@ -101,3 +101,22 @@ export const webhookSecret = z.object({ secret: z.string() });
 
 /** What a webhook delivery did: the builds it queued, or why it did nothing. */
 export const webhookAnswer = z.object({ builds: z.array(z.string()), message: z.string() });
+
+/**
+ * The `build` section of `.wharf.yml` in the repository (in the base directory): what it sets wins
+ * over the site's settings, as a netlify.toml does, so a change of how the site builds travels
+ * with the commit that needs it.
+ */
+export const buildConfig = z
+  .strictObject({
+    command: text(1000).optional().describe('The build command, run with sh -c in the base directory'),
+    publish: checked(repositoryPathProblem, 200)
+      .optional()
+      .describe('The folder the build leaves to publish, relative to the base directory'),
+    image: requiredText(300)
+      .regex(IMAGE_PATTERN, 'Must be an image reference such as node:24')
+      .optional()
+      .describe('The container image the build runs in (the installation may allow only some)'),
+  })
+  .describe('How Wharf builds the site from its repository; read when it builds, ignored in an upload');
+export type BuildConfig = z.infer<typeof buildConfig>;

@@ -320,6 +320,34 @@ writeFileSync('dist/index.html', '<p>' + [...process.env.TOKEN].reverse().join('
     const branches = expectStatus(await owner.get(`${base}/branches`), 200);
     expect(branches.map((branch: { name: string }) => branch.name)).not.toContain('pr-1');
   });
+  it('builds as the build section of the commit’s .wharf.yml says, over the site’s settings, and fails on one it cannot use', async () => {
+    await git.commit('main', 'Build with the file', {
+      '.wharf.yml': 'build:\n  command: node other.mjs\n  publish: public\n',
+      'other.mjs': `
+import { mkdirSync, writeFileSync } from 'node:fs';
+mkdirSync('public', { recursive: true });
+writeFileSync('public/index.html', '<p>from the file</p>');
+`,
+    });
+    const built = await untilFinished(expectStatus(await owner.post(`${base}/builds`, {}), 201)._id);
+    const log = await logOf(built._id);
+    expect(built.state, log.join('\n')).toBe('succeeded');
+    expect(log).toContain('.wharf.yml sets command: node other.mjs, publish: public');
+    expect(await page()).toContain('<p>from the file</p>');
+
+    await git.commit('main', 'A file that leaves the repository', { '.wharf.yml': 'build:\n  publish: ../../etc\n' });
+    const refused = await untilFinished(expectStatus(await owner.post(`${base}/builds`, {}), 201)._id);
+    expect(refused).toMatchObject({
+      state: 'failed',
+      error: '.wharf.yml: build.publish: Must stay inside the repository',
+    });
+    await git.commit('main', 'An image the installation does not allow', {
+      '.wharf.yml': 'build:\n  image: evil/miner:1\n',
+    });
+    const image = await untilFinished(expectStatus(await owner.post(`${base}/builds`, {}), 201)._id);
+    expect(image.error).toBe('The image evil/miner:1 is not allowed on this installation (WHARF_BUILD_IMAGES)');
+    expect(await page()).toContain('<p>from the file</p>');
+  });
 });
 
 describe('builds on an installation without a container runtime', () => {

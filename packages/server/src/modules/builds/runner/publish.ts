@@ -1,6 +1,6 @@
 import { createHash } from 'node:crypto';
-import { constants, createReadStream } from 'node:fs';
-import { open, readdir } from 'node:fs/promises';
+import { createReadStream } from 'node:fs';
+import { readdir } from 'node:fs/promises';
 import path from 'node:path';
 import { Readable } from 'node:stream';
 import type { ManifestEntry, ReleaseSource } from '@wharf/contract';
@@ -11,25 +11,11 @@ import { receiveDeployFiles } from '../../releases/upload/deployFiles.ts';
 import { finishDeploy, startDeploy } from '../../releases/upload/incremental.ts';
 import type { BuildLog } from './buildLog.ts';
 
-import { BuildStepFailed } from './stepFailed.ts';
+import { openPlainFile } from './plainFiles.ts';
 
 interface FoundFile extends ManifestEntry {
   /** Where it is on this machine. */
   file: string;
-}
-
-/**
- * Opens a file the build wrote without following a link: a build could leave `index.html`
- * pointing at any file of the host, which must never become part of a release.
- */
-async function openPlainFile(file: string) {
-  const handle = await open(file, constants.O_RDONLY | constants.O_NOFOLLOW);
-  const stats = await handle.stat();
-  if (!stats.isFile()) {
-    await handle.close();
-    throw new BuildStepFailed(`${file} is not a plain file`);
-  }
-  return handle;
 }
 
 async function hashOf(file: string) {

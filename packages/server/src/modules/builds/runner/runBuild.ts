@@ -2,16 +2,19 @@ import { readdir } from 'node:fs/promises';
 import path from 'node:path';
 import type { ReleaseSource } from '@wharf/contract';
 import type { BuildSettings } from '../../../config/types.ts';
+import type { Database } from '../../../db/schema.ts';
 import { trackEvents } from '../../../events/outbox.ts';
 import { now } from '../../../lib/ids.ts';
 import { readJson } from '../../../lib/json.ts';
 import type { Sealer } from '../../../lib/secrets.ts';
 import type { OutboundGuard } from '../../../outbound/guard.ts';
+import { RELEASE_CONFIG_FILE } from '../../../releaseFiles/configFile.ts';
 import type { ReleaseParts } from '../../releases/parts.ts';
 import type { BuildRow } from '../buildRows.ts';
 import { imageAllowed } from '../buildSettings.ts';
 import { variablesOfBuild } from '../variables.ts';
 import { cacheFolder, openCache, realFolderIn, restoreModules, saveModules } from './buildCache.ts';
+import { buildConfigIn } from './buildConfigFile.ts';
 import type { BuildLog } from './buildLog.ts';
 import { checkOut } from './checkout.ts';
 import { runInContainer } from './container.ts';
@@ -71,6 +74,36 @@ async function siteAndRepository(release: ReleaseParts, row: BuildRow) {
 }
 
 /**
+ * How this build runs: the site's settings, with what the `build` section of the commit's
+ * `.wharf.yml` sets instead; the image must be one the installation allows.
+ */
+async function effectiveSettings(
+  work: BuildWork,
+  row: BuildRow,
+  repository: Database['site_repositories'],
+  base: string,
+  log: BuildLog,
+) {
+  const file = await buildConfigIn(base);
+  if (file)
+    log.say(
+      `${RELEASE_CONFIG_FILE} sets ${Object.entries(file)
+        .map(([key, value]) => `${key}: ${value}`)
+        .join(', ')}`,
+    );
+  const settings = {
+    command: file?.command ?? repository.build_command,
+    publish: file?.publish ?? repository.publish_directory,
+    image: file?.image ?? row.image,
+  };
+  if (!imageAllowed(work.settings, settings.image))
+    throw new BuildStepFailed(`The image ${settings.image} is not allowed on this installation (WHARF_BUILD_IMAGES)`);
+  if (settings.image !== row.image)
+    await work.release.db.updateTable('builds').set({ image: settings.image }).where('id', '=', row.id).execute();
+  return settings;
+}
+
+/**
  * One build, phase by phase: the commit is fetched (git on the host, running nothing of the
  * repository), the site's cache restored, dependencies installed and the build command run, each in
  * a container of its own with the build's limits, the publish directory deployed as the CLI
@@ -79,8 +112,6 @@ async function siteAndRepository(release: ReleaseParts, row: BuildRow) {
 export async function runBuild(work: BuildWork, row: BuildRow, log: BuildLog, signal: AbortSignal) {
   const { db, config } = work.release;
   const { site, repository } = await siteAndRepository(work.release, row);
-  if (!imageAllowed(work.settings, row.image))
-    throw new BuildStepFailed(`The image ${row.image} is not allowed on this installation (WHARF_BUILD_IMAGES)`);
   const phases = new Phases(db, row.id, log);
   const workDir = buildFolder(config.dataDir, row.id);
   const requested = readJson<ReleaseSource>(row.source);
@@ -126,6 +157,7 @@ export async function runBuild(work: BuildWork, row: BuildRow, log: BuildLog, si
     WHARF_COMMIT: checkout.commit,
   };
   const base = await realFolderIn(checkout.dir, repository.base_directory, 'base directory');
+  const settings = await effectiveSettings(work, row, repository, base, log);
   const cache = cacheFolder(config.dataDir, site.id);
   const restored = await phases.run('restoreCache', async () => {
     await openCache(cache, repository.cache_cleared_at);
@@ -136,7 +168,7 @@ export async function runBuild(work: BuildWork, row: BuildRow, log: BuildLog, si
     const code = await runInContainer({
       settings: work.settings,
       name: `wharf-build-${row.id}-${step}`,
-      image: row.image,
+      image: settings.image,
       workspace: checkout.dir,
       cache,
       directory: repository.base_directory,
@@ -154,11 +186,11 @@ export async function runBuild(work: BuildWork, row: BuildRow, log: BuildLog, si
     await inContainer('Installing the dependencies', 'install', command);
   });
   await phases.run('build', async () => {
-    if (repository.build_command.trim() === '') return SKIPPED;
-    await inContainer('The build command', 'build', repository.build_command);
+    if (settings.command.trim() === '') return SKIPPED;
+    await inContainer('The build command', 'build', settings.command);
   });
   const published = await phases.run('upload', async () => {
-    const root = await realFolderIn(base, repository.publish_directory, 'publish directory');
+    const root = await realFolderIn(base, settings.publish, 'publish directory');
     const { result, lastSeq } = await trackEvents(() =>
       publish({
         parts: work.release,

@@ -14,6 +14,11 @@ describe('.wharf.yml', () => {
     });
   });
 
+  it('takes a build section as the repository keeps it, which an upload leaves to builds', () => {
+    const text = 'build:\n  command: npm run docs\n  publish: site\nforms:\n  - name: contact\n    type: db\n';
+    expect(parseReleaseConfig(text)).toEqual({ forms: [{ name: 'contact', type: 'db' }], problems: [] });
+  });
+
   it('accepts an empty file, and an empty list of forms', () => {
     expect(parseReleaseConfig('')).toEqual({ forms: [], problems: [] });
     expect(parseReleaseConfig('forms:\n')).toEqual({ forms: [], problems: [] });
