@@ -6,6 +6,7 @@ import path from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { promisify } from 'node:util';
 import {
+  connectToGitServer,
   expectStatus,
   makeBaseImages,
   NODE_IMAGE,
@@ -48,17 +49,7 @@ const port = Number(new URL(server.url).port);
 const { siteId, token } = await createSite(server.url, 'bench-docs');
 const owner = await new TestClient(server.url).signIn(USER, PASSWORD);
 const site = `/api/v1/sites/${siteId}`;
-expectStatus(
-  await owner.put(`${site}/repository`, {
-    url: git.url,
-    productionBranch: 'main',
-    buildCommand: 'npm run build',
-    publishDirectory: 'dist',
-    image: NODE_IMAGE,
-  }),
-  200,
-);
-const { secret } = expectStatus(await owner.get(`${site}/repository/webhook-secret`), 200);
+const { secret } = await connectToGitServer(owner, siteId, git);
 const siteHost = `bench-docs.localhost`;
 let edition = 0;
 

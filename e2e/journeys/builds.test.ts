@@ -1,4 +1,6 @@
+import { createHmac } from 'node:crypto';
 import {
+  connectToGitServer,
   expectStatus,
   type GitServer,
   makeBaseImages,
@@ -16,8 +18,8 @@ import { openAuditor } from '../support/lighthouse.ts';
 const works = podmanWorks();
 if (!works) console.warn('!! The builds journey needs podman (apt-get install podman runc slirp4netns): SKIPPED');
 
-/** A site whose build writes its page line by line, slowly enough to be watched. */
-const SITE = {
+/** A site whose build writes its page line by line, slowly enough to be watched; `heading` is its page's. */
+const siteWith = (heading: string) => ({
   'package.json': JSON.stringify({ name: 'docs', private: true, scripts: { build: 'node build.mjs' } }),
   'package-lock.json': JSON.stringify({
     name: 'docs',
@@ -32,9 +34,23 @@ for (let step = 1; step <= 6; step++) {
   await new Promise((resolve) => setTimeout(resolve, 500));
 }
 mkdirSync('dist', { recursive: true });
-writeFileSync('dist/index.html', '<h1>Docs built by Wharf</h1>');
+writeFileSync('dist/index.html', '<h1>${heading}</h1>');
 `,
-};
+});
+const SITE = siteWith('Docs built by Wharf');
+
+/** Delivers a webhook as GitHub signs it. */
+async function deliver(url: string, secret: string, event: string, payload: unknown) {
+  const body = JSON.stringify(payload);
+  const signature = `sha256=${createHmac('sha256', secret).update(body).digest('hex')}`;
+  const response = await fetch(url, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json', 'x-github-event': event, 'x-hub-signature-256': signature },
+    body,
+  });
+  expect(response.status).toBe(202);
+  return ((await response.json()) as { builds: string[] }).builds;
+}
 
 describe.skipIf(!works || !hasChromium)('building a site from its repository (/sites/{siteId}/builds)', () => {
   let stage: Stage;
@@ -150,5 +166,80 @@ describe.skipIf(!works || !hasChromium)('building a site from its repository (/s
     } finally {
       await auditor.close();
     }
+  }, 600_000);
+
+  it('previews a pull request the forge tells of, and production changes once it is merged', async () => {
+    const { owner } = stage.world.clients;
+    const site = expectStatus(
+      await owner.post(`/api/v1/teams/${stage.world.team._id}/sites`, { name: stage.world.unique('shop') }),
+      200,
+    );
+    await git.commit('main', 'The old look', siteWith('The old look'));
+    const { repository, secret } = await connectToGitServer(owner, site._id, git);
+    const webhook = (event: string, payload: unknown) => deliver(repository.webhookUrl, secret, event, payload);
+    const finished = async (buildId: string) =>
+      expect
+        .poll(async () => expectStatus(await owner.get(`/api/v1/sites/${site._id}/builds/${buildId}`), 200).state, {
+          timeout: 120_000,
+        })
+        .toBe('succeeded');
+    const push = async (message: string) => {
+      const head = await git.commit('main', message, siteWith(message));
+      const [buildId] = await webhook('push', {
+        ref: 'refs/heads/main',
+        after: head,
+        head_commit: { id: head, message },
+      });
+      await finished(buildId!);
+    };
+    await push('The old look');
+
+    const head = await git.commit('feature/new-look', 'A new look', siteWith('A new look'));
+    await git.setRef('refs/pull/2/head', 'feature/new-look');
+    const pullRequest = (action: string) => ({
+      action,
+      number: 2,
+      pull_request: {
+        html_url: 'https://git.example.test/acme/shop/pull/2',
+        head: { ref: 'feature/new-look', sha: head },
+      },
+      sender: { login: 'grace' },
+    });
+    const [preview] = await webhook('pull_request', pullRequest('opened'));
+    await finished(preview!);
+
+    const { context, page } = await visit(stage, { user: 'teammate', orgId: stage.world.org._id });
+    await page.goto(`/sites/${site._id}/builds`);
+    await page.getByRole('link', { name: /^Build feature\/new-look @ / }).click();
+    await expectVisible(page.getByText('Pull request #2', { exact: false }));
+    await expectVisible(page.getByRole('alert').filter({ hasText: 'Published to pr-2' }));
+    await snap(page, 'build-pull-request');
+    const port = new URL(stage.server.url).port;
+    await page.goto(`http://pr-2.${site.name}.localhost:${port}/`);
+    await expectVisible(page.getByRole('heading', { name: 'A new look' }));
+    await page.goto(`http://${site.name}.localhost:${port}/`);
+    await expectVisible(page.getByRole('heading', { name: 'The old look' }));
+
+    // Merged: the forge tells of the closed pull request and of the push to main.
+    await webhook('pull_request', pullRequest('closed'));
+    await push('A new look');
+    await page.goto(`/sites/${site._id}/builds`);
+    await expectVisible(
+      page
+        .getByRole('link', { name: /^Build main @ / })
+        .first()
+        .getByText('Published'),
+    );
+    await expect
+      .poll(
+        async () =>
+          (await fetch(`http://127.0.0.1:${port}/`, { headers: { host: `${site.name}.localhost:${port}` } })).status,
+      )
+      .toBe(200);
+    await page.goto(`http://${site.name}.localhost:${port}/`);
+    await expectVisible(page.getByRole('heading', { name: 'A new look' }));
+    const branches = expectStatus(await owner.get(`/api/v1/sites/${site._id}/branches`), 200);
+    expect(branches.map((branch: { name: string }) => branch.name)).not.toContain('pr-2');
+    await context.close();
   }, 600_000);
 });

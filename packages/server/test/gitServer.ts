@@ -6,6 +6,8 @@ import os from 'node:os';
 import path from 'node:path';
 import { promisify } from 'node:util';
 import { testAuthority } from './certificates.ts';
+import { expectStatus, type TestClient } from './client.ts';
+import { NODE_IMAGE } from './podman.ts';
 
 const run = promisify(execFile);
 
@@ -135,4 +137,22 @@ export async function startGitServer(name = 'site'): Promise<GitServer> {
       await rm(dir, { recursive: true, force: true });
     },
   };
+}
+
+/**
+ * Connects a site to the served repository as the builds' tests and bench do (`npm run build` into
+ * `dist`, in the base images' Node.js image); answers the repository and its webhook secret.
+ */
+export async function connectToGitServer(client: TestClient, siteId: string, git: GitServer) {
+  const site = `/api/v1/sites/${siteId}`;
+  const body = {
+    url: git.url,
+    productionBranch: 'main',
+    buildCommand: 'npm run build',
+    publishDirectory: 'dist',
+    image: NODE_IMAGE,
+  };
+  const repository = expectStatus(await client.put(`${site}/repository`, body), 200);
+  const { secret } = expectStatus(await client.get(`${site}/repository/webhook-secret`), 200);
+  return { repository, secret: secret as string };
 }

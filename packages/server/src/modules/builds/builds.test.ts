@@ -4,9 +4,9 @@ import type { BuildLogLine, BuildLogMessage } from '@wharf/contract';
 import type { Socket } from 'socket.io-client';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { expectStatus, type TestClient } from '../../../test/client.ts';
-import { type GitServer, startGitServer } from '../../../test/gitServer.ts';
+import { connectToGitServer, type GitServer, startGitServer } from '../../../test/gitServer.ts';
 import { startTestServer, type TestServer } from '../../../test/harness.ts';
-import { makeBaseImages, NODE_IMAGE, podman, podmanWorks } from '../../../test/podman.ts';
+import { makeBaseImages, podman, podmanWorks } from '../../../test/podman.ts';
 import { connectRealtime } from '../../../test/realtimeClient.ts';
 import { siteRequest } from '../../../test/siteClient.ts';
 import { buildWorld, type World } from '../../../test/world.ts';
@@ -79,16 +79,7 @@ describe.skipIf(!works)('building a site from its repository in a container', ()
     owner = world.clients.owner;
     base = `/api/v1/sites/${world.site._id}`;
     siteHost = `${world.site.name}.localhost`;
-    expectStatus(
-      await owner.put(`${base}/repository`, {
-        url: git.url,
-        productionBranch: 'main',
-        buildCommand: 'npm run build',
-        publishDirectory: 'dist',
-        image: NODE_IMAGE,
-      }),
-      200,
-    );
+    await connectToGitServer(owner, world.site._id, git);
   }, 25 * 60_000);
   afterAll(async () => {
     await server?.close();

@@ -1,6 +1,7 @@
 import { feature } from '../../features/feature.ts';
 import { OutboundGuard } from '../../outbound/guard.ts';
 import { buildHookRoutes } from './buildHooks.ts';
+import { buildRetentionChore } from './buildRetention.ts';
 import { buildRoutes } from './routes.ts';
 import { Builder } from './runner/builder.ts';
 import { buildVariableRoutes } from './variables.ts';
@@ -22,6 +23,7 @@ export const buildsFeature = feature({
     'dispatcher',
     'fastify',
     'handle',
+    'housekeeping',
     'jobs',
     'log',
     'node',
@@ -32,6 +34,9 @@ export const buildsFeature = feature({
     buildHookRoutes(parts);
     buildVariableRoutes(parts);
     webhookRoutes(parts);
+  },
+  work(parts) {
+    parts.housekeeping.add(buildRetentionChore(parts.db));
   },
   build(parts) {
     const settings = parts.config.builds;

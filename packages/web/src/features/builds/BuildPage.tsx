@@ -145,7 +145,14 @@ function Summary({ build }: { build: Build }) {
         <Text size="sm" c="dimmed">
           {build.source.commit && <Code>{build.source.commit.slice(0, 12)}</Code>}{' '}
           {build.source.author && `by ${build.source.author} · `}
-          <span title={exactTime(build.createdAt)}>{relativeTime(build.createdAt)}</span> · {triggerText(build)}
+          <span title={exactTime(build.createdAt)}>{relativeTime(build.createdAt)}</span> ·{' '}
+          {build.source.pullRequestUrl ? (
+            <Anchor href={build.source.pullRequestUrl} target="_blank" rel="noopener noreferrer" size="sm">
+              {triggerText(build)}
+            </Anchor>
+          ) : (
+            triggerText(build)
+          )}
           {duration !== null && build.finishedAt && ` · took ${formatDuration(duration)}`} · image {build.image}
         </Text>
       </Stack>

@@ -1,5 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startTestServer, type TestServer } from '../../../../test/harness.ts';
+import { buildRetentionChore } from '../buildRetention.ts';
 import { imageAllowed, qualifiedImage } from '../buildSettings.ts';
 import { BuildLog, MASK } from './buildLog.ts';
 import { containerArguments } from './container.ts';
@@ -116,5 +117,56 @@ describe('a build’s log', () => {
     const lines = await kept('long');
     expect(lines).toHaveLength(20_001);
     expect(lines.at(-1)).toBe('… the log stops here: a build keeps at most 20000 lines');
+  });
+});
+
+describe('build retention', () => {
+  let server: TestServer;
+  beforeAll(async () => {
+    server = await startTestServer();
+  });
+  afterAll(() => server?.close());
+
+  it('forgets builds finished over 90 days ago with their logs, and keeps the others', async () => {
+    const { db } = server.app;
+    const row = (id: string, finishedAt: string | null) => ({
+      id,
+      site_id: 's',
+      org_id: 'o',
+      git_branch: 'main',
+      branch: 'main',
+      source: '{}',
+      trigger: 'manual' as const,
+      triggered_by: null,
+      actor_id: null,
+      retry_of: null,
+      image: 'node:24',
+      state: finishedAt ? ('succeeded' as const) : ('running' as const),
+      phases: '[]',
+      error: null,
+      release_id: null,
+      cancel_requested: 0,
+      node: null,
+      lease_until: null,
+      log_lines: 1,
+      fetch_ref: null,
+      created_at: '2026-01-01T00:00:00.000Z',
+      started_at: null,
+      finished_at: finishedAt,
+    });
+    await db
+      .insertInto('builds')
+      .values([row('old', '2026-08-01T00:00:00.000Z'), row('recent', '2026-11-01T00:00:00.000Z'), row('running', null)])
+      .execute();
+    await db
+      .insertInto('build_log')
+      .values(['old', 'recent'].map((id) => ({ build_id: id, seq: 0, at: '2026-01-01T00:00:00.000Z', text: 'x' })))
+      .execute();
+    await buildRetentionChore(db).run({ at: new Date('2026-11-30T00:00:00.000Z'), thorough: false });
+    expect((await db.selectFrom('builds').select('id').orderBy('id').execute()).map((b) => b.id)).toEqual([
+      'recent',
+      'running',
+    ]);
+    expect((await db.selectFrom('build_log').select('build_id').execute()).map((l) => l.build_id)).toEqual(['recent']);
   });
 });
