@@ -80,6 +80,8 @@ export interface GitServer {
   url: string;
   /** The certificate authority a client must trust (PEM file path and text). */
   caFile: string;
+  /** The bare repository's folder, for another transport to serve (ssh). */
+  barePath: string;
   /** Commits the files of `files` (path → content, null removes) on `branch`, and pushes; answers the commit's id. */
   commit(branch: string, message: string, files: Record<string, string | Buffer | null>): Promise<string>;
   /** Points a ref of the served repository (a pull request's `refs/pull/1/head`) at a branch's head. */
@@ -110,6 +112,7 @@ export async function startGitServer(name = 'site'): Promise<GitServer> {
   return {
     url: `https://127.0.0.1:${port}/${name}.git`,
     caFile,
+    barePath: bare,
     async commit(branch, message, files) {
       const branches = await git(work, 'branch', '--list', branch);
       const hasCommits = (await git(work, 'rev-parse', '--verify', '--quiet', 'HEAD').catch(() => '')) !== '';
