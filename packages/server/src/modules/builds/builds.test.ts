@@ -1,14 +1,13 @@
-import { createHmac } from 'node:crypto';
 import { setTimeout as sleep } from 'node:timers/promises';
 import type { BuildLogLine, BuildLogMessage } from '@wharf/contract';
 import type { Socket } from 'socket.io-client';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { type BuildStage, startBuildStage } from '../../../test/buildStage.ts';
 import { expectStatus, type TestClient } from '../../../test/client.ts';
-import { connectToGitServer, type GitServer, startGitServer } from '../../../test/gitServer.ts';
+import type { GitServer } from '../../../test/gitServer.ts';
 import { startTestServer, type TestServer } from '../../../test/harness.ts';
-import { makeBaseImages, podman, podmanWorks } from '../../../test/podman.ts';
+import { podman, podmanWorks } from '../../../test/podman.ts';
 import { connectRealtime } from '../../../test/realtimeClient.ts';
-import { siteRequest } from '../../../test/siteClient.ts';
 import { buildWorld, type World } from '../../../test/world.ts';
 
 const works = podmanWorks();
@@ -41,50 +40,22 @@ writeFileSync('dist/index.html', '<h1>${heading}</h1><p>build ' + count + '</p>'
 }
 
 describe.skipIf(!works)('building a site from its repository in a container', () => {
+  let stage: BuildStage;
   let git: GitServer;
   let server: TestServer;
   let world: World;
   let owner: TestClient;
   let base: string;
-  let siteHost: string;
 
-  const untilFinished = async (buildId: string) => {
-    for (let tries = 0; tries < 600; tries++) {
-      const build = expectStatus(await owner.get(`${base}/builds/${buildId}`), 200);
-      if (!['queued', 'running'].includes(build.state)) return build;
-      await sleep(200);
-    }
-    throw new Error(`the build ${buildId} did not finish in 2 minutes`);
-  };
-  const logOf = async (buildId: string) =>
-    expectStatus(await owner.get(`${base}/builds/${buildId}/log`), 200).lines.map(
-      (line: { text: string }) => line.text,
-    );
-  const page = async () => (await siteRequest(Number(new URL(server.url).port), siteHost, '/')).text;
+  const untilFinished = (buildId: string) => stage.untilFinished(buildId);
+  const logOf = (buildId: string) => stage.logOf(buildId);
+  const page = () => stage.page();
 
   beforeAll(async () => {
-    await makeBaseImages();
-    git = await startGitServer('shop');
-    server = await startTestServer({
-      env: {
-        WHARF_BUILD_RUNTIME: 'podman',
-        WHARF_BUILD_PULL: 'never',
-        WHARF_BUILD_IMAGES: 'docker.io/library/node:*',
-        WHARF_BUILD_MEMORY: '1g',
-        WHARF_BUILD_ALLOWED_PRIVATE: '127.0.0.1',
-        WHARF_EXTRA_CA_CERTS: git.caFile,
-      },
-    });
-    world = await buildWorld(server.url);
-    owner = world.clients.owner;
-    base = `/api/v1/sites/${world.site._id}`;
-    siteHost = `${world.site.name}.localhost`;
-    await connectToGitServer(owner, world.site._id, git);
+    stage = await startBuildStage('shop');
+    ({ git, server, world, owner, base } = stage);
   }, 25 * 60_000);
-  afterAll(async () => {
-    await server?.close();
-    await git?.close();
-  });
+  afterAll(() => stage?.close());
 
   let firstCommit: string;
   let firstBuild: { _id: string; releaseId: string };
@@ -246,98 +217,6 @@ writeFileSync('dist/index.html', '<p>chatty</p>');
       ownerSocket.disconnect();
       outsiderSocket.disconnect();
     }
-  });
-  it('gives a build the site’s variables of its context, with secrets masked in its log', async () => {
-    const secret = 'tok_9f8e7d6c5b4a';
-    const variable = (body: Record<string, unknown>) => owner.post(`${base}/build-variables`, body);
-    expectStatus(await variable({ key: 'API_URL', value: 'https://api.example.test', context: 'all' }), 201);
-    expectStatus(await variable({ key: 'TOKEN', value: secret, secret: true, context: 'production' }), 201);
-    await git.commit('main', 'Use the variables', {
-      'build.mjs': `
-import { mkdirSync, writeFileSync } from 'node:fs';
-console.log('API_URL=' + process.env.API_URL + ' TOKEN=' + process.env.TOKEN + ' context=' + process.env.WHARF_CONTEXT);
-mkdirSync('dist', { recursive: true });
-writeFileSync('dist/index.html', '<p>' + [...process.env.TOKEN].reverse().join('') + '</p>');
-`,
-    });
-    const queued = expectStatus(await owner.post(`${base}/builds`, {}), 201);
-    const build = await untilFinished(queued._id);
-    const log = await logOf(queued._id);
-    expect(build.state, log.join('\n')).toBe('succeeded');
-    expect(log).toContain('API_URL=https://api.example.test TOKEN=•••••• context=production');
-    expect(log.join('\n')).not.toContain(secret);
-    expect(await page()).toContain(`<p>${[...secret].reverse().join('')}</p>`);
-  });
-  it('builds a pull request the forge tells of as a preview at pr-{number}, and deletes it once closed', async () => {
-    const port = Number(new URL(server.url).port);
-    const head = await git.commit('feature/new-look', 'A new look', siteFiles(port, 'The new look'));
-    await git.setRef('refs/pull/1/head', 'feature/new-look');
-    const { secret } = expectStatus(await owner.get(`${base}/repository/webhook-secret`), 200);
-    const deliver = async (action: string) => {
-      const body = JSON.stringify({
-        action,
-        number: 1,
-        pull_request: {
-          html_url: 'https://git.example.test/acme/shop/pull/1',
-          head: { ref: 'feature/new-look', sha: head },
-        },
-        sender: { login: 'grace' },
-      });
-      const signature = `sha256=${createHmac('sha256', secret).update(body).digest('hex')}`;
-      const response = await fetch(`${server.url}${base}/repository/webhook`, {
-        method: 'POST',
-        headers: {
-          'content-type': 'application/json',
-          'x-github-event': 'pull_request',
-          'x-hub-signature-256': signature,
-        },
-        body,
-      });
-      expect(response.status).toBe(202);
-      return (await response.json()) as { builds: string[]; message: string };
-    };
-    const opened = await deliver('opened');
-    const build = await untilFinished(opened.builds[0]!);
-    expect(build, (await logOf(build._id)).join('\n')).toMatchObject({
-      state: 'succeeded',
-      branch: 'pr-1',
-      source: { commit: head, pullRequest: 1 },
-    });
-    const preview = await siteRequest(port, `pr-1.${siteHost}`, '/');
-    expect(preview.text).toContain('<h1>The new look</h1>');
-    expect(await page()).not.toContain('The new look');
-
-    expect(await deliver('closed')).toEqual({ builds: [], message: 'Deleted the branch pr-1' });
-    const branches = expectStatus(await owner.get(`${base}/branches`), 200);
-    expect(branches.map((branch: { name: string }) => branch.name)).not.toContain('pr-1');
-  });
-  it('builds as the build section of the commit’s .wharf.yml says, over the site’s settings, and fails on one it cannot use', async () => {
-    await git.commit('main', 'Build with the file', {
-      '.wharf.yml': 'build:\n  command: node other.mjs\n  publish: public\n',
-      'other.mjs': `
-import { mkdirSync, writeFileSync } from 'node:fs';
-mkdirSync('public', { recursive: true });
-writeFileSync('public/index.html', '<p>from the file</p>');
-`,
-    });
-    const built = await untilFinished(expectStatus(await owner.post(`${base}/builds`, {}), 201)._id);
-    const log = await logOf(built._id);
-    expect(built.state, log.join('\n')).toBe('succeeded');
-    expect(log).toContain('.wharf.yml sets command: node other.mjs, publish: public');
-    expect(await page()).toContain('<p>from the file</p>');
-
-    await git.commit('main', 'A file that leaves the repository', { '.wharf.yml': 'build:\n  publish: ../../etc\n' });
-    const refused = await untilFinished(expectStatus(await owner.post(`${base}/builds`, {}), 201)._id);
-    expect(refused).toMatchObject({
-      state: 'failed',
-      error: '.wharf.yml: build.publish: Must stay inside the repository',
-    });
-    await git.commit('main', 'An image the installation does not allow', {
-      '.wharf.yml': 'build:\n  image: evil/miner:1\n',
-    });
-    const image = await untilFinished(expectStatus(await owner.post(`${base}/builds`, {}), 201)._id);
-    expect(image.error).toBe('The image evil/miner:1 is not allowed on this installation (WHARF_BUILD_IMAGES)');
-    expect(await page()).toContain('<p>from the file</p>');
   });
 });
 
