@@ -2,7 +2,7 @@ import { setTimeout as sleep } from 'node:timers/promises';
 import type { BuildLogLine, BuildLogMessage } from '@wharf/contract';
 import type { Socket } from 'socket.io-client';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { type BuildStage, startBuildStage } from '../../../test/buildStage.ts';
+import { type BuildStage, siteFiles, startBuildStage } from '../../../test/buildStage.ts';
 import { expectStatus, type TestClient } from '../../../test/client.ts';
 import type { GitServer } from '../../../test/gitServer.ts';
 import { startTestServer, type TestServer } from '../../../test/harness.ts';
@@ -12,32 +12,6 @@ import { buildWorld, type World } from '../../../test/world.ts';
 
 const works = podmanWorks();
 if (!works) console.warn('!! The builds suite needs podman (apt-get install podman runc slirp4netns): SKIPPED');
-
-/** The site's source: a build that reports what it could reach and leaves a link to a host file in its output. */
-function siteFiles(wharfPort: number, heading: string) {
-  return {
-    'package.json': JSON.stringify({ name: 'shop', private: true, scripts: { build: 'node build.mjs' } }),
-    'package-lock.json': JSON.stringify({
-      name: 'shop',
-      lockfileVersion: 3,
-      requires: true,
-      packages: { '': { name: 'shop' } },
-    }),
-    'build.mjs': `
-import { existsSync, mkdirSync, readFileSync, symlinkSync, writeFileSync } from 'node:fs';
-mkdirSync('dist', { recursive: true });
-mkdirSync('node_modules/.cache', { recursive: true });
-const marker = 'node_modules/.cache/builds';
-const count = existsSync(marker) ? Number(readFileSync(marker, 'utf8')) + 1 : 1;
-writeFileSync(marker, String(count));
-symlinkSync('/etc/passwd', 'dist/passwd');
-const wharf = await fetch('http://127.0.0.1:${wharfPort}/readyz').then(() => 'REACHED WHARF', (error) => 'could not reach Wharf: ' + (error.cause?.code ?? error.message));
-console.log(wharf);
-console.log('built by user ' + process.getuid() + ' with CI=' + process.env.CI);
-writeFileSync('dist/index.html', '<h1>${heading}</h1><p>build ' + count + '</p>');
-`,
-  };
-}
 
 describe.skipIf(!works)('building a site from its repository in a container', () => {
   let stage: BuildStage;
