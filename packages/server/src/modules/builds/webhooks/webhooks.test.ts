@@ -159,6 +159,18 @@ describe.each(databases)('webhooks from the forges ($name)', ({ postgres }) => {
     );
   });
 
+  it('takes a push of many commits, as large as a forge sends', async () => {
+    const files = Array.from({ length: 400 }, (_, index) => `src/components/part-${index}/index.tsx`);
+    const commits = Array.from({ length: 200 }, (_, index) => ({
+      id: randomHex(),
+      message: `Commit ${index}`,
+      modified: files,
+    }));
+    const payload = { ...githubPush('main', 'b'.repeat(40)), commits };
+    expect(JSON.stringify(payload).length).toBeGreaterThan(2 * 1024 * 1024);
+    expect((await deliver('github', 'push', payload)).status).toBe(202);
+  });
+
   it('refuses deliveries without the signature, signed with another secret, or from no forge', async () => {
     const payload = githubPush('main', 'a'.repeat(40));
     expect((await deliver('github', 'push', payload, 'another secret')).body.code).toBe('WEBHOOK_SIGNATURE_INVALID');
@@ -183,7 +195,7 @@ describe.each(databases)('webhooks from the forges ($name)', ({ postgres }) => {
     });
     expect(elsewhere.status).toBe(404);
     const builds = expectStatus(await owner.get(`${site}/builds`), 200);
-    expect(builds.count).toBe(1);
+    expect(builds.count).toBe(2);
   });
 
   it('builds pushes from GitLab and Gitea as each signs them', async () => {
