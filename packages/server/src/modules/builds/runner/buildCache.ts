@@ -1,5 +1,6 @@
-import { chmod, lstat, mkdir, readFile, rename, rm, writeFile } from 'node:fs/promises';
+import { chmod, lstat, mkdir, readdir, readFile, rename, rm, writeFile } from 'node:fs/promises';
 import path from 'node:path';
+import type { Db } from '../../../db/schema.ts';
 import { BuildStepFailed } from './stepFailed.ts';
 
 /** What a site's cache folder keeps between builds: package managers' downloads (under it) and `node_modules`. */
@@ -55,4 +56,16 @@ export async function realFolderIn(root: string, relative: string, what: string)
     if (!(await isRealFolder(current))) throw new BuildStepFailed(`The ${what} ${relative} is not a folder`);
   }
   return current;
+}
+
+/** Removes this builder's caches of sites that were deleted since: they would take its disk for good. */
+export async function removeCachesOfDeletedSites(db: Db, dataDir: string) {
+  const folder = path.join(dataDir, 'build-cache');
+  const cached = await readdir(folder).catch(() => [] as string[]);
+  if (cached.length === 0) return [];
+  const alive = await db.selectFrom('sites').select('id').where('id', 'in', cached).execute();
+  const kept = new Set(alive.map((site) => site.id));
+  const gone = cached.filter((siteId) => !kept.has(siteId));
+  for (const siteId of gone) await rm(path.join(folder, siteId), { recursive: true, force: true });
+  return gone;
 }

@@ -7,11 +7,14 @@ import { now } from '../../../lib/ids.ts';
 import { PassLoop } from '../../../lib/passLoop.ts';
 import { siteScope } from '../../sites/siteEvents.ts';
 import { type BuildRow, buildEventData } from '../buildRows.ts';
+import { removeCachesOfDeletedSites } from './buildCache.ts';
 import { BuildLog } from './buildLog.ts';
 import { type BuildWork, buildFolder, runBuild } from './runBuild.ts';
 import { BuildStepFailed } from './stepFailed.ts';
 
 const POLL_EVERY_MS = 2_000;
+/** How often caches of deleted sites are looked for on this builder's disk. */
+const CACHE_SWEEP_EVERY_MS = 60 * 60_000;
 /** How often a running build's claim is renewed, and its cancellation looked for. */
 const RENEW_EVERY_MS = 2_000;
 /** A claim not renewed for this long belongs to a builder that stopped. */
@@ -36,6 +39,7 @@ export class Builder {
     this.pass().catch((err) => this.log.error({ err }, 'reading the build queue failed')),
   );
   private renewal: NodeJS.Timeout | undefined;
+  private cacheSweep: NodeJS.Timeout | undefined;
 
   constructor(
     private readonly work: BuildWork,
@@ -58,6 +62,13 @@ export class Builder {
       RENEW_EVERY_MS,
     );
     this.renewal.unref();
+    const sweep = () =>
+      void removeCachesOfDeletedSites(this.db, this.work.release.config.dataDir).catch((err) =>
+        this.log.warn({ err }, 'removing the caches of deleted sites failed'),
+      );
+    sweep();
+    this.cacheSweep = setInterval(sweep, CACHE_SWEEP_EVERY_MS);
+    this.cacheSweep.unref();
   }
 
   wake(): Promise<void> {
@@ -67,6 +78,7 @@ export class Builder {
   /** Stops claiming; the builds running here end as failed (a retry builds them again). */
   async close() {
     clearInterval(this.renewal);
+    clearInterval(this.cacheSweep);
     await this.loop.stop();
     for (const { controller } of this.running.values()) controller.abort('Wharf stopped during the build: retry it');
     await Promise.all([...this.running.values()].map(({ done }) => done));

@@ -1,7 +1,11 @@
+import { mkdir, readdir } from 'node:fs/promises';
+import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startTestServer, type TestServer } from '../../../../test/harness.ts';
+import { buildWorld } from '../../../../test/world.ts';
 import { buildRetentionChore } from '../buildRetention.ts';
 import { imageAllowed, qualifiedImage } from '../buildSettings.ts';
+import { removeCachesOfDeletedSites } from './buildCache.ts';
 import { BuildLog, MASK } from './buildLog.ts';
 import { containerArguments } from './container.ts';
 import { repositoryHost } from './repositoryAddress.ts';
@@ -168,5 +172,22 @@ describe('build retention', () => {
       'running',
     ]);
     expect((await db.selectFrom('build_log').select('build_id').execute()).map((l) => l.build_id)).toEqual(['recent']);
+  });
+});
+
+describe('the caches of deleted sites', () => {
+  let server: TestServer;
+  beforeAll(async () => {
+    server = await startTestServer();
+  });
+  afterAll(() => server?.close());
+
+  it('are removed from the builder’s disk; those of sites that remain stay', async () => {
+    const world = await buildWorld(server.url);
+    const folder = path.join(server.dataDir, 'build-cache');
+    for (const siteId of [world.site._id, 'deletedsite0000000000'])
+      await mkdir(path.join(folder, siteId, 'node_modules'), { recursive: true });
+    expect(await removeCachesOfDeletedSites(server.app.db, server.dataDir)).toEqual(['deletedsite0000000000']);
+    expect(await readdir(folder)).toEqual([world.site._id]);
   });
 });
