@@ -1,5 +1,4 @@
 import { execFile, spawnSync } from 'node:child_process';
-import { createHmac } from 'node:crypto';
 import { mkdtemp, rm } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
@@ -7,6 +6,7 @@ import { setTimeout as sleep } from 'node:timers/promises';
 import { promisify } from 'node:util';
 import {
   connectToGitServer,
+  deliverAsGitHub,
   expectStatus,
   makeBaseImages,
   NODE_IMAGE,
@@ -59,16 +59,11 @@ async function pushToLive(cold: boolean) {
   edition++;
   const text = `Edition ${edition}`;
   const head = await git.commit('main', text, siteFiles(text));
-  const body = JSON.stringify({ ref: 'refs/heads/main', after: head, head_commit: { id: head, message: text } });
-  const signature = `sha256=${createHmac('sha256', secret).update(body).digest('hex')}`;
+  const push = { ref: 'refs/heads/main', after: head, head_commit: { id: head, message: text } };
   const startedAt = performance.now();
-  const delivered = await fetch(`${server.url}${site}/repository/webhook`, {
-    method: 'POST',
-    headers: { 'content-type': 'application/json', 'x-github-event': 'push', 'x-hub-signature-256': signature },
-    body,
-  });
-  if (delivered.status !== 202) throw new Error(`the webhook answered ${delivered.status}: ${await delivered.text()}`);
-  const { builds } = (await delivered.json()) as { builds: string[] };
+  const { status, answer } = await deliverAsGitHub(`${server.url}${site}/repository/webhook`, secret, 'push', push);
+  if (status !== 202) throw new Error(`the webhook answered ${status}: ${JSON.stringify(answer)}`);
+  const { builds } = answer;
   for (;;) {
     // Pretty URLs: `/page-2.html` answers a redirect to this.
     const page = await siteRequest(port, siteHost, '/page-2');

@@ -1,6 +1,6 @@
-import { createHmac } from 'node:crypto';
 import {
   connectToGitServer,
+  deliverAsGitHub,
   expectStatus,
   type GitServer,
   makeBaseImages,
@@ -41,15 +41,9 @@ const SITE = siteWith('Docs built by Wharf');
 
 /** Delivers a webhook as GitHub signs it. */
 async function deliver(url: string, secret: string, event: string, payload: unknown) {
-  const body = JSON.stringify(payload);
-  const signature = `sha256=${createHmac('sha256', secret).update(body).digest('hex')}`;
-  const response = await fetch(url, {
-    method: 'POST',
-    headers: { 'content-type': 'application/json', 'x-github-event': event, 'x-hub-signature-256': signature },
-    body,
-  });
-  expect(response.status).toBe(202);
-  return ((await response.json()) as { builds: string[] }).builds;
+  const { status, answer } = await deliverAsGitHub(url, secret, event, payload);
+  expect(status).toBe(202);
+  return answer.builds;
 }
 
 describe.skipIf(!works || !hasChromium)('building a site from its repository (/sites/{siteId}/builds)', () => {

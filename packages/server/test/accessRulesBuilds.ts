@@ -1,7 +1,8 @@
-import { createHmac, randomBytes } from 'node:crypto';
+import { randomBytes } from 'node:crypto';
 import type { RouteName } from '@wharf/contract';
 import { type AccessRule, everyone, freshSite, orgMembers, siteManagers } from './accessFixtures.ts';
 import { expectStatus } from './client.ts';
+import { githubDeliveryHeaders } from './gitServer.ts';
 import type { World } from './world.ts';
 
 /** A fresh site with a repository connected: the access server queues its builds and runs none (no builder role). */
@@ -24,12 +25,7 @@ async function signedPush(w: World) {
   const { secret } = expectStatus(await w.clients.owner.get(`/api/v1/sites/${siteId}/repository/webhook-secret`), 200);
   const after = randomBytes(20).toString('hex');
   const body = JSON.stringify({ ref: 'refs/heads/main', after, head_commit: { id: after, message: 'A change' } });
-  const signature = `sha256=${createHmac('sha256', secret).update(body).digest('hex')}`;
-  return {
-    params: { siteId },
-    body,
-    headers: { 'content-type': 'application/json', 'x-github-event': 'push', 'x-hub-signature-256': signature },
-  };
+  return { params: { siteId }, body, headers: githubDeliveryHeaders(secret, 'push', body) };
 }
 
 async function buildVariable(w: World) {

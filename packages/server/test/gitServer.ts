@@ -1,4 +1,5 @@
 import { execFile, spawn } from 'node:child_process';
+import { createHmac } from 'node:crypto';
 import { mkdir, mkdtemp, rm, writeFile } from 'node:fs/promises';
 import https from 'node:https';
 import type { AddressInfo } from 'node:net';
@@ -158,4 +159,17 @@ export async function connectToGitServer(client: TestClient, siteId: string, git
   const repository = expectStatus(await client.put(`${site}/repository`, body), 200);
   const { secret } = expectStatus(await client.get(`${site}/repository/webhook-secret`), 200);
   return { repository, secret: secret as string };
+}
+
+/** The headers GitHub sends with a delivery of `event`: its body signed with the webhook's secret. */
+export function githubDeliveryHeaders(secret: string, event: string, body: string) {
+  const signature = `sha256=${createHmac('sha256', secret).update(body).digest('hex')}`;
+  return { 'content-type': 'application/json', 'x-github-event': event, 'x-hub-signature-256': signature };
+}
+
+/** Delivers a webhook to `url` as GitHub does; answers the status and what Wharf said. */
+export async function deliverAsGitHub(url: string, secret: string, event: string, payload: unknown) {
+  const body = JSON.stringify(payload);
+  const response = await fetch(url, { method: 'POST', headers: githubDeliveryHeaders(secret, event, body), body });
+  return { status: response.status, answer: (await response.json()) as { builds: string[]; message: string } };
 }

@@ -1,8 +1,7 @@
-import { createHmac } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type BuildStage, siteFiles, startBuildStage } from '../../../test/buildStage.ts';
 import { expectStatus, type TestClient } from '../../../test/client.ts';
-import type { GitServer } from '../../../test/gitServer.ts';
+import { deliverAsGitHub, type GitServer } from '../../../test/gitServer.ts';
 import type { TestServer } from '../../../test/harness.ts';
 import { podmanWorks } from '../../../test/podman.ts';
 import { siteRequest } from '../../../test/siteClient.ts';
@@ -60,7 +59,7 @@ writeFileSync('dist/index.html', '<p>' + [...process.env.TOKEN].reverse().join('
     await git.setRef('refs/pull/1/head', 'feature/new-look');
     const { secret } = expectStatus(await owner.get(`${base}/repository/webhook-secret`), 200);
     const deliver = async (action: string) => {
-      const body = JSON.stringify({
+      const pullRequest = {
         action,
         number: 1,
         pull_request: {
@@ -68,19 +67,15 @@ writeFileSync('dist/index.html', '<p>' + [...process.env.TOKEN].reverse().join('
           head: { ref: 'feature/new-look', sha: head },
         },
         sender: { login: 'grace' },
-      });
-      const signature = `sha256=${createHmac('sha256', secret).update(body).digest('hex')}`;
-      const response = await fetch(`${server.url}${base}/repository/webhook`, {
-        method: 'POST',
-        headers: {
-          'content-type': 'application/json',
-          'x-github-event': 'pull_request',
-          'x-hub-signature-256': signature,
-        },
-        body,
-      });
-      expect(response.status).toBe(202);
-      return (await response.json()) as { builds: string[]; message: string };
+      };
+      const { status, answer } = await deliverAsGitHub(
+        `${server.url}${base}/repository/webhook`,
+        secret,
+        'pull_request',
+        pullRequest,
+      );
+      expect(status).toBe(202);
+      return answer;
     };
     const opened = await deliver('opened');
     const build = await untilFinished(opened.builds[0]!);

@@ -1,5 +1,5 @@
 import { rm } from 'node:fs/promises';
-import { api } from '@wharf/contract';
+import { api, type ReleaseSource } from '@wharf/contract';
 import { type Guard, param } from '../../access/guards.ts';
 import { userOf } from '../../access/rules.ts';
 import type { Database, Executor } from '../../db/schema.ts';
@@ -7,6 +7,7 @@ import { recordEvent } from '../../events/outbox.ts';
 import type { PartsOf } from '../../features/parts.ts';
 import { httpError } from '../../http/errors.ts';
 import { now } from '../../lib/ids.ts';
+import { readJson } from '../../lib/json.ts';
 import { offsetOf } from '../../lib/paging.ts';
 import { siteScope } from '../sites/siteEvents.ts';
 import { type BuildRow, buildEventData, findBuild, queueBuild, toBuild } from './buildRows.ts';
@@ -111,7 +112,7 @@ export function buildRoutes(parts: PartsOf<(typeof needs)[number]>) {
       const earlier = await findBuild(trx, site.id, params.buildId);
       const repository = await buildableRepository(parts, trx, site);
       const userId = userOf(actor);
-      const { commit, pullRequest, pullRequestUrl } = JSON.parse(earlier.source) as Record<string, never>;
+      const { commit, pullRequest, pullRequestUrl } = readJson<ReleaseSource>(earlier.source);
       const row = await queueBuild(trx, site, repository, {
         gitBranch: earlier.git_branch,
         trigger: 'retry',
