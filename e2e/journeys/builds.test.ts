@@ -101,6 +101,15 @@ describe.skipIf(!works || !hasChromium)('building a site from its repository (/s
     await expectVisible(variable.getByText('secret'));
     await expectVisible(variable.getByText('••••••'));
     expect(await page.getByText('docs-secret-token').count()).toBe(0);
+    await page.getByLabel('Access token').fill(git.forge.token);
+    await page.getByRole('button', { name: 'Save token' }).click();
+    await expectVisible(toast(page, 'Forge token saved: builds report to the forge'));
+    await expectVisible(page.getByText('Token set'));
+    await expect.poll(() => page.getByLabel('Replace the token').inputValue()).toBe('');
+    await page.getByRole('textbox', { name: 'Watch paths' }).fill('docs/**');
+    await page.getByRole('textbox', { name: 'Watch paths' }).press('Enter');
+    await snap(page, 'repository-settings');
+    await page.getByRole('textbox', { name: 'Watch paths' }).press('Backspace');
 
     await page.getByRole('tab', { name: 'Builds' }).click();
     await expectVisible(page.getByRole('heading', { name: 'No builds yet' }));

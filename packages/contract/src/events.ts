@@ -48,6 +48,8 @@ export const siteEvents = [
   'site_repository_updated',
   'site_repository_disconnected',
   'site_deploy_key_renewed',
+  'site_forge_token_set',
+  'site_forge_token_removed',
   'site_build_queued',
   'site_build_started',
   'site_build_succeeded',

@@ -131,6 +131,16 @@ export function siteRules(): Partial<Record<RouteName, AccessRule>> {
       events: ['site_deploy_key_renewed'],
       call: async (w) => connectedRepository(w),
     },
+    setForgeToken: {
+      allow: siteManagers,
+      events: ['site_forge_token_set'],
+      call: async (w) => ({ ...(await connectedRepository(w)), body: { token: 'ghp_example' } }),
+    },
+    deleteForgeToken: {
+      allow: siteManagers,
+      events: ['site_forge_token_removed'],
+      call: async (w) => connectedRepository(w),
+    },
     deleteSiteRepository: {
       allow: siteManagers,
       events: ['site_repository_disconnected'],

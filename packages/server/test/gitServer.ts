@@ -1,5 +1,5 @@
 import { execFile, spawn } from 'node:child_process';
-import { createHmac } from 'node:crypto';
+import { createHmac, randomUUID } from 'node:crypto';
 import { mkdir, mkdtemp, rm, writeFile } from 'node:fs/promises';
 import https from 'node:https';
 import type { AddressInfo } from 'node:net';
@@ -8,6 +8,7 @@ import path from 'node:path';
 import { promisify } from 'node:util';
 import { testAuthority } from './certificates.ts';
 import { expectStatus, type TestClient } from './client.ts';
+import { ForgeApiStandIn } from './forgeApiStandIn.ts';
 import { NODE_IMAGE } from './podman.ts';
 
 const run = promisify(execFile);
@@ -87,6 +88,8 @@ export interface GitServer {
   commit(branch: string, message: string, files: Record<string, string | Buffer | null>): Promise<string>;
   /** Points a ref of the served repository (a pull request's `refs/pull/1/head`) at a branch's head. */
   setRef(ref: string, branch: string): Promise<void>;
+  /** The forges' status and comment APIs, served on the same host, as a forge serves both. */
+  forge: ForgeApiStandIn;
   close(): Promise<void>;
 }
 
@@ -105,13 +108,15 @@ export async function startGitServer(name = 'site'): Promise<GitServer> {
   const leaf = authority.issue(['127.0.0.1']);
   const caFile = path.join(dir, 'ca.pem');
   await writeFile(caFile, authority.ca);
+  const forge = new ForgeApiStandIn(() => `https://127.0.0.1:${port}`);
   const server = https.createServer({ cert: leaf.cert, key: leaf.key }, (request, response) =>
-    serveWithHttpBackend(root, request, response),
+    forge.handles(request) ? void forge.serve(request, response) : serveWithHttpBackend(root, request, response),
   );
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
   const { port } = server.address() as AddressInfo;
   return {
     url: `https://127.0.0.1:${port}/${name}.git`,
+    forge,
     caFile,
     barePath: bare,
     async commit(branch, message, files) {
@@ -161,15 +166,43 @@ export async function connectToGitServer(client: TestClient, siteId: string, git
   return { repository, secret: secret as string };
 }
 
-/** The headers GitHub sends with a delivery of `event`: its body signed with the webhook's secret. */
-export function githubDeliveryHeaders(secret: string, event: string, body: string) {
-  const signature = `sha256=${createHmac('sha256', secret).update(body).digest('hex')}`;
-  return { 'content-type': 'application/json', 'x-github-event': event, 'x-hub-signature-256': signature };
+export type ForgeKind = 'github' | 'gitlab' | 'gitea';
+
+const hmac = (secret: string, body: string) => createHmac('sha256', secret).update(body).digest('hex');
+
+/** The headers each forge sends with a delivery of `event`, signed (or, GitLab, vouched for) with the webhook's secret. */
+export function deliveryHeaders(forge: ForgeKind, secret: string, event: string, body: string): Record<string, string> {
+  const json = { 'content-type': 'application/json' };
+  if (forge === 'gitlab')
+    return { ...json, 'x-gitlab-event': event, 'x-gitlab-event-uuid': randomUUID(), 'x-gitlab-token': secret };
+  if (forge === 'gitea')
+    // Gitea also names the event as GitHub does; its own header tells it apart.
+    return {
+      ...json,
+      'x-github-event': event,
+      'x-gitea-event': event,
+      'x-gitea-delivery': randomUUID(),
+      'x-gitea-signature': hmac(secret, body),
+    };
+  return {
+    ...json,
+    'x-github-event': event,
+    'x-github-delivery': randomUUID(),
+    'x-hub-signature-256': `sha256=${hmac(secret, body)}`,
+  };
 }
 
-/** Delivers a webhook to `url` as GitHub does; answers the status and what Wharf said. */
-export async function deliverAsGitHub(url: string, secret: string, event: string, payload: unknown) {
+/** The headers GitHub sends with a delivery of `event`: its body signed with the webhook's secret. */
+export const githubDeliveryHeaders = (secret: string, event: string, body: string) =>
+  deliveryHeaders('github', secret, event, body);
+
+/** Delivers a webhook to `url` as `forge` does; answers the status and what Wharf said. */
+export async function deliverAs(forge: ForgeKind, url: string, secret: string, event: string, payload: unknown) {
   const body = JSON.stringify(payload);
-  const response = await fetch(url, { method: 'POST', headers: githubDeliveryHeaders(secret, event, body), body });
+  const response = await fetch(url, { method: 'POST', headers: deliveryHeaders(forge, secret, event, body), body });
   return { status: response.status, answer: (await response.json()) as { builds: string[]; message: string } };
 }
+
+/** Delivers a webhook to `url` as GitHub does. */
+export const deliverAsGitHub = (url: string, secret: string, event: string, payload: unknown) =>
+  deliverAs('github', url, secret, event, payload);

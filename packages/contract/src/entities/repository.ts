@@ -43,22 +43,19 @@ export const IMAGE_PATTERN =
 export const BRANCH_PATTERN = /^(?!-)(?!.*\.\.)[^\s\p{Cc}~^:?[\\]+$/u;
 const GLOB_PATTERN = /^(?!-)(?!.*\.\.)[^\s\p{Cc}~^:\\]+$/u;
 
-const checked = (problem: (value: string) => string | null, max: number) =>
-  text(max).superRefine((value, context) => {
+const checked = (problem: (value: string) => string | null, schema: z.ZodString) =>
+  schema.superRefine((value, context) => {
     const found = problem(value);
     if (found) context.addIssue({ code: 'custom', message: found });
   });
 
 /** What a site builds from: its repository and how to build it (issue: build on push). */
 export const repositoryBody = z.object({
-  url: requiredText(500).superRefine((value, context) => {
-    const found = repositoryUrlProblem(value);
-    if (found) context.addIssue({ code: 'custom', message: found });
-  }),
+  url: checked(repositoryUrlProblem, requiredText(500)),
   productionBranch: requiredText(200).regex(BRANCH_PATTERN, 'Must be a branch name'),
-  baseDirectory: checked(repositoryPathProblem, 200).default(''),
+  baseDirectory: checked(repositoryPathProblem, text(200)).default(''),
   buildCommand: text(1000).default(''),
-  publishDirectory: checked(repositoryPathProblem, 200).default(''),
+  publishDirectory: checked(repositoryPathProblem, text(200)).default(''),
   image: requiredText(300).regex(IMAGE_PATTERN, 'Must be an image reference such as node:24').default('node:24'),
   /** Which other branches build: every one, none, or those `branches` matches. */
   branchDeploys: z.enum(['all', 'none', 'listed'], { error: 'Must be all, none or listed' }).default('all'),
@@ -68,6 +65,15 @@ export const repositoryBody = z.object({
     .default([]),
   /** Whether pull and merge requests build previews at `pr-{number}`. */
   previews: bool.default(true),
+  /**
+   * Which changed paths make a push build, from the repository root (`docs/**`, `packages/ui/**`,
+   * `*.md`: `*` within a folder, `**` across them; a folder means all below it); none: any change
+   * under the base directory. A push whose forge lists every changed file and none matches is skipped.
+   */
+  watchPaths: z
+    .array(checked(repositoryPathProblem, requiredText(200)))
+    .max(50)
+    .default([]),
 });
 export type RepositoryBody = z.input<typeof repositoryBody>;
 
@@ -88,13 +94,28 @@ export const repository = z.object({
   branchDeploys: z.enum(['all', 'none', 'listed']),
   branches: z.array(z.string()),
   previews: z.boolean(),
+  watchPaths: z.array(z.string()),
   deployKey,
   /** Where the forge sends its webhooks (push, pull and merge requests), signed with the webhook secret. */
   webhookUrl: z.string(),
+  /** Whether a forge access token is set: builds then report commit statuses and comment on pull requests. */
+  forgeToken: z.boolean(),
+  /** Why the last report to the forge failed, and when; null once one succeeds. */
+  reportError: z.object({ message: z.string(), at: timestamp }).nullable(),
   connectedAt: timestamp,
   updatedAt: timestamp,
 });
 export type Repository = z.infer<typeof repository>;
+
+/**
+ * An access token of the forge that may set commit statuses and comment on pull requests (GitHub:
+ * a fine-grained token with Commit statuses and Pull requests write; GitLab: a project token with
+ * the api scope, Developer role; Gitea and Forgejo: write:repository and write:issue). Sealed,
+ * never answered again.
+ */
+export const forgeTokenBody = z.object({
+  token: requiredText(500).regex(/^[\x21-\x7e]+$/, 'Must be a token: printable characters, no spaces'),
+});
 
 /** The secret the forge signs webhook deliveries with: for those who manage the site, to paste at the forge. */
 export const webhookSecret = z.object({ secret: z.string() });
@@ -110,7 +131,7 @@ export const webhookAnswer = z.object({ builds: z.array(z.string()), message: z.
 export const buildConfig = z
   .strictObject({
     command: text(1000).optional().describe('The build command, run with sh -c in the base directory'),
-    publish: checked(repositoryPathProblem, 200)
+    publish: checked(repositoryPathProblem, text(200))
       .optional()
       .describe('The folder the build leaves to publish, relative to the base directory'),
     image: requiredText(300)

@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { repository, repositoryBody, webhookAnswer, webhookSecret } from '../entities/repository.ts';
+import { forgeTokenBody, repository, repositoryBody, webhookAnswer, webhookSecret } from '../entities/repository.ts';
 import { noContent, route } from '../route.ts';
 import { ids } from './params.ts';
 
@@ -47,6 +47,26 @@ export const getWebhookSecret = route({
   summary: 'The secret to give the forge with the webhook URL: it signs each delivery with it',
   params: ids('siteId'),
   response: webhookSecret,
+});
+
+export const setForgeToken = route({
+  method: 'put',
+  path: '/api/v1/sites/:siteId/repository/forge-token',
+  scope: 'site_update',
+  summary:
+    'Give builds a forge access token: they set the commit status and keep one comment on each pull request up to date',
+  params: ids('siteId'),
+  body: forgeTokenBody,
+  response: repository,
+});
+
+export const deleteForgeToken = route({
+  method: 'delete',
+  path: '/api/v1/sites/:siteId/repository/forge-token',
+  scope: 'site_update',
+  summary: 'Forget the forge access token: builds stop reporting to the forge',
+  params: ids('siteId'),
+  response: repository,
 });
 
 export const receiveWebhook = route({

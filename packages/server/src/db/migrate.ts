@@ -35,6 +35,7 @@ import * as siteRepositories from './migrations/032_site_repositories.ts';
 import * as builds from './migrations/033_builds.ts';
 import * as buildVariables from './migrations/034_build_variables.ts';
 import { webhooks } from './migrations/035_webhooks.ts';
+import * as buildReports from './migrations/036_build_reports.ts';
 import type { Db } from './schema.ts';
 import { withSchemaIntrospection } from './schemaIntrospection.ts';
 import { mustBeStartable } from './startable.ts';
@@ -79,6 +80,7 @@ const migrationsWith = (sealer: () => Sealer): Record<string, Migration> => ({
   '033_builds': builds,
   '034_build_variables': buildVariables,
   '035_webhooks': webhooks(sealer),
+  '036_build_reports': buildReports,
 });
 
 /**

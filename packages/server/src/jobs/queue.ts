@@ -3,7 +3,7 @@ import type { Database, Executor } from '../db/schema.ts';
 import { newId, now } from '../lib/ids.ts';
 
 export type Job = Database['jobs'];
-export const JOB_KINDS = ['hook', 'mail', 'variants'] as const;
+export const JOB_KINDS = ['hook', 'mail', 'variants', 'forgeReport'] as const;
 export type JobKind = (typeof JOB_KINDS)[number];
 
 export interface NewJob {

@@ -72,3 +72,18 @@ function attempt(guard: OutboundGuard, request: OutboundRequest, repeatable: boo
     else req.end(request.body);
   });
 }
+
+/** The first `limit` bytes of an answer's body, read to its end (what is past them is let go). */
+export function readKept(res: http.IncomingMessage, limit: number): Promise<Buffer> {
+  return new Promise((resolve, reject) => {
+    const chunks: Buffer[] = [];
+    let kept = 0;
+    res.on('data', (chunk: Buffer) => {
+      if (kept >= limit) return;
+      chunks.push(chunk.subarray(0, limit - kept));
+      kept += Math.min(chunk.length, limit - kept);
+    });
+    res.on('end', () => resolve(Buffer.concat(chunks)));
+    res.on('error', reject);
+  });
+}

@@ -85,7 +85,9 @@ export type FailedAction =
   | 'delete build hook'
   | 'create build variable'
   | 'update build variable'
-  | 'delete build variable';
+  | 'delete build variable'
+  | 'save forge token'
+  | 'remove forge token';
 
 export function errorText(error: unknown): string {
   return error instanceof Error ? error.message : String(error);

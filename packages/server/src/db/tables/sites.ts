@@ -83,6 +83,13 @@ export interface SiteTables {
     cache_cleared_at: Iso | null;
     /** What the forge signs webhook deliveries with (migration 035), sealed. */
     webhook_secret_sealed: string;
+    /** JSON list of path patterns whose change makes a push build (migration 036); empty: the base directory. */
+    watch_paths: Json;
+    /** The forge access token builds report with (migration 036), sealed; null: they do not report. */
+    forge_token_sealed: string | null;
+    /** Why the last report to the forge failed, and when; null once one succeeds. */
+    report_error: string | null;
+    report_error_at: Iso | null;
   };
   /** Builds of a site (migration 033), also the builders' queue; `source` and `phases` are JSON. */
   builds: {
@@ -109,11 +116,15 @@ export interface SiteTables {
     log_lines: number;
     /** What to fetch instead of its branch (a pull request's head ref, migration 035); null: the branch. */
     fetch_ref: string | null;
+    /** Where its forge's API keeps its commit and pull request (migration 036), JSON; null: not reported. */
+    report: Json | null;
     created_at: Iso;
     started_at: Iso | null;
     finished_at: Iso | null;
   };
   build_log: { build_id: string; seq: number; at: Iso; text: string };
+  /** The comment Wharf keeps up to date on each pull request of a site (migration 036). */
+  pull_request_comments: { site_id: string; number: number; comment_id: string; updated_at: Iso };
   /** Secret addresses that queue a build of a branch; only the token's hash is kept. */
   build_hooks: {
     id: string;

@@ -6,6 +6,7 @@ import { newId, now } from '../../lib/ids.ts';
 import { readJson } from '../../lib/json.ts';
 import { mainBranchName } from '../releases/create/createRelease.ts';
 import { siteScope } from '../sites/siteEvents.ts';
+import type { ReportTarget } from './reports/target.ts';
 
 export type BuildRow = Database['builds'];
 type SiteRow = Database['sites'];
@@ -57,6 +58,8 @@ export interface BuildRequest {
   branch?: string;
   /** What to fetch, when not the git branch (a pull request's head ref). */
   fetchRef?: string;
+  /** Where its forge's API keeps its commit, to report its state to; none: not reported. */
+  report?: ReportTarget | null;
 }
 
 /**
@@ -95,6 +98,7 @@ export async function queueBuild(
     lease_until: null,
     log_lines: 0,
     fetch_ref: request.fetchRef ?? null,
+    report: request.report ? JSON.stringify(request.report) : null,
     created_at: now(),
     started_at: null,
     finished_at: null,

@@ -1,3 +1,4 @@
+import { setTimeout as sleep } from 'node:timers/promises';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type BuildStage, siteFiles, startBuildStage } from '../../../test/buildStage.ts';
 import { expectStatus, type TestClient } from '../../../test/client.ts';
@@ -20,6 +21,15 @@ describe.skipIf(!works)('what a build is given: variables, a pull request’s he
   const untilFinished = (buildId: string) => stage.untilFinished(buildId);
   const logOf = (buildId: string) => stage.logOf(buildId);
   const page = () => stage.page();
+  /** The text of the forge's Wharf comment once `matches` holds of it (ten seconds at most). */
+  async function untilComment(matches: (text: string) => boolean) {
+    for (let tries = 0; tries < 100; tries++) {
+      const text = [...git.forge.comments.values()].at(-1);
+      if (text && matches(text)) return text;
+      await sleep(100);
+    }
+    throw new Error(`no such comment among: ${[...git.forge.comments.values()].join('\n---\n')}`);
+  }
 
   beforeAll(async () => {
     stage = await startBuildStage('sources');
@@ -53,11 +63,12 @@ writeFileSync('dist/index.html', '<p>' + [...process.env.TOKEN].reverse().join('
     expect(log.join('\n')).not.toContain(secret);
     expect(await page()).toContain(`<p>${[...secret].reverse().join('')}</p>`);
   });
-  it('builds a pull request the forge tells of as a preview at pr-{number}, and deletes it once closed', async () => {
+  it('builds a pull request the forge tells of as a preview at pr-{number}, reports it there, and deletes it once closed', async () => {
     const port = Number(new URL(server.url).port);
-    const head = await git.commit('feature/new-look', 'A new look', siteFiles(port, 'The new look'));
+    let head = await git.commit('feature/new-look', 'A new look', siteFiles(port, 'The new look'));
     await git.setRef('refs/pull/1/head', 'feature/new-look');
     const { secret } = expectStatus(await owner.get(`${base}/repository/webhook-secret`), 200);
+    expectStatus(await owner.put(`${base}/repository/forge-token`, { token: git.forge.token }), 200);
     const deliver = async (action: string) => {
       const pullRequest = {
         action,
@@ -67,6 +78,7 @@ writeFileSync('dist/index.html', '<p>' + [...process.env.TOKEN].reverse().join('
           head: { ref: 'feature/new-look', sha: head },
         },
         sender: { login: 'grace' },
+        ...git.forge.payloadOf('github'),
       };
       const { status, answer } = await deliverAsGitHub(
         `${server.url}${base}/repository/webhook`,
@@ -88,10 +100,34 @@ writeFileSync('dist/index.html', '<p>' + [...process.env.TOKEN].reverse().join('
     expect(preview.text).toContain('<h1>The new look</h1>');
     expect(await page()).not.toContain('The new look');
 
-    expect(await deliver('closed')).toEqual({ builds: [], message: 'Deleted the branch pr-1' });
+    // The forge hears of it: the commit's status links to the preview, and one comment gives its address.
     const branches = expectStatus(await owner.get(`${base}/branches`), 200);
-    expect(branches.map((branch: { name: string }) => branch.name)).not.toContain('pr-1');
+    const previewUrl = branches.find((branch: { name: string }) => branch.name === 'pr-1').url;
+    const comment = await untilComment((text) => text.includes(head.slice(0, 7)));
+    expect(comment).toContain(`the preview of **${stage.world.site.name}** is ready: ${previewUrl}`);
+    const statuses = git.forge.calls.filter((call) => call.path.endsWith(`/statuses/${head}`));
+    expect(statuses.at(-1)?.body).toMatchObject({ state: 'success', target_url: previewUrl });
+
+    // A new commit that breaks the build: the same comment says why, not a second one.
+    head = await git.commit('feature/new-look', 'Break the look', { 'build.mjs': 'process.exit(3)' });
+    await git.setRef('refs/pull/1/head', 'feature/new-look');
+    expect((await untilFinished((await deliver('synchronize')).builds[0]!)).state).toBe('failed');
+    expect(await untilComment((text) => text.includes(head.slice(0, 7)))).toContain(
+      `failed to build from ${head.slice(0, 7)}: \`The build command exited with code 3\``,
+    );
+    const failed = git.forge.calls.filter((call) => call.path.endsWith(`/statuses/${head}`));
+    expect(failed.at(-1)?.body).toMatchObject({
+      state: 'failure',
+      description: 'Failed: The build command exited with code 3',
+    });
+    expect(git.forge.comments.size).toBe(1);
+    expect(git.forge.calls.filter((call) => call.method === 'PATCH')).toHaveLength(1);
+
+    expect(await deliver('closed')).toEqual({ builds: [], message: 'Deleted the branch pr-1' });
+    const after = expectStatus(await owner.get(`${base}/branches`), 200);
+    expect(after.map((branch: { name: string }) => branch.name)).not.toContain('pr-1');
   });
+
   it('builds as the build section of the commit’s .wharf.yml says, over the site’s settings, and fails on one it cannot use', async () => {
     await git.commit('main', 'Build with the file', {
       '.wharf.yml': 'build:\n  command: node other.mjs\n  publish: public\n',

@@ -1,7 +1,10 @@
 import { feature } from '../../features/feature.ts';
 import { OutboundGuard } from '../../outbound/guard.ts';
+import { emptyAllowList } from '../../outbound/privateAllowList.ts';
 import { buildHookRoutes } from './buildHooks.ts';
 import { buildRetentionChore } from './buildRetention.ts';
+import { buildReportFanOut } from './reports/fanOut.ts';
+import { forgeReportSender } from './reports/send.ts';
 import { buildRoutes } from './routes.ts';
 import { Builder } from './runner/builder.ts';
 import { buildVariableRoutes } from './variables.ts';
@@ -37,6 +40,16 @@ export const buildsFeature = feature({
   },
   work(parts) {
     parts.housekeeping.add(buildRetentionChore(parts.db));
+    // Reports go where the repository is: the builds' own allow-list of private hosts applies.
+    const guard = new OutboundGuard({
+      allowPrivate: parts.config.allowPrivateUpstreams,
+      allowList: parts.config.builds?.allowedPrivate ?? emptyAllowList('WHARF_BUILD_ALLOWED_PRIVATE'),
+      extraCaCerts: parts.config.extraCaCerts,
+      log: parts.log,
+    });
+    parts.dispatcher.addDurable(buildReportFanOut);
+    parts.jobs.register('forgeReport', forgeReportSender({ ...parts, guard }));
+    parts.fastify.addHook('onClose', async () => guard.close());
   },
   build(parts) {
     const settings = parts.config.builds;

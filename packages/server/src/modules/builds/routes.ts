@@ -12,6 +12,7 @@ import { offsetOf } from '../../lib/paging.ts';
 import { siteScope } from '../sites/siteEvents.ts';
 import { type BuildRow, buildEventData, findBuild, queueBuild, toBuild } from './buildRows.ts';
 import { imageAllowed } from './buildSettings.ts';
+import type { ReportTarget } from './reports/target.ts';
 import { cacheFolder } from './runner/buildCache.ts';
 
 type SiteRow = Database['sites'];
@@ -122,6 +123,8 @@ export function buildRoutes(parts: PartsOf<(typeof needs)[number]>) {
         retryOf: earlier.id,
         branch: earlier.branch,
         ...(earlier.fetch_ref ? { fetchRef: earlier.fetch_ref } : {}),
+        // A retry of a pushed commit reports to the forge as the first build did.
+        report: earlier.report ? readJson<ReportTarget>(earlier.report) : null,
       });
       return toBuild(row);
     }),

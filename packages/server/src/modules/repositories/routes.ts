@@ -1,4 +1,5 @@
 import { api, type Repository } from '@wharf/contract';
+import type { Actor } from '../../access/actor.ts';
 import { userOf } from '../../access/rules.ts';
 import type { Config } from '../../config/types.ts';
 import type { Database, Executor } from '../../db/schema.ts';
@@ -14,6 +15,7 @@ import { siteScope } from '../sites/siteEvents.ts';
 import { fingerprintOf, newDeployKey } from './deployKey.ts';
 
 type RepositoryRow = Database['site_repositories'];
+type SiteRow = Database['sites'];
 
 function toRepository(config: Config, row: RepositoryRow): Repository {
   return {
@@ -26,6 +28,7 @@ function toRepository(config: Config, row: RepositoryRow): Repository {
     branchDeploys: row.branch_deploys,
     branches: readJson<string[]>(row.branches),
     previews: row.previews === 1,
+    watchPaths: readJson<string[]>(row.watch_paths),
     // The private half never leaves the server: only builds read it.
     deployKey: {
       publicKey: row.deploy_key_public,
@@ -33,6 +36,9 @@ function toRepository(config: Config, row: RepositoryRow): Repository {
       createdAt: row.deploy_key_created_at,
     },
     webhookUrl: new URL(`/api/v1/sites/${row.site_id}/repository/webhook`, config.url).href,
+    forgeToken: row.forge_token_sealed !== null,
+    reportError:
+      row.report_error && row.report_error_at ? { message: row.report_error, at: row.report_error_at } : null,
     connectedAt: row.connected_at,
     updatedAt: row.updated_at,
   };
@@ -81,6 +87,7 @@ function repositoryRoutes(parts: PartsOf<(typeof needs)[number]>) {
       branch_deploys: body.branchDeploys,
       branches: JSON.stringify(body.branches),
       previews: body.previews ? 1 : 0,
+      watch_paths: JSON.stringify(body.watchPaths),
       updated_at: at,
     };
     return db.transaction().execute(async (trx) => {
@@ -125,6 +132,35 @@ function repositoryRoutes(parts: PartsOf<(typeof needs)[number]>) {
       return toRepository(parts.config, updated);
     }),
   );
+
+  /** Sets or forgets the forge token; a change clears the last report's failure, which it may have fixed. */
+  const changeForgeToken = (actor: Actor, site: SiteRow, token: string | null) =>
+    db.transaction().execute(async (trx) => {
+      const updated = await trx
+        .updateTable('site_repositories')
+        .set({
+          forge_token_sealed: token === null ? null : sealer.seal(token),
+          report_error: null,
+          report_error_at: null,
+          updated_at: now(),
+        })
+        .where('site_id', '=', site.id)
+        .returningAll()
+        .executeTakeFirst();
+      if (!updated) throw httpError('REPOSITORY_NOT_CONNECTED', 'No repository is connected to this site');
+      await recordEvent(trx, {
+        name: token === null ? 'site_forge_token_removed' : 'site_forge_token_set',
+        actorId: userOf(actor),
+        ...siteScope(site),
+        data: { url: updated.url },
+      });
+      return toRepository(parts.config, updated);
+    });
+
+  parts.handle(api.setForgeToken, access.siteManager, ({ actor, site, body }) =>
+    changeForgeToken(actor, site, body.token),
+  );
+  parts.handle(api.deleteForgeToken, access.siteManager, ({ actor, site }) => changeForgeToken(actor, site, null));
 
   parts.handle(api.getWebhookSecret, access.siteManager, async ({ site }) => {
     const row = await repositoryRow(db, site.id);

@@ -171,6 +171,7 @@ export async function deleteSiteRows(trx: Executor, siteId: string) {
   await trx.deleteFrom('build_hooks').where('site_id', '=', siteId).execute();
   await trx.deleteFrom('build_variables').where('site_id', '=', siteId).execute();
   await trx.deleteFrom('webhook_deliveries').where('site_id', '=', siteId).execute();
+  await trx.deleteFrom('pull_request_comments').where('site_id', '=', siteId).execute();
   await trx.deleteFrom('form_submissions').where('site_id', '=', siteId).execute();
   await trx.deleteFrom('site_forms').where('site_id', '=', siteId).execute();
   const { org_id } = await trx.selectFrom('sites').select('org_id').where('id', '=', siteId).executeTakeFirstOrThrow();

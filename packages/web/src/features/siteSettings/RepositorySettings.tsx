@@ -27,6 +27,7 @@ import { notifyFailure, notifySuccess } from '../../lib/notify.ts';
 import { exactTime, relativeTime } from '../../lib/time.ts';
 import { BuildHooksCard } from '../builds/BuildHooksCard.tsx';
 import { BuildVariablesCard } from '../builds/BuildVariablesCard.tsx';
+import { ForgeTokenCard } from '../builds/ForgeTokenCard.tsx';
 import { WebhookCard } from '../builds/WebhookCard.tsx';
 
 type Values = Required<RepositoryBody>;
@@ -41,6 +42,7 @@ const NEW_REPOSITORY: Values = {
   branchDeploys: 'all',
   branches: [],
   previews: true,
+  watchPaths: [],
 };
 
 const valuesOf = (repository: Repository | null): Values =>
@@ -55,6 +57,7 @@ const valuesOf = (repository: Repository | null): Values =>
         branchDeploys: repository.branchDeploys,
         branches: repository.branches,
         previews: repository.previews,
+        watchPaths: repository.watchPaths,
       }
     : NEW_REPOSITORY;
 
@@ -219,6 +222,11 @@ function RepositoryForm({ site, repository }: { site: Site; repository: Reposito
               {...form.getInputProps('branches')}
             />
           )}
+          <TagsInput
+            label="Watch paths"
+            description="A push builds only when it changes one of these, from the repository root (docs/**, packages/ui); none: any change under the base directory"
+            {...form.getInputProps('watchPaths')}
+          />
           <Switch
             label="Build pull and merge requests as previews at pr-{number}"
             {...form.getInputProps('previews', { type: 'checkbox' })}
@@ -245,6 +253,7 @@ export function RepositorySettings({ site }: { site: Site }) {
       <RepositoryForm key={repository.data?.connectedAt ?? 'new'} site={site} repository={repository.data} />
       {repository.data && <DeployKey site={site} repository={repository.data} />}
       {repository.data && <WebhookCard site={site} repository={repository.data} />}
+      {repository.data && <ForgeTokenCard site={site} repository={repository.data} />}
       {repository.data && <BuildVariablesCard site={site} />}
       {repository.data && <BuildHooksCard site={site} repository={repository.data} />}
     </>

@@ -1,4 +1,6 @@
+import { type ReportTarget, reportTargetOf } from '../reports/target.ts';
 import type { Forge } from './forges.ts';
+import { type Json, num, obj, str } from './payload.ts';
 
 /** What a delivery asks of Wharf, whichever forge sent it. */
 export type ForgeEvent =
@@ -11,6 +13,9 @@ export type ForgeEvent =
       commitUrl: string | null;
       /** Who pushed: the forge's account name. */
       pusher: string;
+      /** Every path the push changes, or null when the delivery does not list them all. */
+      changedPaths: string[] | null;
+      report: ReportTarget | null;
     }
   | { kind: 'branchDeleted'; gitBranch: string }
   | {
@@ -24,13 +29,10 @@ export type ForgeEvent =
       commit: string;
       url: string | null;
       author: string;
+      report: ReportTarget | null;
     }
   | { kind: 'ignored'; reason: string };
 
-type Json = Record<string, unknown>;
-const obj = (value: unknown): Json => (value && typeof value === 'object' ? (value as Json) : {});
-const str = (value: unknown): string => (typeof value === 'string' ? value : '');
-const num = (value: unknown): number => (typeof value === 'number' && Number.isInteger(value) ? value : 0);
 const NO_COMMIT = /^0+$/;
 
 /** `refs/heads/feature/x` → `feature/x`; null for a tag or anything else. */
@@ -54,7 +56,32 @@ function pushOf(body: Json, forge: Forge): ForgeEvent {
     author: str(author.name) && str(author.email) ? `${str(author.name)} <${str(author.email)}>` : str(author.name),
     commitUrl: str(head.url) || null,
     pusher: str(body.user_username) || str(pusher.login) || str(pusher.username) || str(pusher.name),
+    changedPaths: changedPathsOf(body, commits),
+    report: reportTargetOf(forge, body),
   };
+}
+
+/** GitHub lists at most this many commits of a push. */
+const GITHUB_COMMITS_LISTED = 2048;
+
+/**
+ * The paths a push changes, from each commit's added, modified and removed files; null when that
+ * is not the whole of it: a new branch (its commits are not all listed), a push listing no
+ * commit, or more commits than the forge lists (GitLab lists 20, Gitea a few, and both say how
+ * many there were).
+ */
+function changedPathsOf(body: Json, commits: Json[]): string[] | null {
+  if (NO_COMMIT.test(str(body.before)) || body.created === true || commits.length === 0) return null;
+  const total = num(body.total_commits_count) || num(body.total_commits);
+  if (total > commits.length || commits.length >= GITHUB_COMMITS_LISTED) return null;
+  const paths = new Set<string>();
+  for (const commit of commits) {
+    for (const list of [commit.added, commit.modified, commit.removed]) {
+      if (!Array.isArray(list)) return null;
+      for (const path of list) if (typeof path === 'string') paths.add(path);
+    }
+  }
+  return [...paths];
 }
 
 const ACTIONS: Record<string, 'open' | 'update' | 'close'> = {
@@ -87,6 +114,7 @@ function pullRequestOf(body: Json, forge: Forge): ForgeEvent {
       commit: str(obj(attributes.last_commit).id),
       url: str(attributes.url) || null,
       author: str(obj(body.user).username),
+      report: reportTargetOf(forge, body),
     };
   }
   const action = ACTIONS[str(body.action)];
@@ -103,6 +131,7 @@ function pullRequestOf(body: Json, forge: Forge): ForgeEvent {
     commit: str(head.sha),
     url: str(pull.html_url) || null,
     author: str(obj(body.sender).login) || str(obj(pull.user).login),
+    report: reportTargetOf(forge, body),
   };
 }
 
@@ -120,13 +149,27 @@ export function forgeEventOf(forge: Forge, event: string, body: unknown): ForgeE
 /** `[skip ci]` or `[wharf skip]` in a commit's message: its push builds nothing. */
 export const asksToSkip = (message: string) => /\[(skip ci|ci skip|wharf skip)\]/i.test(message);
 
+/** A glob as a regular expression: `*` within one level, `**` across them, everything else as it is. */
+function globExpression(pattern: string): string {
+  return pattern
+    .split(/(\*\*|\*)/)
+    .map((part) => (part === '**' ? '.*' : part === '*' ? '[^/]*' : part.replace(/[.+?^${}()|[\]\\]/g, '\\$&')))
+    .join('');
+}
+
 /** Whether a git branch is among those the site builds besides its production branch (`feature/*`: one level, `**`: any). */
 export function matchesBranches(gitBranch: string, patterns: string[]): boolean {
-  return patterns.some((pattern) => {
-    const expression = pattern
-      .split(/(\*\*|\*)/)
-      .map((part) => (part === '**' ? '.*' : part === '*' ? '[^/]*' : part.replace(/[.+?^${}()|[\]\\]/g, '\\$&')))
-      .join('');
-    return new RegExp(`^${expression}$`).test(gitBranch);
-  });
+  return patterns.some((pattern) => new RegExp(`^${globExpression(pattern)}$`).test(gitBranch));
+}
+
+/**
+ * Whether a push changing these paths builds: one of them matches a watch path (a pattern, or a
+ * folder and all below it), or, without watch paths, lies under the base directory.
+ */
+export function changesWatchedPath(paths: string[], watchPaths: string[], baseDirectory: string): boolean {
+  const patterns = watchPaths.length > 0 ? watchPaths : baseDirectory ? [baseDirectory] : [];
+  // An empty commit is how people ask for a build again: it builds.
+  if (patterns.length === 0 || paths.length === 0) return true;
+  const expressions = patterns.map((pattern) => new RegExp(`^${globExpression(pattern.replace(/\/+$/, ''))}(?:/.*)?$`));
+  return paths.some((path) => expressions.some((expression) => expression.test(path)));
 }

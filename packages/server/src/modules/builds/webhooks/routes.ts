@@ -7,10 +7,11 @@ import type { PartsOf } from '../../../features/parts.ts';
 import { httpError } from '../../../http/errors.ts';
 import { rawJsonBody } from '../../../http/jsonBody.ts';
 import { now } from '../../../lib/ids.ts';
+import { readJson } from '../../../lib/json.ts';
 import { deleteBranch } from '../../branches/service.ts';
 import { queueBuild } from '../buildRows.ts';
 import { buildableRepository } from '../routes.ts';
-import { asksToSkip, type ForgeEvent, forgeEventOf, matchesBranches } from './forgeEvents.ts';
+import { asksToSkip, changesWatchedPath, type ForgeEvent, forgeEventOf, matchesBranches } from './forgeEvents.ts';
 import { deliveryOf, eventOf, forgeOf, isSigned } from './forges.ts';
 
 type SiteRow = Database['sites'];
@@ -85,6 +86,11 @@ async function actOn(parts: Parts, site: SiteRow, repository: RepositoryRow, eve
       if (asksToSkip(event.message)) return answer('The head commit asks to skip its build');
       if (!buildsBranch(repository, event.gitBranch))
         return answer(`The site does not build the branch ${event.gitBranch}`);
+      if (
+        event.changedPaths &&
+        !changesWatchedPath(event.changedPaths, readJson<string[]>(repository.watch_paths), repository.base_directory)
+      )
+        return answer('The push changes nothing the site builds from (its base directory or watch paths)');
       const source: ReleaseSource = {
         commit: event.commit,
         message: event.message.slice(0, 2000),
@@ -99,6 +105,7 @@ async function actOn(parts: Parts, site: SiteRow, repository: RepositoryRow, eve
           triggeredBy: event.pusher || null,
           via: `A push to ${event.gitBranch}`,
           source,
+          report: event.report,
         }),
       );
     }
@@ -120,6 +127,7 @@ async function actOn(parts: Parts, site: SiteRow, repository: RepositoryRow, eve
             pullRequest: event.number,
             ...(event.url ? { pullRequestUrl: event.url } : {}),
           },
+          report: event.report,
         }),
       );
     }

@@ -1,6 +1,7 @@
-import { createHmac, randomUUID } from 'node:crypto';
+import { randomUUID } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { expectStatus, type TestClient } from '../../../../test/client.ts';
+import { deliveryHeaders, type ForgeKind } from '../../../../test/gitServer.ts';
 import { databases, startTestServer, type TestServer } from '../../../../test/harness.ts';
 import { buildWorld, uploadRelease, type World } from '../../../../test/world.ts';
 
@@ -66,22 +67,6 @@ function githubPullRequest(action: string, number: number) {
   };
 }
 
-const SECRET_HEADERS = {
-  github: (secret: string, body: string) => ({
-    'x-github-event': '',
-    'x-github-delivery': randomUUID(),
-    'x-hub-signature-256': `sha256=${createHmac('sha256', secret).update(body).digest('hex')}`,
-  }),
-  gitlab: (secret: string) => ({ 'x-gitlab-event': '', 'x-gitlab-event-uuid': randomUUID(), 'x-gitlab-token': secret }),
-  gitea: (secret: string, body: string) => ({
-    // Gitea also names the event as GitHub does; its own header tells it apart.
-    'x-github-event': '',
-    'x-gitea-event': '',
-    'x-gitea-delivery': randomUUID(),
-    'x-gitea-signature': createHmac('sha256', secret).update(body).digest('hex'),
-  }),
-};
-
 describe.each(databases)('webhooks from the forges ($name)', ({ postgres }) => {
   let server: TestServer;
   let world: World;
@@ -91,13 +76,9 @@ describe.each(databases)('webhooks from the forges ($name)', ({ postgres }) => {
   let secret: string;
 
   /** Sends a delivery as `forge` sends `event`, signed with `signingSecret`. */
-  async function deliver(forge: keyof typeof SECRET_HEADERS, event: string, payload: unknown, signingSecret = secret) {
+  async function deliver(forge: ForgeKind, event: string, payload: unknown, signingSecret = secret) {
     const body = JSON.stringify(payload);
-    const headers: Record<string, string> = {
-      'content-type': 'application/json',
-      ...SECRET_HEADERS[forge](signingSecret, body),
-    };
-    for (const name of Object.keys(headers)) if (name.endsWith('-event')) headers[name] = event;
+    const headers = deliveryHeaders(forge, signingSecret, event, body);
     const response = await fetch(webhookUrl, { method: 'POST', headers, body });
     return { status: response.status, body: (await response.json()) as Record<string, any>, headers, payload: body };
   }
@@ -279,6 +260,40 @@ describe.each(databases)('webhooks from the forges ($name)', ({ postgres }) => {
     const gitea = await deliver('gitea', 'delete', { ref: 'main', ref_type: 'branch' });
     expect(gitea.body.message).toBe('The production branch is not deleted here');
     expect(expectStatus(await owner.get(site), 200).live).not.toBeNull();
+  });
+
+  it('skips a push that changes nothing under the base directory or the watch paths, and builds one it cannot tell', async () => {
+    const settings = {
+      url: 'https://github.com/acme/shop.git',
+      productionBranch: 'main',
+      branchDeploys: 'listed',
+      branches: ['feature/*'],
+    };
+    const changing = (...modified: string[]) => ({
+      ...githubPush('main', randomHex()),
+      commits: [{ id: randomHex(), message: 'Change', added: [], removed: [], modified }],
+    });
+    const outcome = async (payload: unknown, forge: ForgeKind = 'github') =>
+      (await deliver(forge, forge === 'gitlab' ? 'Push Hook' : 'push', payload)).body.message;
+    const SKIPPED = 'The push changes nothing the site builds from (its base directory or watch paths)';
+    expectStatus(await owner.put(`${site}/repository`, { ...settings, baseDirectory: 'site' }), 200);
+    expect(await outcome(changing('README.md', 'api/server.ts'))).toBe(SKIPPED);
+    expect(await outcome(changing('README.md', 'site/index.html'))).toBe('Build queued');
+    // An empty commit asks for a build again; a push whose commits are not all listed may change anything.
+    expect(await outcome(changing())).toBe('Build queued');
+    const listed = { id: randomHex(), message: 'One of 40', added: [], removed: [], modified: ['README.md'] };
+    const many = { ...gitlabPush('main', randomHex()), total_commits_count: 40, commits: [listed] };
+    expect(await outcome(many, 'gitlab')).toBe('Build queued');
+
+    const watchPaths = ['packages/ui', 'docs/**/*.md'];
+    expectStatus(await owner.put(`${site}/repository`, { ...settings, baseDirectory: 'site', watchPaths }), 200);
+    expect(await outcome(changing('site/index.html'))).toBe(SKIPPED);
+    expect(await outcome(changing('packages/ui/button.tsx'))).toBe('Build queued');
+    expect(await outcome(changing('docs/guide/start.md'))).toBe('Build queued');
+    expect(await outcome(changing('docs/guide/logo.png'))).toBe(SKIPPED);
+    for (const bad of ['../etc', '/etc', ''])
+      expectStatus(await owner.put(`${site}/repository`, { ...settings, watchPaths: [bad] }), 400);
+    expectStatus(await owner.put(`${site}/repository`, settings), 200);
   });
 });
 

@@ -1,6 +1,6 @@
 import type http from 'node:http';
 import type { OutboundGuard } from '../../../outbound/guard.ts';
-import { sendOutbound } from '../../../outbound/request.ts';
+import { readKept, sendOutbound } from '../../../outbound/request.ts';
 
 /** Kept of an answer's body: enough to see what a receiver said, never a whole page. */
 export const KEPT_BODY_BYTES = 4096;
@@ -37,24 +37,9 @@ export function post(
     signal: AbortSignal.timeout(DELIVERY_TIMEOUT_MS),
     // Sent again on a connection the receiver closed under it: the queue would send it again anyway.
     repeatable: true,
-  }).then(
-    (res) =>
-      new Promise<PostResult>((resolve, reject) => {
-        const chunks: Buffer[] = [];
-        let kept = 0;
-        res.on('data', (chunk: Buffer) => {
-          if (kept >= KEPT_BODY_BYTES) return;
-          chunks.push(chunk.subarray(0, KEPT_BODY_BYTES - kept));
-          kept += Math.min(chunk.length, KEPT_BODY_BYTES - kept);
-        });
-        res.on('end', () =>
-          resolve({
-            status: res.statusCode ?? 0,
-            headers: flatHeaders(res.headers),
-            body: Buffer.concat(chunks).toString('utf8'),
-          }),
-        );
-        res.on('error', reject);
-      }),
-  );
+  }).then(async (res) => ({
+    status: res.statusCode ?? 0,
+    headers: flatHeaders(res.headers),
+    body: (await readKept(res, KEPT_BODY_BYTES)).toString('utf8'),
+  }));
 }
