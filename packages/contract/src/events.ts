@@ -50,6 +50,7 @@ export const siteEvents = [
   'site_deploy_key_renewed',
   'site_forge_token_set',
   'site_forge_token_removed',
+  'site_ssh_host_key_forgotten',
   'site_build_queued',
   'site_build_started',
   'site_build_succeeded',

@@ -141,6 +141,11 @@ export function siteRules(): Partial<Record<RouteName, AccessRule>> {
       events: ['site_forge_token_removed'],
       call: async (w) => connectedRepository(w),
     },
+    forgetSshHostKey: {
+      allow: siteManagers,
+      events: ['site_ssh_host_key_forgotten'],
+      call: async (w) => connectedRepository(w),
+    },
     deleteSiteRepository: {
       allow: siteManagers,
       events: ['site_repository_disconnected'],

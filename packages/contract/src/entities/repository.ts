@@ -98,6 +98,11 @@ export const repository = z.object({
   deployKey,
   /** Where the forge sends its webhooks (push, pull and merge requests), signed with the webhook secret. */
   webhookUrl: z.string(),
+  /**
+   * The SSH host keys the first clone over SSH learnt (`SHA256:…` fingerprints), and when; later
+   * clones insist on them. Null until a clone over SSH, and again once forgotten or the URL changes.
+   */
+  sshHostKey: z.object({ fingerprints: z.array(z.string()), learntAt: timestamp }).nullable(),
   /** Whether a forge access token is set: builds then report commit statuses and comment on pull requests. */
   forgeToken: z.boolean(),
   /** Why the last report to the forge failed, and when; null once one succeeds. */

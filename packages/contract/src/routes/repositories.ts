@@ -69,6 +69,16 @@ export const deleteForgeToken = route({
   response: repository,
 });
 
+export const forgetSshHostKey = route({
+  method: 'delete',
+  path: '/api/v1/sites/:siteId/repository/ssh-host-key',
+  scope: 'site_update',
+  summary:
+    'Forget the SSH host key the first clone learnt (after the forge changed its key): the next clone learns the one shown then',
+  params: ids('siteId'),
+  response: repository,
+});
+
 export const receiveWebhook = route({
   method: 'post',
   path: '/api/v1/sites/:siteId/repository/webhook',

@@ -87,7 +87,8 @@ export type FailedAction =
   | 'update build variable'
   | 'delete build variable'
   | 'save forge token'
-  | 'remove forge token';
+  | 'remove forge token'
+  | 'forget host key';
 
 export function errorText(error: unknown): string {
   return error instanceof Error ? error.message : String(error);

@@ -90,6 +90,9 @@ export interface SiteTables {
     /** Why the last report to the forge failed, and when; null once one succeeds. */
     report_error: string | null;
     report_error_at: Iso | null;
+    /** The SSH host's keys the first clone over SSH learnt (known_hosts lines), and when; null: none yet. */
+    ssh_known_hosts: string | null;
+    ssh_known_at: Iso | null;
   };
   /** Builds of a site (migration 033), also the builders' queue; `source` and `phases` are JSON. */
   builds: {

@@ -74,3 +74,13 @@ export function fingerprintOf(publicKey: string): string {
   const blob = Buffer.from(publicKey.split(' ')[1] ?? '', 'base64');
   return `SHA256:${createHash('sha256').update(blob).digest('base64').replace(/=+$/, '')}`;
 }
+
+/** The fingerprints of the keys in known_hosts lines (`[host]:port ssh-ed25519 AAAA…`), each once. */
+export function hostKeyFingerprints(knownHosts: string): string[] {
+  const keys = knownHosts
+    .split('\n')
+    .map((line) => line.trim().split(/\s+/))
+    .filter((fields) => fields.length >= 3 && !fields[0]!.startsWith('#'))
+    .map((fields) => fingerprintOf(`${fields[1]} ${fields[2]}`));
+  return [...new Set(keys)];
+}

@@ -12,7 +12,7 @@ import { readJson } from '../../lib/json.ts';
 import type { Sealer } from '../../lib/secrets.ts';
 import { imageAllowed } from '../builds/buildSettings.ts';
 import { siteScope } from '../sites/siteEvents.ts';
-import { fingerprintOf, newDeployKey } from './deployKey.ts';
+import { fingerprintOf, hostKeyFingerprints, newDeployKey } from './deployKey.ts';
 
 type RepositoryRow = Database['site_repositories'];
 type SiteRow = Database['sites'];
@@ -36,6 +36,10 @@ function toRepository(config: Config, row: RepositoryRow): Repository {
       createdAt: row.deploy_key_created_at,
     },
     webhookUrl: new URL(`/api/v1/sites/${row.site_id}/repository/webhook`, config.url).href,
+    sshHostKey:
+      row.ssh_known_hosts && row.ssh_known_at
+        ? { fingerprints: hostKeyFingerprints(row.ssh_known_hosts), learntAt: row.ssh_known_at }
+        : null,
     forgeToken: row.forge_token_sealed !== null,
     reportError:
       row.report_error && row.report_error_at ? { message: row.report_error, at: row.report_error_at } : null,
@@ -92,7 +96,14 @@ function repositoryRoutes(parts: PartsOf<(typeof needs)[number]>) {
     };
     return db.transaction().execute(async (trx) => {
       const before = await repositoryRow(trx, site.id);
-      if (before) await trx.updateTable('site_repositories').set(settings).where('site_id', '=', site.id).execute();
+      // A host key learnt is the key of the URL's host: another URL learns its own.
+      const moved = before && before.url !== body.url ? { ssh_known_hosts: null, ssh_known_at: null } : {};
+      if (before)
+        await trx
+          .updateTable('site_repositories')
+          .set({ ...settings, ...moved })
+          .where('site_id', '=', site.id)
+          .execute();
       else
         await trx
           .insertInto('site_repositories')
@@ -133,34 +144,41 @@ function repositoryRoutes(parts: PartsOf<(typeof needs)[number]>) {
     }),
   );
 
-  /** Sets or forgets the forge token; a change clears the last report's failure, which it may have fixed. */
-  const changeForgeToken = (actor: Actor, site: SiteRow, token: string | null) =>
+  /** Changes some of a connected repository's columns, with the event that says so. */
+  const changeRepository = (
+    actor: Actor,
+    site: SiteRow,
+    columns: Partial<RepositoryRow>,
+    event: 'site_forge_token_set' | 'site_forge_token_removed' | 'site_ssh_host_key_forgotten',
+  ) =>
     db.transaction().execute(async (trx) => {
       const updated = await trx
         .updateTable('site_repositories')
-        .set({
-          forge_token_sealed: token === null ? null : sealer.seal(token),
-          report_error: null,
-          report_error_at: null,
-          updated_at: now(),
-        })
+        .set({ ...columns, updated_at: now() })
         .where('site_id', '=', site.id)
         .returningAll()
         .executeTakeFirst();
       if (!updated) throw httpError('REPOSITORY_NOT_CONNECTED', 'No repository is connected to this site');
-      await recordEvent(trx, {
-        name: token === null ? 'site_forge_token_removed' : 'site_forge_token_set',
-        actorId: userOf(actor),
-        ...siteScope(site),
-        data: { url: updated.url },
-      });
+      await recordEvent(trx, { name: event, actorId: userOf(actor), ...siteScope(site), data: { url: updated.url } });
       return toRepository(parts.config, updated);
     });
 
+  // A new token, or none, clears the last report's failure, which it may have fixed.
+  const noReportError = { report_error: null, report_error_at: null };
   parts.handle(api.setForgeToken, access.siteManager, ({ actor, site, body }) =>
-    changeForgeToken(actor, site, body.token),
+    changeRepository(
+      actor,
+      site,
+      { forge_token_sealed: sealer.seal(body.token), ...noReportError },
+      'site_forge_token_set',
+    ),
   );
-  parts.handle(api.deleteForgeToken, access.siteManager, ({ actor, site }) => changeForgeToken(actor, site, null));
+  parts.handle(api.deleteForgeToken, access.siteManager, ({ actor, site }) =>
+    changeRepository(actor, site, { forge_token_sealed: null, ...noReportError }, 'site_forge_token_removed'),
+  );
+  parts.handle(api.forgetSshHostKey, access.siteManager, ({ actor, site }) =>
+    changeRepository(actor, site, { ssh_known_hosts: null, ssh_known_at: null }, 'site_ssh_host_key_forgotten'),
+  );
 
   parts.handle(api.getWebhookSecret, access.siteManager, async ({ site }) => {
     const row = await repositoryRow(db, site.id);

@@ -61,6 +61,36 @@ const valuesOf = (repository: Repository | null): Values =>
       }
     : NEW_REPOSITORY;
 
+/**
+ * The SSH host key the first clone learnt, which later clones insist on, and the way to forget it
+ * once the forge has really changed its key.
+ */
+function HostKey({ site, repository }: { site: Site; repository: Repository }) {
+  const client = useQueryClient();
+  const query = apiQuery(api.getSiteRepository, { params: { siteId: site._id } });
+  const forget = useMutation({
+    mutationFn: () => call(api.forgetSshHostKey, { params: { siteId: site._id } }),
+    onSuccess: (updated) => {
+      client.setQueryData(query.queryKey, updated);
+      notifySuccess('Host key forgotten: the next clone learns the one the host shows');
+    },
+    onError: (error) => notifyFailure('forget host key', error),
+  });
+  const { sshHostKey } = repository;
+  if (!sshHostKey) return null;
+  return (
+    <Group gap="xs" justify="space-between" align="flex-start">
+      <Text size="xs" c="dimmed" title={exactTime(sshHostKey.learntAt)} style={{ wordBreak: 'break-all', flex: 1 }}>
+        The host’s key, learnt at the first clone {relativeTime(sshHostKey.learntAt)} and required since:{' '}
+        {sshHostKey.fingerprints.join(', ')}
+      </Text>
+      <Button size="compact-xs" variant="subtle" loading={forget.isPending} onClick={() => forget.mutate()}>
+        Forget host key
+      </Button>
+    </Group>
+  );
+}
+
 /** The public half of the key Wharf clones with, to add at the forge, and what can be done with it. */
 function DeployKey({ site, repository }: { site: Site; repository: Repository }) {
   const client = useQueryClient();
@@ -110,6 +140,7 @@ function DeployKey({ site, repository }: { site: Site; repository: Repository })
         <Text size="xs" c="dimmed" title={exactTime(deployKey.createdAt)} style={{ wordBreak: 'break-all' }}>
           {deployKey.fingerprint} · made {relativeTime(deployKey.createdAt)}
         </Text>
+        <HostKey site={site} repository={repository} />
         <Group justify="flex-end" gap="xs">
           <Button variant="default" onClick={replace.open}>
             Replace key

@@ -1,4 +1,4 @@
-import { mkdir, writeFile } from 'node:fs/promises';
+import { mkdir, readFile, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { rootCertificates } from 'node:tls';
 import type { BuildLog } from './buildLog.ts';
@@ -14,6 +14,8 @@ export interface CheckoutRequest {
   ref?: string;
   /** The deploy key's private half, in OpenSSH's format. */
   deployKey: string;
+  /** The SSH host's keys an earlier clone learnt (known_hosts lines): the host must show one of them. */
+  knownHosts: string | null;
   /** CA certificates to trust besides the usual roots (`WHARF_EXTRA_CA_CERTS`). */
   extraCaCerts: readonly string[];
   /** A folder of this build's own: the checkout goes to `repository/` in it. */
@@ -27,16 +29,18 @@ export interface CheckedOut {
   commit: string;
   author: string;
   message: string;
+  /** The SSH host's keys as known after the clone ('' over HTTPS): what later clones insist on. */
+  knownHosts: string;
 }
 
 /**
  * Git's environment for a checkout that reads nothing of this machine's git or ssh settings and
  * runs nothing of the repository's: no system or user configuration (so no filter, hook or
  * credential helper), no prompt, only the https and ssh transports (never `file` or `ext`, also
- * for anything a fetch might follow), and ssh with the deploy key alone, no agent, a host key
- * learnt on first use into this build's own file.
+ * for anything a fetch might follow), and ssh with the deploy key alone, no agent, and the host
+ * key an earlier clone learnt, or, on the first, the one the host shows (trust on first use).
  */
-async function gitEnvironment(request: CheckoutRequest): Promise<NodeJS.ProcessEnv> {
+async function gitEnvironment(request: CheckoutRequest, knownHosts: string): Promise<NodeJS.ProcessEnv> {
   const home = path.join(request.workDir, 'home');
   const sshDir = path.join(request.workDir, 'ssh');
   await mkdir(home, { recursive: true });
@@ -45,6 +49,7 @@ async function gitEnvironment(request: CheckoutRequest): Promise<NodeJS.ProcessE
   await writeFile(key, request.deployKey.endsWith('\n') ? request.deployKey : `${request.deployKey}\n`, {
     mode: 0o600,
   });
+  if (request.knownHosts) await writeFile(knownHosts, request.knownHosts, { mode: 0o600 });
   const roots = path.join(sshDir, 'roots.pem');
   await writeFile(roots, [...rootCertificates, ...request.extraCaCerts].join('\n'));
   const ssh = [
@@ -54,8 +59,8 @@ async function gitEnvironment(request: CheckoutRequest): Promise<NodeJS.ProcessE
     '-o IdentitiesOnly=yes',
     '-o IdentityAgent=none',
     '-o BatchMode=yes',
-    '-o StrictHostKeyChecking=accept-new',
-    `-o UserKnownHostsFile=${path.join(sshDir, 'known_hosts')}`,
+    `-o StrictHostKeyChecking=${request.knownHosts ? 'yes' : 'accept-new'}`,
+    `-o UserKnownHostsFile=${knownHosts}`,
   ].join(' ');
   return {
     PATH: process.env.PATH,
@@ -79,7 +84,8 @@ async function gitEnvironment(request: CheckoutRequest): Promise<NodeJS.ProcessE
  * its id, which forges allow.
  */
 export async function checkOut(request: CheckoutRequest): Promise<CheckedOut> {
-  const env = await gitEnvironment(request);
+  const knownHosts = path.join(request.workDir, 'ssh', 'known_hosts');
+  const env = await gitEnvironment(request, knownHosts);
   const dir = path.join(request.workDir, 'repository');
   const git = (args: string[]) => runLogged('git', args, { cwd: dir, env, log: request.log, signal: request.signal });
   await mkdir(dir, { recursive: true });
@@ -87,12 +93,12 @@ export async function checkOut(request: CheckoutRequest): Promise<CheckedOut> {
   const fetch = (what: string) =>
     git(['fetch', '--depth=1', '--no-tags', '--no-recurse-submodules', '--progress', '--', request.url, what]);
   const ref = request.ref ?? `refs/heads/${request.gitBranch}`;
-  if ((await fetch(ref)) !== 0)
-    throw new BuildStepFailed(
-      request.ref
-        ? `Could not fetch ${request.ref} of ${request.url}`
-        : `Could not fetch the branch ${request.gitBranch} of ${request.url}`,
-    );
+  if ((await fetch(ref)) !== 0) {
+    const what = request.ref ? `${request.ref}` : `the branch ${request.gitBranch}`;
+    // ssh says in the log when the host's key is not the one learnt before.
+    const pinned = request.knownHosts ? ': see the log (the host must show the SSH key the first clone learnt)' : '';
+    throw new BuildStepFailed(`Could not fetch ${what} of ${request.url}${pinned}`);
+  }
   let head = (await runQuietly('git', ['rev-parse', 'FETCH_HEAD'], env, dir)).trim();
   if (request.commit && !head.startsWith(request.commit)) {
     if ((await fetch(request.commit)) !== 0)
@@ -105,5 +111,6 @@ export async function checkOut(request: CheckoutRequest): Promise<CheckedOut> {
     throw new BuildStepFailed(`Could not check out ${head}`);
   const described = await runQuietly('git', ['log', '-1', '--format=%an <%ae>%x00%B', head], env, dir);
   const [author = '', message = ''] = described.split('\0');
-  return { dir, commit: head, author, message: message.trim() };
+  const learnt = await readFile(knownHosts, 'utf8').catch(() => '');
+  return { dir, commit: head, author, message: message.trim(), knownHosts: learnt };
 }

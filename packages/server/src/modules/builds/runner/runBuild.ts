@@ -2,7 +2,7 @@ import { readdir } from 'node:fs/promises';
 import path from 'node:path';
 import type { ReleaseSource } from '@wharf/contract';
 import type { BuildSettings } from '../../../config/types.ts';
-import type { Database } from '../../../db/schema.ts';
+import type { Database, Db } from '../../../db/schema.ts';
 import { trackEvents } from '../../../events/outbox.ts';
 import { now } from '../../../lib/ids.ts';
 import { readJson } from '../../../lib/json.ts';
@@ -104,6 +104,20 @@ async function effectiveSettings(
 }
 
 /**
+ * Keeps the SSH host key the first clone learnt: later clones insist on it, so a host that shows
+ * another (someone between Wharf and the forge) is refused. Only while the URL is the one cloned.
+ */
+async function pinHostKey(db: Db, repository: Database['site_repositories'], knownHosts: string) {
+  await db
+    .updateTable('site_repositories')
+    .set({ ssh_known_hosts: knownHosts, ssh_known_at: now() })
+    .where('site_id', '=', repository.site_id)
+    .where('url', '=', repository.url)
+    .where('ssh_known_hosts', 'is', null)
+    .execute();
+}
+
+/**
  * One build, phase by phase: the commit is fetched (git on the host, running nothing of the
  * repository), the site's cache restored, dependencies installed and the build command run, each in
  * a container of its own with the build's limits, the publish directory deployed as the CLI
@@ -124,11 +138,13 @@ export async function runBuild(work: BuildWork, row: BuildRow, log: BuildLog, si
       commit: requested.commit,
       ...(row.fetch_ref ? { ref: row.fetch_ref } : {}),
       deployKey: work.sealer.open(repository.deploy_key_sealed),
+      knownHosts: repository.ssh_known_hosts,
       extraCaCerts: config.extraCaCerts,
       workDir,
       log,
       signal,
     });
+    if (!repository.ssh_known_hosts && checkedOut.knownHosts) await pinHostKey(db, repository, checkedOut.knownHosts);
     // The build's user writes in the checkout, whichever user the runtime maps it to.
     await runQuietly('chmod', ['-R', 'a+rwX', checkedOut.dir], { PATH: process.env.PATH });
     return checkedOut;

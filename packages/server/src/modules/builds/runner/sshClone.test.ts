@@ -60,9 +60,35 @@ describe.skipIf(!hasSshd())('cloning a repository over SSH with the deploy key',
     const port = Number(new URL(server.url).port);
     expect((await siteRequest(port, `${world.site.name}.localhost`, '/')).text).toContain('<h1>Cloned over SSH</h1>');
 
+    // The host's key is learnt at the first clone, and insisted on after it.
+    const { sshHostKey } = expectStatus(await owner.get(`${base}/repository`), 200);
+    expect(sshHostKey.fingerprints).toEqual([expect.stringMatching(/^SHA256:[A-Za-z0-9+/]{43}$/)]);
+
     // A new key, not yet added at the forge: the old one no longer works here, the new one not yet there.
-    expectStatus(await owner.post(`${base}/repository/deploy-key`), 200);
+    const renewed = expectStatus(await owner.post(`${base}/repository/deploy-key`), 200);
     const refused = await buildToEnd();
-    expect(refused).toMatchObject({ state: 'failed', error: `Could not fetch the branch main of ${url}` });
+    expect(refused.state).toBe('failed');
+    expect(refused.error.startsWith(`Could not fetch the branch main of ${url}`)).toBe(true);
+    await ssh.authorize(renewed.deployKey.publicKey);
+    expect((await buildToEnd()).state).toBe('succeeded');
+  });
+
+  it('refuses a host that shows another key than the first clone learnt, until told to forget it', async () => {
+    const learnt = expectStatus(await owner.get(`${base}/repository`), 200).sshHostKey.fingerprints;
+    await ssh.changeHostKey();
+    const refused = await buildToEnd();
+    expect(refused).toMatchObject({ state: 'failed' });
+    expect(refused.error).toMatch(/the host must show the SSH key the first clone learnt\)$/);
+    const log = expectStatus(await owner.get(`${base}/builds/${refused._id}/log`), 200).lines.map(
+      (l: { text: string }) => l.text,
+    );
+    expect(log.join('\n')).toMatch(/REMOTE HOST IDENTIFICATION HAS CHANGED|Host key verification failed/);
+
+    const forgotten = expectStatus(await owner.delete(`${base}/repository/ssh-host-key`), 200);
+    expect(forgotten.sshHostKey).toBeNull();
+    expect((await buildToEnd()).state).toBe('succeeded');
+    const relearnt = expectStatus(await owner.get(`${base}/repository`), 200).sshHostKey.fingerprints;
+    expect(relearnt).toHaveLength(1);
+    expect(relearnt).not.toEqual(learnt);
   });
 });
