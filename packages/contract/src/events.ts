@@ -51,6 +51,7 @@ export const siteEvents = [
   'site_forge_token_set',
   'site_forge_token_removed',
   'site_ssh_host_key_forgotten',
+  'site_webhook_secret_renewed',
   'site_build_queued',
   'site_build_started',
   'site_build_succeeded',

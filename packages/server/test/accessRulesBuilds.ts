@@ -98,6 +98,11 @@ export function buildRules(): Partial<Record<RouteName, AccessRule>> {
     },
     deleteBuildVariable: { allow: siteManagers, events: ['site_build_variable_deleted'], call: buildVariable },
     getWebhookSecret: { allow: siteManagers, call: async (w) => ({ params: { siteId: await connectedSite(w) } }) },
+    renewWebhookSecret: {
+      allow: siteManagers,
+      events: ['site_webhook_secret_renewed'],
+      call: async (w) => ({ params: { siteId: await connectedSite(w) } }),
+    },
     // The signature is the credential: whoever sends a signed delivery builds, signed in or not.
     receiveWebhook: { allow: everyone, events: ['site_build_queued'], call: signedPush },
     // The address is the credential: whoever holds it builds, signed in or not.

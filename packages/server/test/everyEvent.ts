@@ -140,6 +140,7 @@ export async function everyOrgEvent(w: World, repositoryUrl: string) {
   expectStatus(await owner.put(`${site}/repository/forge-token`, { token: 'glpat-example' }), 200);
   expectStatus(await owner.delete(`${site}/repository/forge-token`), 200);
   expectStatus(await owner.delete(`${site}/repository/ssh-host-key`), 200);
+  expectStatus(await owner.post(`${site}/repository/webhook-secret`), 200);
   expectStatus(await owner.delete(`${site}/repository`), 204);
   // A refused upload is kept as a failed deploy, with its event.
   const refused = await owner.request('POST', `${site}/releases`, uploadForm(Buffer.from('no archive'), 'broken', []));

@@ -49,6 +49,16 @@ export const getWebhookSecret = route({
   response: webhookSecret,
 });
 
+export const renewWebhookSecret = route({
+  method: 'post',
+  path: '/api/v1/sites/:siteId/repository/webhook-secret',
+  scope: 'site_update',
+  summary:
+    'Replace the webhook secret with a new one (deliveries signed with the old one are refused at once): give the forge the new one',
+  params: ids('siteId'),
+  response: webhookSecret,
+});
+
 export const setForgeToken = route({
   method: 'put',
   path: '/api/v1/sites/:siteId/repository/forge-token',

@@ -160,6 +160,7 @@ const sentences: Record<Exclude<EventName, 'form_submitted'>, Sentence> = {
   site_deploy_key_renewed: (p) => `${p.who} replaced the deploy key of ${p.site}`,
   site_forge_token_set: (p) => `${p.who} gave the builds of ${p.site} a forge access token`,
   site_forge_token_removed: (p) => `${p.who} removed the forge access token of ${p.site}`,
+  site_webhook_secret_renewed: (p) => `${p.who} replaced the webhook secret of ${p.site}`,
   site_ssh_host_key_forgotten: (p) => `${p.who} made ${p.site} forget the SSH host key of its repository`,
   site_build_queued: (p) =>
     text(p.data.via)

@@ -88,7 +88,8 @@ export type FailedAction =
   | 'delete build variable'
   | 'save forge token'
   | 'remove forge token'
-  | 'forget host key';
+  | 'forget host key'
+  | 'replace webhook secret';
 
 export function errorText(error: unknown): string {
   return error instanceof Error ? error.message : String(error);

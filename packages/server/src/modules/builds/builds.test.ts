@@ -117,6 +117,9 @@ describe.skipIf(!works)('building a site from its repository in a container', ()
     const rebuilt = await untilFinished(retried._id);
     expect(rebuilt.state, (await logOf(retried._id)).join('\n')).toBe('succeeded');
     expect(rebuilt.source.commit).toBe(firstCommit);
+    // The failed build kept the dependencies it installed: the retry starts from them.
+    expect(rebuilt.phases[1]).toMatchObject({ name: 'restoreCache', state: 'succeeded' });
+    expect(await page()).toContain('<p>build 3</p>');
   });
 
   it('cancels a running build: its container is removed at once', async () => {

@@ -149,7 +149,11 @@ function repositoryRoutes(parts: PartsOf<(typeof needs)[number]>) {
     actor: Actor,
     site: SiteRow,
     columns: Partial<RepositoryRow>,
-    event: 'site_forge_token_set' | 'site_forge_token_removed' | 'site_ssh_host_key_forgotten',
+    event:
+      | 'site_forge_token_set'
+      | 'site_forge_token_removed'
+      | 'site_ssh_host_key_forgotten'
+      | 'site_webhook_secret_renewed',
   ) =>
     db.transaction().execute(async (trx) => {
       const updated = await trx
@@ -184,6 +188,12 @@ function repositoryRoutes(parts: PartsOf<(typeof needs)[number]>) {
     const row = await repositoryRow(db, site.id);
     if (!row) throw httpError('REPOSITORY_NOT_CONNECTED', 'No repository is connected to this site');
     return { secret: sealer.open(row.webhook_secret_sealed) };
+  });
+
+  parts.handle(api.renewWebhookSecret, access.siteManager, async ({ actor, site }) => {
+    const secret = newSecret();
+    await changeRepository(actor, site, { webhook_secret_sealed: sealer.seal(secret) }, 'site_webhook_secret_renewed');
+    return { secret };
   });
 
   parts.handle(api.deleteSiteRepository, access.siteManager, async ({ actor, site }) => {

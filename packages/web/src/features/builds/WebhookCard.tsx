@@ -1,13 +1,28 @@
-import { Card, Code, Group, Skeleton, Stack, Text, Title } from '@mantine/core';
-import { useQuery } from '@tanstack/react-query';
+import { Button, Card, Code, Group, Skeleton, Stack, Text, Title } from '@mantine/core';
+import { useDisclosure } from '@mantine/hooks';
+import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { api, type Repository, type Site } from '@wharf/contract';
+import { ConfirmModal } from '../../components/ConfirmModal.tsx';
 import { CopyAction } from '../../components/CopyAction.tsx';
 import { SecretValue } from '../../components/SecretValue.tsx';
-import { apiQuery } from '../../lib/api.ts';
+import { apiQuery, call } from '../../lib/api.ts';
+import { notifyFailure, notifySuccess } from '../../lib/notify.ts';
 
 /** Settings › Repository: where the forge sends pushes and pull requests, and the secret it signs them with. */
 export function WebhookCard({ site, repository }: { site: Site; repository: Repository }) {
-  const secret = useQuery(apiQuery(api.getWebhookSecret, { params: { siteId: site._id } }));
+  const client = useQueryClient();
+  const secretQuery = apiQuery(api.getWebhookSecret, { params: { siteId: site._id } });
+  const secret = useQuery(secretQuery);
+  const [replacing, replace] = useDisclosure(false);
+  const renew = useMutation({
+    mutationFn: () => call(api.renewWebhookSecret, { params: { siteId: site._id } }),
+    onSuccess: (renewed) => {
+      client.setQueryData(secretQuery.queryKey, renewed);
+      replace.close();
+      notifySuccess('Webhook secret replaced: give the forge the new one');
+    },
+    onError: (error) => notifyFailure('replace webhook secret', error),
+  });
   return (
     <Card>
       <Stack gap="sm">
@@ -42,7 +57,24 @@ export function WebhookCard({ site, repository }: { site: Site; repository: Repo
             <Skeleton h={36} />
           )}
         </Stack>
+        <Group justify="flex-end">
+          <Button variant="default" onClick={replace.open}>
+            Replace secret
+          </Button>
+        </Group>
       </Stack>
+      <ConfirmModal
+        opened={replacing}
+        onClose={replace.close}
+        title="Replace the webhook secret"
+        confirmLabel="Replace secret"
+        color="harbour"
+        loading={renew.isPending}
+        onConfirm={() => renew.mutate()}
+      >
+        Deliveries signed with the current secret are refused at once: pushes build again once the forge's webhook has
+        the new one.
+      </ConfirmModal>
     </Card>
   );
 }

@@ -60,6 +60,7 @@ export const eventLabels: Record<EventName, { entity: EventEntity; label: string
   site_forge_token_set: entry('Sites', 'Forge access token set'),
   site_forge_token_removed: entry('Sites', 'Forge access token removed'),
   site_ssh_host_key_forgotten: entry('Sites', 'SSH host key forgotten'),
+  site_webhook_secret_renewed: entry('Sites', 'Webhook secret replaced'),
   site_build_queued: entry('Builds', 'Build queued'),
   site_build_started: entry('Builds', 'Build started'),
   site_build_succeeded: entry('Builds', 'Build succeeded'),

@@ -163,7 +163,8 @@ async function keepComment(
   }
   const answer = await call(parts, target, token, newCommentCall(target, number, body), 'a new comment');
   const id = (answer.body as { id?: unknown } | null)?.id;
-  if (typeof id !== 'number' && typeof id !== 'string') return;
+  // Kept to build the edit's address: a forge's comment ids are numbers, and nothing else is taken.
+  if (!/^\d{1,20}$/.test(String(id))) return;
   const at = now();
   await db
     .insertInto('pull_request_comments')

@@ -117,6 +117,16 @@ async function pinHostKey(db: Db, repository: Database['site_repositories'], kno
     .execute();
 }
 
+/** Runs the steps after the install; when one fails (not when cancelled), saves the installed modules all the same. */
+async function keepModulesOnFailure<T>(cache: string, base: string, signal: AbortSignal, steps: () => Promise<T>) {
+  try {
+    return await steps();
+  } catch (error) {
+    if (!signal.aborted) await saveModules(cache, base, now()).catch(() => false);
+    throw error;
+  }
+}
+
 /**
  * One build, phase by phase: the commit is fetched (git on the host, running nothing of the
  * repository), the site's cache restored, dependencies installed and the build command run, each in
@@ -201,27 +211,31 @@ export async function runBuild(work: BuildWork, row: BuildRow, log: BuildLog, si
     if (!command) return SKIPPED;
     await inContainer('Installing the dependencies', 'install', command);
   });
-  await phases.run('build', async () => {
-    if (settings.command.trim() === '') return SKIPPED;
-    await inContainer('The build command', 'build', settings.command);
-  });
-  const published = await phases.run('upload', async () => {
-    const root = await realFolderIn(base, settings.publish, 'publish directory');
-    const { result, lastSeq } = await trackEvents(() =>
-      publish({
-        parts: work.release,
-        site,
-        actorId: row.actor_id,
-        name: `${row.git_branch}@${checkout.commit.slice(0, 7)}`,
-        branch: row.branch,
-        source: { ...source, ci: 'Wharf', ciRunUrl: new URL(`/sites/${site.id}/builds/${row.id}`, config.url).href },
-        root,
-        log,
-      }),
-    );
-    // A build that succeeded is one whose page this node serves.
-    await work.settle(lastSeq);
-    return result;
+  // Dependencies once installed are sound whatever the build command then does: a build that fails
+  // after its install keeps them for the next one rather than losing the cache it restored.
+  const published = await keepModulesOnFailure(cache, base, signal, async () => {
+    await phases.run('build', async () => {
+      if (settings.command.trim() === '') return SKIPPED;
+      await inContainer('The build command', 'build', settings.command);
+    });
+    return phases.run('upload', async () => {
+      const root = await realFolderIn(base, settings.publish, 'publish directory');
+      const { result, lastSeq } = await trackEvents(() =>
+        publish({
+          parts: work.release,
+          site,
+          actorId: row.actor_id,
+          name: `${row.git_branch}@${checkout.commit.slice(0, 7)}`,
+          branch: row.branch,
+          source: { ...source, ci: 'Wharf', ciRunUrl: new URL(`/sites/${site.id}/builds/${row.id}`, config.url).href },
+          root,
+          log,
+        }),
+      );
+      // A build that succeeded is one whose page this node serves.
+      await work.settle(lastSeq);
+      return result;
+    });
   });
   if (published === SKIPPED) throw new BuildStepFailed('Nothing was published');
   await phases.run('saveCache', async () => ((await saveModules(cache, base, now())) ? true : SKIPPED));

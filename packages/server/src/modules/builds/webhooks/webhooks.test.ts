@@ -295,6 +295,17 @@ describe.each(databases)('webhooks from the forges ($name)', ({ postgres }) => {
       expectStatus(await owner.put(`${site}/repository`, { ...settings, watchPaths: [bad] }), 400);
     expectStatus(await owner.put(`${site}/repository`, settings), 200);
   });
+
+  it('refuses deliveries signed with a replaced secret at once, and takes those signed with the new one', async () => {
+    const old = secret;
+    expectStatus(await world.clients.member.post(`${site}/repository/webhook-secret`), 403);
+    const renewed = expectStatus(await owner.post(`${site}/repository/webhook-secret`), 200);
+    expect(renewed.secret).not.toBe(old);
+    expect(expectStatus(await owner.get(`${site}/repository/webhook-secret`), 200).secret).toBe(renewed.secret);
+    expect((await deliver('github', 'push', githubPush('main', randomHex()), old)).status).toBe(401);
+    secret = renewed.secret;
+    expect((await deliver('github', 'push', githubPush('main', randomHex()))).status).toBe(202);
+  });
 });
 
 function randomHex() {
