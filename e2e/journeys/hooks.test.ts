@@ -39,10 +39,10 @@ describeInBrowser('hooks of organizations, teams and sites', () => {
     await expect.poll(() => fieldError(page, 'Type').textContent()).toBe('Input is required');
 
     await chooseType(page, 'Web');
-    const secret = await page.getByLabel('Secret').inputValue();
+    const secret = await page.getByRole('textbox', { name: 'Secret', exact: true }).inputValue();
     expect(secret).toMatch(/^[A-Za-z0-9]{32}$/);
     await page.getByRole('textbox', { name: /^Name/ }).fill('x'.repeat(1001));
-    await page.getByLabel('Secret').fill('');
+    await page.getByRole('textbox', { name: 'Secret', exact: true }).fill('');
     await create.click();
     await expect.poll(() => fieldError(page, 'Name').textContent()).toBe('Max length is 1000');
     await expect.poll(() => fieldError(page, 'URL').textContent()).toBe('Input is required');
@@ -53,7 +53,7 @@ describeInBrowser('hooks of organizations, teams and sites', () => {
 
     await page.getByRole('textbox', { name: /^Name/ }).fill('Deploy notices');
     await page.getByRole('textbox', { name: /^URL/ }).fill('https://example.com/wharf');
-    await page.getByLabel('Secret').fill(secret);
+    await page.getByRole('textbox', { name: 'Secret', exact: true }).fill(secret);
     await create.click();
     expect(await fieldError(page, 'Events').textContent()).toBe('Choose at least one event');
     // Organization hooks hear the organization's, its teams' and its sites' events, grouped by entity.
