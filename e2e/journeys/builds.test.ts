@@ -31,7 +31,7 @@ const siteWith = (heading: string) => ({
 import { mkdirSync, writeFileSync } from 'node:fs';
 for (let step = 1; step <= 6; step++) {
   console.log('rendering page ' + step + ' of 6');
-  await new Promise((resolve) => setTimeout(resolve, 500));
+  await new Promise((resolve) => setTimeout(resolve, 1000));
 }
 mkdirSync('dist', { recursive: true });
 writeFileSync('dist/index.html', '<h1>${heading}</h1>');
@@ -121,12 +121,16 @@ describe.skipIf(!works || !hasChromium)('building a site from its repository (/s
 
     // The log arrives while the build still runs: live, not when it ends.
     const log = page.getByRole('log', { name: 'Build log' });
-    await expectVisible(log.getByText('rendering page 1 of 6'));
+    // Clone, install and the build's container come first: on a busy machine that takes a while.
+    await log.getByText('rendering page 1 of 6').waitFor({ state: 'visible', timeout: 120_000 });
     await expectVisible(page.getByText('Building', { exact: true }));
     await expectVisible(page.getByRole('listitem', { name: 'Build: running' }));
     await snap(page, 'build-running');
 
-    await expectVisible(page.getByRole('alert').filter({ hasText: 'Published to main' }));
+    await page
+      .getByRole('alert')
+      .filter({ hasText: 'Published to main' })
+      .waitFor({ state: 'visible', timeout: 120_000 });
     await expectVisible(log.getByText('rendering page 6 of 6'));
     await expectVisible(page.getByRole('listitem', { name: 'Install: succeeded' }));
     await expectVisible(page.getByText('Docs, first edition'));
