@@ -2,6 +2,7 @@ import { execFile } from 'node:child_process';
 import { mkdtemp, rm, statfs, writeFile } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
+import { setTimeout as sleep } from 'node:timers/promises';
 import { promisify } from 'node:util';
 
 const run = promisify(execFile);
@@ -42,7 +43,22 @@ export async function mountSmallDisk(bytes: number): Promise<SmallDisk> {
       return () => rm(filler, { force: true });
     },
     async unmount() {
-      await run('umount', [dir]);
+      // A server that has just stopped may still be letting go of a file there (its process exiting,
+      // a worker thread closing a database): the disk is busy for a moment, then free. After ten
+      // seconds it is detached lazily, to go once its last user does.
+      for (let tries = 0; ; tries++) {
+        try {
+          await run('umount', [dir]);
+          break;
+        } catch (error) {
+          if (!/busy/i.test((error as Error).message)) throw error;
+          if (tries >= 50) {
+            await run('umount', ['--lazy', dir]);
+            break;
+          }
+          await sleep(200);
+        }
+      }
       await rm(dir, { recursive: true, force: true });
     },
   };
