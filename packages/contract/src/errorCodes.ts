@@ -74,6 +74,8 @@ export const errorCodes = {
   /** A name that no certificate of the site (obtained over ACME) has. */
   CERTIFICATE_NOT_FOUND: 404,
   CLI_LOGIN_NOT_FOUND: 404,
+  /** No repository by that name among those the account at the code host may read. */
+  CODE_HOST_REPOSITORY_NOT_FOUND: 404,
   // 408: the request's body did not arrive in time.
   UPLOAD_TIMEOUT: 408,
   // 409: the request conflicts with the current state.
@@ -106,6 +108,12 @@ export const errorCodes = {
   BUILDS_OFF: 409,
   /** The build has finished: there is nothing to cancel. */
   BUILD_FINISHED: 409,
+  /** A code host this installation does not sign in with (its operator configured no client for it). */
+  CODE_HOST_NOT_CONFIGURED: 409,
+  /** The account at the code host has not allowed Wharf to read its repositories, or took that back: grant it again. */
+  REPOSITORY_ACCESS_MISSING: 409,
+  /** The repository picked at the code host is not the one the site builds from. */
+  REPOSITORY_MISMATCH: 409,
   // 410: it was there and is gone for good.
   INVITE_EXPIRED: 410,
   DEPLOY_EXPIRED: 410,
@@ -128,10 +136,14 @@ export const errorCodes = {
   DOMAIN_NOT_VERIFIED: 422,
   /** The build image is not on the installation's allow-list (`WHARF_BUILD_IMAGES`). */
   BUILD_IMAGE_NOT_ALLOWED: 422,
+  /** The code host refused to add the webhook or the deploy key (the account may not administer the repository). */
+  CODE_HOST_REFUSED: 422,
   RATE_LIMITED: 429,
   HEADERS_TOO_LARGE: 431,
   // 5xx: the server's side.
   INTERNAL_ERROR: 500,
+  /** The code host did not answer, or answered with an error of its own; try again later. */
+  CODE_HOST_UNAVAILABLE: 502,
   SERVER_UNAVAILABLE: 503,
   /** The database cannot be reached for now (restarting, failing over); try again in a few seconds. */
   DATABASE_UNAVAILABLE: 503,

@@ -48,6 +48,7 @@ export const siteEvents = [
   'site_repository_updated',
   'site_repository_disconnected',
   'site_deploy_key_renewed',
+  'site_repository_set_up_at_forge',
   'site_forge_token_set',
   'site_forge_token_removed',
   'site_ssh_host_key_forgotten',

@@ -9,6 +9,7 @@ export * from './entities/branch.ts';
 export * from './entities/build.ts';
 export * from './entities/certificate.ts';
 export * from './entities/cliLogin.ts';
+export * from './entities/codeHost.ts';
 export * from './entities/common.ts';
 export * from './entities/deploy.ts';
 export * from './entities/form.ts';

@@ -43,6 +43,14 @@ export function orgRules(joiner: TestClient): Partial<Record<RouteName, AccessRu
       after: async (w, role) => void (await w.clients[role].signIn(role)),
     },
     listIdentities: { allow: signedIn, call: () => ({}) },
+    listCodeHostAccounts: { allow: signedIn, call: () => ({}) },
+    listCodeHostRepositories: {
+      allow: signedIn,
+      call: () => ({ params: { provider: 'github' } }),
+      // This installation signs in with no code host: those signed in hear so.
+      expect: { outsider: 409, member: 409, teammate: 409, admin: 409, owner: 409 },
+    },
+    forgetRepositoryAccess: { allow: signedIn, call: () => ({ params: { provider: 'github' } }) },
     unlinkIdentity: {
       allow: [],
       call: async (w) => {

@@ -141,6 +141,12 @@ export function siteRules(): Partial<Record<RouteName, AccessRule>> {
       events: ['site_forge_token_removed'],
       call: async (w) => connectedRepository(w),
     },
+    setUpRepositoryAtForge: {
+      allow: siteManagers,
+      // This installation signs in with no code host to set the repository up with: those allowed hear so.
+      expect: { teammate: 409, admin: 409, owner: 409 },
+      call: async (w) => ({ ...(await connectedRepository(w)), body: { provider: 'github', repository: 'shop/site' } }),
+    },
     forgetSshHostKey: {
       allow: siteManagers,
       events: ['site_ssh_host_key_forgotten'],

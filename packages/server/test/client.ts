@@ -56,8 +56,13 @@ export class TestClient {
     // A browser sends Wharf's cookies to Wharf only.
     if (this.cookies.size > 0 && url.startsWith(this.baseUrl)) init.headers.cookie = this.cookieHeader;
     if (this.bearer) init.headers.authorization = `Bearer ${this.bearer}`;
-    if (body instanceof FormData || typeof body === 'string' || Buffer.isBuffer(body)) {
-      init.body = body as FormData | string;
+    if (
+      body instanceof FormData ||
+      body instanceof URLSearchParams ||
+      typeof body === 'string' ||
+      Buffer.isBuffer(body)
+    ) {
+      init.body = body as FormData | URLSearchParams | string;
     } else if (body !== undefined) {
       init.headers['content-type'] = 'application/json';
       init.body = JSON.stringify(body);

@@ -1,7 +1,9 @@
 import { setTimeout as sleep } from 'node:timers/promises';
 import { uploadForm } from './archives.ts';
 import { expectStatus, signedIn, type TestClient } from './client.ts';
+import { type CodeHostPeer, startGithubPeer } from './codeHostPeers.ts';
 import { type GitServer, startGitServer } from './gitServer.ts';
+import { grantRepositoryAccess } from './signInFlow.ts';
 import { siteRequest } from './siteClient.ts';
 import { joinOrg, logoForm, uploadRelease, type World } from './world.ts';
 
@@ -46,13 +48,53 @@ async function logoLife(owner: TestClient, base: string) {
  * A repository for the sweep's builds: plain files, which a build publishes as they are, with no
  * container started (nothing to install, no build command), and the server settings to build it.
  */
-export async function sweepRepository(): Promise<{ git: GitServer; env: Record<string, string> }> {
+export interface SweepRepository {
+  git: GitServer;
+  /** GitHub, where the sweeper's account administers the git server's repository as `acme/sweep`. */
+  github: CodeHostPeer;
+  env: Record<string, string>;
+  close(): Promise<void>;
+}
+
+export async function sweepRepository(): Promise<SweepRepository> {
   const git = await startGitServer('sweep');
   await git.commit('main', 'A page', { 'index.html': '<h1>Built by Wharf</h1>' });
+  const github = await startGithubPeer({ clientId: 'sweep-client', clientSecret: 'sweep-secret' });
+  github.addUser({
+    id: 501,
+    login: 'sweeper',
+    name: 'Sweeper',
+    email: null,
+    orgs: [],
+    repositories: [{ fullName: 'acme/sweep', admin: true, httpsUrl: git.url }],
+  });
+  github.signInAs('sweeper');
   return {
     git,
-    env: { WHARF_BUILD_RUNTIME: 'podman', WHARF_BUILD_ALLOWED_PRIVATE: '127.0.0.1', WHARF_EXTRA_CA_CERTS: git.caFile },
+    github,
+    env: {
+      WHARF_BUILD_RUNTIME: 'podman',
+      WHARF_BUILD_ALLOWED_PRIVATE: '127.0.0.1',
+      WHARF_EXTRA_CA_CERTS: git.caFile,
+      WHARF_GITHUB_CLIENT_ID: 'sweep-client',
+      WHARF_GITHUB_CLIENT_SECRET: 'sweep-secret',
+      WHARF_GITHUB_URL: github.url,
+    },
+    close: async () => {
+      await git.close();
+      await github.close();
+    },
   };
+}
+
+/** The webhook and the deploy key added at GitHub with the owner's account, once it granted repository access. */
+async function setUpAtGithub(w: World, sweep: SweepRepository, site: string) {
+  sweep.github.setRedirectUri(`${w.url}/auth/github/callback`);
+  await grantRepositoryAccess(w.clients.owner, 'github', '/');
+  expectStatus(
+    await w.clients.owner.post(`${site}/repository/forge-setup`, { provider: 'github', repository: 'acme/sweep' }),
+    200,
+  );
 }
 
 async function buildEnded(owner: TestClient, site: string, buildId: string) {
@@ -93,9 +135,9 @@ async function buildLife(owner: TestClient, site: string) {
 
 /**
  * Makes, through the API, at least one event of every name an organization's audit log holds;
- * the builds' events from `repositoryUrl` (`sweepRepository`).
+ * the builds' events from the sweep's repository (`sweepRepository`).
  */
-export async function everyOrgEvent(w: World, repositoryUrl: string) {
+export async function everyOrgEvent(w: World, sweep: SweepRepository) {
   const { owner, outsider } = w.clients;
   const org = `/api/v1/orgs/${w.org._id}`;
   const site = `/api/v1/sites/${w.site._id}`;
@@ -132,11 +174,12 @@ export async function everyOrgEvent(w: World, repositoryUrl: string) {
   await hookLife(owner, site, 'site alerts');
   const token = expectStatus(await owner.post(`${site}/tokens`, { name: 'ci' }), 200);
   expectStatus(await owner.delete(`${site}/tokens/${token._id}`), 204);
-  const repository = { url: repositoryUrl, productionBranch: 'main' };
+  const repository = { url: sweep.git.url, productionBranch: 'main' };
   expectStatus(await owner.put(`${site}/repository`, repository), 200);
   expectStatus(await owner.put(`${site}/repository`, { ...repository, previews: false }), 200);
   await buildLife(owner, site);
   expectStatus(await owner.post(`${site}/repository/deploy-key`), 200);
+  await setUpAtGithub(w, sweep, site);
   expectStatus(await owner.put(`${site}/repository/forge-token`, { token: 'glpat-example' }), 200);
   expectStatus(await owner.delete(`${site}/repository/forge-token`), 200);
   expectStatus(await owner.delete(`${site}/repository/ssh-host-key`), 200);

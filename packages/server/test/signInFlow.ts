@@ -32,6 +32,17 @@ export async function signInThrough(client: TestClient, provider: string, option
   return finishAt(client, callback);
 }
 
+/**
+ * The console's "Allow access" form for repositories, posted from the page `returnTo`, walked
+ * through a code host that approves at once: the authorization URL and where Wharf lands the browser.
+ */
+export async function grantRepositoryAccess(client: TestClient, provider: string, returnTo: string) {
+  const start = await client.visit(`/auth/${provider}/repositories`, 'POST', new URLSearchParams({ returnTo }));
+  const authorization = new URL(locationOf(start));
+  const landing = await finishAt(client, new URL(locationOf(await client.visit(authorization.href)), client.baseUrl));
+  return { authorization, landing: `${landing.pathname}${landing.search}` };
+}
+
 /** A browser that trusts `ca` approving at a provider over TLS: where the provider sends it back (the callback). */
 export function approveOverTls(authorizationUrl: string, ca: string): Promise<string> {
   return new Promise((resolve, reject) => {

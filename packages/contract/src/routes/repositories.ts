@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { forgeSetupBody } from '../entities/codeHost.ts';
 import { forgeTokenBody, repository, repositoryBody, webhookAnswer, webhookSecret } from '../entities/repository.ts';
 import { noContent, route } from '../route.ts';
 import { ids } from './params.ts';
@@ -76,6 +77,17 @@ export const deleteForgeToken = route({
   scope: 'site_update',
   summary: 'Forget the forge access token: builds stop reporting to the forge',
   params: ids('siteId'),
+  response: repository,
+});
+
+export const setUpRepositoryAtForge = route({
+  method: 'post',
+  path: '/api/v1/sites/:siteId/repository/forge-setup',
+  scope: 'site_update',
+  summary:
+    'With the caller’s account at the code host (after granting repository access): add the webhook and the deploy key to the connected repository there, and report builds with that account unless a forge token is set',
+  params: ids('siteId'),
+  body: forgeSetupBody,
   response: repository,
 });
 

@@ -4,6 +4,7 @@ import * as audit from './audit.ts';
 import * as branches from './branches.ts';
 import * as builds from './builds.ts';
 import * as cliLogins from './cliLogins.ts';
+import * as codeHosts from './codeHosts.ts';
 import * as forms from './forms.ts';
 import { orgHooks, siteHooks, teamHooks, userHooks } from './hooks.ts';
 import * as logos from './logos.ts';
@@ -41,6 +42,7 @@ export const api = {
   ...submissions,
   ...apiTokens,
   ...cliLogins,
+  ...codeHosts,
   ...prefixed('orgHook', orgHooks),
   ...prefixed('teamHook', teamHooks),
   ...prefixed('siteHook', siteHooks),

@@ -36,6 +36,7 @@ import * as builds from './migrations/033_builds.ts';
 import * as buildVariables from './migrations/034_build_variables.ts';
 import { webhooks } from './migrations/035_webhooks.ts';
 import * as buildReports from './migrations/036_build_reports.ts';
+import * as repositoryAccess from './migrations/037_repository_access.ts';
 import type { Db } from './schema.ts';
 import { withSchemaIntrospection } from './schemaIntrospection.ts';
 import { mustBeStartable } from './startable.ts';
@@ -81,6 +82,7 @@ const migrationsWith = (sealer: () => Sealer): Record<string, Migration> => ({
   '034_build_variables': buildVariables,
   '035_webhooks': webhooks(sealer),
   '036_build_reports': buildReports,
+  '037_repository_access': repositoryAccess,
 });
 
 /**

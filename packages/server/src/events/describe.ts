@@ -158,6 +158,8 @@ const sentences: Record<Exclude<EventName, 'form_submitted'>, Sentence> = {
   site_repository_updated: (p) => `${p.who} changed how ${p.site} builds from its repository`,
   site_repository_disconnected: (p) => `${p.who} disconnected ${p.site} from its repository`,
   site_deploy_key_renewed: (p) => `${p.who} replaced the deploy key of ${p.site}`,
+  site_repository_set_up_at_forge: (p) =>
+    `${p.who} added the webhook and the deploy key of ${p.site} to ${text(p.data.repository) ?? 'its repository'} at ${text(p.data.provider) ?? 'its code host'}`,
   site_forge_token_set: (p) => `${p.who} gave the builds of ${p.site} a forge access token`,
   site_forge_token_removed: (p) => `${p.who} removed the forge access token of ${p.site}`,
   site_webhook_secret_renewed: (p) => `${p.who} replaced the webhook secret of ${p.site}`,

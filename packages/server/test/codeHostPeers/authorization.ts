@@ -178,5 +178,8 @@ export function authorizationServer(dialect: Dialect, client: ClientRegistration
     denyNext() {
       denyNext = true;
     },
+    revokeAll() {
+      grants.clear();
+    },
   };
 }

@@ -1,5 +1,6 @@
-import { linkHeader, pageOf, queryNumber } from './http.ts';
+import { giteaList } from './http.ts';
 import { avatarOf } from './people.ts';
+import { giteaRepositoryRoutes } from './repositories.ts';
 import type { Answer, ApiCall, Dialect, TokenRefusal } from './types.ts';
 
 /** Gitea and Forgejo answer every refusal of the token endpoint with 400. */
@@ -40,7 +41,6 @@ function user(call: ApiCall): Answer {
 }
 
 function orgs(call: ApiCall): Answer {
-  const page = queryNumber(call.query, 'page', 1);
   const all = call.user.orgs.map((name) => ({
     id: call.orgId(name),
     name,
@@ -54,15 +54,7 @@ function orgs(call: ApiCall): Answer {
     visibility: 'public',
     repo_admin_change_team_access: false,
   }));
-  const { items, pages } = pageOf(all, page, queryNumber(call.query, 'limit', 30, 50));
-  return {
-    status: 200,
-    body: items,
-    headers: {
-      'x-total-count': String(all.length),
-      ...linkHeader(`${call.base}/api/v1/user/orgs`, call.query, page, pages),
-    },
-  };
+  return giteaList(call, all, '/user/orgs');
 }
 
 export const gitea: Dialect = {
@@ -83,4 +75,5 @@ export const gitea: Dialect = {
   tokenRefused: (reason) => ({ status: 400, body: refusals[reason] }),
   badCredentials: { status: 401, body: { message: 'token is required' } },
   api: { 'GET /user': user, 'GET /user/orgs': orgs },
+  repositoryRoutes: giteaRepositoryRoutes,
 };

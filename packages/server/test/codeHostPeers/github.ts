@@ -1,5 +1,6 @@
 import { linkHeader, pageOf, queryNumber } from './http.ts';
 import { avatarOf, emailsOf } from './people.ts';
+import { githubRepositoryRoutes } from './repositories.ts';
 import type { Answer, ApiCall, Dialect, Grant, TokenRefusal } from './types.ts';
 
 const TROUBLESHOOTING =
@@ -129,4 +130,5 @@ export const github: Dialect = {
     body: { message: 'Bad credentials', documentation_url: 'https://docs.github.com/rest', status: '401' },
   },
   api: { 'GET /user': user, 'GET /user/emails': emails, 'GET /user/orgs': orgs },
+  repositoryRoutes: githubRepositoryRoutes,
 };

@@ -1,5 +1,6 @@
 import { linkHeader, pageOf, queryNumber } from './http.ts';
 import { avatarOf } from './people.ts';
+import { gitlabRepositoryRoutes } from './repositories.ts';
 import type { Answer, ApiCall, Dialect, TokenRefusal } from './types.ts';
 
 const INVALID_GRANT = {
@@ -123,4 +124,5 @@ export const gitlab: Dialect = {
   },
   badCredentials: { status: 401, body: { message: '401 Unauthorized' } },
   api: { 'GET /user': user, 'GET /groups': groups },
+  repositoryRoutes: gitlabRepositoryRoutes,
 };

@@ -1,7 +1,7 @@
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import { createServer as createTlsServer } from 'node:https';
 import type { AddressInfo } from 'node:net';
-import type { Answer, RecordedRequest } from './types.ts';
+import type { Answer, ApiCall, RecordedRequest } from './types.ts';
 
 export type Handler = (request: RecordedRequest, incoming: IncomingMessage) => Answer | Promise<Answer>;
 
@@ -93,4 +93,18 @@ export function linkHeader(base: string, query: URLSearchParams, page: number, p
   };
   const links = [...(page < pages ? [`<${to(page + 1)}>; rel="next"`] : []), `<${to(pages)}>; rel="last"`];
   return { link: links.join(', ') };
+}
+
+/** A page of a list as Gitea answers it: `limit` items (at most 50), the total in X-Total-Count, and a Link header. */
+export function giteaList(call: ApiCall, all: unknown[], path: string): Answer {
+  const page = queryNumber(call.query, 'page', 1);
+  const { items, pages } = pageOf(all, page, queryNumber(call.query, 'limit', 30, 50));
+  return {
+    status: 200,
+    body: items,
+    headers: {
+      'x-total-count': String(all.length),
+      ...linkHeader(`${call.base}/api/v1${path}`, call.query, page, pages),
+    },
+  };
 }

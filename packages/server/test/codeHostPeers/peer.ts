@@ -1,6 +1,6 @@
 import { authorizationServer } from './authorization.ts';
 import { closeServer, listenOnLoopback } from './http.ts';
-import type { Answer, CodeHostPeer, Dialect, PeerOptions, PeerUser, RecordedRequest } from './types.ts';
+import type { Answer, CodeHostPeer, Dialect, PeerOptions, PeerSetUp, PeerUser, RecordedRequest } from './types.ts';
 
 const notFound: Answer = { status: 404, body: { message: 'Not Found' } };
 
@@ -23,13 +23,29 @@ export async function startCodeHostPeer(dialect: Dialect, options: PeerOptions):
     return orgIds.get(name)!;
   };
 
+  const setUps: PeerSetUp[] = [];
+
   function callApi(request: RecordedRequest): Answer {
-    const route = dialect.api[`${request.method} ${request.path.slice(dialect.apiPrefix.length)}`];
-    if (!route) return notFound;
+    const path = request.path.slice(dialect.apiPrefix.length);
+    const exact = dialect.api[`${request.method} ${path}`];
+    const matched = dialect.repositoryRoutes
+      .map(([pattern, handle]) => ({ handle, match: pattern.exec(`${request.method} ${path}`) }))
+      .find((candidate) => candidate.match);
+    if (!exact && !matched) return notFound;
     const grant = flow.grantOf(request);
     if (!grant) return dialect.badCredentials;
-    const query = new URLSearchParams(request.query);
-    return route({ user: grant.user, scopes: grant.scopes, query, base, orgId });
+    const call = {
+      user: grant.user,
+      scopes: grant.scopes,
+      query: new URLSearchParams(request.query),
+      base,
+      orgId,
+      method: request.method,
+      path,
+      body: request.body ? JSON.parse(request.body) : null,
+      setUps,
+    };
+    return exact ? exact(call) : matched!.handle(call, matched!.match![1]!, matched!.match![2] ?? '');
   }
 
   const { url, server } = await listenOnLoopback(
@@ -62,6 +78,8 @@ export async function startCodeHostPeer(dialect: Dialect, options: PeerOptions):
     setAutoApprove(on) {
       client.autoApprove = on;
     },
+    setUps,
+    revokeTokens: flow.revokeAll,
     close: () => closeServer(server),
   };
 }

@@ -1,9 +1,34 @@
+import type { RepositoryRoute } from './repositories.ts';
+
 /** One address of a person at the provider, as GitHub's `/user/emails` lists them. */
 export interface PeerEmail {
   email: string;
   primary: boolean;
   verified: boolean;
   visibility?: 'public' | 'private' | null;
+}
+
+/** A repository a person may read at the provider. */
+export interface PeerRepository {
+  /** `owner/name` (GitLab: the project's whole path). */
+  fullName: string;
+  private?: boolean;
+  /** Admin (GitHub, Gitea) or Maintainer (GitLab): may add webhooks and deploy keys. */
+  admin?: boolean;
+  defaultBranch?: string;
+  pushedAt?: string;
+  /** Where it is cloned over HTTPS, when not on the peer itself (a git server of the test's own). */
+  httpsUrl?: string;
+}
+
+/** A webhook or deploy key a repository route added, with the body it was asked with. */
+export interface PeerSetUp {
+  id: number;
+  repository: string;
+  kind: 'hook' | 'key';
+  body: Record<string, unknown>;
+  /** How many times the hook was changed after it was added. */
+  updates?: number;
 }
 
 /** A person known to the provider. `orgs` are the names of the organizations (groups) they belong to. */
@@ -16,6 +41,7 @@ export interface PeerUser {
   orgs: string[];
   /** Defaults to the one primary, verified `email` (none when `email` is null). */
   emails?: PeerEmail[];
+  repositories?: PeerRepository[];
 }
 
 export interface PeerOptions {
@@ -54,6 +80,10 @@ export interface CodeHostPeer {
   denyNext(): void;
   setRedirectUri(uri: string): void;
   setAutoApprove(on: boolean): void;
+  /** Every webhook and deploy key added to a repository, oldest first. */
+  setUps: PeerSetUp[];
+  /** Every token issued so far stops working (a person revoking the app's access). */
+  revokeTokens(): void;
   close(): Promise<void>;
 }
 
@@ -90,6 +120,11 @@ export interface ApiCall {
   base: string;
   /** A stable id for an organization name (the same in every answer). */
   orgId(name: string): number;
+  method: string;
+  path: string;
+  /** The JSON body, parsed (null when none). */
+  body: unknown;
+  setUps: PeerSetUp[];
 }
 
 /** How one provider lays out the flow and words its answers; the flow itself is shared. */
@@ -107,4 +142,6 @@ export interface Dialect {
   badCredentials: Answer;
   /** API routes by `METHOD /path` below `apiPrefix`. */
   api: Record<string, (call: ApiCall) => Answer>;
+  /** Routes with a repository in their path: `METHOD /path` below `apiPrefix` matched, the repository captured. */
+  repositoryRoutes: RepositoryRoute[];
 }

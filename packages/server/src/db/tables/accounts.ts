@@ -26,6 +26,9 @@ export interface AccountTables {
     groups: string;
     created_at: Iso;
     last_sign_in_at: Iso | null;
+    /** A code host's access token that may list and set up the account's repositories (sealed), and when it was granted. */
+    repository_token_sealed: string | null;
+    repository_access_at: Iso | null;
   };
   /** A sign-in through a provider in progress, spent by its callback. */
   sign_in_flows: {
@@ -34,6 +37,8 @@ export interface AccountTables {
     code_verifier_sealed: string;
     nonce: string;
     link_user_id: string | null;
+    /** Set for a grant of repository access: the console page the flow comes back to. */
+    return_to: string | null;
     expires_at: Iso;
   };
   /** A sign-in of the `wharf` command waiting for approval in the console (modules/cliLogins). */

@@ -26,14 +26,14 @@ describe.each(databases)('audit log sentences on $name', ({ postgres }) => {
     repository = await sweepRepository();
     server = await startTestServer({ postgres, env: repository.env });
     world = await buildWorld(server.url);
-    const made = await everyOrgEvent(world, repository.git.url);
+    const made = await everyOrgEvent(world, repository);
     doomedSiteName = made.doomedSite.name;
     teamSiteName = made.teamSite.name;
     log = await wholeLog(world.clients.owner, world.org._id);
   }, 90_000);
   afterAll(async () => {
     await server?.close();
-    await repository?.git.close();
+    await repository?.close();
   });
 
   it('holds every event an organization can have, each in a sentence of its own', () => {

@@ -1,16 +1,9 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { TestClient } from '../../../test/client.ts';
-import {
-  type CodeHostPeer,
-  type PeerOptions,
-  startGiteaPeer,
-  startGithubPeer,
-  startGitlabPeer,
-} from '../../../test/codeHostPeers.ts';
-import { freePort, startTestServer, type TestServer } from '../../../test/harness.ts';
+import { type CodeHostPeer, startGiteaPeer, startGithubPeer, startGitlabPeer } from '../../../test/codeHostPeers.ts';
+import { startWithCodeHost } from '../../../test/codeHostServer.ts';
+import type { TestServer } from '../../../test/harness.ts';
 import { signInThrough, walkToCallback } from '../../../test/signInFlow.ts';
-
-const CLIENT = { clientId: 'wharf-client', clientSecret: 'wharf-secret' };
 
 const PROVIDERS = [
   {
@@ -23,28 +16,6 @@ const PROVIDERS = [
   { kind: 'gitea', start: startGiteaPeer, groupsVariable: 'WHARF_GITEA_ORGS', scopes: 'read:user read:organization' },
 ] as const;
 
-/** A Wharf whose only sign-in is one code host, on a port its peer knows as the redirect URI. */
-async function startWith(
-  kind: string,
-  start: (options: PeerOptions) => Promise<CodeHostPeer>,
-  env: (peer: CodeHostPeer) => Record<string, string>,
-) {
-  const port = await freePort();
-  const peer = await start({ ...CLIENT, redirectUri: `http://127.0.0.1:${port}/auth/${kind}/callback` });
-  const prefix = `WHARF_${kind.toUpperCase()}`;
-  const server = await startTestServer({
-    port,
-    withoutUsers: true,
-    env: {
-      [`${prefix}_CLIENT_ID`]: CLIENT.clientId,
-      [`${prefix}_CLIENT_SECRET`]: CLIENT.clientSecret,
-      [`${prefix}_URL`]: peer.url,
-      ...env(peer),
-    },
-  });
-  return { peer, server };
-}
-
 const page = (url: URL) => `${url.pathname}${url.search}`;
 
 describe.each(PROVIDERS)('signing in through $kind', ({ kind, start, groupsVariable, scopes }) => {
@@ -52,7 +23,10 @@ describe.each(PROVIDERS)('signing in through $kind', ({ kind, start, groupsVaria
   let server: TestServer;
 
   beforeAll(async () => {
-    ({ peer, server } = await startWith(kind, start, () => ({ [groupsVariable]: 'Acme' })));
+    ({ peer, server } = await startWithCodeHost(kind, start, {
+      withoutUsers: true,
+      env: () => ({ [groupsVariable]: 'Acme' }),
+    }));
     peer.addUser({ id: 101, login: 'alice', name: 'Alice Liddell', email: 'alice@acme.test', orgs: ['acme', 'chess'] });
     peer.addUser({ id: 102, login: 'bob', name: null, email: 'bob@elsewhere.test', orgs: ['elsewhere'] });
   });
@@ -101,7 +75,7 @@ describe.each(PROVIDERS)('signing in through $kind', ({ kind, start, groupsVaria
 
 describe('code hosts configured otherwise', () => {
   it('reads a GitHub account’s primary verified address when its profile shows none, and asks no organizations when none matter', async () => {
-    const { peer, server } = await startWith('github', startGithubPeer, () => ({}));
+    const { peer, server } = await startWithCodeHost('github', startGithubPeer, { withoutUsers: true });
     try {
       peer.addUser({
         id: 7,
@@ -128,10 +102,10 @@ describe('code hosts configured otherwise', () => {
   });
 
   it('refuses, without a session, when the provider does not accept Wharf’s client secret (GitHub answers 200 with an error)', async () => {
-    const { peer, server } = await startWith(
+    const { peer, server } = await startWithCodeHost(
       'github',
       (options) => startGithubPeer({ ...options, clientSecret: 'rotated' }),
-      () => ({}),
+      { withoutUsers: true },
     );
     try {
       peer.addUser({ id: 8, login: 'alice', name: 'Alice', email: 'alice@acme.test', orgs: [] });
@@ -146,9 +120,10 @@ describe('code hosts configured otherwise', () => {
   });
 
   it('lets only listed users and groups create organizations (WHARF_ORG_CREATORS)', async () => {
-    const { peer, server } = await startWith('gitlab', startGitlabPeer, () => ({
-      WHARF_ORG_CREATORS: 'user:gitlab:Carol, group:gitlab:platform/ops',
-    }));
+    const { peer, server } = await startWithCodeHost('gitlab', startGitlabPeer, {
+      withoutUsers: true,
+      env: () => ({ WHARF_ORG_CREATORS: 'user:gitlab:Carol, group:gitlab:platform/ops' }),
+    });
     try {
       peer.addUser({ id: 1, login: 'carol', name: 'Carol', email: null, orgs: [] });
       peer.addUser({ id: 2, login: 'dan', name: 'Dan', email: null, orgs: ['platform/ops'] });

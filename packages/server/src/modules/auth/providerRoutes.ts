@@ -4,15 +4,28 @@ import { resolveActor } from '../../access/actor.ts';
 import type { PartsOf } from '../../features/parts.ts';
 import { httpError } from '../../http/errors.ts';
 import { FailureLimiter } from '../../lib/rateLimit.ts';
-import { outsideFetch } from '../../outbound/outsideServices.ts';
 import { IdentityInUseError, linkIdentity, type ProviderProfile, signInWith } from './identities.ts';
-import type { SignInProvider } from './providers/provider.ts';
+import type { SignedIn, SignInProvider } from './providers/provider.ts';
 import { SignInRefusal } from './providers/provider.ts';
-import { signInProviders } from './providers/registry.ts';
+import { signInProvidersOf } from './providers/registry.ts';
+import { grantRepositoryAccess } from './repositoryAccess.ts';
 import { startSession } from './sessions.ts';
 import { spendFlow, startFlow } from './signInFlows.ts';
 
 const LINK_PAGE = '/user/security';
+
+/** A console page a grant of repository access may come back to: a path of this origin, no more. */
+const CONSOLE_PATH = /^\/(?![/\\])[\x21-\x7e]{0,499}$/;
+
+/** Where a flow comes back to: the page that asked for repository access, the connected accounts, or /login. */
+const pageOf = (linkUserId: string | null, returnTo: string | null) => returnTo ?? (linkUserId ? LINK_PAGE : '/login');
+
+/** A console page with one more query parameter (the page may have a query of its own). */
+function withQuery(page: string, query: Record<string, string>) {
+  const url = new URL(page, 'http://console.invalid');
+  for (const [key, value] of Object.entries(query)) url.searchParams.set(key, value);
+  return `${url.pathname}${url.search}`;
+}
 
 /** Flows one address may start in a window: enough for any person, not for filling the table. */
 const STARTS_PER_WINDOW = 60;
@@ -25,39 +38,55 @@ const START_WINDOW_MS = 10 * 60_000;
  * code, and opens no session.
  */
 export function providerRoutes(parts: PartsOf<'config' | 'counters' | 'db' | 'fastify' | 'log' | 'sealer'>) {
-  const outside = outsideFetch(parts.config.extraCaCerts);
-  parts.fastify.addHook('onClose', () => outside.close());
-  const providers = signInProviders(parts.config.signIn, outside.fetch);
+  const providers = signInProvidersOf(parts);
   const starts = new FailureLimiter(parts.counters, 'sign-in-starts', STARTS_PER_WINDOW, START_WINDOW_MS);
 
-  const begin = async (request: FastifyRequest, reply: FastifyReply, linkUserId: string | null) => {
+  const begin = async (
+    request: FastifyRequest,
+    reply: FastifyReply,
+    linkUserId: string | null,
+    returnTo: string | null = null,
+  ) => {
     const { provider: providerId } = request.params as { provider: string };
     const provider = providers.get(providerId);
-    if (!provider) return refuse(reply, linkUserId, 'SIGN_IN_METHOD_UNKNOWN', providerId);
+    const page = pageOf(linkUserId, returnTo);
+    if (!provider || (returnTo && !provider.repositories))
+      return refuse(reply, page, 'SIGN_IN_METHOD_UNKNOWN', providerId);
     const address = request.ip ?? 'unknown';
     if (await starts.isBlocked(address))
       throw httpError('RATE_LIMITED', 'Too many sign-ins started from this address; try again in a few minutes');
     await starts.fail(address);
     try {
-      const flow = await startFlow(parts, reply, provider.id, linkUserId);
-      return reply.redirect((await provider.authorizationUrl(flow)).href, 303);
+      const flow = await startFlow(parts, reply, provider.id, linkUserId, returnTo);
+      const access = returnTo ? 'repositories' : undefined;
+      return reply.redirect((await provider.authorizationUrl(flow, access)).href, 303);
     } catch (error) {
-      return refusal(reply, provider, linkUserId, error);
+      return refusal(reply, provider, page, error);
     }
   };
 
   parts.fastify.get('/auth/:provider', (request, reply) => begin(request, reply, null));
 
-  // The console's "Connect" buttons are plain HTML forms (a full-page flow): their empty
-  // urlencoded body is accepted here, and only here.
+  // The console's "Connect" and "Allow access" buttons are plain HTML forms (a full-page flow):
+  // their small urlencoded body is accepted here, and only here.
   parts.fastify.register(async (scope) => {
-    scope.addContentTypeParser('application/x-www-form-urlencoded', { bodyLimit: 1024 }, (_request, _body, done) =>
-      done(null, {}),
+    scope.addContentTypeParser(
+      'application/x-www-form-urlencoded',
+      { bodyLimit: 1024, parseAs: 'string' },
+      (_request, body, done) => done(null, Object.fromEntries(new URLSearchParams(String(body)))),
     );
-    scope.post('/auth/:provider/link', async (request, reply) => {
+    const signedIn = async (request: FastifyRequest) => {
       const actor = await resolveActor(parts.db, request);
       if (actor.kind !== 'session') throw httpError('SIGN_IN_REQUIRED', 'Sign in first, then connect another account');
-      return begin(request, reply, actor.userId);
+      return actor.userId;
+    };
+    scope.post('/auth/:provider/link', async (request, reply) => begin(request, reply, await signedIn(request)));
+    // Repository access: the same flow asking for the code host's repository scopes too, coming
+    // back to the console page that asked (the site's repository settings).
+    scope.post('/auth/:provider/repositories', async (request, reply) => {
+      const userId = await signedIn(request);
+      const returnTo = (request.body as Record<string, string> | undefined)?.returnTo ?? LINK_PAGE;
+      return begin(request, reply, userId, CONSOLE_PATH.test(returnTo) ? returnTo : LINK_PAGE);
     });
   });
 
@@ -65,24 +94,27 @@ export function providerRoutes(parts: PartsOf<'config' | 'counters' | 'db' | 'fa
     const { provider: providerId } = request.params as { provider: string };
     const query = request.query as Record<string, string | undefined>;
     const provider = providers.get(providerId);
-    if (!provider) return refuse(reply, null, 'SIGN_IN_METHOD_UNKNOWN', providerId);
+    if (!provider) return refuse(reply, '/login', 'SIGN_IN_METHOD_UNKNOWN', providerId);
     const spent = await spendFlow(parts, request, reply, provider.id, query.state);
-    if (!spent.ok) return refuse(reply, null, spent.code, provider.id);
-    const { flow, linkUserId } = spent;
+    if (!spent.ok) return refuse(reply, '/login', spent.code, provider.id);
+    const { flow, linkUserId, returnTo } = spent;
+    const page = pageOf(linkUserId, returnTo);
     try {
       if (query.error)
         throw new SignInRefusal(
           query.error === 'access_denied' ? 'SIGN_IN_CANCELLED' : 'SIGN_IN_FAILED',
           `the provider answered ${query.error}: ${query.error_description ?? ''}`,
         );
-      const profile = await provider.profileFrom(callbackUrlOf(parts, request), flow);
+      const signedIn = await provider.profileFrom(callbackUrlOf(parts, request), flow);
+      const { profile } = signedIn;
       if (!allowed(provider, profile)) {
         parts.log.warn({ provider: provider.id, login: profile.login }, 'Sign-in refused: in no allowed group');
-        return refuse(reply, linkUserId, 'SIGN_IN_NOT_ALLOWED', provider.id);
+        return refuse(reply, page, 'SIGN_IN_NOT_ALLOWED', provider.id);
       }
-      return linkUserId ? await link(request, reply, provider, linkUserId, profile) : await signIn(reply, profile);
+      if (!linkUserId) return await signIn(reply, profile);
+      return await link(request, reply, provider, { linkUserId, returnTo }, signedIn);
     } catch (error) {
-      return refusal(reply, provider, linkUserId, error);
+      return refusal(reply, provider, page, error);
     }
   });
 
@@ -92,26 +124,31 @@ export function providerRoutes(parts: PartsOf<'config' | 'counters' | 'db' | 'fa
     return reply.redirect('/', 303);
   };
 
+  /** Connects the account to the user who asked; a grant of repository access also keeps its token. */
   const link = async (
     request: FastifyRequest,
     reply: FastifyReply,
     provider: SignInProvider,
-    linkUserId: string,
-    profile: ProviderProfile,
+    { linkUserId, returnTo }: { linkUserId: string; returnTo: string | null },
+    { profile, accessToken }: SignedIn,
   ) => {
     // The browser must still be signed in as the user who asked for the link.
     const actor = await resolveActor(parts.db, request);
-    if (actor.userId !== linkUserId) return refuse(reply, linkUserId, 'SIGN_IN_STATE_MISMATCH', provider.id);
-    await linkIdentity(parts.db, linkUserId, profile);
-    return reply.redirect(`${LINK_PAGE}?linked=${encodeURIComponent(provider.id)}`, 303);
+    const page = pageOf(linkUserId, returnTo);
+    if (actor.userId !== linkUserId) return refuse(reply, page, 'SIGN_IN_STATE_MISMATCH', provider.id);
+    const identityId = await linkIdentity(parts.db, linkUserId, profile);
+    if (!returnTo) return reply.redirect(withQuery(LINK_PAGE, { linked: provider.id }), 303);
+    await grantRepositoryAccess(parts, identityId, accessToken);
+    return reply.redirect(withQuery(returnTo, { repositories: provider.id }), 303);
   };
 
-  const refusal = (reply: FastifyReply, provider: SignInProvider, linkUserId: string | null, error: unknown) => {
-    if (error instanceof IdentityInUseError) return refuse(reply, linkUserId, 'IDENTITY_IN_USE', provider.id);
+  const refusal = (reply: FastifyReply, provider: SignInProvider, page: string, error: unknown) => {
+    if (error instanceof IdentityInUseError) return refuse(reply, page, 'IDENTITY_IN_USE', provider.id);
     if (!(error instanceof SignInRefusal)) throw error;
     parts.log.warn({ provider: provider.id, code: error.code, detail: error.detail }, 'Sign-in refused');
-    return refuse(reply, linkUserId, error.code, provider.id);
+    return refuse(reply, page, error.code, provider.id);
   };
+  return providers;
 }
 
 /** The callback as the provider called it, on Wharf's own URL (what the redirect URI was registered as). */
@@ -127,8 +164,6 @@ function allowed(provider: SignInProvider, profile: ProviderProfile) {
 }
 
 /** Back to the page the flow started from, with the code whose text it shows. */
-function refuse(reply: FastifyReply, linkUserId: string | null, code: SignInError, providerId: string) {
-  const page = linkUserId ? LINK_PAGE : '/login';
-  const query = new URLSearchParams({ error: code, provider: providerId });
-  return reply.redirect(`${page}?${query}`, 303);
+function refuse(reply: FastifyReply, page: string, code: SignInError, providerId: string) {
+  return reply.redirect(withQuery(page, { error: code, provider: providerId }), 303);
 }

@@ -9,6 +9,7 @@ import { listIdentities, signInWith, unlinkIdentity } from './identities.ts';
 import { checkPassword, ensureFirstAdmin, hasPasswordLogins } from './passwordLogins.ts';
 import { providerRoutes } from './providerRoutes.ts';
 import { signInMethods } from './providers/registry.ts';
+import { repositoryAccessRoutes } from './repositoryAccess.ts';
 import { clearSessionCookie, endAllSessions, endSession, startSession } from './sessions.ts';
 import { getUser } from './users.ts';
 
@@ -78,7 +79,7 @@ function authRoutes(parts: PartsOf<(typeof needs)[number]>) {
     await unlinkIdentity(parts.db, userId, params.identityId, sessionHash);
   });
 
-  providerRoutes(parts);
+  repositoryAccessRoutes(parts, providerRoutes(parts));
 }
 
 /** Sign-in and sessions; at start, the first admin of a new installation. */

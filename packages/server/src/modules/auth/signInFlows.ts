@@ -23,6 +23,7 @@ export async function startFlow(
   reply: FastifyReply,
   providerId: string,
   linkUserId: string | null,
+  returnTo: string | null = null,
 ): Promise<FlowSecrets> {
   const flow = {
     state: client.randomState(),
@@ -40,6 +41,7 @@ export async function startFlow(
       code_verifier_sealed: parts.sealer.seal(flow.codeVerifier),
       nonce: flow.nonce,
       link_user_id: linkUserId,
+      return_to: returnTo,
       expires_at: expiresAt.toISOString(),
     })
     .execute();
@@ -54,7 +56,7 @@ export async function startFlow(
 }
 
 export type SpentFlow =
-  | { ok: true; flow: FlowSecrets; linkUserId: string | null }
+  | { ok: true; flow: FlowSecrets; linkUserId: string | null; returnTo: string | null }
   | { ok: false; code: 'SIGN_IN_STATE_MISMATCH' | 'SIGN_IN_EXPIRED' };
 
 function sameText(a: string, b: string) {
@@ -84,6 +86,7 @@ export async function spendFlow(
   return {
     ok: true,
     linkUserId: row.link_user_id,
+    returnTo: row.return_to,
     flow: {
       state,
       codeVerifier: parts.sealer.open(row.code_verifier_sealed),

@@ -10,9 +10,12 @@ import { httpError } from '../../http/errors.ts';
 import { newSecret, now } from '../../lib/ids.ts';
 import { readJson } from '../../lib/json.ts';
 import type { Sealer } from '../../lib/secrets.ts';
+import { signInProvidersOf } from '../auth/providers/registry.ts';
+import { repositoryApiOf } from '../auth/repositoryAccess.ts';
 import { imageAllowed } from '../builds/buildSettings.ts';
 import { siteScope } from '../sites/siteEvents.ts';
 import { fingerprintOf, hostKeyFingerprints, newDeployKey } from './deployKey.ts';
+import { isRepositoryOf } from './forgeSetup.ts';
 
 type RepositoryRow = Database['site_repositories'];
 type SiteRow = Database['sites'];
@@ -62,7 +65,7 @@ async function repositoryRow(db: Executor, siteId: string) {
   return db.selectFrom('site_repositories').selectAll().where('site_id', '=', siteId).executeTakeFirst();
 }
 
-const needs = ['access', 'config', 'db', 'handle', 'sealer'] as const;
+const needs = ['access', 'config', 'db', 'fastify', 'handle', 'sealer'] as const;
 
 /** The repository a site builds from: connected, changed, its deploy key replaced, disconnected. */
 function repositoryRoutes(parts: PartsOf<(typeof needs)[number]>) {
@@ -153,7 +156,9 @@ function repositoryRoutes(parts: PartsOf<(typeof needs)[number]>) {
       | 'site_forge_token_set'
       | 'site_forge_token_removed'
       | 'site_ssh_host_key_forgotten'
-      | 'site_webhook_secret_renewed',
+      | 'site_webhook_secret_renewed'
+      | 'site_repository_set_up_at_forge',
+    data: Record<string, unknown> = {},
   ) =>
     db.transaction().execute(async (trx) => {
       const updated = await trx
@@ -163,7 +168,12 @@ function repositoryRoutes(parts: PartsOf<(typeof needs)[number]>) {
         .returningAll()
         .executeTakeFirst();
       if (!updated) throw httpError('REPOSITORY_NOT_CONNECTED', 'No repository is connected to this site');
-      await recordEvent(trx, { name: event, actorId: userOf(actor), ...siteScope(site), data: { url: updated.url } });
+      await recordEvent(trx, {
+        name: event,
+        actorId: userOf(actor),
+        ...siteScope(site),
+        data: { url: updated.url, ...data },
+      });
       return toRepository(parts.config, updated);
     });
 
@@ -183,6 +193,41 @@ function repositoryRoutes(parts: PartsOf<(typeof needs)[number]>) {
   parts.handle(api.forgetSshHostKey, access.siteManager, ({ actor, site }) =>
     changeRepository(actor, site, { ssh_known_hosts: null, ssh_known_at: null }, 'site_ssh_host_key_forgotten'),
   );
+
+  const providers = signInProvidersOf(parts);
+  // The caller's account at the code host adds the webhook and the deploy key; builds report with
+  // a copy of its token unless the site has a forge token of its own.
+  parts.handle(api.setUpRepositoryAtForge, access.siteManager, async ({ actor, site, body }) => {
+    const row = await repositoryRow(db, site.id);
+    if (!row) throw httpError('REPOSITORY_NOT_CONNECTED', 'No repository is connected to this site');
+    const forge = await repositoryApiOf(parts, providers, userOf(actor), body.provider);
+    const found = await forge.guarded((call) => forge.dialect.find(call, body.repository), 'to show the repository');
+    if (!isRepositoryOf(row.url, found))
+      throw httpError('REPOSITORY_MISMATCH', `The site builds from ${row.url}, not from ${found.fullName}`);
+    if (!found.canSetUp)
+      throw httpError(
+        'CODE_HOST_REFUSED',
+        `Your account at ${forge.label} may not add webhooks and deploy keys to ${found.fullName}: ask one of its administrators`,
+      );
+    const setup = {
+      webhookUrl: toRepository(parts.config, row).webhookUrl,
+      webhookSecret: sealer.open(row.webhook_secret_sealed),
+      deployKey: row.deploy_key_public,
+      title: `Wharf: ${site.name}`,
+    };
+    await forge.guarded(
+      (call) => forge.dialect.setUp(call, found.fullName, setup),
+      'to add the deploy key and the webhook',
+      true,
+    );
+    const reportsWithAccount = row.forge_token_sealed === null;
+    const columns = reportsWithAccount ? { forge_token_sealed: sealer.seal(forge.token()), ...noReportError } : {};
+    return changeRepository(actor, site, columns, 'site_repository_set_up_at_forge', {
+      provider: body.provider,
+      repository: found.fullName,
+      reportsWithAccount,
+    });
+  });
 
   parts.handle(api.getWebhookSecret, access.siteManager, async ({ site }) => {
     const row = await repositoryRow(db, site.id);

@@ -57,6 +57,7 @@ export const eventLabels: Record<EventName, { entity: EventEntity; label: string
   site_repository_updated: entry('Sites', 'Repository build settings changed'),
   site_repository_disconnected: entry('Sites', 'Repository disconnected'),
   site_deploy_key_renewed: entry('Sites', 'Deploy key replaced'),
+  site_repository_set_up_at_forge: entry('Sites', 'Repository set up at its code host'),
   site_forge_token_set: entry('Sites', 'Forge access token set'),
   site_forge_token_removed: entry('Sites', 'Forge access token removed'),
   site_ssh_host_key_forgotten: entry('Sites', 'SSH host key forgotten'),

@@ -3,6 +3,7 @@ import type { CodeHostKind, CodeHostSettings } from '../../../config/types.ts';
 import type { OutsideFetch } from '../../../outbound/outsideServices.ts';
 import type { ProviderProfile } from '../identities.ts';
 import { type FlowSecrets, fetchProviderJson, type SignInProvider, SignInRefusal } from './provider.ts';
+import { REPOSITORY_DIALECTS, repositoryApiCall } from './repositoryApi.ts';
 
 type ApiGet = <T>(path: string) => Promise<T>;
 type Person = Omit<ProviderProfile, 'provider' | 'groups'>;
@@ -122,14 +123,16 @@ export function codeHostProvider(
   const apiBase = host.apiBase(settings.baseUrl);
   const withGroups = groupsNeeded || settings.allowedGroups.length > 0;
   const clientFor = (flow: FlowSecrets) => new OAuth2Client(settings.clientId, settings.clientSecret, flow.redirectUri);
+  const repositories = REPOSITORY_DIALECTS[settings.kind];
 
   return {
     id: settings.kind,
     label: host.label,
     allowedGroups: settings.allowedGroups,
-    async authorizationUrl(flow) {
+    repositories: { dialect: repositories, api: (token) => repositoryApiCall(fetch, apiBase, token) },
+    async authorizationUrl(flow, access) {
       const endpoint = under(settings.baseUrl, host.authorizePath).href;
-      const scopes = host.scopes(withGroups);
+      const scopes = [...host.scopes(withGroups), ...(access === 'repositories' ? repositories.scopes : [])];
       return clientFor(flow).createAuthorizationURLWithPKCE(
         endpoint,
         flow.state,
@@ -148,7 +151,10 @@ export function codeHostProvider(
         });
       const person = await host.person(get);
       const groups = withGroups ? await host.groups(get) : [];
-      return { provider: settings.kind, ...person, groups: groups.map((group) => group.toLowerCase()) };
+      return {
+        profile: { provider: settings.kind, ...person, groups: groups.map((group) => group.toLowerCase()) },
+        accessToken,
+      };
     },
   };
 }

@@ -50,7 +50,7 @@ export function oidcProvider(settings: OidcSettings, groupsNeeded: boolean, fetc
           .catch((error) => Promise.reject(failed('the userinfo request', error)));
         claims = { ...userInfo, ...claims };
       }
-      return profileOf(claims, settings.groupsClaim);
+      return { profile: profileOf(claims, settings.groupsClaim), accessToken: tokens.access_token };
     },
   };
 }

@@ -1,5 +1,6 @@
 import { failureText, type OutsideFetch } from '../../../outbound/outsideServices.ts';
 import type { ProviderProfile } from '../identities.ts';
+import type { RepositoryApiCall, RepositoryDialect } from './repositoryApi.ts';
 
 /** What a flow carries from its start to its callback (kept server-side, spent once). */
 export interface FlowSecrets {
@@ -9,18 +10,27 @@ export interface FlowSecrets {
   redirectUri: string;
 }
 
+/** Who the person is, and the access token the provider granted (kept only when repository access was asked for). */
+export interface SignedIn {
+  profile: ProviderProfile;
+  accessToken: string;
+}
+
 /**
- * One way to sign in through another service. `authorizationUrl` is where the browser goes;
- * `profileFrom` turns the callback into who the person is, or throws a SignInRefusal.
+ * One way to sign in through another service. `authorizationUrl` is where the browser goes (asking
+ * also for repository access, for a code host, when `access` says so); `profileFrom` turns the
+ * callback into who the person is, or throws a SignInRefusal.
  */
 export interface SignInProvider {
   id: string;
   /** The name people know it by, for logs and messages. */
   label: string;
-  authorizationUrl(flow: FlowSecrets): Promise<URL>;
-  profileFrom(callbackUrl: URL, flow: FlowSecrets): Promise<ProviderProfile>;
+  authorizationUrl(flow: FlowSecrets, access?: 'repositories'): Promise<URL>;
+  profileFrom(callbackUrl: URL, flow: FlowSecrets): Promise<SignedIn>;
   /** Lowercase groups of which one is needed to sign in; empty lets every account in. */
   allowedGroups: string[];
+  /** A code host's repositories: its API called with an account's token, and how it words them. */
+  repositories?: { api(token: string): RepositoryApiCall; dialect: RepositoryDialect };
 }
 
 export type RefusalCode = 'SIGN_IN_FAILED' | 'SIGN_IN_PROVIDER_UNREACHABLE' | 'SIGN_IN_CANCELLED';

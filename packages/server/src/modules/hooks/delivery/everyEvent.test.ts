@@ -55,7 +55,7 @@ describe('every event, to every kind of hook', () => {
     };
     for (const type of ['web', 'slack', 'mattermost'] as const) await subscribe(type, { url: receivers[type].url });
     await subscribe('email', { to: 'ops@example.com' });
-    await everyOrgEvent(world, repository.git.url);
+    await everyOrgEvent(world, repository);
     expectStatus(await owner.post('/api/v1/orgs', { name: 'Second' }), 200);
     const token = expectStatus(await owner.post('/api/v1/api-tokens', { name: 'ci', scopes: [] }), 200);
     const changed = { name: 'ci, renamed', activatesAt: token.activatesAt, expiresAt: null, scopes: [] };
@@ -66,7 +66,7 @@ describe('every event, to every kind of hook', () => {
     await server?.close();
     await Promise.all(Object.values(receivers).map((receiver) => receiver.close()));
     await smtp?.close();
-    await repository?.git.close();
+    await repository?.close();
   });
 
   it(
