@@ -101,6 +101,42 @@ describeInBrowser('sign-in through GitHub, GitLab and Gitea (loopback peers), an
     await context.close();
   });
 
+  it('lists a GitHub account’s repositories on a site’s settings, connects one and adds its deploy key and webhook there', async () => {
+    peers.github.addUser({
+      id: 502,
+      login: 'builder',
+      name: 'Builder',
+      email: 'builder@github.test',
+      orgs: ['acme'],
+      repositories: [
+        { fullName: 'acme/shop', private: true, admin: true, defaultBranch: 'trunk' },
+        { fullName: 'acme/docs', admin: false },
+      ],
+    });
+    peers.github.signInAs('builder');
+    const { site, org } = stage.world;
+    const { context, page } = await visit(stage, { user: 'owner', orgId: org._id });
+    await page.goto(`/sites/${site._id}/settings/repository`);
+    await page.getByRole('button', { name: 'List my GitHub repositories' }).click();
+    await page.getByRole('button', { name: 'Authorize' }).click();
+    await expectVisible(page.getByRole('status').getByText(/Wharf may now list your GitHub repositories/));
+    await page.getByRole('textbox', { name: 'GitHub repository' }).click();
+    await page.getByRole('textbox', { name: 'GitHub repository' }).fill('shop');
+    await page.getByRole('option', { name: 'acme/shop (private)' }).click();
+    await expect
+      .poll(() => page.getByRole('textbox', { name: 'Repository URL' }).inputValue())
+      .toBe('git@127.0.0.1:acme/shop.git');
+    await expect.poll(() => page.getByRole('textbox', { name: 'Production branch' }).inputValue()).toBe('trunk');
+    await snap(page, 'repository-from-account');
+    await page.getByRole('button', { name: 'Save' }).click();
+    await expectVisible(page.getByText(/Deploy key and webhook added to acme\/shop/));
+    expect(peers.github.setUps.map((setUp) => setUp.kind)).toEqual(['key', 'hook']);
+    await expectVisible(page.getByRole('heading', { name: 'Set up at the code host' }));
+    await snap(page, 'repository-set-up-at-forge');
+    peers.github.signInAs('octo');
+    await context.close();
+  });
+
   it('shows the organization’s admins which account accepted an invitation', async () => {
     const { owner } = stage.world.clients;
     const { org } = stage.world;

@@ -89,7 +89,9 @@ export type FailedAction =
   | 'save forge token'
   | 'remove forge token'
   | 'forget host key'
-  | 'replace webhook secret';
+  | 'replace webhook secret'
+  | 'list repositories'
+  | 'set up repository at forge';
 
 export function errorText(error: unknown): string {
   return error instanceof Error ? error.message : String(error);

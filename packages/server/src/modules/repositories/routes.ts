@@ -1,4 +1,4 @@
-import { api, type Repository } from '@wharf/contract';
+import { api, isRepositoryOf, type Repository } from '@wharf/contract';
 import type { Actor } from '../../access/actor.ts';
 import { userOf } from '../../access/rules.ts';
 import type { Config } from '../../config/types.ts';
@@ -15,7 +15,6 @@ import { repositoryApiOf } from '../auth/repositoryAccess.ts';
 import { imageAllowed } from '../builds/buildSettings.ts';
 import { siteScope } from '../sites/siteEvents.ts';
 import { fingerprintOf, hostKeyFingerprints, newDeployKey } from './deployKey.ts';
-import { isRepositoryOf } from './forgeSetup.ts';
 
 type RepositoryRow = Database['site_repositories'];
 type SiteRow = Database['sites'];

@@ -16,7 +16,8 @@ import {
 import { useForm } from '@mantine/form';
 import { useDisclosure } from '@mantine/hooks';
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
-import { api, type Repository, type RepositoryBody, repositoryBody, type Site } from '@wharf/contract';
+import { api, isRepositoryOf, type Repository, type RepositoryBody, repositoryBody, type Site } from '@wharf/contract';
+import { useState } from 'react';
 import { ConfirmModal } from '../../components/ConfirmModal.tsx';
 import { CopyAction } from '../../components/CopyAction.tsx';
 import { ErrorPanel } from '../../components/ErrorPanel.tsx';
@@ -29,6 +30,9 @@ import { BuildHooksCard } from '../builds/BuildHooksCard.tsx';
 import { BuildVariablesCard } from '../builds/BuildVariablesCard.tsx';
 import { ForgeTokenCard } from '../builds/ForgeTokenCard.tsx';
 import { WebhookCard } from '../builds/WebhookCard.tsx';
+import { ForgeSetupCard, useForgeSetup } from '../codeHosts/ForgeSetupCard.tsx';
+import { type PickedRepository, RepositoryPicker } from '../codeHosts/RepositoryPicker.tsx';
+import { LinkResult } from '../user/LinkResult.tsx';
 
 type Values = Required<RepositoryBody>;
 
@@ -184,15 +188,25 @@ function RepositoryForm({ site, repository }: { site: Site; repository: Reposito
     initialValues: valuesOf(repository),
     validate: contractResolver<Values>(repositoryBody),
   });
+  // A repository picked from the user's account is set up there (deploy key, webhook) once connected.
+  const [picked, setPicked] = useState<PickedRepository | null>(null);
+  const setUp = useForgeSetup(site);
   const save = useMutation({
     mutationFn: (values: Values) => call(api.setSiteRepository, { params: { siteId: site._id }, body: values }),
     onSuccess: (saved) => {
       startFormFrom(form, valuesOf(saved));
       client.setQueryData(query.queryKey, saved);
       notifySuccess(repository ? 'Build settings saved' : 'Repository connected');
+      if (picked?.repository.canSetUp && isRepositoryOf(saved.url, picked.repository))
+        setUp.mutate({ provider: picked.provider, repository: picked.repository.fullName });
     },
     onError: (error) => notifyFailure('connect repository', error),
   });
+  const pick = ({ provider, repository: chosen }: PickedRepository) => {
+    setPicked({ provider, repository: chosen });
+    // A private repository is cloned over SSH with the deploy key; a public one over HTTPS needs none.
+    form.setValues({ url: chosen.private ? chosen.sshUrl : chosen.httpsUrl, productionBranch: chosen.defaultBranch });
+  };
   return (
     <Card>
       <form onSubmit={form.onSubmit((values) => save.mutate(values))} noValidate>
@@ -204,6 +218,7 @@ function RepositoryForm({ site, repository }: { site: Site; repository: Reposito
             Wharf builds the site from this repository in a container and publishes what the build leaves in the publish
             directory: the production branch to the main branch, other branches and pull requests to their own.
           </Text>
+          {!repository && <RepositoryPicker onPick={pick} />}
           <TextInput
             label="Repository URL"
             description="https://host/owner/repo.git, or git@host:owner/repo.git to clone with the deploy key"
@@ -265,7 +280,7 @@ function RepositoryForm({ site, repository }: { site: Site; repository: Reposito
           <SaveButtons
             justify="flex-end"
             dirty={form.isDirty()}
-            saving={save.isPending}
+            saving={save.isPending || setUp.isPending}
             onDiscard={() => form.reset()}
           />
         </Stack>
@@ -281,7 +296,9 @@ export function RepositorySettings({ site }: { site: Site }) {
   if (repository.error) return <ErrorPanel title="Could not get repository" query={repository} />;
   return (
     <>
+      <LinkResult />
       <RepositoryForm key={repository.data?.connectedAt ?? 'new'} site={site} repository={repository.data} />
+      {repository.data && <ForgeSetupCard site={site} repository={repository.data} />}
       {repository.data && <DeployKey site={site} repository={repository.data} />}
       {repository.data && <WebhookCard site={site} repository={repository.data} />}
       {repository.data && <ForgeTokenCard site={site} repository={repository.data} />}

@@ -5,17 +5,18 @@ import { SignInErrorAlert } from '../auth/SignInErrorAlert.tsx';
 import { useProviderLook } from '../auth/useProviderLook.ts';
 
 /**
- * How connecting an account ended, as the server sent the browser back:
- * ?linked={provider}, or ?error={code}&provider={provider}.
+ * How connecting an account, or granting repository access, ended, as the server sent the browser
+ * back: ?linked={provider} or ?repositories={provider}, or ?error={code}&provider={provider}.
  */
 export function LinkResult() {
   const look = useProviderLook();
   const [search, setSearch] = useSearchParams();
   const dismiss = () => setSearch({}, { replace: true });
   const linked = search.get('linked');
+  const granted = search.get('repositories');
   const code = search.get('error');
   if (code) return <SignInErrorAlert code={code} provider={search.get('provider')} onClose={dismiss} />;
-  if (!linked) return null;
+  if (!linked && !granted) return null;
   return (
     <Alert
       role="status"
@@ -26,7 +27,9 @@ export function LinkResult() {
       closeButtonLabel="Dismiss"
       onClose={dismiss}
     >
-      Your {look(linked).label} account is now connected.
+      {granted
+        ? `Wharf may now list your ${look(granted).label} repositories and set one up for this site.`
+        : `Your ${look(linked ?? '').label} account is now connected.`}
     </Alert>
   );
 }
