@@ -1,3 +1,4 @@
+import { type ForgeCall, repositoryApiUrl, statusCall } from '@wharf/contract/forge';
 import type { StatusTarget } from './pullRequest.ts';
 
 /** The name the status carries on the forge, beside the CI's own checks. */
@@ -12,42 +13,35 @@ export interface CommitStatus {
 
 const TIMEOUT_MS = 15_000;
 
-/** GitHub, Gitea and Forgejo take the same call; GitLab names its fields and states its own way. */
-function statusRequest(target: StatusTarget, status: CommitStatus): { url: string; init: RequestInit } {
-  const base = target.baseUrl.replace(/\/+$/, '');
-  const description = status.description.slice(0, 140);
-  if (target.api === 'gitlab') {
-    return {
-      url: `${base}/projects/${encodeURIComponent(target.repository)}/statuses/${target.sha}`,
-      init: {
-        method: 'POST',
-        headers: { 'private-token': target.token, 'content-type': 'application/json' },
-        body: JSON.stringify({
-          state: status.state === 'success' ? 'success' : 'failed',
-          name: STATUS_CONTEXT,
-          ...(status.url ? { target_url: status.url } : {}),
-          description,
-        }),
-      },
-    };
-  }
-  return {
-    url: `${base}/repos/${target.repository}/statuses/${target.sha}`,
-    init: {
-      method: 'POST',
-      headers: {
-        authorization: `Bearer ${target.token}`,
-        accept: 'application/vnd.github+json',
-        'content-type': 'application/json',
-      },
-      body: JSON.stringify({
-        state: status.state,
-        context: STATUS_CONTEXT,
-        ...(status.url ? { target_url: status.url } : {}),
-        description,
-      }),
-    },
-  };
+/** The token as this forge takes it: GitLab's own header, a bearer elsewhere; JSON both ways. */
+export function forgeHeaders(target: StatusTarget): Record<string, string> {
+  const auth: Record<string, string> =
+    target.api === 'gitlab'
+      ? { 'private-token': target.token }
+      : { authorization: `Bearer ${target.token}`, accept: 'application/vnd.github+json' };
+  return { ...auth, 'content-type': 'application/json' };
+}
+
+/** A call as fetch sends it. */
+export function forgeRequest(target: StatusTarget, forgeCall: ForgeCall): { url: string; init: RequestInit } {
+  const init = { method: forgeCall.method, headers: forgeHeaders(target), body: JSON.stringify(forgeCall.body) };
+  return { url: forgeCall.url, init };
+}
+
+/** The repository's address in the forge's API. */
+export const repositoryApiOf = (target: StatusTarget) =>
+  repositoryApiUrl(target.api, target.baseUrl, target.repository);
+
+function statusRequest(target: StatusTarget, status: CommitStatus) {
+  return forgeRequest(
+    target,
+    statusCall(target.api, repositoryApiOf(target), target.sha, {
+      state: status.state === 'success' ? 'succeeded' : 'failed',
+      context: STATUS_CONTEXT,
+      description: status.description,
+      targetUrl: status.url,
+    }),
+  );
 }
 
 /**

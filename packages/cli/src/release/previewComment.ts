@@ -1,3 +1,5 @@
+import { commentsPageUrl, editCommentCall, newCommentCall } from '@wharf/contract/forge';
+import { forgeHeaders, forgeRequest, repositoryApiOf } from './commitStatus.ts';
 import type { StatusTarget } from './pullRequest.ts';
 
 /**
@@ -18,33 +20,18 @@ interface ForgeComment {
 interface CommentsApi {
   headers: Record<string, string>;
   list: (page: number) => string;
-  create: string;
-  update: (id: number) => { url: string; method: string };
+  create: (body: string) => { url: string; init: RequestInit };
+  update: (id: number, body: string) => { url: string; init: RequestInit };
 }
 
-/** The comments API of the forge: GitHub, Gitea and Forgejo share issue comments; GitLab has notes. */
+/** The comments of the pull request, in the forge's API (GitHub, Gitea and Forgejo: issue comments; GitLab: notes). */
 function commentsApi(target: StatusTarget, number: number): CommentsApi {
-  const base = target.baseUrl.replace(/\/+$/, '');
-  if (target.api === 'gitlab') {
-    const notes = `${base}/projects/${encodeURIComponent(target.repository)}/merge_requests/${number}/notes`;
-    return {
-      headers: { 'private-token': target.token, 'content-type': 'application/json' },
-      list: (page: number) => `${notes}?per_page=100&page=${page}&sort=asc`,
-      create: notes,
-      update: (id: number) => ({ url: `${notes}/${id}`, method: 'PUT' }),
-    };
-  }
-  const repo = `${base}/repos/${target.repository}`;
+  const repository = repositoryApiOf(target);
   return {
-    headers: {
-      authorization: `Bearer ${target.token}`,
-      accept: 'application/vnd.github+json',
-      'content-type': 'application/json',
-    },
-    // Gitea and Forgejo page with `limit`, GitHub with `per_page`: each ignores the other's.
-    list: (page: number) => `${repo}/issues/${number}/comments?per_page=100&limit=50&page=${page}`,
-    create: `${repo}/issues/${number}/comments`,
-    update: (id: number) => ({ url: `${repo}/issues/comments/${id}`, method: 'PATCH' }),
+    headers: forgeHeaders(target),
+    list: (page) => commentsPageUrl(target.api, repository, number, page),
+    create: (body) => forgeRequest(target, newCommentCall(target.api, repository, number, body)),
+    update: (id, body) => forgeRequest(target, editCommentCall(target.api, repository, number, String(id), body)),
   };
 }
 
@@ -70,15 +57,11 @@ async function findOurComment(api: CommentsApi) {
  */
 export async function upsertPreviewComment(target: StatusTarget, number: number, text: string) {
   const api = commentsApi(target, number);
-  const body = JSON.stringify({ body: `${COMMENT_MARKER}\n${text}` });
+  const body = `${COMMENT_MARKER}\n${text}`;
   try {
     const ours = await findOurComment(api);
-    if (ours) {
-      const { url, method } = api.update(ours.id);
-      await call(url, { method, headers: api.headers, body });
-    } else {
-      await call(api.create, { method: 'POST', headers: api.headers, body });
-    }
+    const { url, init } = ours ? api.update(ours.id, body) : api.create(body);
+    await call(url, init);
     return null;
   } catch (error) {
     return (error as Error).message;

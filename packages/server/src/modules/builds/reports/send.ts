@@ -1,4 +1,12 @@
 import type { ReleaseSource } from '@wharf/contract';
+import {
+  editCommentCall,
+  type ForgeCall,
+  type ForgeState,
+  type ForgeStatus,
+  newCommentCall,
+  statusCall,
+} from '@wharf/contract/forge';
 import type { Config } from '../../../config/types.ts';
 import type { Database, Db } from '../../../db/schema.ts';
 import type { JobOutcome, JobSender } from '../../../jobs/runner.ts';
@@ -10,16 +18,7 @@ import { type OutboundGuard, OutboundRefused } from '../../../outbound/guard.ts'
 import { requestJson } from '../../../outbound/jsonRequest.ts';
 import { repositoryHost } from '../runner/repositoryAddress.ts';
 import { commentText } from './comment.ts';
-import {
-  alreadyReported,
-  type CommitStatus,
-  editCommentCall,
-  type ForgeCall,
-  forgeHeaders,
-  newCommentCall,
-  type ReportedState,
-  statusCall,
-} from './forgeApi.ts';
+import { alreadyReported, forgeHeaders } from './forgeApi.ts';
 import type { ReportTarget } from './target.ts';
 
 type BuildRow = Database['builds'];
@@ -64,7 +63,7 @@ function apiHostProblem(target: ReportTarget, repositoryUrl: string): string | n
   return `The forge's API at ${apiHost} is not where the repository is (${host}): Wharf sends its token nowhere else`;
 }
 
-const stateOf = (build: BuildRow): ReportedState | null =>
+const stateOf = (build: BuildRow): ForgeState | null =>
   build.state === 'queued' ? null : build.state === 'running' ? 'running' : build.state;
 
 /** What the forge's answer says went wrong, in a line. */
@@ -81,7 +80,7 @@ async function call(parts: ReportParts, target: ReportTarget, token: string, for
   const answer = await requestJson(
     parts.guard,
     forgeCall.method,
-    forgeCall.url,
+    new URL(forgeCall.url),
     forgeHeaders(target, token),
     forgeCall.body,
   );
@@ -108,14 +107,8 @@ async function linkOf(parts: ReportParts, site: SiteRow, build: BuildRow) {
   return { buildPage, published: branch ? branchAddress(parts.config, site, branch) : null };
 }
 
-function statusOf(
-  site: SiteRow,
-  build: BuildRow,
-  state: ReportedState,
-  link: string,
-  published: boolean,
-): CommitStatus {
-  const descriptions: Record<ReportedState, string> = {
+function statusOf(site: SiteRow, build: BuildRow, state: ForgeState, link: string, published: boolean): ForgeStatus {
+  const descriptions: Record<ForgeState, string> = {
     running: `Building ${build.branch}`,
     succeeded: published ? `Published to ${build.branch}` : `Built ${build.branch}`,
     failed: `Failed: ${build.error ?? 'see the log'}`,
@@ -155,13 +148,25 @@ async function keepComment(
     .executeTakeFirst();
   if (kept) {
     try {
-      await call(parts, target, token, editCommentCall(target, number, kept.comment_id, body), 'the comment’s update');
+      await call(
+        parts,
+        target,
+        token,
+        editCommentCall(target.forge, target.api, number, kept.comment_id, body),
+        'the comment’s update',
+      );
       return;
     } catch (error) {
       if (!(error instanceof ForgeRefusal && error.status === 404)) throw error;
     }
   }
-  const answer = await call(parts, target, token, newCommentCall(target, number, body), 'a new comment');
+  const answer = await call(
+    parts,
+    target,
+    token,
+    newCommentCall(target.forge, target.api, number, body),
+    'a new comment',
+  );
   const id = (answer.body as { id?: unknown } | null)?.id;
   // Kept to build the edit's address: a forge's comment ids are numbers, and nothing else is taken.
   if (!/^\d{1,20}$/.test(String(id))) return;
@@ -198,7 +203,7 @@ async function report(
   if (!source.commit) return;
   const { buildPage, published } = await linkOf(parts, site, build);
   const status = statusOf(site, build, state, published ?? buildPage, published !== null);
-  await call(parts, target, token, statusCall(target, source.commit, status), 'the commit status');
+  await call(parts, target, token, statusCall(target.forge, target.api, source.commit, status), 'the commit status');
   // The comment is written once per build, by the report of how it ended: two reports of one
   // build never write it side by side.
   const number = source.pullRequest;
