@@ -41,6 +41,11 @@ export interface RouteSpec<
    * of doing the work twice (409 while the first still runs, 422 for another request).
    */
   idempotent?: boolean;
+  /**
+   * Also takes an HTML form's body (`application/x-www-form-urlencoded`), as its fields: the way
+   * GitHub sends a webhook unless told JSON. Every other route refuses one (415).
+   */
+  formBody?: boolean;
   /** Largest JSON body in bytes, when the server's default (2 MiB) is too small for the route. */
   bodyLimit?: number;
   /** Success status; 204 when the response is `noContent`. */

@@ -110,6 +110,7 @@ export const receiveWebhook = route({
     'A forge’s webhook (GitHub, GitLab, Gitea or Forgejo: push, pull or merge request), signed as the forge signs it; replays are refused',
   params: ids('siteId'),
   body: z.unknown(),
+  formBody: true,
   // A push of many commits lists each with its files: GitHub sends up to 25 MB.
   bodyLimit: 25 * 1024 * 1024,
   status: 202,

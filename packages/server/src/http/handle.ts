@@ -8,6 +8,7 @@ import type { Db } from '../db/schema.ts';
 import { trackEvents } from '../events/outbox.ts';
 import { decodedRequestBody } from './bodyEncoding.ts';
 import { httpError } from './errors.ts';
+import { FORM_BODY } from './jsonBody.ts';
 import { CONTRACT_ROUTE, mustHaveGoodUrlText } from './textRule.ts';
 import { watchUploadBody } from './uploadBody.ts';
 
@@ -102,7 +103,7 @@ export function bindRoute<R extends AnyRoute, T extends object>(
   fastify.route({
     method: route.method.toUpperCase() as 'GET',
     url: route.path,
-    config: { [CONTRACT_ROUTE]: true },
+    config: { [CONTRACT_ROUTE]: true, [FORM_BODY]: route.formBody === true },
     ...(route.bodyLimit ? { bodyLimit: route.bodyLimit } : {}),
     schema: {
       ...(route.params ? { params: route.params } : {}),

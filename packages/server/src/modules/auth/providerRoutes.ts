@@ -3,6 +3,7 @@ import type { FastifyReply, FastifyRequest } from 'fastify';
 import { resolveActor } from '../../access/actor.ts';
 import type { PartsOf } from '../../features/parts.ts';
 import { httpError } from '../../http/errors.ts';
+import { FORM_BODY } from '../../http/jsonBody.ts';
 import { FailureLimiter } from '../../lib/rateLimit.ts';
 import { IdentityInUseError, linkIdentity, type ProviderProfile, signInWith } from './identities.ts';
 import type { SignedIn, SignInProvider } from './providers/provider.ts';
@@ -14,15 +15,25 @@ import { spendFlow, startFlow } from './signInFlows.ts';
 
 const LINK_PAGE = '/user/security';
 
-/** A console page a grant of repository access may come back to: a path of this origin, no more. */
-const CONSOLE_PATH = /^\/(?![/\\])[\x21-\x7e]{0,499}$/;
+const CONSOLE_ORIGIN = 'http://console.invalid';
+
+/**
+ * A console page a grant of repository access may come back to: a path of this origin, read as a
+ * browser reads it (so `/.//elsewhere` is refused as the `//elsewhere` it becomes), or null.
+ */
+function consolePath(value: unknown): string | null {
+  if (typeof value !== 'string' || !/^\/[\x21-\x7e]{0,499}$/.test(value)) return null;
+  const url = new URL(value, CONSOLE_ORIGIN);
+  if (url.origin !== CONSOLE_ORIGIN || url.pathname.startsWith('//')) return null;
+  return `${url.pathname}${url.search}`;
+}
 
 /** Where a flow comes back to: the page that asked for repository access, the connected accounts, or /login. */
 const pageOf = (linkUserId: string | null, returnTo: string | null) => returnTo ?? (linkUserId ? LINK_PAGE : '/login');
 
 /** A console page with one more query parameter (the page may have a query of its own). */
 function withQuery(page: string, query: Record<string, string>) {
-  const url = new URL(page, 'http://console.invalid');
+  const url = new URL(page, CONSOLE_ORIGIN);
   for (const [key, value] of Object.entries(query)) url.searchParams.set(key, value);
   return `${url.pathname}${url.search}`;
 }
@@ -33,9 +44,10 @@ const START_WINDOW_MS = 10 * 60_000;
 
 /**
  * The full-page flows of the providers: `GET /auth/{provider}` signs in, `POST
- * /auth/{provider}/link` connects another account to the signed-in user, and both come back to
- * `GET /auth/{provider}/callback`. A refusal lands on /login (or the connected accounts) with its
- * code, and opens no session.
+ * /auth/{provider}/link` connects another account to the signed-in user, `POST
+ * /auth/{provider}/repositories` does so asking for repository access too (a code host), and all
+ * come back to `GET /auth/{provider}/callback`. A refusal lands on /login (or the page the flow
+ * started from) with its code, and opens no session.
  */
 export function providerRoutes(parts: PartsOf<'config' | 'counters' | 'db' | 'fastify' | 'log' | 'sealer'>) {
   const providers = signInProvidersOf(parts);
@@ -68,26 +80,22 @@ export function providerRoutes(parts: PartsOf<'config' | 'counters' | 'db' | 'fa
   parts.fastify.get('/auth/:provider', (request, reply) => begin(request, reply, null));
 
   // The console's "Connect" and "Allow access" buttons are plain HTML forms (a full-page flow):
-  // their small urlencoded body is accepted here, and only here.
-  parts.fastify.register(async (scope) => {
-    scope.addContentTypeParser(
-      'application/x-www-form-urlencoded',
-      { bodyLimit: 1024, parseAs: 'string' },
-      (_request, body, done) => done(null, Object.fromEntries(new URLSearchParams(String(body)))),
-    );
-    const signedIn = async (request: FastifyRequest) => {
-      const actor = await resolveActor(parts.db, request);
-      if (actor.kind !== 'session') throw httpError('SIGN_IN_REQUIRED', 'Sign in first, then connect another account');
-      return actor.userId;
-    };
-    scope.post('/auth/:provider/link', async (request, reply) => begin(request, reply, await signedIn(request)));
-    // Repository access: the same flow asking for the code host's repository scopes too, coming
-    // back to the console page that asked (the site's repository settings).
-    scope.post('/auth/:provider/repositories', async (request, reply) => {
-      const userId = await signedIn(request);
-      const returnTo = (request.body as Record<string, string> | undefined)?.returnTo ?? LINK_PAGE;
-      return begin(request, reply, userId, CONSOLE_PATH.test(returnTo) ? returnTo : LINK_PAGE);
-    });
+  // their small urlencoded body is taken here.
+  const formRoute = { bodyLimit: 1024, config: { [FORM_BODY]: true } };
+  const signedIn = async (request: FastifyRequest) => {
+    const actor = await resolveActor(parts.db, request);
+    if (actor.kind !== 'session') throw httpError('SIGN_IN_REQUIRED', 'Sign in first, then connect another account');
+    return actor.userId;
+  };
+  parts.fastify.post('/auth/:provider/link', formRoute, async (request, reply) =>
+    begin(request, reply, await signedIn(request)),
+  );
+  // Repository access: the same flow asking for the code host's repository scopes too, coming
+  // back to the console page that asked (the site's repository settings).
+  parts.fastify.post('/auth/:provider/repositories', formRoute, async (request, reply) => {
+    const userId = await signedIn(request);
+    const returnTo = consolePath((request.body as Record<string, unknown> | undefined)?.returnTo);
+    return begin(request, reply, userId, returnTo ?? LINK_PAGE);
   });
 
   parts.fastify.get('/auth/:provider/callback', async (request, reply) => {

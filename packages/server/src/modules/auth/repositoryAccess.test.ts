@@ -163,8 +163,17 @@ describe('repository access, refused', () => {
 
   it('comes back only to a page of this console, and needs a signed-in person', async () => {
     const owner = await signedIn(server.url, 'owner');
-    expect((await grantRepositoryAccess(owner, 'github', '//elsewhere.example/steal')).landing).toBe(
-      '/user/security?repositories=github',
+    for (const elsewhere of [
+      '//elsewhere.example/steal',
+      '/.//elsewhere.example',
+      '/\\elsewhere.example',
+      'https://x.example/',
+    ])
+      expect((await grantRepositoryAccess(owner, 'github', elsewhere)).landing).toBe(
+        '/user/security?repositories=github',
+      );
+    expect((await grantRepositoryAccess(owner, 'github', '/sites/s1/settings/repository?tab=1')).landing).toBe(
+      '/sites/s1/settings/repository?tab=1&repositories=github',
     );
     const refused = await new TestClient(server.url).visit(
       '/auth/github/repositories',

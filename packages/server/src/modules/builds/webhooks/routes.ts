@@ -1,11 +1,13 @@
 import { createHash } from 'node:crypto';
 import { api, type ReleaseSource } from '@wharf/contract';
+import type { FastifyRequest } from 'fastify';
 import { type Guard, param } from '../../../access/guards.ts';
 import type { Database, Db, Executor } from '../../../db/schema.ts';
 import { isUniqueViolation } from '../../../db/uniqueViolation.ts';
 import type { PartsOf } from '../../../features/parts.ts';
 import { httpError } from '../../../http/errors.ts';
-import { rawJsonBody } from '../../../http/jsonBody.ts';
+import { rawBody } from '../../../http/jsonBody.ts';
+import { findBadText, textInvalid } from '../../../http/textRule.ts';
 import { now } from '../../../lib/ids.ts';
 import { readJson } from '../../../lib/json.ts';
 import { deleteBranch } from '../../branches/service.ts';
@@ -135,6 +137,25 @@ async function actOn(parts: Parts, site: SiteRow, repository: RepositoryRow, eve
 }
 
 /**
+ * The delivery's JSON: the body itself, or the `payload` field of GitHub's form-encoded kind (its
+ * default content type), under the same text rule. Undefined when neither holds JSON.
+ */
+function payloadOf(request: FastifyRequest): unknown {
+  if (!request.headers['content-type']?.startsWith('application/x-www-form-urlencoded')) return request.body;
+  const field = (request.body as Record<string, string>).payload;
+  if (field === undefined) return undefined;
+  let parsed: unknown;
+  try {
+    parsed = JSON.parse(field);
+  } catch {
+    return undefined;
+  }
+  const problem = findBadText(parsed, []);
+  if (problem) throw textInvalid(problem);
+  return parsed;
+}
+
+/**
  * A forge's webhook for a site's repository: who sent it, its signature, that it is not a
  * replay, then what it asks. The site's existence is not told apart from a site without a
  * repository: anyone may call this address.
@@ -153,12 +174,16 @@ export function webhookRoutes(parts: Parts) {
   }) satisfies Guard;
   parts.handle(api.receiveWebhook, connected, async ({ site, repository, request }) => {
     const forge = forgeOf(request.headers);
-    const body = rawJsonBody(request);
-    if (!forge || !body)
-      throw httpError('WEBHOOK_UNKNOWN', 'Send a GitHub, GitLab, Gitea or Forgejo webhook, as JSON (application/json)');
+    const body = rawBody(request);
+    const payload = body && payloadOf(request);
+    if (!forge || !body || payload === undefined)
+      throw httpError(
+        'WEBHOOK_UNKNOWN',
+        'Send a GitHub, GitLab, Gitea or Forgejo webhook, as JSON (or GitHub’s form with its payload field)',
+      );
     if (!isSigned(forge, request.headers, body, sealer.open(repository.webhook_secret_sealed)))
       throw httpError('WEBHOOK_SIGNATURE_INVALID', 'The delivery is not signed with this repository’s webhook secret');
     await mustBeFirstDelivery(db, site.id, body, deliveryOf(forge, request.headers));
-    return actOn(parts, site, repository, forgeEventOf(forge, eventOf(forge, request.headers), request.body));
+    return actOn(parts, site, repository, forgeEventOf(forge, eventOf(forge, request.headers), payload));
   });
 }

@@ -191,6 +191,34 @@ describe.each(databases)('webhooks from the forges ($name)', ({ postgres }) => {
     expect((await buildOf(gitea.body.builds[0])).source.message).toBe('From Gitea');
   });
 
+  it('takes GitHub’s form-encoded delivery (its default content type), signed over the form as sent', async () => {
+    const body = new URLSearchParams({ payload: JSON.stringify(githubPush('main', randomHex(), 'Sent as a form')) });
+    const form = body.toString();
+    const headers = {
+      ...deliveryHeaders('github', secret, 'push', form),
+      'content-type': 'application/x-www-form-urlencoded',
+    };
+    const sent = await fetch(webhookUrl, { method: 'POST', headers, body: form });
+    expect(sent.status).toBe(202);
+    const { builds } = (await sent.json()) as { builds: string[] };
+    expect((await buildOf(builds[0]!)).source.message).toBe('Sent as a form');
+
+    const unsigned = { ...headers, 'x-hub-signature-256': `sha256=${'0'.repeat(64)}` };
+    const resent = await fetch(webhookUrl, { method: 'POST', headers: unsigned, body: `${form}&x=1` });
+    expect(resent.status).toBe(401);
+    const noPayload = await fetch(webhookUrl, {
+      method: 'POST',
+      headers: { ...deliveryHeaders('github', secret, 'push', 'other=1'), 'content-type': headers['content-type'] },
+      body: 'other=1',
+    });
+    expect(((await noPayload.json()) as { code: string }).code).toBe('WEBHOOK_UNKNOWN');
+    // Every other route still takes JSON only.
+    const settings = await owner.request('PUT', `${site}/repository`, 'url=https://github.com/acme/other.git', {
+      'content-type': 'application/x-www-form-urlencoded',
+    });
+    expect([settings.status, settings.body.code]).toEqual([415, 'MEDIA_TYPE_UNSUPPORTED']);
+  });
+
   it('skips a push that asks to, a branch the site does not build, and a tag; builds a listed branch', async () => {
     for (const skip of ['Fix typo [skip ci]', 'Draft [wharf skip]'])
       expect((await deliver('github', 'push', githubPush('main', randomHex(), skip))).body).toEqual({
