@@ -32,6 +32,20 @@ export class ForgeApiStandIn {
   /** The token every call must bear. */
   token = 'forge-token';
   private nextId = 1000;
+  /** While set, a new comment is answered only once it resolves (a slow forge, to let two writers meet). */
+  private commentsHeld: Promise<void> | null = null;
+
+  /** Holds every new comment's answer until the returned function is called. */
+  holdNewComments(): () => void {
+    let release = () => {};
+    this.commentsHeld = new Promise((resolve) => {
+      release = resolve;
+    });
+    return () => {
+      this.commentsHeld = null;
+      release();
+    };
+  }
 
   constructor(private readonly origin: () => string) {}
 
@@ -74,6 +88,7 @@ export class ForgeApiStandIn {
     const body = text ? (JSON.parse(text) as { body?: string }) : {};
     if (request.method === 'POST' && rest.startsWith('statuses/')) return answer(201, { id: this.nextId++ });
     if (request.method === 'POST' && layout.comments.test(rest)) {
+      await this.commentsHeld;
       const id = String(this.nextId++);
       this.comments.set(id, body.body ?? '');
       return answer(201, { id: Number(id), body: body.body });

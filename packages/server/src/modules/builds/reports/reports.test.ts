@@ -10,6 +10,7 @@ import {
 } from '../../../../test/gitServer.ts';
 import { databases, startTestServer, type TestServer } from '../../../../test/harness.ts';
 import { buildWorld, type World } from '../../../../test/world.ts';
+import { enqueueJob } from '../../../jobs/queue.ts';
 
 const HEAD = '3c4d5e6f7a8b9c0d1e2f3a4b5c6d7e8f9a0b1c2d';
 
@@ -132,6 +133,36 @@ describe.each(databases)('builds report to the forge ($name)', ({ postgres }) =>
       /^The forge's API at api\.elsewhere\.example is not where the repository is \(127\.0\.0\.1\)/,
     );
     expect(git.forge.calls).toHaveLength(before);
+  });
+
+  it('writes one comment when two reports of a build’s end run at once (a job sent twice after a crash)', async () => {
+    expectStatus(await owner.put(`${base}/repository/forge-token`, { token: git.forge.token }), 200);
+    const buildId = await cancelledBuild('gitea', 6);
+    const { db } = server.app;
+    await db
+      .updateTable('builds')
+      .set({ state: 'failed', error: 'The build command exited with code 2' })
+      .where('id', '=', buildId)
+      .execute();
+    const comments = git.forge.comments.size;
+    const isComment = (call: { method: string; path: string }) =>
+      /\/issues\/(6\/comments|comments\/\d+)$/.test(call.path);
+    // The forge answers the first new comment slowly: the second report comes while it is written.
+    const release = git.forge.holdNewComments();
+    await db.transaction().execute(async (trx) => {
+      for (let twice = 0; twice < 2; twice++)
+        await enqueueJob(trx, { kind: 'forgeReport', payload: { buildId, event: 'site_build_failed' } });
+    });
+    for (let tries = 0; tries < 50 && git.forge.callsOf('gitea').filter(isComment).length < 1; tries++)
+      await sleep(100);
+    await sleep(1000);
+    release();
+    // One writes the comment; the other waits for it, then edits it.
+    for (let tries = 0; tries < 150 && git.forge.callsOf('gitea').filter(isComment).length < 2; tries++)
+      await sleep(100);
+    const commentCalls = git.forge.callsOf('gitea').filter(isComment);
+    expect(commentCalls.map((call) => call.method)).toEqual(['POST', 'PATCH']);
+    expect(git.forge.comments.size).toBe(comments + 1);
   });
 
   it('forgets the token on request, and only those who manage the site may set it', async () => {

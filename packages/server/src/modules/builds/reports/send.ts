@@ -18,6 +18,7 @@ import { type OutboundGuard, OutboundRefused } from '../../../outbound/guard.ts'
 import { requestJson } from '../../../outbound/jsonRequest.ts';
 import { repositoryHost } from '../runner/repositoryAddress.ts';
 import { commentText } from './comment.ts';
+import { claimComment } from './commentClaims.ts';
 import { alreadyReported, forgeHeaders } from './forgeApi.ts';
 import type { ReportTarget } from './target.ts';
 
@@ -130,6 +131,12 @@ async function supersededOn(db: Db, build: BuildRow) {
   return later !== undefined;
 }
 
+/** Another report is writing the pull request's comment: this one edits it once that is done. */
+class CommentBusy extends Error {}
+
+/** How long a report waits for another's comment to be written before it tries again. */
+const BUSY_RETRY_MS = 5_000;
+
 /** Changes the pull request's one Wharf comment, or writes it when there is none yet (or it was deleted). */
 async function keepComment(
   parts: ReportParts,
@@ -139,45 +146,34 @@ async function keepComment(
   number: number,
   body: string,
 ) {
-  const { db } = parts;
-  const kept = await db
-    .selectFrom('pull_request_comments')
-    .select('comment_id')
-    .where('site_id', '=', build.site_id)
-    .where('number', '=', number)
-    .executeTakeFirst();
-  if (kept) {
+  let claim = await claimComment(parts.db, build.site_id, number);
+  if (claim.kind === 'edit') {
+    const edit = editCommentCall(target.forge, target.api, number, claim.commentId, body);
     try {
-      await call(
-        parts,
-        target,
-        token,
-        editCommentCall(target.forge, target.api, number, kept.comment_id, body),
-        'the comment’s update',
-      );
+      await call(parts, target, token, edit, 'the comment’s update');
       return;
     } catch (error) {
       if (!(error instanceof ForgeRefusal && error.status === 404)) throw error;
     }
+    claim = await claimComment(parts.db, build.site_id, number, claim.commentId);
   }
-  const answer = await call(
-    parts,
-    target,
-    token,
-    newCommentCall(target.forge, target.api, number, body),
-    'a new comment',
-  );
-  const id = (answer.body as { id?: unknown } | null)?.id;
-  // Kept to build the edit's address: a forge's comment ids are numbers, and nothing else is taken.
-  if (!/^\d{1,20}$/.test(String(id))) return;
-  const at = now();
-  await db
-    .insertInto('pull_request_comments')
-    .values({ site_id: build.site_id, number, comment_id: String(id), updated_at: at })
-    .onConflict((conflict) =>
-      conflict.columns(['site_id', 'number']).doUpdateSet({ comment_id: String(id), updated_at: at }),
-    )
-    .execute();
+  if (claim.kind !== 'write') throw new CommentBusy(`Another report is writing the comment of #${number}`);
+  try {
+    const answer = await call(
+      parts,
+      target,
+      token,
+      newCommentCall(target.forge, target.api, number, body),
+      'a new comment',
+    );
+    const id = (answer.body as { id?: unknown } | null)?.id;
+    // Kept to build the edit's address: a forge's comment ids are numbers, and nothing else is taken.
+    if (/^\d{1,20}$/.test(String(id))) return await claim.written(String(id));
+    await claim.release();
+  } catch (error) {
+    await claim.release();
+    throw error;
+  }
 }
 
 async function noteReport(db: Db, siteId: string, error: string | null) {
@@ -238,6 +234,8 @@ export function forgeReportSender(parts: ReportParts): JobSender {
       if (repository.report_error) await noteReport(db, site.id, null);
       return { ok: true };
     } catch (error) {
+      if (error instanceof CommentBusy)
+        return { ok: false, final: false, error: error.message, retryAfterMs: BUSY_RETRY_MS };
       const refusal = error instanceof ForgeRefusal;
       const message = refusal ? error.message : `The forge could not be reached: ${(error as Error).message}`;
       await noteReport(db, site.id, message);
