@@ -85,7 +85,7 @@ export const setUpRepositoryAtForge = route({
   path: '/api/v1/sites/:siteId/repository/forge-setup',
   scope: 'site_update',
   summary:
-    'With the caller’s account at the code host (after granting repository access): add the webhook and the deploy key to the connected repository there, and report builds with that account unless a forge token is set',
+    'With the caller’s account at the code host (after granting repository access): add the webhook and the deploy key to the connected repository there; on GitHub, builds then report with that account unless a forge token is set',
   params: ids('siteId'),
   body: forgeSetupBody,
   response: repository,

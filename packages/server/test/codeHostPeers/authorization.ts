@@ -38,7 +38,7 @@ const sameText = (a: string, b: string) => a.length === b.length && timingSafeEq
 export function authorizationServer(dialect: Dialect, client: ClientRegistration, users: Map<string, PeerUser>) {
   const pending = new Map<string, Approval>();
   const codes = new Map<string, IssuedCode>();
-  const grants = new Map<string, Grant & { user: PeerUser }>();
+  const grants = new Map<string, Grant & { user: PeerUser; expired?: boolean }>();
   let signedIn: string | undefined;
   let denyNext = false;
 
@@ -129,10 +129,13 @@ export function authorizationServer(dialect: Dialect, client: ClientRegistration
     const form = request.headers['content-type']?.includes('application/json')
       ? new URLSearchParams(JSON.parse(request.body || '{}'))
       : new URLSearchParams(request.body);
-    if (form.get('grant_type') !== 'authorization_code') return { refusal: 'unsupported_grant_type' };
+    const grantType = form.get('grant_type');
+    if (grantType !== 'authorization_code' && grantType !== 'refresh_token')
+      return { refusal: 'unsupported_grant_type' };
     const credentials = clientCredentials(request, form);
     if (credentials.id !== client.clientId || !sameText(credentials.secret, client.clientSecret))
       return { refusal: 'invalid_client' };
+    if (grantType === 'refresh_token') return refreshed(form.get('refresh_token') ?? '');
     const code = codes.get(form.get('code') ?? '');
     if (!code || code.clientId !== credentials.id || code.expiresAt < Date.now()) return { refusal: 'bad_code' };
     if (code.used) return { refusal: 'reused_code' };
@@ -142,14 +145,22 @@ export function authorizationServer(dialect: Dialect, client: ClientRegistration
     const verifier = form.get('code_verifier');
     if (!verifier) return { refusal: 'invalid_request' };
     if (!sameText(s256(verifier), code.challenge)) return { refusal: 'bad_verifier' };
-    const grant = {
-      accessToken: randomToken('peer_'),
-      refreshToken: randomToken(),
-      scopes: code.scopes,
-      createdAt: new Date(),
-    };
-    grants.set(grant.accessToken, { ...grant, user: code.user });
-    return { grant };
+    return { grant: issue(code.user, code.scopes) };
+  }
+
+  /** A new pair of tokens for `user`, kept as the grant its access token names. */
+  function issue(user: PeerUser, scopes: string[]): Grant {
+    const grant = { accessToken: randomToken('peer_'), refreshToken: randomToken(), scopes, createdAt: new Date() };
+    grants.set(grant.accessToken, { ...grant, user });
+    return grant;
+  }
+
+  /** A refresh token for a new pair, as GitLab and Gitea rotate them: the old pair stops working. */
+  function refreshed(refreshToken: string): { refusal: TokenRefusal } | { grant: Grant } {
+    const old = [...grants.values()].find((grant) => grant.refreshToken === refreshToken);
+    if (!old) return { refusal: 'bad_code' };
+    grants.delete(old.accessToken);
+    return { grant: issue(old.user, old.scopes) };
   }
 
   function token(request: RecordedRequest): Answer {
@@ -160,10 +171,11 @@ export function authorizationServer(dialect: Dialect, client: ClientRegistration
       : dialect.tokenRefused(outcome.refusal, accept);
   }
 
-  /** The grant behind an `Authorization: Bearer …` (or GitHub/Gitea's `token …`) header. */
+  /** The grant behind an `Authorization: Bearer …` (or GitHub/Gitea's `token …`) header, unless expired. */
   function grantOf(request: RecordedRequest) {
     const presented = /^(?:Bearer|token)\s+(\S+)$/i.exec(String(request.headers.authorization ?? ''))?.[1];
-    return presented ? grants.get(presented) : undefined;
+    const grant = presented ? grants.get(presented) : undefined;
+    return grant && !grant.expired ? grant : undefined;
   }
 
   return {
@@ -180,6 +192,9 @@ export function authorizationServer(dialect: Dialect, client: ClientRegistration
     },
     revokeAll() {
       grants.clear();
+    },
+    expireAll() {
+      for (const grant of grants.values()) grant.expired = true;
     },
   };
 }

@@ -80,6 +80,7 @@ export async function startCodeHostPeer(dialect: Dialect, options: PeerOptions):
     },
     setUps,
     revokeTokens: flow.revokeAll,
+    expireTokens: flow.expireAll,
     close: () => closeServer(server),
   };
 }

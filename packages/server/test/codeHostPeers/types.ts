@@ -84,6 +84,8 @@ export interface CodeHostPeer {
   setUps: PeerSetUp[];
   /** Every token issued so far stops working (a person revoking the app's access). */
   revokeTokens(): void;
+  /** Every access token issued so far expires; their refresh tokens still work (GitLab's after two hours). */
+  expireTokens(): void;
   close(): Promise<void>;
 }
 

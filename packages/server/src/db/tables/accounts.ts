@@ -28,6 +28,9 @@ export interface AccountTables {
     last_sign_in_at: Iso | null;
     /** A code host's access token that may list and set up the account's repositories (sealed), and when it was granted. */
     repository_token_sealed: string | null;
+    /** GitLab's and Gitea's access tokens expire: the refresh token that renews them (sealed), and when. */
+    repository_refresh_sealed: string | null;
+    repository_token_expires_at: Iso | null;
     repository_access_at: Iso | null;
   };
   /** A sign-in through a provider in progress, spent by its callback. */

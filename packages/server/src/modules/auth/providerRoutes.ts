@@ -138,7 +138,7 @@ export function providerRoutes(parts: PartsOf<'config' | 'counters' | 'db' | 'fa
     reply: FastifyReply,
     provider: SignInProvider,
     { linkUserId, returnTo }: { linkUserId: string; returnTo: string | null },
-    { profile, accessToken }: SignedIn,
+    { profile, tokens }: SignedIn,
   ) => {
     // The browser must still be signed in as the user who asked for the link.
     const actor = await resolveActor(parts.db, request);
@@ -146,7 +146,7 @@ export function providerRoutes(parts: PartsOf<'config' | 'counters' | 'db' | 'fa
     if (actor.userId !== linkUserId) return refuse(reply, page, 'SIGN_IN_STATE_MISMATCH', provider.id);
     const identityId = await linkIdentity(parts.db, linkUserId, profile);
     if (!returnTo) return reply.redirect(withQuery(LINK_PAGE, { linked: provider.id }), 303);
-    await grantRepositoryAccess(parts, identityId, accessToken);
+    await grantRepositoryAccess(parts, identityId, tokens);
     return reply.redirect(withQuery(returnTo, { repositories: provider.id }), 303);
   };
 

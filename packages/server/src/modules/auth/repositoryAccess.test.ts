@@ -100,7 +100,8 @@ describe.each(CODE_HOSTS)('repository access through $kind', ({ kind, start, sco
       await owner.post(`${path}/forge-setup`, { provider: kind, repository: 'acme/shop' }),
       200,
     );
-    expect(setUp.forgeToken).toBe(true);
+    // GitHub's token lasts: builds report with a copy. GitLab's and Gitea's expire: a forge token is still needed.
+    expect(setUp.forgeToken).toBe(kind === 'github');
     const { secret } = expectStatus(await owner.get(`${path}/webhook-secret`), 200);
     const [key, hook] = peer.setUps;
     expect(key).toMatchObject({ repository: 'acme/shop', kind: 'key', body: { key: connected.deployKey.publicKey } });
@@ -131,6 +132,24 @@ describe.each(CODE_HOSTS)('repository access through $kind', ({ kind, start, sco
     expect([refused.status, refused.body.code]).toEqual([422, 'CODE_HOST_REFUSED']);
     expect(refused.body.message).toContain('may not add');
     expect(peer.setUps).toHaveLength(2);
+  });
+
+  it('renews an expired token with its refresh token where the host rotates them (GitLab, Gitea)', async () => {
+    peer.expireTokens();
+    const listed = await owner.get(`/api/v1/user/code-hosts/${kind}/repositories`);
+    if (kind === 'github') {
+      expect([listed.status, listed.body.code]).toEqual([409, 'REPOSITORY_ACCESS_MISSING']);
+      await grantRepositoryAccess(owner, kind, settingsPage());
+      return;
+    }
+    expect(listed.status).toBe(200);
+    const refreshes = peer.requests.filter(
+      (request) => new URLSearchParams(request.body).get('grant_type') === 'refresh_token',
+    );
+    expect(refreshes).toHaveLength(1);
+    // The renewed pair is kept: the next call needs no other refresh.
+    expectStatus(await owner.get(`/api/v1/user/code-hosts/${kind}/repositories`), 200);
+    expect(peer.requests.filter((request) => request.body.includes('grant_type=refresh_token'))).toHaveLength(1);
   });
 
   it('forgets a token the host no longer takes, and one the user takes back', async () => {

@@ -3,17 +3,24 @@ import type { Db } from '../../db/schema.ts';
 import type { PartsOf } from '../../features/parts.ts';
 import { httpError } from '../../http/errors.ts';
 import { now } from '../../lib/ids.ts';
-import type { SignInProvider } from './providers/provider.ts';
+import type { AccessTokens, SignInProvider } from './providers/provider.ts';
 import { CodeHostAnswerError, type RepositoryApiCall } from './providers/repositoryApi.ts';
 
 /** Pages of repositories read at most: 1,000 at GitHub and GitLab, 500 at Gitea. */
 const PAGE_LIMIT = 10;
 
-/** Keeps the token a code host granted with repository access on the account it belongs to. */
-export async function grantRepositoryAccess(parts: PartsOf<'db' | 'sealer'>, identityId: string, accessToken: string) {
+/** The columns of an account's repository tokens, sealed. */
+const tokenColumns = (parts: PartsOf<'sealer'>, tokens: AccessTokens) => ({
+  repository_token_sealed: parts.sealer.seal(tokens.accessToken),
+  repository_refresh_sealed: tokens.refreshToken ? parts.sealer.seal(tokens.refreshToken) : null,
+  repository_token_expires_at: tokens.expiresAt,
+});
+
+/** Keeps the tokens a code host granted with repository access on the account they belong to. */
+export async function grantRepositoryAccess(parts: PartsOf<'db' | 'sealer'>, identityId: string, tokens: AccessTokens) {
   await parts.db
     .updateTable('identities')
-    .set({ repository_token_sealed: parts.sealer.seal(accessToken), repository_access_at: now() })
+    .set({ ...tokenColumns(parts, tokens), repository_access_at: now() })
     .where('id', '=', identityId)
     .execute();
 }
@@ -21,7 +28,12 @@ export async function grantRepositoryAccess(parts: PartsOf<'db' | 'sealer'>, ide
 function forget(db: Db, userId: string, provider: CodeHost) {
   return db
     .updateTable('identities')
-    .set({ repository_token_sealed: null, repository_access_at: null })
+    .set({
+      repository_token_sealed: null,
+      repository_refresh_sealed: null,
+      repository_token_expires_at: null,
+      repository_access_at: null,
+    })
     .where('user_id', '=', userId)
     .where('provider', '=', provider)
     .execute();
@@ -51,11 +63,15 @@ export async function codeHostAccounts(
   });
 }
 
+/** How long before its end an access token is renewed rather than used. */
+const RENEW_BEFORE_MS = 60_000;
+
 /**
  * The API of a code host this installation signs in with, called with the token the user's
- * account there granted. A token the host no longer takes (revoked, expired) is forgotten, and
- * every failure becomes the API's error: the person is told to grant access again, that the host
- * refused (its own words), or that it did not answer.
+ * account there granted: renewed with its refresh token when it ends or the host stops taking it
+ * (GitLab's and Gitea's expire), forgotten when that fails (revoked). Every failure becomes the
+ * API's error: the person is told to grant access again, that the host refused (its own words),
+ * or that it did not answer.
  */
 export async function repositoryApiOf(
   parts: PartsOf<'db' | 'sealer'>,
@@ -64,23 +80,45 @@ export async function repositoryApiOf(
   provider: CodeHost,
 ) {
   const host = providers.get(provider);
-  if (!host?.repositories)
+  const repositories = host?.repositories;
+  if (!host || !repositories)
     throw httpError('CODE_HOST_NOT_CONFIGURED', `This installation does not sign in with ${provider}`);
   const account = await parts.db
     .selectFrom('identities')
-    .select('repository_token_sealed')
+    .select(['id', 'repository_token_sealed', 'repository_refresh_sealed', 'repository_token_expires_at'])
     .where('user_id', '=', userId)
     .where('provider', '=', provider)
     .where('repository_token_sealed', 'is not', null)
     .orderBy('repository_access_at', 'desc')
     .executeTakeFirst();
   if (!account?.repository_token_sealed) throw accessMissing(host);
-  const token = parts.sealer.open(account.repository_token_sealed);
-  const call = host.repositories.api(token);
+  let tokens: AccessTokens = {
+    accessToken: parts.sealer.open(account.repository_token_sealed),
+    refreshToken: account.repository_refresh_sealed ? parts.sealer.open(account.repository_refresh_sealed) : null,
+    expiresAt: account.repository_token_expires_at,
+  };
+  const renew = async () => {
+    if (!tokens.refreshToken) return false;
+    try {
+      tokens = await repositories.refresh(tokens.refreshToken);
+    } catch {
+      return false;
+    }
+    await parts.db.updateTable('identities').set(tokenColumns(parts, tokens)).where('id', '=', account.id).execute();
+    return true;
+  };
+  if (tokens.expiresAt && Date.parse(tokens.expiresAt) < Date.now() + RENEW_BEFORE_MS) await renew();
+
   /** `refused` names the work in the message; a 404 while setting up means the account may not administer it. */
   const guarded = async <T>(work: (call: RepositoryApiCall) => Promise<T>, refused: string, settingUp = false) => {
+    const attempt = () => work(repositories.api(tokens.accessToken));
     try {
-      return await work(call);
+      try {
+        return await attempt();
+      } catch (error) {
+        if (error instanceof CodeHostAnswerError && error.status === 401 && (await renew())) return await attempt();
+        throw error;
+      }
     } catch (error) {
       if (!(error instanceof CodeHostAnswerError)) throw error;
       if (error.status === 401) {
@@ -94,7 +132,13 @@ export async function repositoryApiOf(
       throw httpError('CODE_HOST_REFUSED', `${host.label} refused ${refused}: ${error.message}`);
     }
   };
-  return { label: host.label, dialect: host.repositories.dialect, guarded, token: () => token };
+  return {
+    label: host.label,
+    dialect: repositories.dialect,
+    guarded,
+    /** The account's token when it lasts (GitHub's): a site may report with a copy. One that expires may not. */
+    lastingToken: () => (tokens.expiresAt === null ? tokens.accessToken : null),
+  };
 }
 
 const accessMissing = (host: SignInProvider) =>

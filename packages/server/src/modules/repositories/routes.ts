@@ -195,7 +195,7 @@ function repositoryRoutes(parts: PartsOf<(typeof needs)[number]>) {
 
   const providers = signInProvidersOf(parts);
   // The caller's account at the code host adds the webhook and the deploy key; builds report with
-  // a copy of its token unless the site has a forge token of its own.
+  // a copy of its token (when it does not expire) unless the site has a forge token of its own.
   parts.handle(api.setUpRepositoryAtForge, access.siteManager, async ({ actor, site, body }) => {
     const row = await repositoryRow(db, site.id);
     if (!row) throw httpError('REPOSITORY_NOT_CONNECTED', 'No repository is connected to this site');
@@ -219,8 +219,10 @@ function repositoryRoutes(parts: PartsOf<(typeof needs)[number]>) {
       'to add the deploy key and the webhook',
       true,
     );
-    const reportsWithAccount = row.forge_token_sealed === null;
-    const columns = reportsWithAccount ? { forge_token_sealed: sealer.seal(forge.token()), ...noReportError } : {};
+    // A token that expires (GitLab's, Gitea's) would stop the reports within hours: only a lasting one is copied.
+    const lasting = forge.lastingToken();
+    const reportsWithAccount = row.forge_token_sealed === null && lasting !== null;
+    const columns = reportsWithAccount && lasting ? { forge_token_sealed: sealer.seal(lasting), ...noReportError } : {};
     return changeRepository(actor, site, columns, 'site_repository_set_up_at_forge', {
       provider: body.provider,
       repository: found.fullName,

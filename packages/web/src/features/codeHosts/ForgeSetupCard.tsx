@@ -70,9 +70,9 @@ export function ForgeSetupCard({ site, repository }: { site: Site; repository: R
           Set up at the code host
         </Title>
         <Text size="sm" c="dimmed">
-          Wharf adds the deploy key (read-only) and the webhook to the repository with your account there, and builds
-          report statuses and comments with it unless a forge token is set below. Do it again after replacing the key or
-          the webhook secret.
+          Wharf adds the deploy key (read-only) and the webhook to the repository with your account there; on GitHub,
+          builds then report statuses and comments with it unless a forge token is set below (GitLab’s and Gitea’s
+          account tokens expire: set a forge token there). Do it again after replacing the key or the webhook secret.
         </Text>
         {accounts.data.map((account) => (
           <AccountSetup key={account.provider} site={site} repository={repository} account={account} />

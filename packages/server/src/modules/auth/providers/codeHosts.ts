@@ -4,6 +4,7 @@ import type { OutsideFetch } from '../../../outbound/outsideServices.ts';
 import type { ProviderProfile } from '../identities.ts';
 import { type FlowSecrets, fetchProviderJson, type SignInProvider, SignInRefusal } from './provider.ts';
 import { REPOSITORY_DIALECTS, repositoryApiCall } from './repositoryApi.ts';
+import { requestTokens } from './tokenEndpoint.ts';
 
 type ApiGet = <T>(path: string) => Promise<T>;
 type Person = Omit<ProviderProfile, 'provider' | 'groups'>;
@@ -124,12 +125,18 @@ export function codeHostProvider(
   const withGroups = groupsNeeded || settings.allowedGroups.length > 0;
   const clientFor = (flow: FlowSecrets) => new OAuth2Client(settings.clientId, settings.clientSecret, flow.redirectUri);
   const repositories = REPOSITORY_DIALECTS[settings.kind];
+  const tokenEndpoint = under(settings.baseUrl, host.tokenPath).href;
 
   return {
     id: settings.kind,
     label: host.label,
     allowedGroups: settings.allowedGroups,
-    repositories: { dialect: repositories, api: (token) => repositoryApiCall(fetch, apiBase, token) },
+    repositories: {
+      dialect: repositories,
+      api: (token) => repositoryApiCall(fetch, apiBase, token),
+      refresh: (refreshToken) =>
+        requestTokens(fetch, settings, tokenEndpoint, { grant_type: 'refresh_token', refresh_token: refreshToken }),
+    },
     async authorizationUrl(flow, access) {
       const endpoint = under(settings.baseUrl, host.authorizePath).href;
       const scopes = [...host.scopes(withGroups), ...(access === 'repositories' ? repositories.scopes : [])];
@@ -144,53 +151,22 @@ export function codeHostProvider(
     async profileFrom(callbackUrl, flow) {
       const code = callbackUrl.searchParams.get('code');
       if (!code) throw new SignInRefusal('SIGN_IN_FAILED', 'the callback carries no code');
-      const accessToken = await exchangeCode(fetch, settings, under(settings.baseUrl, host.tokenPath).href, code, flow);
+      const tokens = await requestTokens(fetch, settings, tokenEndpoint, {
+        grant_type: 'authorization_code',
+        code,
+        redirect_uri: flow.redirectUri,
+        code_verifier: flow.codeVerifier,
+      });
       const get: ApiGet = (path) =>
         fetchProviderJson(fetch, new URL(path, apiBase), {
-          headers: { authorization: `Bearer ${accessToken}`, accept: 'application/json', 'user-agent': 'Wharf' },
+          headers: { authorization: `Bearer ${tokens.accessToken}`, accept: 'application/json', 'user-agent': 'Wharf' },
         });
       const person = await host.person(get);
       const groups = withGroups ? await host.groups(get) : [];
       return {
         profile: { provider: settings.kind, ...person, groups: groups.map((group) => group.toLowerCase()) },
-        accessToken,
+        tokens,
       };
     },
   };
-}
-
-/**
- * The authorization code for an access token (RFC 6749 §4.1.3 with PKCE), the client named by
- * HTTP Basic as the three providers take it, sent through the outside fetch (arctic, which builds
- * the authorization URL, sends its requests with Node's global fetch: no private CA reaches it).
- */
-async function exchangeCode(
-  fetch: OutsideFetch,
-  settings: CodeHostSettings,
-  tokenEndpoint: string,
-  code: string,
-  flow: FlowSecrets,
-) {
-  const client = Buffer.from(`${settings.clientId}:${settings.clientSecret}`).toString('base64');
-  const tokens = await fetchProviderJson<{ access_token?: unknown; error?: unknown }>(fetch, tokenEndpoint, {
-    method: 'POST',
-    headers: {
-      authorization: `Basic ${client}`,
-      accept: 'application/json',
-      'content-type': 'application/x-www-form-urlencoded',
-      'user-agent': 'Wharf',
-    },
-    body: new URLSearchParams({
-      grant_type: 'authorization_code',
-      code,
-      redirect_uri: flow.redirectUri,
-      code_verifier: flow.codeVerifier,
-    }),
-  });
-  // GitHub answers a refused code with 200 and an `error` field.
-  if (tokens.error)
-    throw new SignInRefusal('SIGN_IN_FAILED', `the token endpoint refused the code: ${String(tokens.error)}`);
-  if (typeof tokens.access_token !== 'string' || !tokens.access_token)
-    throw new SignInRefusal('SIGN_IN_FAILED', 'the token answer carries no access_token');
-  return tokens.access_token;
 }

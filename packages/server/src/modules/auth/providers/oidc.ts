@@ -50,7 +50,9 @@ export function oidcProvider(settings: OidcSettings, groupsNeeded: boolean, fetc
           .catch((error) => Promise.reject(failed('the userinfo request', error)));
         claims = { ...userInfo, ...claims };
       }
-      return { profile: profileOf(claims, settings.groupsClaim), accessToken: tokens.access_token };
+      // OpenID Connect grants no repository access: its tokens are not kept.
+      const kept = { accessToken: tokens.access_token, refreshToken: null, expiresAt: null };
+      return { profile: profileOf(claims, settings.groupsClaim), tokens: kept };
     },
   };
 }

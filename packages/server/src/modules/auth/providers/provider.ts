@@ -10,10 +10,18 @@ export interface FlowSecrets {
   redirectUri: string;
 }
 
-/** Who the person is, and the access token the provider granted (kept only when repository access was asked for). */
+/** What a token endpoint grants: the access token, and for GitLab and Gitea a refresh token and when the access ends. */
+export interface AccessTokens {
+  accessToken: string;
+  refreshToken: string | null;
+  /** Null for a token that does not expire (a GitHub OAuth App's). */
+  expiresAt: string | null;
+}
+
+/** Who the person is, and the tokens the provider granted (kept only when repository access was asked for). */
 export interface SignedIn {
   profile: ProviderProfile;
-  accessToken: string;
+  tokens: AccessTokens;
 }
 
 /**
@@ -30,7 +38,12 @@ export interface SignInProvider {
   /** Lowercase groups of which one is needed to sign in; empty lets every account in. */
   allowedGroups: string[];
   /** A code host's repositories: its API called with an account's token, and how it words them. */
-  repositories?: { api(token: string): RepositoryApiCall; dialect: RepositoryDialect };
+  repositories?: {
+    api(token: string): RepositoryApiCall;
+    dialect: RepositoryDialect;
+    /** New tokens for a refresh token (GitLab's and Gitea's access tokens expire; GitHub's do not). */
+    refresh(refreshToken: string): Promise<AccessTokens>;
+  };
 }
 
 export type RefusalCode = 'SIGN_IN_FAILED' | 'SIGN_IN_PROVIDER_UNREACHABLE' | 'SIGN_IN_CANCELLED';
