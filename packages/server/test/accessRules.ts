@@ -3,6 +3,7 @@ import type { AccessRule } from './accessFixtures.ts';
 import { buildRules } from './accessRulesBuilds.ts';
 import { cliLoginRules } from './accessRulesCliLogins.ts';
 import { orgRules } from './accessRulesOrgs.ts';
+import { repositoryRules } from './accessRulesRepositories.ts';
 import { siteRules } from './accessRulesSites.ts';
 import type { TestClient } from './client.ts';
 
@@ -10,5 +11,5 @@ export type { AccessRule, Call } from './accessFixtures.ts';
 
 /** The access rule of every implemented route: who gets a 2xx, with a valid call and its events. */
 export function accessRules(joiner: TestClient): Partial<Record<RouteName, AccessRule>> {
-  return { ...orgRules(joiner), ...siteRules(), ...buildRules(), ...cliLoginRules() };
+  return { ...orgRules(joiner), ...siteRules(), ...repositoryRules(), ...buildRules(), ...cliLoginRules() };
 }

@@ -1,17 +1,10 @@
 import { randomBytes } from 'node:crypto';
 import type { RouteName } from '@wharf/contract';
-import { type AccessRule, everyone, freshSite, orgMembers, siteManagers } from './accessFixtures.ts';
+import { type AccessRule, everyone, orgMembers, siteManagers } from './accessFixtures.ts';
+import { connectedSite } from './accessRulesRepositories.ts';
 import { expectStatus } from './client.ts';
 import { githubDeliveryHeaders } from './gitServer.ts';
 import type { World } from './world.ts';
-
-/** A fresh site with a repository connected: the access server queues its builds and runs none (no builder role). */
-async function connectedSite(w: World) {
-  const site = await freshSite(w);
-  const body = { url: 'https://git.example.com/shop/site.git', productionBranch: 'main' };
-  expectStatus(await w.clients.owner.put(`/api/v1/sites/${site._id}/repository`, body), 200);
-  return site._id as string;
-}
 
 async function queuedBuild(w: World) {
   const siteId = await connectedSite(w);

@@ -34,14 +34,6 @@ async function deployOfOneFile(w: World) {
   return { deployId: deploy._id as string, content };
 }
 
-/** A site of its own connected to a repository by the owner: what the routes of a connection need. */
-async function connectedRepository(w: World) {
-  const site = await freshSite(w);
-  const body = { url: 'git@git.example.com:shop/site.git', productionBranch: 'main' };
-  expectStatus(await w.clients.owner.put(`/api/v1/sites/${site._id}/repository`, body), 200);
-  return { params: { siteId: site._id } };
-}
-
 export function siteRules(): Partial<Record<RouteName, AccessRule>> {
   return {
     listOrgSites: {
@@ -115,47 +107,6 @@ export function siteRules(): Partial<Record<RouteName, AccessRule>> {
         );
         return { params: { siteId: w.site._id, tokenId: token._id } };
       },
-    },
-
-    getSiteRepository: { allow: orgMembers, call: siteParams },
-    setSiteRepository: {
-      allow: siteManagers,
-      events: ['site_repository_connected'],
-      call: async (w) => ({
-        params: { siteId: (await freshSite(w))._id },
-        body: { url: 'https://git.example.com/shop/site.git', productionBranch: 'main' },
-      }),
-    },
-    renewDeployKey: {
-      allow: siteManagers,
-      events: ['site_deploy_key_renewed'],
-      call: async (w) => connectedRepository(w),
-    },
-    setForgeToken: {
-      allow: siteManagers,
-      events: ['site_forge_token_set'],
-      call: async (w) => ({ ...(await connectedRepository(w)), body: { token: 'ghp_example' } }),
-    },
-    deleteForgeToken: {
-      allow: siteManagers,
-      events: ['site_forge_token_removed'],
-      call: async (w) => connectedRepository(w),
-    },
-    setUpRepositoryAtForge: {
-      allow: siteManagers,
-      // This installation signs in with no code host to set the repository up with: those allowed hear so.
-      expect: { teammate: 409, admin: 409, owner: 409 },
-      call: async (w) => ({ ...(await connectedRepository(w)), body: { provider: 'github', repository: 'shop/site' } }),
-    },
-    forgetSshHostKey: {
-      allow: siteManagers,
-      events: ['site_ssh_host_key_forgotten'],
-      call: async (w) => connectedRepository(w),
-    },
-    deleteSiteRepository: {
-      allow: siteManagers,
-      events: ['site_repository_disconnected'],
-      call: async (w) => connectedRepository(w),
     },
 
     listBranches: { allow: orgMembers, call: siteParams },
