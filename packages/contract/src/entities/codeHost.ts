@@ -8,6 +8,8 @@ export type CodeHost = (typeof CODE_HOSTS)[number];
 /** A code host this installation signs in with, and what the signed-in user's account there allows. */
 export const codeHostAccount = z.object({
   provider: z.enum(CODE_HOSTS),
+  /** Where the code host is served (`https://github.com`, a GitLab of one's own): the host of its repositories. */
+  url: z.string(),
   /** The user's account at this code host, or null when none is connected. */
   login: z.string().nullable(),
   /** Whether Wharf may list that account's repositories and set up a site's webhook and deploy key in one. */
@@ -55,6 +57,11 @@ function whereItPoints(url: string): string | null {
   if (!host || !path) return null;
   const trimmed = path.replace(/^\/+|\/+$/g, '').replace(/\.git$/, '');
   return `${host}/${trimmed}`.toLowerCase();
+}
+
+/** The host name a git URL or a code host's address names, in lowercase; null when it names none. */
+export function gitHostOf(url: string): string | null {
+  return whereItPoints(url)?.split('/')[0] ?? null;
 }
 
 /**

@@ -52,7 +52,7 @@ describe.each(CODE_HOSTS)('repository access through $kind', ({ kind, start, sco
 
   it('lists nothing until the account grants access, then links it, keeps the token and comes back to the page that asked', async () => {
     expect(expectStatus(await owner.get('/api/v1/user/code-hosts'), 200)).toEqual([
-      { provider: kind, login: null, repositoryAccess: false, repositoryAccessAt: null },
+      { provider: kind, url: peer.url, login: null, repositoryAccess: false, repositoryAccessAt: null },
     ]);
     const before = await owner.get(`/api/v1/user/code-hosts/${kind}/repositories`);
     expect([before.status, before.body.code]).toEqual([409, 'REPOSITORY_ACCESS_MISSING']);

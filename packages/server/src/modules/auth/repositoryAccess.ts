@@ -52,10 +52,13 @@ export async function codeHostAccounts(
     .orderBy('repository_access_at', 'desc')
     .orderBy('created_at', 'desc')
     .execute();
-  return CODE_HOSTS.filter((host) => providers.has(host)).map((provider) => {
+  return CODE_HOSTS.flatMap((provider) => {
+    const url = providers.get(provider)?.repositories?.url;
+    if (!url) return [];
     const account = rows.find((row) => row.provider === provider);
     return {
       provider,
+      url,
       login: account?.login ?? null,
       repositoryAccess: account?.repository_access_at != null,
       repositoryAccessAt: account?.repository_access_at ?? null,

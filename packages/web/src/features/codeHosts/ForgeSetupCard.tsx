@@ -1,6 +1,6 @@
 import { Button, Card, Group, Stack, Text, Title } from '@mantine/core';
 import { useMutation, useQueryClient } from '@tanstack/react-query';
-import { api, type CodeHostAccount, isRepositoryOf, type Repository, type Site } from '@wharf/contract';
+import { api, type CodeHostAccount, gitHostOf, isRepositoryOf, type Repository, type Site } from '@wharf/contract';
 import { apiQuery, call } from '../../lib/api.ts';
 import { notifyFailure, notifySuccess } from '../../lib/notify.ts';
 import { useProviderLook } from '../auth/useProviderLook.ts';
@@ -62,7 +62,10 @@ function AccountSetup({ site, repository, account }: { site: Site; repository: R
  */
 export function ForgeSetupCard({ site, repository }: { site: Site; repository: Repository }) {
   const accounts = useCodeHostAccounts();
-  if (!accounts.data?.length) return null;
+  // Only the code hosts the repository can be on: the one whose address names its host.
+  const host = gitHostOf(repository.url);
+  const relevant = accounts.data?.filter((account) => gitHostOf(account.url) === host) ?? [];
+  if (relevant.length === 0) return null;
   return (
     <Card>
       <Stack gap="sm">
@@ -74,7 +77,7 @@ export function ForgeSetupCard({ site, repository }: { site: Site; repository: R
           builds then report statuses and comments with it unless a forge token is set below (GitLab’s and Gitea’s
           account tokens expire: set a forge token there). Do it again after replacing the key or the webhook secret.
         </Text>
-        {accounts.data.map((account) => (
+        {relevant.map((account) => (
           <AccountSetup key={account.provider} site={site} repository={repository} account={account} />
         ))}
       </Stack>

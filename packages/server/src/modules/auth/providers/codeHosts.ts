@@ -132,6 +132,7 @@ export function codeHostProvider(
     label: host.label,
     allowedGroups: settings.allowedGroups,
     repositories: {
+      url: settings.baseUrl.href.replace(/\/+$/, ''),
       dialect: repositories,
       api: (token) => repositoryApiCall(fetch, apiBase, token),
       refresh: (refreshToken) =>

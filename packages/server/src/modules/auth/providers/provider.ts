@@ -39,6 +39,8 @@ export interface SignInProvider {
   allowedGroups: string[];
   /** A code host's repositories: its API called with an account's token, and how it words them. */
   repositories?: {
+    /** Where the code host is served (https://github.com, a GitLab of one's own): its repositories' host. */
+    url: string;
     api(token: string): RepositoryApiCall;
     dialect: RepositoryDialect;
     /** New tokens for a refresh token (GitLab's and Gitea's access tokens expire; GitHub's do not). */
