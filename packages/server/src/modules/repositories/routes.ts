@@ -19,6 +19,10 @@ import { fingerprintOf, hostKeyFingerprints, newDeployKey } from './deployKey.ts
 type RepositoryRow = Database['site_repositories'];
 type SiteRow = Database['sites'];
 
+/** Where the forge sends the site's webhooks. */
+const webhookUrlOf = (config: Config, siteId: string) =>
+  new URL(`/api/v1/sites/${siteId}/repository/webhook`, config.url).href;
+
 function toRepository(config: Config, row: RepositoryRow): Repository {
   return {
     url: row.url,
@@ -37,7 +41,7 @@ function toRepository(config: Config, row: RepositoryRow): Repository {
       fingerprint: fingerprintOf(row.deploy_key_public),
       createdAt: row.deploy_key_created_at,
     },
-    webhookUrl: new URL(`/api/v1/sites/${row.site_id}/repository/webhook`, config.url).href,
+    webhookUrl: webhookUrlOf(config, row.site_id),
     sshHostKey:
       row.ssh_known_hosts && row.ssh_known_at
         ? { fingerprints: hostKeyFingerprints(row.ssh_known_hosts), learntAt: row.ssh_known_at }
@@ -209,7 +213,7 @@ function repositoryRoutes(parts: PartsOf<(typeof needs)[number]>) {
         `Your account at ${forge.label} may not add webhooks and deploy keys to ${found.fullName}: ask one of its administrators`,
       );
     const setup = {
-      webhookUrl: toRepository(parts.config, row).webhookUrl,
+      webhookUrl: webhookUrlOf(parts.config, site.id),
       webhookSecret: sealer.open(row.webhook_secret_sealed),
       deployKey: row.deploy_key_public,
       title: `Wharf: ${site.name}`,

@@ -42,7 +42,12 @@ export function repositoryApiCall(fetch: OutsideFetch, apiBase: URL, token: stri
     }
     const text = await response.text().catch(() => '');
     if (!response.ok) throw new CodeHostAnswerError(response.status, hostWords(text));
-    return (text ? JSON.parse(text) : null) as T;
+    try {
+      return (text ? JSON.parse(text) : null) as T;
+    } catch {
+      // A proxy's page in front of the host, say: the host did not answer as its API does.
+      throw new CodeHostAnswerError(null, `${url.host} answered something other than JSON`);
+    }
   };
 }
 
