@@ -54,7 +54,9 @@ function record(call: ApiCall, repository: PeerRepository): Answer {
 /** The hooks or keys of a repository, each as its body with its id (a key's `key`, a hook's `config` or GitLab's `url`). */
 function listed(call: ApiCall, repository: PeerRepository): Answer {
   const kind = kindOf(call);
-  const items = call.setUps.filter((setUp) => setUp.repository === repository.fullName && setUp.kind === kind);
+  const items = call.setUps.filter(
+    (setUp) => setUp.repository === repository.fullName && setUp.kind === kind && !setUp.removed,
+  );
   return { status: 200, body: items.map((setUp) => ({ id: setUp.id, ...setUp.body })) };
 }
 
@@ -69,8 +71,19 @@ function updated(call: ApiCall, repository: PeerRepository, id: string): Answer 
   return { status: 200, body: { id: hook.id, ...hook.body } };
 }
 
-/** Lists (GET), adds (POST) or changes (PATCH, PUT with an id) a repository's hooks or keys. */
+/** A key or hook removed (DELETE with its id): the peer keeps it, marked, for tests to see. */
+function removed(call: ApiCall, repository: PeerRepository, id: string): Answer {
+  const found = call.setUps.find(
+    (setUp) => setUp.id === Number(id) && setUp.repository === repository.fullName && !setUp.removed,
+  );
+  if (!found) return notFound;
+  found.removed = true;
+  return { status: 204, body: null };
+}
+
+/** Lists (GET), adds (POST), changes (PATCH, PUT with an id) or removes (DELETE) a repository's hooks or keys. */
 function administer(call: ApiCall, repository: PeerRepository, id: string): Answer {
+  if (id && call.method === 'DELETE') return removed(call, repository, id);
   if (id) return updated(call, repository, id);
   return call.method === 'GET' ? listed(call, repository) : record(call, repository);
 }
@@ -101,7 +114,7 @@ export const githubRepositoryRoutes: RepositoryRoute[] = [
     },
   ],
   [
-    /^(?:GET|POST|PATCH) \/repos\/([^/]+\/[^/]+)\/(?:hooks|keys)(?:\/(\d+))?$/,
+    /^(?:GET|POST|PATCH|DELETE) \/repos\/([^/]+\/[^/]+)\/(?:hooks|keys)(?:\/(\d+))?$/,
     (call, name, id) => {
       const repository = find(call, name);
       if (!repository?.admin || !call.scopes.includes('repo')) return notFound;
@@ -134,7 +147,7 @@ export const giteaRepositoryRoutes: RepositoryRoute[] = [
     },
   ],
   [
-    /^(?:GET|POST|PATCH) \/repos\/([^/]+\/[^/]+)\/(?:hooks|keys)(?:\/(\d+))?$/,
+    /^(?:GET|POST|PATCH|DELETE) \/repos\/([^/]+\/[^/]+)\/(?:hooks|keys)(?:\/(\d+))?$/,
     (call, name, id) => {
       const repository = find(call, name);
       if (!repository) return notFound;
@@ -197,7 +210,7 @@ export const gitlabRepositoryRoutes: RepositoryRoute[] = [
     },
   ],
   [
-    /^(?:GET|POST|PUT) \/projects\/([^/]+)\/(?:hooks|deploy_keys)(?:\/(\d+))?$/,
+    /^(?:GET|POST|PUT|DELETE) \/projects\/([^/]+)\/(?:hooks|deploy_keys)(?:\/(\d+))?$/,
     (call, name, id) => {
       const repository = find(call, name);
       if (!repository) return { status: 404, body: { message: '404 Project Not Found' } };

@@ -29,6 +29,8 @@ export interface PeerSetUp {
   body: Record<string, unknown>;
   /** How many times the hook was changed after it was added. */
   updates?: number;
+  /** Removed through the API (no longer listed). */
+  removed?: boolean;
 }
 
 /** A person known to the provider. `orgs` are the names of the organizations (groups) they belong to. */

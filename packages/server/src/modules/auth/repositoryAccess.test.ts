@@ -120,6 +120,29 @@ describe.each(CODE_HOSTS)('repository access through $kind', ({ kind, start, sco
     expect(JSON.stringify(audit)).toContain('site_repository_set_up_at_forge');
   });
 
+  it('removes the key the site replaced when set up again, and leaves the repository’s other keys', async () => {
+    const path = `/api/v1/sites/${siteId}/repository`;
+    const [first] = peer.setUps;
+    expect(first!.body.title).toMatch(new RegExp(`\\(site ${siteId}\\)$`));
+    // A key someone added by hand (another machine's): not the site's to remove.
+    peer.setUps.push({
+      id: 1000,
+      repository: 'acme/shop',
+      kind: 'key',
+      body: { title: 'Deploys from the office', key: 'ssh-ed25519 AAAAC3NzaC1lZDI1NTE5AAAAIOffice office' },
+    });
+    const renewed = expectStatus(await owner.post(`${path}/deploy-key`), 200);
+    expectStatus(await owner.post(`${path}/forge-setup`, { provider: kind, repository: 'acme/shop' }), 200);
+    const keys = peer.setUps.filter((setUp) => setUp.kind === 'key');
+    expect(keys.map((key) => [key.body.title, Boolean(key.removed)])).toEqual([
+      [first!.body.title, true],
+      ['Deploys from the office', false],
+      [first!.body.title, false],
+    ]);
+    expect(keys[2]!.body.key).toBe(renewed.deployKey.publicKey);
+    expect(peer.setUps.filter((setUp) => setUp.kind === 'hook')).toHaveLength(1);
+  });
+
   it('refuses another repository than the site’s, and one the account may not administer, in the host’s words', async () => {
     const path = `/api/v1/sites/${siteId}/repository`;
     const other = await owner.post(`${path}/forge-setup`, { provider: kind, repository: 'acme/docs' });
@@ -131,7 +154,7 @@ describe.each(CODE_HOSTS)('repository access through $kind', ({ kind, start, sco
     const refused = await owner.post(`${path}/forge-setup`, { provider: kind, repository: 'other/readonly' });
     expect([refused.status, refused.body.code]).toEqual([422, 'CODE_HOST_REFUSED']);
     expect(refused.body.message).toContain('may not add');
-    expect(peer.setUps).toHaveLength(2);
+    expect(peer.setUps).toHaveLength(4);
   });
 
   it('renews an expired token with its refresh token where the host rotates them (GitLab, Gitea)', async () => {

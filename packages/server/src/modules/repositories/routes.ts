@@ -23,6 +23,12 @@ type SiteRow = Database['sites'];
 const webhookUrlOf = (config: Config, siteId: string) =>
   new URL(`/api/v1/sites/${siteId}/repository/webhook`, config.url).href;
 
+/**
+ * How the keys this site set up at a code host are told from others there, renamed or not: its
+ * id, which no other site of any installation shares (two sites may build one repository).
+ */
+const keyMarkOf = (siteId: string) => `(site ${siteId})`;
+
 function toRepository(config: Config, row: RepositoryRow): Repository {
   return {
     url: row.url,
@@ -216,7 +222,8 @@ function repositoryRoutes(parts: PartsOf<(typeof needs)[number]>) {
       webhookUrl: webhookUrlOf(parts.config, site.id),
       webhookSecret: sealer.open(row.webhook_secret_sealed),
       deployKey: row.deploy_key_public,
-      title: `Wharf: ${site.name}`,
+      title: `Wharf: ${site.name} ${keyMarkOf(site.id)}`,
+      keyMark: keyMarkOf(site.id),
     };
     await forge.guarded(
       (call) => forge.dialect.setUp(call, found.fullName, setup),

@@ -57,8 +57,8 @@ function AccountSetup({ site, repository, account }: { site: Site; repository: R
 
 /**
  * Settings › Repository: instead of pasting the deploy key and the webhook at the forge, Wharf
- * adds them with the user's account there (again after a key or secret is replaced: the hook is
- * brought up to date). Shown when this installation signs in with a code host.
+ * adds them with the user's account there (again after a key or secret is replaced: the replaced
+ * key is removed, the hook brought up to date). Shown when this installation signs in with a code host.
  */
 export function ForgeSetupCard({ site, repository }: { site: Site; repository: Repository }) {
   const accounts = useCodeHostAccounts();
@@ -75,7 +75,8 @@ export function ForgeSetupCard({ site, repository }: { site: Site; repository: R
         <Text size="sm" c="dimmed">
           Wharf adds the deploy key (read-only) and the webhook to the repository with your account there; on GitHub,
           builds then report statuses and comments with it unless a forge token is set below (GitLab’s and Gitea’s
-          account tokens expire: set a forge token there). Do it again after replacing the key or the webhook secret.
+          account tokens expire: set a forge token there). Do it again after replacing the key (the replaced key is
+          removed there) or the webhook secret.
         </Text>
         {relevant.map((account) => (
           <AccountSetup key={account.provider} site={site} repository={repository} account={account} />

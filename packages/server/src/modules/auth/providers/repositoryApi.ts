@@ -16,7 +16,7 @@ export class CodeHostAnswerError extends Error {
   }
 }
 
-type Method = 'GET' | 'POST' | 'PATCH' | 'PUT';
+type Method = 'GET' | 'POST' | 'PATCH' | 'PUT' | 'DELETE';
 
 export type RepositoryApiCall = <T>(method: Method, path: string, body?: Record<string, unknown>) => Promise<T>;
 
@@ -72,6 +72,11 @@ export interface RepositorySetup {
   deployKey: string;
   /** Names the key and the hook among others at the host. */
   title: string;
+  /**
+   * Ends the title of every key set up for this site, whatever the site was called then: a key so
+   * titled that is not `deployKey` is one the site replaced, and is removed.
+   */
+  keyMark: string;
 }
 
 /** How one code host lists an account's repositories and adds a webhook and a deploy key to one. */
@@ -117,6 +122,7 @@ const sameKey = (listed: string, ours: string) =>
 
 interface SetUpPaths {
   keys: string;
+  key(id: number): string;
   hooks: string;
   hook(id: number): string;
   hookUpdate: 'PATCH' | 'PUT';
@@ -126,6 +132,8 @@ interface SetUpPaths {
  * The deploy key and the webhook, each added once: a key the repository has already is left,
  * a hook already sending to the site's address is brought up to date (its secret, its events),
  * so setting up again after replacing the webhook secret mends the hook instead of adding one.
+ * The keys the site had before it renewed its own are removed once the new one is there: a
+ * replaced key must not keep its read access (it may be why the key was replaced).
  */
 async function setUpOnce(
   call: RepositoryApiCall,
@@ -133,8 +141,12 @@ async function setUpOnce(
   paths: SetUpPaths,
   bodies: { key: Record<string, unknown>; hook: Record<string, unknown> },
 ) {
-  const keys = await call<{ key: string }[]>('GET', paths.keys);
+  const keys = await call<{ id: number; key: string; title?: string }[]>('GET', paths.keys);
   if (!keys.some((listed) => sameKey(listed.key, setup.deployKey))) await call('POST', paths.keys, bodies.key);
+  for (const replaced of keys.filter(
+    (listed) => listed.title?.endsWith(setup.keyMark) && !sameKey(listed.key, setup.deployKey),
+  ))
+    await call('DELETE', paths.key(replaced.id));
   const hooks = await call<{ id: number; url?: string; config?: { url?: string } }[]>('GET', paths.hooks);
   const ours = hooks.find((hook) => (hook.config?.url ?? hook.url) === setup.webhookUrl);
   if (ours) await call(paths.hookUpdate, paths.hook(ours.id), bodies.hook);
@@ -151,6 +163,7 @@ function setUpGithubLike(
   const repository = `repos/${ownerAndName(fullName)}`;
   const paths: SetUpPaths = {
     keys: `${repository}/keys`,
+    key: (id) => `${repository}/keys/${id}`,
     hooks: `${repository}/hooks`,
     hook: (id) => `${repository}/hooks/${id}`,
     hookUpdate: 'PATCH',
@@ -234,6 +247,7 @@ const gitlab: RepositoryDialect = {
     const project = `projects/${encodeURIComponent(fullName)}`;
     const paths: SetUpPaths = {
       keys: `${project}/deploy_keys`,
+      key: (id) => `${project}/deploy_keys/${id}`,
       hooks: `${project}/hooks`,
       hook: (id) => `${project}/hooks/${id}`,
       hookUpdate: 'PUT',
