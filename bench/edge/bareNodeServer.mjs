@@ -9,7 +9,9 @@ import https from 'node:https';
 const [answersFile, port, workers, certFile, keyFile, ticketKeys] = process.argv.slice(2);
 
 if (cluster.isPrimary && Number(workers) > 0) {
-  // Same as Wharf's pool: node:cluster's default scheduling, the primary hands out connections.
+  // Same as Wharf's pool (cluster.ts): the workers take connections from the port themselves, as
+  // the kernel hands them out, rather than from the primary (node:cluster's default on Linux).
+  cluster.schedulingPolicy = cluster.SCHED_NONE;
   for (let i = 0; i < Number(workers); i++) cluster.fork();
   let listening = 0;
   cluster.on('listening', () => {

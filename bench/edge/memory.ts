@@ -1,4 +1,5 @@
 import { execFileSync } from 'node:child_process';
+import path from 'node:path';
 import v8 from 'node:v8';
 import { runInNewContext } from 'node:vm';
 import { openDb, RoutingTable } from '@wharf/server/testing';
@@ -8,14 +9,19 @@ export interface ProcessMemory {
   rssBytes: number;
 }
 
+/** Whether a process runs Node: this bench's own binary, or one named `node` on the PATH. */
+const isNode = (program = '') => program === process.execPath || path.basename(program) === 'node';
+
 /** Resident memory of a Node.js process and of its Node.js children (the workers of a clustered Wharf). */
 export function processTreeMemory(pid: number): ProcessMemory[] {
-  const out = execFileSync('ps', ['-e', '-o', 'pid=,ppid=,rss=,comm='], { encoding: 'utf8' });
+  // By the program, not the command name: Node 24 names its main thread `MainThread`, which is
+  // what `comm` shows, so counting `node` found no worker and the bench took Wharf for one process.
+  const out = execFileSync('ps', ['-e', '-o', 'pid=,ppid=,rss=,args='], { encoding: 'utf8' });
   return out
     .trim()
     .split('\n')
     .map((line) => line.trim().split(/\s+/))
-    .filter(([p, parent, , command]) => command === 'node' && (Number(p) === pid || Number(parent) === pid))
+    .filter(([p, parent, , program]) => isNode(program) && (Number(p) === pid || Number(parent) === pid))
     .map(([p, , rssKb]) => ({ pid: Number(p), rssBytes: Number(rssKb) * 1024 }));
 }
 
