@@ -1,8 +1,13 @@
-import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { mkdtemp, readFile, rm } from 'node:fs/promises';
+import os from 'node:os';
+import path from 'node:path';
+import { expectStatus } from '@wharf/server/testing';
+import { afterAll, beforeAll, beforeEach, describe, expect, it, onTestFinished } from 'vitest';
 import { runInProcess } from './inProcess.ts';
 import { type RecordingProxy, startRecordingProxy } from './recordingProxy.ts';
 import { siteFolder } from './siteFolder.ts';
 import { startUploadWorld, type UploadWorld } from './uploadWorld.ts';
+import { startWharf } from './wharfProcess.ts';
 
 let world: UploadWorld;
 let proxy: RecordingProxy;
@@ -64,5 +69,30 @@ describe('wharf upload when the connection dies after the server acted', () => {
     const result = await upload('deploy, finalise lost');
     expect(requestsTo('POST', /\/finalize$/).map((request) => request.cut ?? false)).toEqual([true, false]);
     expect(await releasesNamed('deploy, finalise lost')).toEqual([{ id: result.release._id }]);
+  });
+});
+
+describe('wharf login when the answer carrying its token was lost', () => {
+  it('gets the token on the retry of that same poll, and keeps one token', async () => {
+    const config = await mkdtemp(path.join(os.tmpdir(), 'wharf-config-'));
+    onTestFinished(() => rm(config, { recursive: true, force: true }));
+    const login = startWharf(['login', '--url', proxy.url, '--json'], { env: { XDG_CONFIG_HOME: config } });
+    const [, id] = await login.stderrMatch(/\/cli-login\/(\w+)\n/);
+    // Only the poll whose answer holds the token loses it: the server has marked it handed over.
+    proxy.cutAnswer = { method: 'POST', path: /\/token$/, holding: 'wharf_api_' };
+    expectStatus(await world.owner.post(`/api/v1/cli-logins/${id}/approve`), 200);
+    const run = await login.done;
+    expect(run.code).toBe(0);
+    const polls = requestsTo('POST', /\/token$/);
+    const cut = polls.findIndex((poll) => poll.cut);
+    expect(cut).toBeGreaterThanOrEqual(0);
+    // The retry carries the key of the poll it repeats; every poll before had a key of its own.
+    expect(polls[cut + 1]!.idempotencyKey).toBe(polls[cut]!.idempotencyKey);
+    expect(new Set(polls.slice(0, cut + 1).map((poll) => poll.idempotencyKey)).size).toBe(cut + 1);
+    const stored = JSON.parse(await readFile(path.join(config, 'wharf', 'credentials.json'), 'utf8'));
+    const tokens = expectStatus(await world.owner.get('/api/v1/api-tokens'), 200);
+    const made = tokens.filter((token: { name: string }) => token.name.startsWith('CLI on '));
+    expect(made).toHaveLength(1);
+    expect(stored.servers[proxy.url].tokenId).toBe(made[0]._id);
   });
 });

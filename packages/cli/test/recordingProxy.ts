@@ -31,9 +31,10 @@ export interface RecordingProxy {
   /**
    * Let the next request matching this through, wait for the server's answer (it has acted by
    * then), and cut the connection instead of passing the answer on: a network that died at the
-   * worst moment.
+   * worst moment. With `holding`, only an answer whose body holds that text is cut (the one poll
+   * that carries a token, say); the others pass.
    */
-  cutAnswer: { method: string; path: RegExp } | null;
+  cutAnswer: { method: string; path: RegExp; holding?: string } | null;
   close(): Promise<void>;
 }
 
@@ -92,10 +93,18 @@ export async function startRecordingProxy(target: string): Promise<RecordingProx
       (upstreamResponse) => {
         const cut = proxy.cutAnswer;
         if (cut && request.method === cut.method && cut.path.test(record.path)) {
-          proxy.cutAnswer = null;
-          record.cut = true;
-          upstreamResponse.resume();
-          return upstreamResponse.on('end', () => response.socket?.destroy());
+          const chunks: Buffer[] = [];
+          upstreamResponse.on('data', (chunk: Buffer) => chunks.push(chunk));
+          return upstreamResponse.on('end', () => {
+            const body = Buffer.concat(chunks);
+            if (cut.holding === undefined || body.includes(cut.holding)) {
+              proxy.cutAnswer = null;
+              record.cut = true;
+              return response.socket?.destroy();
+            }
+            response.writeHead(upstreamResponse.statusCode ?? 502, upstreamResponse.headers);
+            response.end(body);
+          });
         }
         response.writeHead(upstreamResponse.statusCode ?? 502, upstreamResponse.headers);
         upstreamResponse.pipe(response);

@@ -30,7 +30,15 @@ export function siteAndAccountCalls(connection: Connection) {
     listReleases: (siteId: string, query: { page: number; size: number; search?: string }) =>
       send({ route: api.listReleases, params: { siteId }, read: byContract(api.listReleases), query }),
     startCliLogin: (machine: string) => call(api.startCliLogin, {}, { machine }),
-    claimCliLogin: (cliLoginId: string, secret: string) => call(api.claimCliLogin, { cliLoginId }, { secret }),
+    // One Idempotency-Key on every try of a poll: the try after an answer lost on the way gets the token again.
+    claimCliLogin: (cliLoginId: string, secret: string) =>
+      send({
+        route: api.claimCliLogin,
+        params: { cliLoginId },
+        read: byContract(api.claimCliLogin),
+        body: json({ secret }),
+        idempotent: true,
+      }),
     getUser: () => call(api.getUser),
     getApiToken: (apiTokenId: string) => call(api.getApiToken, { apiTokenId }),
     deleteApiToken: (apiTokenId: string) => call(api.deleteApiToken, { apiTokenId }),

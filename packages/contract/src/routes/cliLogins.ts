@@ -53,7 +53,8 @@ export const claimCliLogin = route({
   path: '/api/v1/cli-logins/:cliLoginId/token',
   scope: null,
   auth: 'public',
-  summary: "The wharf command's poll, with the secret it started with: waiting, or its token (once)",
+  summary:
+    "The wharf command's poll, with the secret it started with: waiting, or its token (once; the poll that took it, sent again with its Idempotency-Key, gets it again until the request expires)",
   params: ids('cliLoginId'),
   body: claimCliLoginBody,
   response: cliLoginClaim,

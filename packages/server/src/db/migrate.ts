@@ -37,6 +37,7 @@ import * as buildVariables from './migrations/034_build_variables.ts';
 import { webhooks } from './migrations/035_webhooks.ts';
 import * as buildReports from './migrations/036_build_reports.ts';
 import * as repositoryAccess from './migrations/037_repository_access.ts';
+import * as cliLoginClaimKey from './migrations/038_cli_login_claim_key.ts';
 import type { Db } from './schema.ts';
 import { withSchemaIntrospection } from './schemaIntrospection.ts';
 import { mustBeStartable } from './startable.ts';
@@ -83,6 +84,7 @@ const migrationsWith = (sealer: () => Sealer): Record<string, Migration> => ({
   '035_webhooks': webhooks(sealer),
   '036_build_reports': buildReports,
   '037_repository_access': repositoryAccess,
+  '038_cli_login_claim_key': cliLoginClaimKey,
 });
 
 /**

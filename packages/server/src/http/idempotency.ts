@@ -75,6 +75,16 @@ async function claim(db: Db, caller: string, key: string, holder: string, runnin
   }
 }
 
+/** A request's `Idempotency-Key`: null without one, refused when it is not one. */
+export function idempotencyKeyOf(request: FastifyRequest): string | null {
+  const key = request.headers['idempotency-key'];
+  if (key === undefined) return null;
+  if (typeof key !== 'string' || !KEY_FORMAT.test(key)) {
+    throw httpError('IDEMPOTENCY_KEY_INVALID', 'The Idempotency-Key header must be 1 to 255 visible ASCII characters');
+  }
+  return key;
+}
+
 /**
  * Runs a request that creates something at most once per `Idempotency-Key`: a client whose
  * connection died after the server committed sends the same request again with the same key and
@@ -95,11 +105,8 @@ export async function withIdempotencyKey<T>(
   work: KeyedWork<T>,
 ): Promise<T> {
   const { request, reply } = context;
-  const key = request.headers['idempotency-key'];
-  if (key === undefined) return (await work.run()).answer;
-  if (typeof key !== 'string' || !KEY_FORMAT.test(key)) {
-    throw httpError('IDEMPOTENCY_KEY_INVALID', 'The Idempotency-Key header must be 1 to 255 visible ASCII characters');
-  }
+  const key = idempotencyKeyOf(request);
+  if (key === null) return (await work.run()).answer;
   const caller = callerOf(context.actor);
   // The route is part of the request: the same key on another route is another request.
   const fingerprintOf = (body: string) => sha256(`${request.method} ${request.url.split('?')[0]}\n${body}`);

@@ -56,6 +56,8 @@ export interface AccountTables {
     api_token_id: string | null;
     created_at: Iso;
     expires_at: Iso;
+    /** sha256 of the Idempotency-Key of the poll that took the token (038). */
+    claim_key_hash: string | null;
   };
   password_logins: { name: string; password_hash: string; created_at: Iso };
   sessions: { id_hash: string; user_id: string; identity_id: string | null; created_at: Iso; expires_at: Iso };

@@ -61,6 +61,30 @@ describe.each(databases)('sign-ins of the wharf command on $name', ({ postgres }
     expect(tokens.filter((t: { name: string }) => t.name === 'CLI on ada@laptop')).toHaveLength(1);
   });
 
+  it('hands the token again to the poll that took it, sent again with its Idempotency-Key, and to no other', async () => {
+    const login = await start('bob@desk');
+    expectStatus(await approve(owner, login), 200);
+    const keyed = (key: string, secret = login.secret) =>
+      cli.request('POST', `/api/v1/cli-logins/${login._id}/token`, { secret }, { 'idempotency-key': key });
+    const first = expectStatus(await keyed('poll-7'), 200);
+    expect(expectStatus(await keyed('poll-7'), 200)).toEqual(first);
+    for (const other of [await keyed('poll-8'), await poll(login, login.secret)])
+      expect([other.status, other.body.code]).toEqual([410, 'CLI_LOGIN_CLAIMED']);
+    expect((await keyed('poll-7', 'not-the-secret')).status).toBe(403);
+    expect((await keyed('two words', 'not-the-secret')).status).toBe(403);
+    const malformed = await keyed('two words');
+    expect([malformed.status, malformed.body.code]).toEqual([400, 'IDEMPOTENCY_KEY_INVALID']);
+    // Once the request has expired, not even that poll gets it.
+    await server.app.db
+      .updateTable('cli_logins')
+      .set({ expires_at: new Date(Date.now() - 1000).toISOString() })
+      .where('id', '=', login._id)
+      .execute();
+    expect((await keyed('poll-7')).status).toBe(410);
+    const tokens = expectStatus(await owner.get('/api/v1/api-tokens'), 200);
+    expect(tokens.filter((t: { name: string }) => t.name === 'CLI on bob@desk')).toHaveLength(1);
+  });
+
   it('is answered once: a second approval or a cancel after it is refused, and others do not see it', async () => {
     const login = await start();
     expectStatus(await approve(owner, login), 200);

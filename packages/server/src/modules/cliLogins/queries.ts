@@ -29,7 +29,7 @@ export async function moveCliLogin(
   db: Executor,
   id: string,
   from: CliLoginRow['state'],
-  to: Partial<Pick<CliLoginRow, 'state' | 'user_id' | 'api_token_id'>>,
+  to: Partial<Pick<CliLoginRow, 'state' | 'user_id' | 'api_token_id' | 'claim_key_hash'>>,
 ) {
   const result = await db
     .updateTable('cli_logins')

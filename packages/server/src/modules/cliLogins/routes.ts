@@ -4,6 +4,7 @@ import { userOf } from '../../access/rules.ts';
 import { feature } from '../../features/feature.ts';
 import type { PartsOf } from '../../features/parts.ts';
 import { httpError } from '../../http/errors.ts';
+import { idempotencyKeyOf } from '../../http/idempotency.ts';
 import { FailureLimiter } from '../../lib/rateLimit.ts';
 import { findCliLogin, toCliLogin } from './queries.ts';
 import { approveCliLogin, cancelCliLogin, claimCliLogin, startCliLogin } from './service.ts';
@@ -52,7 +53,9 @@ function cliLoginRoutes(parts: PartsOf<(typeof needs)[number]>) {
 
   parts.handle(api.cancelCliLogin, loginToAnswer, ({ login, userId }) => cancelCliLogin(db, login, userId));
 
-  parts.handle(api.claimCliLogin, namedLogin, ({ login, body }) => claimCliLogin(db, sealer, login, body.secret));
+  parts.handle(api.claimCliLogin, namedLogin, ({ login, body, request }) =>
+    claimCliLogin(db, sealer, login, { secret: body.secret, claimKeyOf: () => idempotencyKeyOf(request) }),
+  );
 }
 
 /** `wharf login`, approved in the console. */

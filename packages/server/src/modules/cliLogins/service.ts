@@ -35,6 +35,7 @@ export async function startCliLogin(
     state: 'pending',
     user_id: null,
     api_token_id: null,
+    claim_key_hash: null,
     created_at: new Date(created).toISOString(),
     expires_at: new Date(created + CLI_LOGIN_TTL_MINUTES * 60_000).toISOString(),
   };
@@ -93,10 +94,36 @@ function holdsSecret(row: CliLoginRow, secret: string) {
   return timingSafeEqual(Buffer.from(lookupHash(secret)), Buffer.from(row.secret_hash));
 }
 
-/** The CLI's poll: only with the secret it started with, and the token only once. */
-export async function claimCliLogin(db: Db, sealer: Sealer, row: CliLoginRow, secret: string): Promise<CliLoginClaim> {
+/** The token an approval made, to hand to the CLI. */
+async function approvedToken(db: Db, sealer: Sealer, row: CliLoginRow): Promise<CliLoginClaim> {
+  const token = await db
+    .selectFrom('api_tokens')
+    .selectAll()
+    .where('id', '=', row.api_token_id ?? '')
+    .executeTakeFirst();
+  if (!token) throw httpError('CLI_LOGIN_CANCELLED', 'The token of this sign-in was deleted in the console');
+  return { state: 'approved', token: toApiToken(sealer, token) };
+}
+
+/** Whether a poll is a retry of the one that took the token (its Idempotency-Key), while the request lasts. */
+const retriesTheClaim = (row: CliLoginRow, claimKey: string | null) =>
+  claimKey !== null && row.claim_key_hash === lookupHash(claimKey) && !isExpired(row);
+
+/**
+ * The CLI's poll: only with the secret it started with, and the token only once — to the poll that
+ * took it, whose answer may be lost on the way: that poll sent again with its Idempotency-Key gets
+ * the token again until the request expires; any other poll hears it was handed over.
+ */
+export async function claimCliLogin(
+  db: Db,
+  sealer: Sealer,
+  row: CliLoginRow,
+  /** The poll's Idempotency-Key, read (and refused when malformed) only once the secret is known good. */
+  { secret, claimKeyOf }: { secret: string; claimKeyOf: () => string | null },
+): Promise<CliLoginClaim> {
   if (!holdsSecret(row, secret))
     throw httpError('CLI_LOGIN_SECRET_WRONG', 'This is not the secret the sign-in was started with');
+  const claimKey = claimKeyOf();
   switch (row.state) {
     case 'pending':
       if (isExpired(row)) throw httpError('CLI_LOGIN_EXPIRED', 'Nobody approved the sign-in in time');
@@ -104,17 +131,13 @@ export async function claimCliLogin(db: Db, sealer: Sealer, row: CliLoginRow, se
     case 'cancelled':
       throw httpError('CLI_LOGIN_CANCELLED', 'The sign-in was cancelled in the console');
     case 'claimed':
+      if (retriesTheClaim(row, claimKey)) return approvedToken(db, sealer, row);
       throw httpError('CLI_LOGIN_CLAIMED', 'The token of this sign-in was handed over already');
     case 'approved': {
-      if (!(await moveCliLogin(db, row.id, 'approved', { state: 'claimed' })))
+      const claimed = { state: 'claimed' as const, claim_key_hash: claimKey === null ? null : lookupHash(claimKey) };
+      if (!(await moveCliLogin(db, row.id, 'approved', claimed)))
         throw httpError('CLI_LOGIN_CLAIMED', 'The token of this sign-in was handed over already');
-      const token = await db
-        .selectFrom('api_tokens')
-        .selectAll()
-        .where('id', '=', row.api_token_id ?? '')
-        .executeTakeFirst();
-      if (!token) throw httpError('CLI_LOGIN_CANCELLED', 'The token of this sign-in was deleted in the console');
-      return { state: 'approved', token: toApiToken(sealer, token) };
+      return approvedToken(db, sealer, row);
     }
   }
 }
