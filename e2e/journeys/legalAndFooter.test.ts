@@ -118,15 +118,26 @@ describeInBrowser('legal pages, footer, crash reports and the analytics notice',
     // until a send goes out, instead of waiting for it, and returns what the new sends carried.
     const flush = async () => {
       const before = sends.length;
+      let ticks = 0;
       await expect
         .poll(
           async () => {
             await page.clock.runFor(PAGE_VIEWS_FLUSH_MS);
+            ticks++;
             return sends.length;
           },
           { timeout: 20_000 },
         )
-        .toBeGreaterThan(before);
+        .toBeGreaterThan(before)
+        .catch(async (error: Error) => {
+          // What the page was at when nothing went out: its address and the opt-out it read.
+          const state = await page.evaluate(() => ({
+            path: document.location.pathname,
+            optOut: localStorage.getItem('wharf.analytics'),
+            at: new Date().toISOString(),
+          }));
+          throw new Error(`no send after ${ticks} flush intervals: ${JSON.stringify(state)}`, { cause: error });
+        });
       const fresh = sends.slice(before);
       await Promise.all(fresh.map((request) => request.response()));
       return fresh.flatMap((request) => request.postDataJSON().views);

@@ -15,4 +15,4 @@ declare function getComputedStyle(element: unknown): {
   textOverflow: string;
   whiteSpace: string;
 };
-declare const document: { dispatchEvent(event: Event): boolean };
+declare const document: { dispatchEvent(event: Event): boolean; location: { pathname: string } };
