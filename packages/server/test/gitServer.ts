@@ -77,6 +77,9 @@ function serveWithHttpBackend(
   backend.stdout.on('end', () => response.end());
 }
 
+/** A name the git server's certificate holds that never resolves (RFC 6761's `.invalid`). */
+export const UNRESOLVABLE_GIT_HOST = 'git.wharf.invalid';
+
 export interface GitServer {
   /** The clone URL of the repository, over HTTPS with a certificate `ca` signed. */
   url: string;
@@ -105,7 +108,8 @@ export async function startGitServer(name = 'site'): Promise<GitServer> {
   await run('git', ['init', '--quiet', '--bare', bare], { env: GIT_ENV });
   await run('git', ['init', '--quiet', work], { env: GIT_ENV });
   const authority = testAuthority();
-  const leaf = authority.issue(['127.0.0.1']);
+  // Also a name no resolver answers: a clone pinned to the checked address reaches it by that name.
+  const leaf = authority.issue(['127.0.0.1', UNRESOLVABLE_GIT_HOST]);
   const caFile = path.join(dir, 'ca.pem');
   await writeFile(caFile, authority.ca);
   const forge = new ForgeApiStandIn(() => `https://127.0.0.1:${port}`);

@@ -1,12 +1,16 @@
 import { mkdir, readFile, writeFile } from 'node:fs/promises';
+import { isIPv6 } from 'node:net';
 import path from 'node:path';
 import { rootCertificates } from 'node:tls';
 import type { BuildLog } from './buildLog.ts';
 import { runLogged, runQuietly } from './processes.ts';
+import { repositoryHost } from './repositoryAddress.ts';
 import { BuildStepFailed } from './stepFailed.ts';
 
 export interface CheckoutRequest {
   url: string;
+  /** The addresses the repository's host was checked at (`mustReachRepository`): git connects to these alone. */
+  addresses: readonly string[];
   gitBranch: string;
   /** The exact commit to build; without it, the branch's head now. */
   commit?: string;
@@ -33,12 +37,48 @@ export interface CheckedOut {
   knownHosts: string;
 }
 
+/** The host and port a clone URL connects to, as ssh and curl name them. */
+function endpointOf(url: string): { host: string; port: number; ssh: boolean } {
+  if (!url.includes('://')) return { host: repositoryHost(url), port: 22, ssh: true };
+  const parsed = new URL(url);
+  const ssh = parsed.protocol === 'ssh:';
+  return { host: repositoryHost(url), port: Number(parsed.port) || (ssh ? 22 : 443), ssh };
+}
+
+/**
+ * Where git connects: the checked addresses, whatever the name resolves to by then. Over SSH the
+ * first of them, with the host's keys still known by its name (as OpenSSH writes them, with the
+ * port when it is not 22); over HTTPS all of them, as curl's `--resolve` takes them.
+ */
+function pinnedTo(request: CheckoutRequest): { ssh: string[]; config: Record<string, string> } {
+  const { host, port, ssh } = endpointOf(request.url);
+  const [first] = request.addresses;
+  if (!first) throw new BuildStepFailed(`The repository's host ${host} has no address`);
+  if (ssh) {
+    const alias = port === 22 ? host : `[${host}]:${port}`;
+    return { ssh: [`-o HostName=${first}`, `-o HostKeyAlias=${alias}`], config: {} };
+  }
+  const listed = request.addresses.map((address) => (isIPv6(address) ? `[${address}]` : address)).join(',');
+  return {
+    ssh: [],
+    config: {
+      GIT_CONFIG_COUNT: '2',
+      GIT_CONFIG_KEY_0: 'http.curloptResolve',
+      GIT_CONFIG_VALUE_0: `${host}:${port}:${listed}`,
+      // A redirect names a host nobody checked: the forge's own address must be the one saved.
+      GIT_CONFIG_KEY_1: 'http.followRedirects',
+      GIT_CONFIG_VALUE_1: 'false',
+    },
+  };
+}
+
 /**
  * Git's environment for a checkout that reads nothing of this machine's git or ssh settings and
  * runs nothing of the repository's: no system or user configuration (so no filter, hook or
  * credential helper), no prompt, only the https and ssh transports (never `file` or `ext`, also
  * for anything a fetch might follow), and ssh with the deploy key alone, no agent, and the host
- * key an earlier clone learnt, or, on the first, the one the host shows (trust on first use).
+ * key an earlier clone learnt, or, on the first, the one the host shows (trust on first use). It
+ * connects to the addresses checked before (`pinnedTo`), and follows no redirect.
  */
 async function gitEnvironment(request: CheckoutRequest, knownHosts: string): Promise<NodeJS.ProcessEnv> {
   const home = path.join(request.workDir, 'home');
@@ -50,6 +90,7 @@ async function gitEnvironment(request: CheckoutRequest, knownHosts: string): Pro
     mode: 0o600,
   });
   if (request.knownHosts) await writeFile(knownHosts, request.knownHosts, { mode: 0o600 });
+  const pinned = pinnedTo(request);
   const roots = path.join(sshDir, 'roots.pem');
   await writeFile(roots, [...rootCertificates, ...request.extraCaCerts].join('\n'));
   const ssh = [
@@ -61,6 +102,7 @@ async function gitEnvironment(request: CheckoutRequest, knownHosts: string): Pro
     '-o BatchMode=yes',
     `-o StrictHostKeyChecking=${request.knownHosts ? 'yes' : 'accept-new'}`,
     `-o UserKnownHostsFile=${knownHosts}`,
+    ...pinned.ssh,
   ].join(' ');
   return {
     PATH: process.env.PATH,
@@ -74,6 +116,7 @@ async function gitEnvironment(request: CheckoutRequest, knownHosts: string): Pro
     GIT_SSL_CAINFO: roots,
     GIT_SSH_COMMAND: ssh,
     LANG: 'C.UTF-8',
+    ...pinned.config,
   };
 }
 

@@ -13,11 +13,13 @@ export function repositoryHost(url: string): string {
  * Refuses a repository whose host is, or resolves to, an address a tenant may not make Wharf
  * connect to (loopback, private networks, cloud metadata) unless the operator listed it in
  * `WHARF_BUILD_ALLOWED_PRIVATE`: a clone is a connection made on a tenant's behalf, as a hook is.
+ * Answers the addresses it checked: git connects to those (checkout.ts), never to what a second
+ * lookup of the name answers, which a name rebound between the two could point anywhere.
  */
-export async function mustReachRepository(guard: OutboundGuard, url: string) {
+export async function mustReachRepository(guard: OutboundGuard, url: string): Promise<string[]> {
   const host = repositoryHost(url);
-  await new Promise<void>((resolve, reject) => {
-    guard.lookup(host, { all: true }, (error) => {
+  return new Promise<string[]>((resolve, reject) => {
+    guard.lookup(host, { all: true }, (error, addresses) => {
       if (error instanceof OutboundRefused)
         reject(
           new BuildStepFailed(
@@ -25,7 +27,7 @@ export async function mustReachRepository(guard: OutboundGuard, url: string) {
           ),
         );
       else if (error) reject(new BuildStepFailed(`The repository's host ${host} could not be found: ${error.message}`));
-      else resolve();
+      else resolve(typeof addresses === 'string' ? [addresses] : addresses.map(({ address }) => address));
     });
   });
 }

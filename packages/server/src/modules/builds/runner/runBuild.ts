@@ -141,9 +141,10 @@ export async function runBuild(work: BuildWork, row: BuildRow, log: BuildLog, si
   const requested = readJson<ReleaseSource>(row.source);
 
   const checkout = await phases.run('clone', async () => {
-    await mustReachRepository(work.guard, repository.url);
+    const addresses = await mustReachRepository(work.guard, repository.url);
     const checkedOut = await checkOut({
       url: repository.url,
+      addresses,
       gitBranch: row.git_branch,
       commit: requested.commit,
       ...(row.fetch_ref ? { ref: row.fetch_ref } : {}),
