@@ -1,5 +1,5 @@
 import { mkdir, readFile, writeFile } from 'node:fs/promises';
-import { isIPv6 } from 'node:net';
+import { isIPv4, isIPv6 } from 'node:net';
 import path from 'node:path';
 import { rootCertificates } from 'node:tls';
 import type { BuildLog } from './buildLog.ts';
@@ -46,13 +46,15 @@ function endpointOf(url: string): { host: string; port: number; ssh: boolean } {
 }
 
 /**
- * Where git connects: the checked addresses, whatever the name resolves to by then. Over SSH the
- * first of them, with the host's keys still known by its name (as OpenSSH writes them, with the
- * port when it is not 22); over HTTPS all of them, as curl's `--resolve` takes them.
+ * Where git connects: the checked addresses, whatever the name resolves to by then. Over SSH one
+ * of them (ssh takes a single HostName, and no longer tries each address as it would a name's: an
+ * IPv4 one first, which every network routes), with the host's keys still known by its name (as
+ * OpenSSH writes them, with the port when it is not 22); over HTTPS all of them, as curl's
+ * `--resolve` takes them.
  */
 function pinnedTo(request: CheckoutRequest): { ssh: string[]; config: Record<string, string> } {
   const { host, port, ssh } = endpointOf(request.url);
-  const [first] = request.addresses;
+  const first = request.addresses.find((address) => isIPv4(address)) ?? request.addresses[0];
   if (!first) throw new BuildStepFailed(`The repository's host ${host} has no address`);
   if (ssh) {
     const alias = port === 22 ? host : `[${host}]:${port}`;
