@@ -8,7 +8,8 @@ import { newDeployKey } from '../../repositories/deployKey.ts';
 import type { BuildLog } from './buildLog.ts';
 import { type CheckoutRequest, checkOut } from './checkout.ts';
 
-if (!hasSshd()) console.warn('!! The pinned SSH checkout needs OpenSSH’s server (apt-get install openssh-server): SKIPPED');
+if (!hasSshd())
+  console.warn('!! The pinned SSH checkout needs OpenSSH’s server (apt-get install openssh-server): SKIPPED');
 
 /**
  * Git connects to the addresses the repository's host was checked at, never to what a second
