@@ -63,7 +63,9 @@ export async function startBenchServer(
   const port = await freePort();
   const url = `http://127.0.0.1:${port}`;
   // The server as `npm start` runs it: bundled, on plain Node.
-  const child = spawn(process.execPath, [...(process.env.BENCH_SERVER_ARGS?.split(' ') ?? []), await buildServer()], {
+  // BENCH_SERVER_MAIN: a bundle built from another commit, to compare two versions on one machine.
+  const main = process.env.BENCH_SERVER_MAIN || (await buildServer());
+  const child = spawn(process.execPath, [...(process.env.BENCH_SERVER_ARGS?.split(' ') ?? []), main], {
     env: {
       PATH: process.env.PATH,
       HOME: process.env.HOME,

@@ -94,8 +94,9 @@ export function installSecurityHeaders(fastify: FastifyInstance, config: Config)
   const pagePolicy = headersOf(helmetOptions(config, NONCE_MARK)).find(([name]) => name === 'content-security-policy');
   const [before, after] = (pagePolicy?.[1] ?? '').split(NONCE_MARK) as [string, string];
   pagePolicies.set(fastify, [before, after]);
-  fastify.addHook('onRequest', async (_request, reply) => {
+  fastify.addHook('onRequest', (_request, reply, done) => {
     const res = reply.raw;
     for (const [name, value] of headers) res.setHeader(name, value);
+    done();
   });
 }

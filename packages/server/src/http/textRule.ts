@@ -45,7 +45,8 @@ export function mustBeGoodText(value: unknown, field: string) {
  */
 function mustDecodeQuery(url: string) {
   const start = url.indexOf('?');
-  if (start === -1) return;
+  // Without a percent sign there is nothing to decode, and nothing that could fail to.
+  if (start === -1 || !url.includes('%', start)) return;
   for (const pair of url.slice(start + 1).split('&')) {
     try {
       decodeURIComponent(pair.replaceAll('+', ' '));
@@ -71,8 +72,13 @@ export const CONTRACT_ROUTE = 'wharfContractRoute';
 
 /** The same rule for the routes outside the contract (sign-in flows, the API reference, metrics). */
 export function checkUrlTextOfOtherRoutes(fastify: FastifyInstance) {
-  fastify.addHook('onRequest', async (request) => {
-    if ((request.routeOptions.config as unknown as Record<string, unknown>)[CONTRACT_ROUTE] !== true)
+  fastify.addHook('onRequest', (request, _reply, done) => {
+    if ((request.routeOptions.config as unknown as Record<string, unknown>)[CONTRACT_ROUTE] === true) return done();
+    try {
       mustHaveGoodUrlText(request);
+      done();
+    } catch (error) {
+      done(error as Error);
+    }
   });
 }

@@ -1,4 +1,5 @@
 import { type SelectQueryBuilder, sql } from 'kysely';
+import { isPostgres } from '../db/dialect.ts';
 import type { Database, Executor } from '../db/schema.ts';
 
 export interface Page {
@@ -87,6 +88,18 @@ export function pageIds<T extends keyof Database, O>(
   return order(withTotal as typeof query)
     .limit(size)
     .offset(offset) as unknown as SelectQueryBuilder<Database, T, O & { list_total: number | string | null }>;
+}
+
+/**
+ * Whether a page of a list is read with its rows in one pass over the list's index, rather than as
+ * a page of ids joined back to the table. SQLite looks a row up in the table only for a column the
+ * index lacks, never for the rows an OFFSET skips, so there the one pass is faster at every depth
+ * (bench/README, "A page in one pass"). PostgreSQL reads every row it skips from the table unless
+ * the page is found in the index alone, and a filtered list's window count would read every row the
+ * filter keeps: those page their ids first.
+ */
+export function pagesInOnePass(db: Executor, kept: KeptCount | undefined): boolean {
+  return kept !== undefined && !isPostgres(db);
 }
 
 /** The list's length from a page of `pageIds`, or counted apart when the page is past its end. */

@@ -19,9 +19,10 @@ export type SiteRequestTimer = (method: string | undefined, status: number, star
  * refuses a method it does not know.
  */
 export function timeApiRequests(fastify: FastifyInstance, metrics: NodeMetrics) {
-  fastify.addHook('onResponse', async (request, reply) => {
+  fastify.addHook('onResponse', (request, reply, done) => {
     const route = request.routeOptions.url ?? UNMATCHED;
     metrics.requests.observe(route, request.method, statusClass(reply.statusCode), reply.elapsedTime / 1000);
+    done();
   });
 }
 

@@ -1,13 +1,15 @@
 import { type HookContext, hookContexts, hookEventsByContext, hookRoutesByContext } from '@wharf/contract';
+import type { SelectQueryBuilder } from 'kysely';
 import { type Guard, param } from '../../access/guards.ts';
 import { userOf } from '../../access/rules.ts';
+import type { Database } from '../../db/schema.ts';
 import { feature } from '../../features/feature.ts';
 import type { PartsOf } from '../../features/parts.ts';
 import { httpError } from '../../http/errors.ts';
 import { enqueueJob } from '../../jobs/queue.ts';
 import { newId, now } from '../../lib/ids.ts';
 import { readJson } from '../../lib/json.ts';
-import { keptCount, offsetOf, pageIds, totalOf } from '../../lib/paging.ts';
+import { keptCount, offsetOf, pageIds, pagesInOnePass, totalOf } from '../../lib/paging.ts';
 import { hookContextRules } from './contexts.ts';
 import { startHookDeliveries } from './delivery/start.ts';
 import { createHook, deleteHook, findHook, toHook, updateHook } from './service.ts';
@@ -61,15 +63,19 @@ function bindHookRoutes(parts: PartsOf<'db' | 'handle' | 'hookOutbound' | 'jobs'
   parts.handle(routes.deliveries, ownHook, async ({ params, query }) => {
     const ids = db.selectFrom('hook_deliveries').select('hook_deliveries.id').where('hook_id', '=', params.hookId);
     const kept = { list: 'hook_deliveries', ownerId: params.hookId } as const;
-    const newestFirst = (q: typeof ids) => q.orderBy('date', 'desc').orderBy('id', 'desc');
-    const rows = await db
-      .selectFrom(pageIds(ids, { size: query.size, offset: offsetOf(query) }, newestFirst, kept).as('page'))
-      .innerJoin('hook_deliveries', 'hook_deliveries.id', 'page.id')
-      .selectAll('hook_deliveries')
-      .select('page.list_total')
-      .orderBy('hook_deliveries.date', 'desc')
-      .orderBy('hook_deliveries.id', 'desc')
-      .execute();
+    const newestFirst = <Q extends SelectQueryBuilder<Database, 'hook_deliveries', object>>(q: Q) =>
+      q.orderBy('date', 'desc').orderBy('id', 'desc') as Q;
+    const window = { size: query.size, offset: offsetOf(query) };
+    const rows = pagesInOnePass(db, kept)
+      ? await pageIds(ids.clearSelect().selectAll('hook_deliveries'), window, newestFirst, kept).execute()
+      : await db
+          .selectFrom(pageIds(ids, window, newestFirst, kept).as('page'))
+          .innerJoin('hook_deliveries', 'hook_deliveries.id', 'page.id')
+          .selectAll('hook_deliveries')
+          .select('page.list_total')
+          .orderBy('hook_deliveries.date', 'desc')
+          .orderBy('hook_deliveries.id', 'desc')
+          .execute();
     const items = rows.map((row) => ({
       _id: row.id,
       success: row.success === 1,

@@ -6,7 +6,16 @@ import { reusableQuery } from '../../db/reusableQuery.ts';
 import type { Database, Executor } from '../../db/schema.ts';
 import { httpError } from '../../http/errors.ts';
 import { readJson } from '../../lib/json.ts';
-import { countOf, type KeptCount, keptCount, offsetOf, type Page, pageIds, totalOf } from '../../lib/paging.ts';
+import {
+  countOf,
+  type KeptCount,
+  keptCount,
+  offsetOf,
+  type Page,
+  pageIds,
+  pagesInOnePass,
+  totalOf,
+} from '../../lib/paging.ts';
 import { type BranchSite, branchAddress, releaseUrl } from '../../lib/urls.ts';
 import { formsOfReleases } from '../forms/queries.ts';
 import { releasesOfSiteNamed } from './nameSearch.ts';
@@ -133,13 +142,17 @@ function releaseIds(db: Executor, siteId: string, filter: { search?: string; bra
   return ids;
 }
 
-/** One statement for a page of releases (found in the site's index alone) and the list's length. */
+/** One statement for a page of releases (found in the site's index) and the list's length. */
 function releasePage(
   db: Executor,
   ids: ReturnType<typeof releaseIds>,
   window: { size: number; offset: number },
   kept?: KeptCount,
 ) {
+  if (pagesInOnePass(db, kept)) {
+    const rows = ids.clearSelect().select(RELEASE_COLUMNS.map((column) => `releases.${column}` as const));
+    return pageIds(rows, window, newestFirst, kept);
+  }
   return db
     .selectFrom(pageIds(ids, window, newestFirst, kept).as('page'))
     .innerJoin('releases', 'releases.id', 'page.id')
