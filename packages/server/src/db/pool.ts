@@ -1,5 +1,6 @@
 import type { PostgresCursor, PostgresPool, PostgresPoolClient, PostgresQueryResult } from 'kysely';
 import pg from 'pg';
+import { runStatement } from './preparedStatements.ts';
 import { asDatabaseFailure } from './unavailable.ts';
 
 /**
@@ -51,7 +52,7 @@ function reportingQueries(client: pg.PoolClient): PostgresPoolClient['query'] {
   function query(text: string | PostgresCursor<unknown>, parameters: readonly unknown[] = []): unknown {
     // A cursor reports its failures as it reads; Wharf gives Kysely none to stream with.
     if (typeof text !== 'string') return client.query(text as unknown as pg.Submittable);
-    return client.query(text, [...parameters]).catch(rethrow);
+    return runStatement(client, text, [...parameters]).catch(rethrow);
   }
   return query;
 }

@@ -1,4 +1,6 @@
 import type { Compilable, CompiledQuery } from 'kysely';
+import { isPostgres } from './dialect.ts';
+import { prepareOnEachConnection } from './preparedStatements.ts';
 import type { Executor } from './schema.ts';
 
 type Value = string | number;
@@ -20,6 +22,7 @@ function compileWithSlots<Args extends Value[], Row>(
   const slots = Array.from({ length: arity }, (_, index) => slotOf(index));
   // A slot stands in for a number too (a limit, an offset): it is only ever a parameter's value.
   const query = build(db, ...(slots as unknown as Args)).compile();
+  if (isPostgres(db)) prepareOnEachConnection(query.sql);
   const argumentAt = query.parameters.map((value) => slots.indexOf(value as string));
   for (let index = 0; index < arity; index++) {
     if (!argumentAt.includes(index)) throw new Error(`Argument ${index} is not a value of the query: ${query.sql}`);
@@ -32,7 +35,8 @@ function compileWithSlots<Args extends Value[], Row>(
  * list's page), built and compiled once for each database and then run with each request's
  * values: building and compiling a Kysely query took more CPU than SQLite took to run it
  * (bench/README, "Where a releases page's time goes"). Only values may vary, never the query's
- * shape. Answers the rows.
+ * shape. On PostgreSQL each is also prepared once on each connection (preparedStatements.ts).
+ * Answers the rows.
  */
 export function reusableQuery<Args extends Value[], Row>(build: (db: Executor, ...args: Args) => Compilable<Row>) {
   const compiled = new WeakMap<Executor, Compiled<Row>>();
