@@ -16,6 +16,8 @@ export interface ProcessRow {
   one: WrkResult;
   many: WrkResult;
   bare: WrkResult;
+  /** The bare server in one process: how far a second process can take even it on this machine. */
+  bareOne: WrkResult;
 }
 
 /** The processes Wharf runs by default, and the bare server too: one per CPU. */
@@ -34,10 +36,10 @@ async function measure(load: Load, port: number, cases: Case[], cookie: string) 
   return results;
 }
 
-/** bench/api/bare.ts on `port` with N processes, until it answers; answers how to stop it. */
-async function startBare(port: number, env: Record<string, string>) {
+/** bench/api/bare.ts on `port` with `processes` processes, until it answers; answers how to stop it. */
+async function startBare(port: number, env: Record<string, string>, processes: number) {
   const child = spawn(process.execPath, ['--import', 'tsx', path.join(import.meta.dirname, 'bare.ts')], {
-    env: { ...process.env, ...env, BARE_PORT: String(port), BARE_PROCESSES: String(PROCESSES) },
+    env: { ...process.env, ...env, BARE_PORT: String(port), BARE_PROCESSES: String(processes) },
     stdio: ['ignore', 'inherit', 'inherit'],
     detached: true,
   });
@@ -57,8 +59,10 @@ async function startBare(port: number, env: Record<string, string>) {
 
 /**
  * The same cases, one after another on the same data: Wharf with PROCESSES workers (the server
- * the bench started), Wharf in one process, and the bare server with PROCESSES processes. The
- * bench's server is left stopped; its data stays for the caller to remove.
+ * the bench started), Wharf in one process, and the bare server with PROCESSES processes and
+ * then one: what a second process gives the bare server is what this machine lets a second
+ * process give at all, with wrk on the same CPUs. The bench's server is left stopped; its data
+ * stays for the caller to remove.
  */
 export async function compareProcesses(
   server: BenchServer,
@@ -73,25 +77,30 @@ export async function compareProcesses(
   const alone = await startBenchServer({ ...started.serverEnv, WHARF_WORKERS: '1' }, { dataDir: server.dataDir });
   const one = await measure(load, Number(new URL(alone.url).port), cases, cookie);
   await alone.stop();
-  const stopBare = await startBare(port, started.bareEnv);
-  try {
-    const bare = await measure(load, port, cases, cookie);
-    return cases.map(({ label }, i) => ({ label, one: one[i]!, many: many[i]!, bare: bare[i]! }));
-  } finally {
-    stopBare();
-  }
+  const bareWith = async (processes: number) => {
+    const stopBare = await startBare(port, started.bareEnv, processes);
+    try {
+      return await measure(load, port, cases, cookie);
+    } finally {
+      stopBare();
+    }
+  };
+  const bare = await bareWith(PROCESSES);
+  const bareOne = await bareWith(1);
+  return cases.map(({ label }, i) => ({ label, one: one[i]!, many: many[i]!, bare: bare[i]!, bareOne: bareOne[i]! }));
 }
 
 /** Issue 30's targets: 1.7× from a second process, and at least 0.7× a bare Fastify on the same queries. */
 export function processTable(rows: ProcessRow[]) {
   const rate = (result: WrkResult) => Math.round(result.requestsPerSecond).toLocaleString('en-US');
-  const cells = rows.map(({ label, one, many, bare }) => [
+  const cells = rows.map(({ label, one, many, bare, bareOne }) => [
     label,
     `${rate(one)} / ${one.p99Ms.toFixed(1)}`,
     `${rate(many)} / ${many.p99Ms.toFixed(1)}`,
     `${(many.requestsPerSecond / one.requestsPerSecond).toFixed(2)}×`,
     `${rate(bare)} / ${bare.p99Ms.toFixed(1)}`,
     `${(many.requestsPerSecond / bare.requestsPerSecond).toFixed(2)}×`,
+    `${(bare.requestsPerSecond / bareOne.requestsPerSecond).toFixed(2)}×`,
   ]);
   const header = [
     'request',
@@ -100,6 +109,7 @@ export function processTable(rows: ProcessRow[]) {
     `${PROCESSES} vs 1`,
     `bare Fastify, ${PROCESSES} processes`,
     'Wharf/bare',
+    `bare, ${PROCESSES} vs 1`,
   ];
   const widths = header.map((title, i) => Math.max(title.length, ...cells.map((row) => row[i]!.length)));
   const line = (row: string[]) =>
