@@ -27,11 +27,19 @@ export type PathParams = Readonly<Record<string, string | undefined>>;
 /** A path parameter as sent; an absent one names nothing. */
 export const param = (params: PathParams, name: string) => params[name] ?? '';
 
+/**
+ * Marks a guard whose route answers every caller alike: the caller is then not even looked up (no
+ * session read, no token hashed), which is most of what such a route costs.
+ */
+export const ANSWERS_ALIKE = Symbol('answers every caller alike');
+
 /** The guards most routes use, by the role they ask for, over one database. */
 export function accessGuards(db: Db) {
   return {
     /** Anybody, signed in or not (the route's `auth` already said who may call at all). */
     anyone: (async () => ({})) as Guard<object>,
+    /** Anybody, on a public route whose answer is the same whoever calls. */
+    everyone: Object.assign((async () => ({})) as Guard<object>, { [ANSWERS_ALIKE]: true }),
     /** A person: a session or their API token. */
     person: (async (actor) => ({ userId: userOf(actor) })) as Guard<{ userId: string }>,
     orgMember: (async (actor, params) => ({

@@ -2,7 +2,7 @@ import { noContent, type Route } from '@wharf/contract';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import type { z } from 'zod';
 import { type Actor, anonymous, resolveActor } from '../access/actor.ts';
-import type { Guard, PathParams } from '../access/guards.ts';
+import { ANSWERS_ALIKE, type Guard, type PathParams } from '../access/guards.ts';
 import type { UploadTimeouts } from '../config/types.ts';
 import type { Db } from '../db/schema.ts';
 import { trackEvents } from '../events/outbox.ts';
@@ -99,6 +99,9 @@ export function bindRoute<R extends AnyRoute, T extends object>(
   uploadTimeouts: UploadTimeouts,
 ) {
   const takesFiles = Boolean(route.multipart || route.binaryBody);
+  const answersAlike = ANSWERS_ALIKE in guard;
+  if (answersAlike && route.auth !== 'public')
+    throw new Error(`${route.path} is not public: its callers must be looked up`);
   const hasResponseBody = (route.response as z.ZodType) !== noContent;
   fastify.route({
     method: route.method.toUpperCase() as 'GET',
@@ -114,8 +117,9 @@ export function bindRoute<R extends AnyRoute, T extends object>(
     onRequest: async (request, reply) => {
       // From the first moment: a client that stalls while it is being admitted is still stalling.
       if (takesFiles) watchUploadBody(request, reply, uploadTimeouts);
-      const actor =
-        route.auth === 'public'
+      const actor = answersAlike
+        ? anonymous
+        : route.auth === 'public'
           ? await resolveActor(db, request).catch(() => anonymous)
           : await resolveActor(db, request);
       admit(route, actor, request.params as PathParams);

@@ -22,7 +22,7 @@ function authRoutes(parts: PartsOf<(typeof needs)[number]>) {
   const guesses = new GuessThrottle(parts.counters, 'sign-ins');
   const passwordsOn = async () => signIn.passwords && (await hasPasswordLogins(parts));
 
-  parts.handle(api.getAuthMethods, parts.access.anyone, async () => signInMethods(signIn, await passwordsOn()));
+  parts.handle(api.getAuthMethods, parts.access.everyone, async () => signInMethods(signIn, await passwordsOn()));
 
   parts.handle(api.signInInMemory, parts.access.anyone, async ({ body, request, reply }) => {
     if (!signIn.passwords)

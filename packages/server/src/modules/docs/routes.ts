@@ -43,9 +43,9 @@ const needs = ['access', 'fastify', 'handle'] as const;
  */
 function docsRoutes(parts: PartsOf<(typeof needs)[number]>) {
   const document = openApiDocument(API_VERSION);
-  parts.handle(api.getOpenApi, parts.access.anyone, () => document);
+  parts.handle(api.getOpenApi, parts.access.everyone, () => document);
   const releaseConfigSchema = releaseConfigJsonSchema();
-  parts.handle(api.getReleaseConfigSchema, parts.access.anyone, () => releaseConfigSchema);
+  parts.handle(api.getReleaseConfigSchema, parts.access.everyone, () => releaseConfigSchema);
 
   parts.fastify.get('/api/docs', (_request, reply) => reply.redirect('/api/docs/'));
   parts.fastify.get('/api/docs/', (_request, reply) => reply.type('text/html; charset=utf-8').send(page));

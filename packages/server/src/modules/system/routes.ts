@@ -8,9 +8,9 @@ const needs = ['access', 'config', 'handle'] as const;
 function systemRoutes(parts: PartsOf<(typeof needs)[number]>) {
   const { config } = parts;
 
-  parts.handle(api.getSystemInfo, parts.access.anyone, () => ({ version: API_VERSION }));
+  parts.handle(api.getSystemInfo, parts.access.everyone, () => ({ version: API_VERSION }));
 
-  parts.handle(api.getSystemEnv, parts.access.anyone, () => ({
+  parts.handle(api.getSystemEnv, parts.access.everyone, () => ({
     url: config.url.origin,
     sitesUrl: config.sitesUrl.origin,
     version: API_VERSION,
