@@ -47,6 +47,7 @@ export async function addSites(dataDir: string, bench: BenchSite, count: number)
       password_version: null,
       keep_releases_days: 30,
       keep_releases_count: 100,
+      forms_revision: 0,
     });
     for (const [b, name] of BRANCHES.entries()) {
       branches.push({

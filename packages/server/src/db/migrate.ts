@@ -38,6 +38,7 @@ import { webhooks } from './migrations/035_webhooks.ts';
 import * as buildReports from './migrations/036_build_reports.ts';
 import * as repositoryAccess from './migrations/037_repository_access.ts';
 import * as cliLoginClaimKey from './migrations/038_cli_login_claim_key.ts';
+import * as siteFormsRevision from './migrations/039_site_forms_revision.ts';
 import type { Db } from './schema.ts';
 import { withSchemaIntrospection } from './schemaIntrospection.ts';
 import { mustBeStartable } from './startable.ts';
@@ -85,6 +86,7 @@ const migrationsWith = (sealer: () => Sealer): Record<string, Migration> => ({
   '036_build_reports': buildReports,
   '037_repository_access': repositoryAccess,
   '038_cli_login_claim_key': cliLoginClaimKey,
+  '039_site_forms_revision': siteFormsRevision,
 });
 
 /**

@@ -34,6 +34,8 @@ export interface SiteTables {
     keep_releases_days: number | null;
     keep_releases_count: number | null;
     created_at: Iso;
+    /** Counted up by triggers whenever the site's forms change (migration 039). */
+    forms_revision: number;
   };
   /** Sites' claims of custom domains: several per name until one is verified (see migration 022). */
   domain_claims: {

@@ -47,6 +47,14 @@ describe.each(databases)('forms of a site on $name', ({ postgres }) => {
 
   const siteForms = async () =>
     expectStatus(await owner.get(`/api/v1/sites/${world.site._id}/forms`), 200) as SiteForm[];
+  /** The forms the releases list shows for the release a branch serves (the list keeps a site's forms in memory). */
+  const listedForms = async (branch: string) => {
+    const { items } = expectStatus(await owner.get(`/api/v1/sites/${world.site._id}/releases?size=50`), 200) as {
+      items: Release[];
+    };
+    const served = items.find((item) => item.branches.some((serving) => serving.name === branch));
+    return served?.forms.map((form) => form.name);
+  };
   const submissions = async (query = '') =>
     (
       expectStatus(await owner.get(`/api/v1/sites/${world.site._id}/submissions?size=50&${query}`), 200) as {
@@ -194,7 +202,10 @@ describe.each(databases)('forms of a site on $name', ({ postgres }) => {
     const previewId = preview.deployedBranches[0]!._id;
     const forms = (await siteForms()).map(({ detected: _d, ...form }) => form);
     const narrowed = forms.map((form) => (form.name === 'join' ? { ...form, branches: [previewId] } : form));
+    expect(await listedForms('main')).toContain('join');
     expectStatus(await owner.put(`/api/v1/sites/${world.site._id}/forms`, { forms: narrowed }), 200);
+    expect(await listedForms('main')).not.toContain('join');
+    expect(await listedForms('preview')).toContain('join');
     expect((await post('/.wharf/forms/join', 'a=1')).status).toBe(404);
     expect((await post('/.wharf/forms/join', 'a=2', 'preview')).status).toBe(303);
     const mainForms = expectStatus(
@@ -207,6 +218,7 @@ describe.each(databases)('forms of a site on $name', ({ postgres }) => {
     const after = expectStatus(await owner.put(`/api/v1/releases/${preview._id}/forms`, { forms: seen }), 200);
     expect(after.forms.map((form: { name: string }) => form.name)).toEqual(['contact', 'newsletter', 'quote']);
     expect((await siteForms()).map((form) => form.name)).toEqual(['contact', 'newsletter', 'quote']);
+    expect(await listedForms('preview')).toEqual(['contact', 'newsletter', 'quote']);
   });
 
   it('refuses a narrowing to no branch or to a branch of another site, and forgets a deleted branch', async () => {

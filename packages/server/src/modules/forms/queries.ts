@@ -60,9 +60,42 @@ export async function findBranchForm(db: Executor, siteId: string, branchId: str
   return row && seenBy(row, [branchId]) ? definitionOf(row) : undefined;
 }
 
-/** The forms of each release, as the branches serving it see them; a release none serves sees the site-wide ones. */
-export async function formsOfReleases(db: Executor, siteId: string, servedBy: Map<string, string[]>) {
-  const rows = await siteFormRows(db, siteId);
+/** Sites' forms as this process last read them, by the revision they were read at (the newest sites kept). */
+const formsAtRevision = new Map<string, { revision: number; rows: SiteFormRow[] }>();
+const SITES_KEPT = 1_000;
+
+/**
+ * A site's forms, read from the database only when this process does not hold them at the
+ * revision the caller's site row carries. Triggers count `forms_revision` up in the transaction
+ * that changes a site's forms (migration 039), so a site row read after it commits names a
+ * revision the old forms are not kept under. Rows read inside a transaction are neither kept nor
+ * taken from here: what it changed may never commit.
+ */
+async function siteFormRowsAt(db: Executor, site: { id: string; forms_revision: number }) {
+  if (db.isTransaction) return siteFormRows(db, site.id);
+  const kept = formsAtRevision.get(site.id);
+  if (kept?.revision === site.forms_revision) return kept.rows;
+  // Read after the site row: these rows are of its revision or newer, never older.
+  const rows = await siteFormRows(db, site.id);
+  formsAtRevision.delete(site.id);
+  formsAtRevision.set(site.id, { revision: site.forms_revision, rows });
+  if (formsAtRevision.size > SITES_KEPT) formsAtRevision.delete(formsAtRevision.keys().next().value!);
+  return rows;
+}
+
+/**
+ * The forms of each release, as the branches serving it see them; a release none serves sees the
+ * site-wide ones. A site row with its `forms_revision` lets the forms come from this process's memory.
+ */
+export async function formsOfReleases(
+  db: Executor,
+  site: { id: string; forms_revision?: number },
+  servedBy: Map<string, string[]>,
+) {
+  const { forms_revision: revision } = site;
+  const rows = await (revision === undefined
+    ? siteFormRows(db, site.id)
+    : siteFormRowsAt(db, { ...site, forms_revision: revision }));
   return (releaseId: string): Form[] => {
     const branchIds = servedBy.get(releaseId) ?? [];
     return rows.filter((row) => seenBy(row, branchIds)).map(definitionOf);

@@ -60,12 +60,12 @@ const branchesServing = reusableQuery((db, releaseIdsJson: string) =>
 type ServingBranch = Awaited<ReturnType<typeof branchesServing>>[number];
 
 /** The branches and forms of releases of one site: forms belong to the site, each release sees them through its branches. */
-async function servingOf(db: Executor, siteId: string, releaseIds: string[]) {
+async function servingOf(db: Executor, site: { id: string; forms_revision?: number }, releaseIds: string[]) {
   const branches = await branchesServing(db, JSON.stringify(releaseIds));
   const servedBy = new Map<string, string[]>();
   for (const branch of branches)
     servedBy.set(branch.release_id!, [...(servedBy.get(branch.release_id!) ?? []), branch.id]);
-  return { branches, formsOf: await formsOfReleases(db, siteId, servedBy) };
+  return { branches, formsOf: await formsOfReleases(db, site, servedBy) };
 }
 
 function toRelease(
@@ -112,7 +112,7 @@ export async function toReleases(
   if (rows.length === 0) return [];
   const serving = await servingOf(
     db,
-    rows[0]!.site_id,
+    { id: rows[0]!.site_id },
     rows.map((row) => row.id),
   );
   return rows.map((row) => toRelease(config, site, row, serving));
@@ -170,7 +170,7 @@ const newestReleases = reusableQuery((db, siteId: string, size: number, offset: 
 export async function listReleases(
   db: Executor,
   config: Config,
-  site: BranchSite & { id: string },
+  site: BranchSite & { id: string; forms_revision: number },
   filter: { search?: string; branch?: string },
   page: Page,
 ) {
@@ -186,7 +186,7 @@ export async function listReleases(
   // Then the branches serving the page's releases.
   const serving = await servingOf(
     db,
-    site.id,
+    site,
     rows.map((row) => row.id),
   );
   const items = rows.map((row) => toRelease(config, site, row, serving));

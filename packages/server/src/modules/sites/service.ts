@@ -57,6 +57,7 @@ export async function createSite(
         domains: '[]',
         headers: '[]',
         created_at: createdAt,
+        forms_revision: 0,
       })
       .execute();
     await trx
