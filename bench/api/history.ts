@@ -56,6 +56,12 @@ export async function siteWithHistory(
   const org = expectStatus(await client.post('/api/v1/orgs', { name: 'Bench' }), 200);
   const team = expectStatus(await client.post(`/api/v1/orgs/${org._id}/teams`, { name: 'Web' }), 200);
   const site = expectStatus(await client.post(`/api/v1/teams/${team._id}/sites`, { name: 'bench-history' }), 200);
+  // Kept whole: a server started again on this data (the processes table's) would otherwise delete,
+  // as it starts, every release past the default limits, and measure an empty list.
+  expectStatus(
+    await client.put(`/api/v1/sites/${site._id}/retention`, { keepReleasesDays: null, keepReleasesCount: null }),
+    200,
+  );
   const hook = expectStatus(
     await client.post(`/api/v1/sites/${site._id}/hooks`, {
       type: 'email',

@@ -23,9 +23,26 @@ export interface ProcessRow {
 /** The processes Wharf runs by default, and the bare server too: one per CPU. */
 export const PROCESSES = os.availableParallelism();
 
-async function measure(load: Load, port: number, cases: Case[], cookie: string) {
+/** A list's length as the server answers it (null for an answer that is no list). */
+async function listLength(port: number, target: string, cookie: string) {
+  const answer = await fetch(`http://127.0.0.1:${port}${target}`, { headers: { cookie } });
+  if (!answer.ok) throw new Error(`${target} answered ${answer.status}`);
+  const body = (await answer.json()) as { count?: unknown };
+  return typeof body.count === 'number' ? body.count : null;
+}
+
+/**
+ * Measures each case on `port`. Every setup must answer the same list as the first (`lengths`, by
+ * case): a server started again on the data once deleted the history as it started (its
+ * retention), and an empty list was measured against a full one.
+ */
+async function measure(load: Load, port: number, cases: Case[], cookie: string, lengths: Map<string, number | null>) {
   const results: WrkResult[] = [];
   for (const { label, path: target } of cases) {
+    const length = await listLength(port, target, cookie);
+    if (!lengths.has(label)) lengths.set(label, length);
+    if (lengths.get(label) !== length)
+      throw new Error(`${label}: this setup answers a list of ${length}, the first one ${lengths.get(label)}`);
     await runWrk({ ...load, seconds: 2 }, port, target, { cookie });
     const result = await runWrk(load, port, target, { cookie });
     if (result.failures > 0) throw new Error(`${label}: ${result.failures} failures\n${result.output}`);
@@ -72,15 +89,16 @@ export async function compareProcesses(
   cookie: string,
 ): Promise<ProcessRow[]> {
   const port = Number(new URL(server.url).port);
-  const many = await measure(load, port, cases, cookie);
+  const lengths = new Map<string, number | null>();
+  const many = await measure(load, port, cases, cookie, lengths);
   await server.stop();
   const alone = await startBenchServer({ ...started.serverEnv, WHARF_WORKERS: '1' }, { dataDir: server.dataDir });
-  const one = await measure(load, Number(new URL(alone.url).port), cases, cookie);
+  const one = await measure(load, Number(new URL(alone.url).port), cases, cookie, lengths);
   await alone.stop();
   const bareWith = async (processes: number) => {
     const stopBare = await startBare(port, started.bareEnv, processes);
     try {
-      return await measure(load, port, cases, cookie);
+      return await measure(load, port, cases, cookie, lengths);
     } finally {
       stopBare();
     }
