@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { emptyDatabases } from '../../../test/emptyDb.ts';
 import { databases } from '../../../test/harness.ts';
+import { olderSiteRow } from '../../../test/migrationRows.ts';
 import { Sealer } from '../../lib/secrets.ts';
 import { listSiteForms } from '../../modules/forms/queries.ts';
 import { migrate } from '../migrate.ts';
@@ -8,26 +9,6 @@ import type { Database } from '../schema.ts';
 
 const sealer = () => new Sealer('the installation secret');
 const CREATED = '2024-05-01T10:00:00.000Z';
-
-const site = (id: string, mainBranchId: string) => ({
-  id,
-  org_id: 'o1',
-  team_id: 't1',
-  name: id,
-  color: '#000000',
-  logo_type: null,
-  logo_version: null,
-  main_branch_id: mainBranchId,
-  spa: 0,
-  pretty_urls: 1,
-  password_hash: null,
-  password_version: null,
-  domains: '[]',
-  headers: '[]',
-  keep_releases_days: null,
-  keep_releases_count: null,
-  created_at: CREATED,
-});
 
 const branch = (id: string, siteId: string, releaseId: string | null) => ({
   id,
@@ -66,8 +47,7 @@ for (const database of databases) {
       await migrate(db, sealer, '020_installation');
       await db
         .insertInto('sites')
-        // Typed for today's schema; at 020 the table has no forms_revision yet.
-        .values([site('s1', 'main'), site('s2', 'other')] as never)
+        .values([olderSiteRow('s1', 'main'), olderSiteRow('s2', 'other')] as never)
         .execute();
       await db
         .insertInto('branches')

@@ -1,31 +1,12 @@
 import { describe, expect, it } from 'vitest';
 import { emptyDatabases } from '../../../test/emptyDb.ts';
 import { databases } from '../../../test/harness.ts';
+import { olderSiteRow } from '../../../test/migrationRows.ts';
 import { Sealer } from '../../lib/secrets.ts';
 import { migrate } from '../migrate.ts';
 import type { Db } from '../schema.ts';
 
 const sealer = () => new Sealer('the installation secret');
-
-const site = (id: string) => ({
-  id,
-  org_id: 'o1',
-  team_id: 't1',
-  name: id,
-  color: '#000000',
-  logo_type: null,
-  logo_version: null,
-  main_branch_id: `${id}-main`,
-  spa: 0,
-  pretty_urls: 1,
-  password_hash: null,
-  password_version: null,
-  domains: '[]',
-  headers: '[]',
-  keep_releases_days: null,
-  keep_releases_count: null,
-  created_at: '2024-05-01T10:00:00.000Z',
-});
 
 const form = (siteId: string, name: string, position: number) => ({
   site_id: siteId,
@@ -51,7 +32,7 @@ for (const database of databases) {
       // Typed for today's schema; at 038 the table has no forms_revision yet.
       await db
         .insertInto('sites')
-        .values([site('s1'), site('s2')] as never)
+        .values([olderSiteRow('s1'), olderSiteRow('s2')] as never)
         .execute();
       await migrate(db, sealer);
       expect(await revisions(db)).toEqual({ s1: 0, s2: 0 });
