@@ -5,7 +5,7 @@ import { freshSite } from './accessFixtures.ts';
 import { type AccessRule, accessRules, type Call } from './accessRules.ts';
 import { type Answer, expectStatus, queryString, signedIn, TestClient } from './client.ts';
 import { databases, SWEEP_TIMEOUT, startTestServer, type TestServer } from './harness.ts';
-import { eventIds, eventNamesSince } from './snapshot.ts';
+import { eventMark, eventNamesSince } from './snapshot.ts';
 import { buildWorld, ROLES, type Role, type World } from './world.ts';
 
 function expectedStatus(route: Route, rule: AccessRule, role: Role) {
@@ -136,7 +136,7 @@ describe.each(databases)('access matrix on $name', ({ postgres }) => {
         if (!rule || !server.app.implemented.has(route)) continue;
         for (const role of ROLES) {
           const call = await rule.call(world, role);
-          const before = await eventIds(server.app.db);
+          const before = await eventMark(server.app.db);
           const malformed = [];
           for (const variant of malformedCalls(route, call)) malformed.push(await send(world, role, route, variant));
           const answer = await send(world, role, route, call);

@@ -49,11 +49,22 @@ export async function snapshot(db: Db): Promise<string> {
   return hash.digest('hex');
 }
 
-export async function eventNamesSince(db: Db, before: Set<string>) {
-  const rows = await db.selectFrom('events').select(['id', 'name']).execute();
-  return rows.filter((row) => !before.has(row.id)).map((row) => row.name);
+/**
+ * Where the outbox stands: the number of the last event recorded. Events are numbered in commit
+ * order (`events.seq`), so what a call records is what numbers past its mark. Reading every event's
+ * id instead, before and after each call, made the access sweep read its whole growing history
+ * twice a call (thousands of rows, over a socket on PostgreSQL).
+ */
+export async function eventMark(db: Db): Promise<number> {
+  const row = await db
+    .selectFrom('events')
+    .select((eb) => eb.fn.max('seq').as('last'))
+    .executeTakeFirst();
+  return Number(row?.last ?? 0);
 }
 
-export async function eventIds(db: Db) {
-  return new Set((await db.selectFrom('events').select('id').execute()).map((row) => row.id));
+/** The names of the events recorded since `mark`, in the order they were. */
+export async function eventNamesSince(db: Db, mark: number) {
+  const rows = await db.selectFrom('events').select('name').where('seq', '>', mark).orderBy('seq').execute();
+  return rows.map((row) => row.name);
 }

@@ -2,7 +2,7 @@ import { CLI_TOKEN_DAYS, cliTokenScopes } from '@wharf/contract';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { expectStatus, signedIn, TestClient } from '../../../test/client.ts';
 import { databases, startTestServer, type TestServer } from '../../../test/harness.ts';
-import { eventIds, eventNamesSince } from '../../../test/snapshot.ts';
+import { eventMark, eventNamesSince } from '../../../test/snapshot.ts';
 
 describe.each(databases)('sign-ins of the wharf command on $name', ({ postgres }) => {
   let server: TestServer;
@@ -41,7 +41,7 @@ describe.each(databases)('sign-ins of the wharf command on $name', ({ postgres }
 
   it('hands the approver a token of the CLI scopes to the CLI once, and only to the holder of the secret', async () => {
     const login = await start();
-    const before = await eventIds(server.app.db);
+    const before = await eventMark(server.app.db);
     expect(expectStatus(await approve(owner, login), 200).state).toBe('approved');
     expect(await eventNamesSince(server.app.db, before)).toEqual(['user_api_token_created']);
 
@@ -101,7 +101,7 @@ describe.each(databases)('sign-ins of the wharf command on $name', ({ postgres }
 
   it('tells the CLI when the sign-in was cancelled, and makes no token', async () => {
     const login = await start();
-    const before = await eventIds(server.app.db);
+    const before = await eventMark(server.app.db);
     const cancelled = expectStatus(await member.post(`/api/v1/cli-logins/${login._id}/cancel`), 200);
     expect(cancelled.state).toBe('cancelled');
     expect(await eventNamesSince(server.app.db, before)).toEqual([]);

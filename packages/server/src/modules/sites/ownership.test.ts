@@ -3,7 +3,7 @@ import { expectStatus, type TestClient } from '../../../test/client.ts';
 import { type DnsPeer, startDnsPeer } from '../../../test/dnsPeer.ts';
 import { databases, freePort, startTestServer, type TestServer } from '../../../test/harness.ts';
 import { siteRequest } from '../../../test/siteClient.ts';
-import { eventIds, eventNamesSince } from '../../../test/snapshot.ts';
+import { eventMark, eventNamesSince } from '../../../test/snapshot.ts';
 import { buildWorld, type World } from '../../../test/world.ts';
 
 describe.each(databases)('custom domain ownership on $name', ({ postgres }) => {
@@ -65,7 +65,7 @@ describe.each(databases)('custom domain ownership on $name', ({ postgres }) => {
     expect([before.status, before.text]).toEqual([unknown.status, unknown.text]);
 
     await dns.setTxt(`_wharf.${name}`, domain.ownership.token);
-    const since = await eventIds(server.app.db);
+    const since = await eventMark(server.app.db);
     const verified = expectStatus(await verify(site._id, name), 200);
     expect(verified.domains[0].ownership).toEqual({ token: domain.ownership.token, verifiedAt: expect.any(String) });
     expect(await eventNamesSince(server.app.db, since)).toEqual(['site_updated']);
@@ -78,7 +78,7 @@ describe.each(databases)('custom domain ownership on $name', ({ postgres }) => {
     await dns.setTxt(`_wharf.${name}`, 'wharf-somebody-else');
     // Nothing answers the HTTP challenge for this name: the DNS peer points it at a closed port.
     await dns.addA(name, ['127.0.0.9']);
-    const since = await eventIds(server.app.db);
+    const since = await eventMark(server.app.db);
     const answer = await verify(site._id, name);
     expect(answer.status).toBe(422);
     expect(answer.body.code).toBe('DOMAIN_NOT_VERIFIED');
