@@ -37,8 +37,10 @@ const REFUSAL_EVENTS = ['site_deploy_failed'];
 /** A fingerprint of every table but sessions: equal fingerprints mean nothing changed. */
 export async function snapshot(db: Db): Promise<string> {
   const hash = createHash('sha256');
-  for (const table of TABLES) {
-    const all = await db.selectFrom(table).selectAll().execute();
+  // Read side by side: on PostgreSQL each table is a round trip, and a sweep takes hundreds of these.
+  const tables = await Promise.all(TABLES.map((table) => db.selectFrom(table).selectAll().execute()));
+  for (const [index, table] of TABLES.entries()) {
+    const all = tables[index]!;
     const rows = table === 'events' ? all.filter((row) => !REFUSAL_EVENTS.includes(String(row.name))) : all;
     const skipped = BACKGROUND_COLUMNS[table] ?? [];
     const lines = rows
