@@ -82,6 +82,9 @@ export async function openAuditor(stage: Pick<Stage, 'server' | 'world'>, user: 
       await page.emulateMedia({ colorScheme: scheme });
       await page.goto(`${stage.server.url}${route}`);
       await page.locator(`html[data-mantine-color-scheme="${scheme}"]`).waitFor({ state: 'attached' });
+      // Initialized: the root stays aria-busy until the first page shows. Without this, a busy
+      // machine had Lighthouse audit the boot screen, which has no main landmark (ci of 12-01).
+      await page.locator('#root:not([aria-busy])').waitFor({ state: 'attached' });
       // Loaded: no skeleton left, and the network quiet (a chart, a list's second request).
       await page.waitForLoadState('networkidle');
       await page.locator('.mantine-Skeleton-root').first().waitFor({ state: 'detached' });

@@ -4,7 +4,7 @@ import { Outlet } from 'react-router';
 import { ErrorPanel } from '../components/ErrorPanel.tsx';
 import { Initializing } from '../components/Initializing.tsx';
 import { useCurrentOrgState } from '../lib/currentOrg.tsx';
-import { markFirstPageShown } from '../lib/firstPage.ts';
+import { markFirstPageShown, markSettled } from '../lib/firstPage.ts';
 import { notifyFailure } from '../lib/notify.ts';
 import { useUser } from '../lib/session.ts';
 
@@ -33,7 +33,10 @@ export function Initialized() {
   const revealed = useRevealed(!user.isPending && !loading);
 
   useEffect(() => {
-    if (user.error) notifyFailure('get user', user.error);
+    if (!user.error) return;
+    notifyFailure('get user', user.error);
+    // The error is what shows: no longer busy, it is read out.
+    markSettled();
   }, [user.error]);
 
   if (user.error)
