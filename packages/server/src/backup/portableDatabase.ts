@@ -1,8 +1,9 @@
 import SQLite from 'better-sqlite3';
-import { Kysely, SqliteDialect, sql } from 'kysely';
+import { type Kysely, sql } from 'kysely';
 import { MIGRATIONS_TABLE, tablesOf, UNFINISHED_RESTORE_TABLE } from '../db/databaseState.ts';
 import { isPostgres } from '../db/dialect.ts';
 import { migrationNames, runMigrations } from '../db/migrate.ts';
+import { sqliteKysely } from '../db/sqliteDialect.ts';
 import type { Sealer } from '../lib/secrets.ts';
 import { BackupError } from './manifest.ts';
 
@@ -31,7 +32,7 @@ const notCopied = (table: string) =>
 /** An SQLite database file as Kysely reads it, without the settings of a running Wharf's (no write-ahead log). */
 export function openSqliteFile(file: string, options: { readonly: boolean }): AnyDb {
   const database = new SQLite(file, { readonly: options.readonly, fileMustExist: options.readonly });
-  return new Kysely({ dialect: new SqliteDialect({ database }) });
+  return sqliteKysely(database);
 }
 
 export function mustBeKnownMigration(migration: string) {

@@ -1,11 +1,12 @@
 import { mkdirSync } from 'node:fs';
 import path from 'node:path';
 import SQLite from 'better-sqlite3';
-import { Kysely, PostgresDialect, SqliteDialect } from 'kysely';
+import { Kysely, PostgresDialect } from 'kysely';
 import pg from 'pg';
 import { checkpointInThread } from './checkpoints.ts';
 import { openPool } from './pool.ts';
-import type { Db } from './schema.ts';
+import type { Database, Db } from './schema.ts';
+import { sqliteKysely } from './sqliteDialect.ts';
 import { withStatementCache } from './statementCache.ts';
 
 // PostgreSQL answers bigint columns as strings; release sizes fit a JS number.
@@ -44,5 +45,5 @@ export function openDb(options: DbOptions): Db {
   if (checkpointer === 'elsewhere') database.pragma('wal_autocheckpoint = 0');
   const checkpoints = checkpointer === 'thread' ? checkpointInThread(database, file) : null;
   const connection = withStatementCache(database, undefined, () => checkpoints?.stop());
-  return new Kysely({ dialect: new SqliteDialect({ database: connection }) });
+  return sqliteKysely<Database>(connection);
 }
