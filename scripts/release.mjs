@@ -9,7 +9,7 @@ import { cpSync, existsSync, mkdirSync, readdirSync, readFileSync, rmSync, write
 import { builtinModules } from 'node:module';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { bundle, externalPackages } from './bundling.mjs';
+import { bundle, bundleServer, externalPackages } from './bundling.mjs';
 import { buildConsole } from './consoleBuild.mjs';
 
 const root = fileURLToPath(new URL('..', import.meta.url));
@@ -66,7 +66,7 @@ rmSync(out, { recursive: true, force: true });
 mkdirSync(out, { recursive: true });
 // Built straight into the package: packages/web/dist may be serving a running Wharf meanwhile.
 buildConsole(path.join(out, 'console'));
-await bundle(path.join(server, 'src/main.ts'), path.join(out, 'dist/main.mjs'), { sourcemap: true });
+await bundleServer(server, path.join(out, 'dist'));
 await bundle(path.join(server, 'src/bin/wharfServer.ts'), path.join(out, 'dist/wharf-server.mjs'));
 for (const script of THREAD_SCRIPTS) cpSync(path.join(server, script), path.join(out, script));
 await buildCli(path.join(out, 'cli'));

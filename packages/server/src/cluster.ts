@@ -7,6 +7,7 @@ import type { FromWorker, ToWorker } from './clusterMessages.ts';
 import { type Config, ConfigError } from './config/types.ts';
 import type { Parts } from './features/parts.ts';
 import { createHttpServer } from './http/httpServer.ts';
+import { saveCompiledCode } from './lifecycle/compiledCode.ts';
 import { sitesPortListener } from './lifecycle/health.ts';
 import { createLogger } from './logging.ts';
 import { answerCount, PrimaryLink } from './primaryLink.ts';
@@ -114,7 +115,11 @@ export function runWorker(config: Config) {
       node: { ...(JSON.parse(process.env[NODE_ENV] ?? '{}') as { name: string; instance: string }), holdsLifeLock },
       primarySocket: primarySocketOf(process.ppid),
     },
-  }).then(async (built) => ({ built, stop: await serveConnections(built, config) }));
+  }).then(async (built) => {
+    const stop = await serveConnections(built, config);
+    saveCompiledCode();
+    return { built, stop };
+  });
   let metrics: NodeJS.Timeout | undefined;
   const sendMetrics = ({ edge }: BuiltApp) => {
     const traffic = edge.counted.traffic.take();

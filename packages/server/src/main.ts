@@ -1,9 +1,9 @@
 import cluster from 'node:cluster';
-import nodeModule from 'node:module';
 import { buildApp } from './app.ts';
 import { type Running, runPrimary, runWorker, serveConnections, workerCount } from './cluster.ts';
 import { loadConfig, loadDotEnv } from './config/load.ts';
 import { type Config, ConfigError } from './config/types.ts';
+import { keepCompiledCode, saveCompiledCode } from './lifecycle/compiledCode.ts';
 import { CLOSE_MARGIN_MS } from './lifecycle/lifecycle.ts';
 
 /** One process for everything: the console, the API and the sites. */
@@ -30,18 +30,6 @@ async function shutDown({ app, stop }: Running, config: Config, signal: string) 
  */
 const FILE_SYSTEM_THREADS = '16';
 
-/**
- * Keeps the code V8 compiles on disk (Node's compile cache, in the system's temporary folder): the
- * dependencies this process loads from here on, and the whole of every worker it forks, which
- * inherit the folder, start without compiling again. A worker restarted after a crash serves
- * sooner. Nothing depends on it: a folder that cannot be written only leaves it off.
- */
-function keepCompiledCode() {
-  if (process.env.NODE_COMPILE_CACHE || process.env.NODE_DISABLE_COMPILE_CACHE) return;
-  const cache = nodeModule.enableCompileCache?.();
-  if (cache?.directory) process.env.NODE_COMPILE_CACHE = cache.directory;
-}
-
 async function main() {
   process.env.UV_THREADPOOL_SIZE ??= FILE_SYSTEM_THREADS;
   if (cluster.isPrimary) keepCompiledCode();
@@ -61,6 +49,7 @@ async function main() {
   process.on('SIGINT', () => onSignal('SIGINT'));
   const workers = workerCount();
   const running = workers > 1 ? await runPrimary(config, workers) : await runAlone(config);
+  saveCompiledCode();
   stopRunning = (signal) => void shutDown(running, config, signal);
   if (config.sitesPort !== null) running.app.log.info(`Sites are also served on port ${config.sitesPort}`);
   if (config.https) running.app.log.info(`HTTPS on port ${config.https.port}; plain HTTP redirects to it`);

@@ -70,7 +70,13 @@ describe('the systemd unit (deploy/systemd/wharf@.service)', () => {
   it('runs the release package unpacked in its folder, as an account of its own', () => {
     // releasePackage.test.ts installs the package and starts it by this very line.
     expect(one('ExecStart')).toBe(`/usr/bin/node --enable-source-maps ${INSTALLED}/dist/main.mjs`);
-    expect(readFileSync(path.join(REPOSITORY, 'scripts/release.mjs'), 'utf8')).toContain("'dist/main.mjs'");
+    // The package's dist/ is written by bundleServer, whose file to run is main.mjs.
+    expect(readFileSync(path.join(REPOSITORY, 'scripts/release.mjs'), 'utf8')).toContain(
+      "bundleServer(server, path.join(out, 'dist'))",
+    );
+    expect(readFileSync(path.join(REPOSITORY, 'scripts/bundling.mjs'), 'utf8')).toContain(
+      "path.join(outDir, 'main.mjs')",
+    );
     expect(service.ExecStartPre).toBeUndefined();
     expect(one('User')).not.toMatch(/^(root|0)?$/);
     expect(one('NoNewPrivileges')).toBe('yes');
