@@ -18,9 +18,12 @@ export function checkpointInThread(connection: { pragma(source: string): unknown
   // Never what keeps the process alive; it ends with the connection.
   thread.unref();
   thread.on('error', () => undefined);
+  const exited = new Promise<void>((resolve) => thread.once('exit', () => resolve()));
   return {
+    /** Answers once the thread has closed its connection: SQLite's last close removes the log's files. */
     stop: () => {
       thread.postMessage('stop');
+      return exited;
     },
   };
 }

@@ -44,6 +44,9 @@ export function openDb(options: DbOptions): Db {
   database.pragma('foreign_keys = ON');
   if (checkpointer === 'elsewhere') database.pragma('wal_autocheckpoint = 0');
   const checkpoints = checkpointer === 'thread' ? checkpointInThread(database, file) : null;
-  const connection = withStatementCache(database, undefined, () => checkpoints?.stop());
-  return sqliteKysely<Database>(connection);
+  let threadStopped: Promise<void> | undefined;
+  const connection = withStatementCache(database, undefined, () => {
+    threadStopped = checkpoints?.stop();
+  });
+  return sqliteKysely<Database>(connection, async () => threadStopped);
 }

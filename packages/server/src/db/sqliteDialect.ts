@@ -17,13 +17,38 @@ class StablePlanCompiler extends SqliteQueryCompiler {
   }
 }
 
-class StablePlanDialect extends SqliteDialect {
+/**
+ * Kysely's SQLite dialect with stable plans, whose `destroy()` also waits for what the connection's
+ * close set going (`closed`): the checkpoint thread's own connection, whose close removes the log's
+ * files. Without the wait, a caller that removed the data folder next raced it (ENOTEMPTY, ci4).
+ */
+class WharfSqliteDialect extends SqliteDialect {
+  readonly #closed: () => Promise<void>;
+
+  constructor(database: SqliteDatabase, closed: () => Promise<void>) {
+    super({ database });
+    this.#closed = closed;
+  }
+
   override createQueryCompiler() {
     return new StablePlanCompiler();
   }
+
+  override createDriver() {
+    const driver = super.createDriver();
+    const destroy = driver.destroy.bind(driver);
+    driver.destroy = async () => {
+      await destroy();
+      await this.#closed();
+    };
+    return driver;
+  }
 }
 
-/** Kysely over an SQLite connection, with plans that hold for every value. */
-export function sqliteKysely<Tables>(database: SqliteDatabase): Kysely<Tables> {
-  return new Kysely<Tables>({ dialect: new StablePlanDialect({ database }) });
+/** Kysely over an SQLite connection, with plans that hold for every value; `closed` is awaited by `destroy()`. */
+export function sqliteKysely<Tables>(
+  database: SqliteDatabase,
+  closed: () => Promise<void> = async () => {},
+): Kysely<Tables> {
+  return new Kysely<Tables>({ dialect: new WharfSqliteDialect(database, closed) });
 }
