@@ -1,5 +1,6 @@
 import path from 'node:path';
 import { Worker } from 'node:worker_threads';
+import { stopThread } from '../lib/stopThread.ts';
 import { SERVER_PACKAGE_DIR } from '../packageDir.ts';
 
 const CHECKPOINT_SCRIPT = path.join(SERVER_PACKAGE_DIR, 'src/db/threads/checkpoints.mjs');
@@ -18,12 +19,8 @@ export function checkpointInThread(connection: { pragma(source: string): unknown
   // Never what keeps the process alive; it ends with the connection.
   thread.unref();
   thread.on('error', () => undefined);
-  const exited = new Promise<void>((resolve) => thread.once('exit', () => resolve()));
   return {
     /** Answers once the thread has closed its connection: SQLite's last close removes the log's files. */
-    stop: () => {
-      thread.postMessage('stop');
-      return exited;
-    },
+    stop: () => stopThread(thread),
   };
 }

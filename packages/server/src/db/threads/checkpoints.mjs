@@ -26,9 +26,10 @@ const checkpoint = () => {
 };
 const timer = setInterval(checkpoint, everyMs);
 
+// stopThread's message (lib/stopThread.ts): the connection's close is this thread's last act.
 parentPort.on('message', (message) => {
-  if (message !== 'stop') return;
+  if (message?.kind !== 'exit') return;
   clearInterval(timer);
   db.close();
-  parentPort.close();
+  process.exit(0);
 });
