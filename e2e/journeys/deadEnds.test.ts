@@ -59,6 +59,19 @@ describeInBrowser('no dead ends: failed loads, render errors and unusable invita
     await context.close();
   });
 
+  it('shows, as the page itself, that the signed-in user could not be read, and goes on with Retry', async () => {
+    const { context, page } = await visit(stage, { user: 'admin', orgId: stage.world.org._id });
+    const outage = await failWhile(page, '/api/v1/user');
+    await page.goto('/teams');
+    const panel = page.getByRole('main').getByRole('alert').filter({ hasText: 'Could not get user' });
+    await expectVisible(panel.getByText('Wharf is restarting'));
+    await snap(page, 'user-error-panel');
+    outage.failing = false;
+    await panel.getByRole('button', { name: 'Retry' }).click();
+    await expectVisible(page.getByRole('heading', { name: 'Teams' }));
+    await context.close();
+  });
+
   it('asks again by itself when the tab is back in focus', async () => {
     const { context, page } = await visit(stage, { user: 'admin', orgId: stage.world.org._id });
     const outage = await failWhile(page, teamApi());

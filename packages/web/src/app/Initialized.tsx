@@ -39,9 +39,10 @@ export function Initialized() {
     markSettled();
   }, [user.error]);
 
+  // The page's main landmark: no layout is around it yet, and this panel is all the page has.
   if (user.error)
     return (
-      <Center h="100dvh" p="md">
+      <Center component="main" h="100dvh" p="md">
         <Box w="100%" maw={480}>
           <ErrorPanel title="Could not get user" query={user} />
         </Box>
