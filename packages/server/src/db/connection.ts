@@ -44,9 +44,6 @@ export function openDb(options: DbOptions): Db {
   database.pragma('foreign_keys = ON');
   if (checkpointer === 'elsewhere') database.pragma('wal_autocheckpoint = 0');
   const checkpoints = checkpointer === 'thread' ? checkpointInThread(database, file) : null;
-  let threadStopped: Promise<void> | undefined;
-  const connection = withStatementCache(database, undefined, () => {
-    threadStopped = checkpoints?.stop();
-  });
-  return sqliteKysely<Database>(connection, async () => threadStopped);
+  // Closed after this connection: the thread's is then the last, and its close removes the log's files.
+  return sqliteKysely<Database>(withStatementCache(database), async () => checkpoints?.stop());
 }

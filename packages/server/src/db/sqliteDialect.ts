@@ -18,9 +18,9 @@ class StablePlanCompiler extends SqliteQueryCompiler {
 }
 
 /**
- * Kysely's SQLite dialect with stable plans, whose `destroy()` also waits for what the connection's
- * close set going (`closed`): the checkpoint thread's own connection, whose close removes the log's
- * files. Without the wait, a caller that removed the data folder next raced it (ENOTEMPTY, ci4).
+ * Kysely's SQLite dialect with stable plans, whose `destroy()` closes the connection, then runs
+ * and awaits `closed`: the checkpoint thread's stop, whose own connection's close removes the
+ * log's files. Without the wait, a caller that removed the data folder next raced it (ENOTEMPTY, ci4).
  */
 class WharfSqliteDialect extends SqliteDialect {
   readonly #closed: () => Promise<void>;
@@ -45,7 +45,7 @@ class WharfSqliteDialect extends SqliteDialect {
   }
 }
 
-/** Kysely over an SQLite connection, with plans that hold for every value; `closed` is awaited by `destroy()`. */
+/** Kysely over an SQLite connection, with plans that hold for every value; `closed` runs last in `destroy()`. */
 export function sqliteKysely<Tables>(
   database: SqliteDatabase,
   closed: () => Promise<void> = async () => {},

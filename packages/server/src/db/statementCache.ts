@@ -24,17 +24,11 @@ const TRANSACTION_TEXTS: Record<string, string> = { begin: 'begin immediate' };
  * SQLite prepares a kept statement again by itself when the schema changes. Transactions take
  * the write lock as they begin (TRANSACTION_TEXTS).
  */
-export function withStatementCache(
-  connection: SqliteConnection,
-  limit = STATEMENTS_KEPT,
-  /** Runs as the connection closes. */
-  onClose?: () => void,
-): SqliteDatabase {
+export function withStatementCache(connection: SqliteConnection, limit = STATEMENTS_KEPT): SqliteDatabase {
   const kept = new Map<string, Statement>();
   return {
     close: () => {
       kept.clear();
-      onClose?.();
       connection.close();
     },
     prepare(text: string) {
