@@ -3,6 +3,7 @@ import { expectStatus, type TestClient } from '../../test/client.ts';
 import { startTestServer, type TestServer } from '../../test/harness.ts';
 import { siteRequest } from '../../test/siteClient.ts';
 import { buildWorld, uploadRelease, type World } from '../../test/world.ts';
+import { certificatePlanFor } from '../tls/acme/hostPlan.ts';
 
 describe('flat branch hosts (WHARF_BRANCH_HOSTS=flat)', () => {
   let server: TestServer;
@@ -44,6 +45,38 @@ describe('flat branch hosts (WHARF_BRANCH_HOSTS=flat)', () => {
     expect((await get(`nobranch--${site.name}`)).status).toBe(404);
   });
 
+  it('keeps a long branch name of a site with the longest name in one label of 63 characters, each branch its own', async () => {
+    const name = `long-${'x'.repeat(43)}-name`;
+    expect(name).toHaveLength(53);
+    const site = expectStatus(await owner.post(`/api/v1/teams/${world.team._id}/sites`, { name }), 200);
+    const branches = ['feature/checkout-with-saved-cards-first', 'feature/checkout-with-saved-cards-second'];
+    for (const branch of branches)
+      await uploadRelease(owner, site._id, branch, [branch], [{ name: 'index.html', content: branch }]);
+    const shown = expectStatus(await owner.get(`/api/v1/sites/${site._id}`), 200);
+    const settings = {
+      consoleHost: 'console.test',
+      sitesHost: 'localhost',
+      wildcards: false,
+      branchHosts: 'flat',
+    } as const;
+    const labels = branches.map((branch) => {
+      const { url } = shown.branches.find((shownBranch: { name: string }) => shownBranch.name === branch);
+      return new URL(url).hostname.split('.')[0]!;
+    });
+    expect(new Set(labels).size).toBe(2);
+    for (const [i, host] of labels.entries()) {
+      expect(host.length).toBeLessThanOrEqual(63);
+      expect(host.endsWith(`--${name}`)).toBe(true);
+      expect((await get(host)).text).toBe(branches[i]);
+      // Certificates are ordered for those hosts too (one per host when no wildcard can be proven).
+      const plan = await certificatePlanFor(server.app.db, settings, `${host}.localhost`);
+      expect(plan).toEqual({ name: `${host}.localhost`, siteId: site._id, challenge: 'http-01' });
+    }
+    const unknown = `${labels[0]!.slice(0, -6)}000000--${name}`;
+    expect((await get(unknown)).status).toBe(404);
+    expect(await certificatePlanFor(server.app.db, settings, `${unknown}.localhost`)).toBeNull();
+  });
+
   it('refuses a site name holding --, which would take another site branch host', async () => {
     const teamSites = `/api/v1/teams/${world.team._id}/sites`;
     const created = await owner.post(teamSites, { name: `preview--${world.site.name}` });
@@ -70,6 +103,36 @@ describe('nested branch hosts (the default)', () => {
     server = await startTestServer();
   });
   afterAll(() => server?.close());
+
+  it("refuses a site name longer than 53 characters, which would leave its releases' addresses no room", async () => {
+    const world = await buildWorld(server.url);
+    const owner = world.clients.owner;
+    const teamSites = `/api/v1/teams/${world.team._id}/sites`;
+    const tooLong = 'a'.repeat(54);
+    const created = await owner.post(teamSites, { name: tooLong });
+    expect(created.status).toBe(400);
+    expect(created.body.details).toEqual([
+      { field: 'name', message: expect.stringContaining('at most 53 characters') },
+    ]);
+    const checked = expectStatus(await owner.post('/api/v1/sites.validate/name', { name: tooLong }), 200);
+    expect(checked).toEqual({ valid: false, message: expect.stringContaining('at most 53 characters') });
+    const { site } = world;
+    const renamed = await owner.put(`/api/v1/sites/${site._id}`, {
+      name: tooLong,
+      color: '#000000',
+      mainBranch: site.mainBranch,
+      spa: false,
+      domains: [],
+    });
+    expect(renamed.status).toBe(400);
+
+    const longest = expectStatus(await owner.post(teamSites, { name: 'b'.repeat(53) }), 200);
+    const release = await uploadRelease(owner, longest._id, 'v1', ['main'], [{ name: 'index.html', content: 'fits' }]);
+    const port = Number(new URL(server.url).port);
+    const releaseHost = new URL(release.url).hostname.split('.')[0]!;
+    expect(releaseHost).toHaveLength(63);
+    expect((await siteRequest(port, `${releaseHost}.localhost:${port}`, '/')).text).toBe('fits');
+  });
 
   it('lets a site name hold --, served as a site of its own', async () => {
     const world = await buildWorld(server.url);

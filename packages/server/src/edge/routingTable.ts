@@ -9,6 +9,7 @@ import {
 import type { Database, Db } from '../db/schema.ts';
 import type { SiteOrDomain } from '../lib/hosts.ts';
 import { readJson } from '../lib/json.ts';
+import { flatBranchPart } from '../lib/urls.ts';
 import { compilePathPattern, type PathPattern } from '../releaseRules/pathPattern.ts';
 import { PatternIndex } from '../releaseRules/patternIndex.ts';
 import type { HostDirectory } from '../tls/hostDirectory.ts';
@@ -155,7 +156,12 @@ function toEntry(site: SiteRow, branches: BranchRow[]): SiteEntry {
     spa: site.spa === 1,
     prettyUrls: site.pretty_urls === 1,
     mainBranch: entries.find((b) => b.id === site.main_branch_id) ?? null,
-    branches: new Map(entries.map((b) => [b.slug, b])),
+    // By slug, and by the shortened part of a flat branch host (`flatBranchPart`) too: the slugs
+    // are set last, so a shortened part never takes a branch's own slug from it.
+    branches: new Map([
+      ...entries.map((b) => [flatBranchPart(b.slug, site.name), b] as const),
+      ...entries.map((b) => [b.slug, b] as const),
+    ]),
     headers: mergeHeaders(siteHeaders, []),
     releaseAddress: {
       protection: siteProtection,

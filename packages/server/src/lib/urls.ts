@@ -1,7 +1,37 @@
+import { createHash } from 'node:crypto';
 import type { Config } from '../config/types.ts';
 
 /** What joins a branch's slug to its site's name in a flat branch host: `{branch}--{site}`. */
 export const FLAT_BRANCH_SEPARATOR = '--';
+
+/** The longest label of a host name (RFC 1035): resolvers refuse a longer one. */
+const DNS_LABEL_MAX = 63;
+/** The characters of a slug's hash that end a shortened flat branch part. */
+const SHORTENED_HASH_LENGTH = 6;
+const SHORTENED_PART = new RegExp(`^(?:([a-z0-9-]*[a-z0-9])-)?[0-9a-f]{${SHORTENED_HASH_LENGTH}}$`);
+
+/**
+ * The part before `--` of a branch's flat host, `{part}--{site}`: the branch's slug when the label
+ * fits in 63 characters, else the slug cut to fit and ended by 6 characters of its hash, so that
+ * two long branch names that begin alike keep two addresses. (A site name leaves room for a part of
+ * 8 characters or more, SITE_NAME_MAX; one saved before that limit keeps its over-long labels.)
+ */
+export function flatBranchPart(slug: string, siteName: string): string {
+  const room = DNS_LABEL_MAX - FLAT_BRANCH_SEPARATOR.length - siteName.length;
+  if (slug.length <= room || room < SHORTENED_HASH_LENGTH + 2) return slug;
+  const hash = createHash('sha256').update(slug).digest('hex').slice(0, SHORTENED_HASH_LENGTH);
+  const prefix = slug.slice(0, room - SHORTENED_HASH_LENGTH - 1).replace(/-+$/, '');
+  return prefix ? `${prefix}-${hash}` : hash;
+}
+
+/**
+ * What every branch whose flat part `part` may be begins with: null when `part` is not of a
+ * shortened part's shape (then only the branch whose slug it is can have it).
+ */
+export function shortenedPartPrefix(part: string): string | null {
+  const match = SHORTENED_PART.exec(part);
+  return match ? (match[1] ?? '') : null;
+}
 
 /**
  * The URL a branch is served at: `{branch slug}.{site}.{sites host}` (or `{branch slug}--{site}.{sites
@@ -17,7 +47,7 @@ export function branchUrl(
     branchSlug === null
       ? siteName
       : config.branchHosts === 'flat'
-        ? `${branchSlug}${FLAT_BRANCH_SEPARATOR}${siteName}`
+        ? `${flatBranchPart(branchSlug, siteName)}${FLAT_BRANCH_SEPARATOR}${siteName}`
         : `${branchSlug}.${siteName}`;
   return `${base.protocol}//${siteLabel}.${base.host}/`;
 }
@@ -43,6 +73,8 @@ export function branchAddress(
 /** A release's own label before `--` in its permanent address: 8 random characters of [0-9a-z]. */
 export const RELEASE_SLUG_LENGTH = 8;
 export const RELEASE_SLUG_PATTERN = /^[0-9a-z]{8}$/;
+/** The longest site name whose release addresses, `{release slug}--{site}`, fit in one label. */
+export const SITE_NAME_MAX = DNS_LABEL_MAX - RELEASE_SLUG_LENGTH - FLAT_BRANCH_SEPARATOR.length;
 
 /**
  * The permanent address of a release, `{slug}--{site}.{sites host}`: one label under the sites

@@ -5,18 +5,22 @@ import { recordEvent } from '../../events/outbox.ts';
 import { httpError, invalidField } from '../../http/errors.ts';
 import { colorFromName } from '../../lib/colors.ts';
 import { newId, now } from '../../lib/ids.ts';
-import { FLAT_BRANCH_SEPARATOR } from '../../lib/urls.ts';
+import { FLAT_BRANCH_SEPARATOR, SITE_NAME_MAX } from '../../lib/urls.ts';
 import { dropSiteClaims, saveClaims } from './claims.ts';
 import { getSite, isSiteNameTaken } from './queries.ts';
 
 export const MAIN_BRANCH_NAME = 'main';
 
 /**
- * Why a site may not take this name on this installation, or null. With flat branch hosts,
- * `{branch}--{site}` is a branch's address: a site named `preview--shop` would take the address of
- * the branch `preview` of the site `shop`.
+ * Why a site may not take this name on this installation, or null. A release's permanent address
+ * is `{release slug}--{site}`, one DNS label, which resolvers refuse beyond 63 characters. With flat
+ * branch hosts, `{branch}--{site}` is a branch's address: a site named `preview--shop` would take the
+ * address of the branch `preview` of the site `shop`. Asked when a site takes a name (created,
+ * renamed), so a site named before a rule keeps its name.
  */
 export function siteNameProblem(config: Pick<Config, 'branchHosts'>, name: string): string | null {
+  if (name.length > SITE_NAME_MAX)
+    return `Must be at most ${SITE_NAME_MAX} characters: a release's address, {release}--{site}, is one host name label of 63 at most`;
   if (config.branchHosts === 'flat' && name.includes(FLAT_BRANCH_SEPARATOR))
     return `Must not contain "${FLAT_BRANCH_SEPARATOR}": it separates a branch from its site in branch addresses`;
   return null;

@@ -3,6 +3,7 @@ import type { BranchHosts } from '../../config/types.ts';
 import type { Db } from '../../db/schema.ts';
 import { type HostTarget, parseHost } from '../../lib/hosts.ts';
 import { readJson } from '../../lib/json.ts';
+import { flatBranchPart, shortenedPartPrefix } from '../../lib/urls.ts';
 import { releaseWithSlug } from '../../releaseFiles/releaseSlug.ts';
 
 /** What to order for a host: the certificate's name (the host, or a wildcard over it) and how to prove it. */
@@ -45,16 +46,23 @@ async function siteOfHost(db: Db, target: HostTarget): Promise<{ id: string } | 
     const release = await releaseWithSlug(db, site.id, target.releaseSlug);
     return release ? site : siteOfHost(db, target.otherwise);
   }
-  if (target.branchSlug !== null) {
-    const branch = await db
-      .selectFrom('branches')
-      .select('id')
-      .where('site_id', '=', site.id)
-      .where('slug', '=', target.branchSlug)
-      .executeTakeFirst();
-    if (!branch) return null;
-  }
+  if (target.branchSlug !== null && !(await hasBranchAt(db, site.id, target.siteName, target.branchSlug))) return null;
   return site;
+}
+
+/** Whether a branch of the site has `part` as its slug or as its shortened flat part (`flatBranchPart`). */
+async function hasBranchAt(db: Db, siteId: string, siteName: string, part: string) {
+  const prefix = shortenedPartPrefix(part);
+  const branches = await db
+    .selectFrom('branches')
+    .select('slug')
+    .where('site_id', '=', siteId)
+    // A slug holds [a-z0-9-] only: nothing in the prefix is a LIKE wildcard.
+    .where((eb) =>
+      prefix === null ? eb('slug', '=', part) : eb.or([eb('slug', '=', part), eb('slug', 'like', `${prefix}%`)]),
+    )
+    .execute();
+  return branches.some(({ slug }) => slug === part || flatBranchPart(slug, siteName) === part);
 }
 
 async function siteHostPlan(db: Db, settings: HostPlanSettings, host: string): Promise<CertificatePlan | null> {
