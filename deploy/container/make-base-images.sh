@@ -8,6 +8,11 @@
 # An image that exists already is kept. Needs root, debootstrap, apt-get, podman and npm.
 set -euo pipefail
 
+# One maker at a time, whoever calls: CI makes the images while npm installs, and the image and
+# build suites may ask for them at once. A second caller waits for the first, then finds them made.
+exec 9>/tmp/wharf-base-images.lock
+flock 9
+
 NODE_VERSION="${NODE_VERSION:-24.21.0}"
 NPM_VERSION="${NPM_VERSION:-11}"
 SUITE=bookworm

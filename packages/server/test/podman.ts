@@ -30,17 +30,11 @@ export async function podman(...args: string[]) {
 export const NODE_IMAGE = 'docker.io/library/node:24-bookworm';
 
 /**
- * Makes the base images (deploy/container/make-base-images.sh) unless they exist; one suite at a
- * time (the image suite and the builds suite may run side by side).
+ * Makes the base images (deploy/container/make-base-images.sh) unless they exist; the script lets
+ * one caller at a time make them (the image suite, the builds suite and CI's install).
  */
 export async function makeBaseImages() {
-  await run(
-    'flock',
-    ['/tmp/wharf-base-images.lock', 'bash', path.join(REPOSITORY, 'deploy/container/make-base-images.sh')],
-    {
-      timeout: 20 * 60_000,
-    },
-  );
+  await run('bash', [path.join(REPOSITORY, 'deploy/container/make-base-images.sh')], { timeout: 20 * 60_000 });
 }
 
 /**
