@@ -23,26 +23,31 @@ export interface ProcessRow {
 /** The processes Wharf runs by default, and the bare server too: one per CPU. */
 export const PROCESSES = os.availableParallelism();
 
-/** A list's length as the server answers it (null for an answer that is no list). */
-async function listLength(port: number, target: string, cookie: string) {
+/**
+ * A list's answer as the server gives it, its sites' addresses without their port (Wharf started
+ * again listens on another): null for an answer that is no list.
+ */
+async function listAnswer(port: number, target: string, cookie: string) {
   const answer = await fetch(`http://127.0.0.1:${port}${target}`, { headers: { cookie } });
   if (!answer.ok) throw new Error(`${target} answered ${answer.status}`);
-  const body = (await answer.json()) as { count?: unknown };
-  return typeof body.count === 'number' ? body.count : null;
+  const text = await answer.text();
+  const body = JSON.parse(text) as { count?: unknown };
+  return typeof body.count === 'number' ? text.replace(/\.localhost:\d+\//g, '.localhost/') : null;
 }
 
 /**
- * Measures each case on `port`. Every setup must answer the same list as the first (`lengths`, by
+ * Measures each case on `port`. Every setup must give the same answer as the first (`answers`, by
  * case): a server started again on the data once deleted the history as it started (its
- * retention), and an empty list was measured against a full one.
+ * retention), and an empty list was measured against a full one; the bare server's answer must be
+ * Wharf's, field for field, or it would be measured doing less.
  */
-async function measure(load: Load, port: number, cases: Case[], cookie: string, lengths: Map<string, number | null>) {
+async function measure(load: Load, port: number, cases: Case[], cookie: string, answers: Map<string, string | null>) {
   const results: WrkResult[] = [];
   for (const { label, path: target } of cases) {
-    const length = await listLength(port, target, cookie);
-    if (!lengths.has(label)) lengths.set(label, length);
-    if (lengths.get(label) !== length)
-      throw new Error(`${label}: this setup answers a list of ${length}, the first one ${lengths.get(label)}`);
+    const answer = await listAnswer(port, target, cookie);
+    if (!answers.has(label)) answers.set(label, answer);
+    if (answers.get(label) !== answer)
+      throw new Error(`${label}: this setup answers\n${answer}\nthe first one\n${answers.get(label)}`);
     await runWrk({ ...load, seconds: 2 }, port, target, { cookie });
     const result = await runWrk(load, port, target, { cookie });
     if (result.failures > 0) throw new Error(`${label}: ${result.failures} failures\n${result.output}`);
@@ -56,7 +61,13 @@ async function measure(load: Load, port: number, cases: Case[], cookie: string, 
 /** bench/api/bare.ts on `port` with `processes` processes, until it answers; answers how to stop it. */
 async function startBare(port: number, env: Record<string, string>, processes: number) {
   const child = spawn(process.execPath, ['--import', 'tsx', path.join(import.meta.dirname, 'bare.ts')], {
-    env: { ...process.env, ...env, BARE_PORT: String(port), BARE_PROCESSES: String(processes) },
+    env: {
+      ...process.env,
+      ...env,
+      BARE_PORT: String(port),
+      BARE_PROCESSES: String(processes),
+      BARE_SITES_URL: `http://localhost:${port}`,
+    },
     stdio: ['ignore', 'inherit', 'inherit'],
     detached: true,
   });
@@ -89,16 +100,16 @@ export async function compareProcesses(
   cookie: string,
 ): Promise<ProcessRow[]> {
   const port = Number(new URL(server.url).port);
-  const lengths = new Map<string, number | null>();
-  const many = await measure(load, port, cases, cookie, lengths);
+  const answers = new Map<string, string | null>();
+  const many = await measure(load, port, cases, cookie, answers);
   await server.stop();
   const alone = await startBenchServer({ ...started.serverEnv, WHARF_WORKERS: '1' }, { dataDir: server.dataDir });
-  const one = await measure(load, Number(new URL(alone.url).port), cases, cookie, lengths);
+  const one = await measure(load, Number(new URL(alone.url).port), cases, cookie, answers);
   await alone.stop();
   const bareWith = async (processes: number) => {
     const stopBare = await startBare(port, started.bareEnv, processes);
     try {
-      return await measure(load, port, cases, cookie, lengths);
+      return await measure(load, port, cases, cookie, answers);
     } finally {
       stopBare();
     }
