@@ -108,6 +108,20 @@ export async function siteWithHistory(
       .select('id')
       .where('site_id', '=', site._id)
       .executeTakeFirstOrThrow();
+    // The main branch serves the newest release, as a site in use does: the first page's answer
+    // then carries a serving branch, its address and since when.
+    const newest = await db
+      .selectFrom('releases')
+      .select(['id', 'created_at'])
+      .where('site_id', '=', site._id)
+      .orderBy('created_at', 'desc')
+      .orderBy('id', 'desc')
+      .executeTakeFirstOrThrow();
+    await db.updateTable('branches').set({ release_id: newest.id }).where('id', '=', site.mainBranch).execute();
+    await db
+      .insertInto('branch_releases')
+      .values({ branch_id: site.mainBranch, release_id: newest.id, set_at: newest.created_at })
+      .execute();
     await inBatches(db, SUBMISSIONS, 'form_submissions', (i) => ({
       id: newId(),
       site_id: site._id,
