@@ -12,6 +12,8 @@ export interface RecordedRequest {
   idempotencyKey?: string;
   /** The Content-Encoding header sent, if any. */
   contentEncoding?: string;
+  /** The Content-Encoding of the server's answer, if any. */
+  answerEncoding?: string;
   /** The body as it came, of a manifest (POST …/deploys) only. */
   body?: Buffer;
 }
@@ -91,6 +93,8 @@ export async function startRecordingProxy(target: string): Promise<RecordingProx
         headers: request.headers,
       },
       (upstreamResponse) => {
+        const answerEncoding = upstreamResponse.headers['content-encoding'];
+        if (answerEncoding) record.answerEncoding = answerEncoding;
         const cut = proxy.cutAnswer;
         if (cut && request.method === cut.method && cut.path.test(record.path)) {
           const chunks: Buffer[] = [];

@@ -1,3 +1,4 @@
+import { spawnSync } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
 import { writeFile } from 'node:fs/promises';
 import path from 'node:path';
@@ -8,6 +9,7 @@ import { exitCodes } from '../src/failures.ts';
 import { runInProcess } from './inProcess.ts';
 import { FILE_ROUTE, type RecordingProxy, startRecordingProxy } from './recordingProxy.ts';
 import { siteFolder } from './siteFolder.ts';
+import { startTlsRelay } from './tlsRelay.ts';
 import { startUploadWorld, type UploadWorld } from './uploadWorld.ts';
 import { runWharf } from './wharfProcess.ts';
 
@@ -99,6 +101,11 @@ describe('wharf upload, against a real server', () => {
       base: { release: result.release._id },
     });
     expect(second.sentBytes).toBe(manifest.bytes + fileUploads()[0]!.bytes);
+    // The release's file list, which the manifest is relative to, comes back compressed.
+    expect(proxy.requests.find((request) => request.path.includes('/deploys/base'))).toMatchObject({
+      method: 'GET',
+      answerEncoding: 'zstd',
+    });
     expect(await served(second.branches[0].url, '/assets/app.js')).toBe(changed);
   });
 
@@ -121,16 +128,46 @@ describe('wharf upload, against a real server', () => {
     expect(photo.body.equals(images['img/photo-7.jpg']!)).toBe(true);
   });
 
-  it('loads no schema library to upload, while the commands that read other answers do', async () => {
-    // `wharf releases` is the control: it shows the probe sees the library when it is loaded.
-    const env = { NODE_OPTIONS: `--require ${path.join(import.meta.dirname, 'schemaProbe.cjs')}` };
+  it("loads neither a schema library nor Node's fetch to upload, while the commands that read other answers load the library", async () => {
+    // `wharf releases` is the control for the library: the probe sees it when it is loaded; a
+    // bare node that fetches is the control for fetch.
+    const probe = path.join(import.meta.dirname, 'loadProbe.cjs');
+    const env = { NODE_OPTIONS: `--require ${probe}` };
     const folder = await siteFolder({ 'index.html': '<h1>Light</h1>' });
     const upload = await runWharf(['upload', folder, ...connection(), '--release', 'light'], { env });
     const releases = await runWharf(['releases', 'list', ...connection()], { env });
     expect(upload.code, upload.stderr).toBe(0);
     expect(releases.code, releases.stderr).toBe(0);
     expect(upload.stderr).toContain('schema library loaded: no');
+    expect(upload.stderr).toContain('fetch loaded: no');
     expect(releases.stderr).toContain('schema library loaded: yes');
+    // A fetch that fails at once: synchronous, this process's own server could not answer it.
+    const fetching = spawnSync(process.execPath, [
+      '--require',
+      probe,
+      '-e',
+      "fetch('http://127.0.0.1:1').catch(() => {})",
+    ]);
+    expect(fetching.stderr.toString()).toContain('fetch loaded: yes');
+  });
+
+  it('uploads over HTTPS to a server whose certificate NODE_EXTRA_CA_CERTS trusts, and not to one it does not trust', async () => {
+    const relay = await startTlsRelay(Number(new URL(proxy.url).port));
+    try {
+      const folder = await siteFolder({ 'index.html': `<h1>Behind TLS ${Date.now()}</h1>` });
+      const args = ['upload', folder, '--url', relay.url, '--site', world.siteId, '--token', world.siteToken];
+      const trusted = await runWharf([...args, '--release', 'tls', '--json'], {
+        env: { NODE_EXTRA_CA_CERTS: relay.certificateFile },
+      });
+      expect(trusted.code, trusted.stderr).toBe(0);
+      expect(await served(trusted.json().branches[0].url)).toMatch(/^<h1>Behind TLS/);
+      const untrusted = await runInProcess([...args, '--release', 'untrusted']);
+      expect(untrusted.code).toBe(exitCodes.unreachable);
+      expect(untrusted.stderr).toContain(`Cannot reach ${relay.url}`);
+      expect(untrusted.stderr).toContain('self-signed certificate');
+    } finally {
+      await relay.close();
+    }
   });
 
   it('reads its settings from WHARF_* variables and the branch from CI, and prints the branch URL', async () => {

@@ -6,6 +6,7 @@ import type { BodyCoding } from '../lib/compress.ts';
 import { version } from '../version.ts';
 import { type ReadAnswer, UnexpectedAnswer } from './answerChecks.ts';
 import { ApiError, causeOf, FileChangedError, NetworkError, readErrorAnswer } from './apiErrors.ts';
+import { type ExchangeAnswer, exchange } from './httpExchange.ts';
 import { isRetryable, type RetryPolicy, retryDelay, sleep } from './retry.ts';
 
 export interface Connection {
@@ -37,22 +38,7 @@ export interface Call<T> {
   query?: Record<string, string | number | undefined>;
 }
 
-type Attempt = { status: number; statusText: string; text: string } | { networkProblem: unknown };
-
-/**
- * A streamed body without its empty chunks. Node's fetch sends a stream chunked and stops for good
- * at an empty chunk (it waits for a drain that never comes), so the server waits for the rest
- * until a timeout: a tar of an empty file (`.nojekyll`) holds one. Every streamed body goes
- * through here, whoever made it.
- */
-async function* withoutEmptyChunks(chunks: AsyncIterable<Uint8Array>) {
-  for await (const chunk of chunks) if (chunk.byteLength > 0) yield chunk;
-}
-
-const sendable = (content: RequestBody['content']) =>
-  typeof content === 'string' || Buffer.isBuffer(content) || !(Symbol.asyncIterator in content)
-    ? content
-    : withoutEmptyChunks(content);
+type Attempt = ExchangeAnswer | { networkProblem: unknown };
 
 /** The answer as read by the call, so a server of another version fails here, clearly. */
 function readAnswer<T>(read: ReadAnswer<T>, path: string, text: string): T {
@@ -84,8 +70,9 @@ export function apiClient(connection: Connection) {
     idempotencyKey: string | undefined,
   ): Promise<Attempt> {
     try {
-      const response = await fetch(url, {
+      return await exchange({
         method: method.toUpperCase(),
+        url,
         headers: {
           ...(connection.token ? { authorization: `Bearer ${connection.token}` } : {}),
           'user-agent': `wharf-cli/${version}`,
@@ -93,13 +80,10 @@ export function apiClient(connection: Connection) {
           ...(body?.contentEncoding ? { 'content-encoding': body.contentEncoding } : {}),
           ...(idempotencyKey ? { 'idempotency-key': idempotencyKey } : {}),
         },
-        body: (body ? sendable(body.content) : undefined) as RequestInit['body'],
-        duplex: 'half',
-      } as RequestInit);
-      return { status: response.status, statusText: response.statusText, text: await response.text() };
+        body: body?.content,
+      });
     } catch (error) {
-      // A blob of a file refuses to be read once the file changes: no retry can help that.
-      if ((error as { cause?: { name?: string } }).cause?.name === 'NotReadableError') throw new FileChangedError();
+      if (error instanceof FileChangedError) throw error;
       return { networkProblem: error };
     }
   }

@@ -1,9 +1,9 @@
 import path from 'node:path';
 import { explainFailure } from '../api/explainFailure.ts';
-import { uploadCalls } from '../api/uploadCalls.ts';
+import { type UploadCalls, uploadCalls } from '../api/uploadCalls.ts';
 import type { CliContext } from '../context.ts';
 import { hashCacheDir } from '../folder/hashCache.ts';
-import { readFolder } from '../folder/readFolder.ts';
+import { hashFolder, listFolder } from '../folder/readFolder.ts';
 import { uploadHelp } from '../help.ts';
 import { lineProgress, type Progress, quietProgress, terminalProgress } from '../output/progress.ts';
 import { summaryJson, summaryText } from '../output/summary.ts';
@@ -11,6 +11,7 @@ import { postCommitStatus, STATUS_CONTEXT } from '../release/commitStatus.ts';
 import { defaultBranch, defaultReleaseName } from '../release/defaults.ts';
 import { deployFiles } from '../release/deployFiles.ts';
 import { gitBranch, gitCommit, gitLastCommit } from '../release/git.ts';
+import { deployBaseOf } from '../release/incrementalDeploy.ts';
 import type { ReleaseTarget, UploadOutcome } from '../release/outcome.ts';
 import { upsertPreviewComment } from '../release/previewComment.ts';
 import { type PullRequest, pullRequestOf } from '../release/pullRequest.ts';
@@ -24,22 +25,26 @@ function progressFor(context: CliContext, json: boolean): Progress {
   return lineProgress(context.stderr);
 }
 
+interface FoundTarget {
+  target: ReleaseTarget;
+  /** What the log says of it, written once the folder is read (both are found at the same time). */
+  notes: string[];
+}
+
 /** The release's name and branches, from the arguments or else from the pull request, CI variables and git. */
 async function releaseTarget(
   args: UploadArguments,
   folder: string,
   context: CliContext,
-  progress: Progress,
   pullRequest: PullRequest | null,
-) {
+): Promise<FoundTarget> {
   // git runs in the folder: a build folder inside a repository names that repository's commit.
   const name = args.release ?? (await defaultReleaseName(() => gitCommit(folder), context.now()));
   const source = await releaseSource(context.env, args.source, () => gitLastCommit(folder));
   const site = `site ${args.siteId} on ${args.url.origin}`;
   const common = { siteId: args.siteId, name, expires: args.expires, force: args.force, draft: args.draft, source };
   if (args.draft) {
-    progress.note(`Draft release "${name}" for no branch, ${site}`);
-    return { ...common, branches: [] } satisfies ReleaseTarget;
+    return { target: { ...common, branches: [] }, notes: [`Draft release "${name}" for no branch, ${site}`] };
   }
   let branches = args.branches;
   let from = '';
@@ -51,9 +56,34 @@ async function releaseTarget(
     branches = [fallback.branch];
     from = fallback.source === 'default' ? ' (no branch given, none found in CI or git)' : ` (from ${fallback.source})`;
   }
-  progress.note(`Release "${name}" for ${branches.join(', ')}${from}, ${site}`);
-  if (args.expires) progress.note(`The branches expire ${args.expires} after this upload`);
-  return { ...common, branches } satisfies ReleaseTarget;
+  const notes = [`Release "${name}" for ${branches.join(', ')}${from}, ${site}`];
+  if (args.expires) notes.push(`The branches expire ${args.expires} after this upload`);
+  return { target: { ...common, branches }, notes };
+}
+
+interface UploadSetUp {
+  wharf: UploadCalls;
+  progress: Progress;
+  pullRequest: PullRequest | null;
+}
+
+/**
+ * The folder's files, the release's target and what the server offers the deploy (the release
+ * the branch serves), found side by side: git and the server answer while the files are read.
+ * A missing or empty folder is refused before anything else is asked.
+ */
+async function prepareUpload(args: UploadArguments, folder: string, context: CliContext, setUp: UploadSetUp) {
+  const entries = await listFolder(folder);
+  const found = releaseTarget(args, folder, context, setUp.pullRequest);
+  const offered = found.then(({ target }) => deployBaseOf(setUp.wharf, target));
+  // Awaited once the files are read: a file that cannot be read is the failure the user hears.
+  offered.catch(() => {});
+  const [read, { target, notes }] = await Promise.all([
+    hashFolder(folder, entries, setUp.progress, hashCacheDir(context.env)),
+    found,
+  ]);
+  for (const note of notes) setUp.progress.note(note);
+  return { ...read, target, offered };
 }
 
 /** What the commit status and the comment say about the preview. */
@@ -112,9 +142,14 @@ export async function uploadCommand(argv: string[], context: CliContext): Promis
   const wharf = uploadCalls({ url: args.url, token: args.token, retry: context.retry, onRetry: progress.warn });
   const pullRequest = args.branches.length === 0 && !args.draft ? await pullRequestOf(context.env) : null;
   try {
-    const files = await readFolder(folder, progress, hashCacheDir(context.env));
-    const target = await releaseTarget(args, folder, context, progress, pullRequest);
-    const outcome = await deployFiles(wharf, target, files, progress);
+    const { files, saveCache, target, offered } = await prepareUpload(args, folder, context, {
+      wharf,
+      progress,
+      pullRequest,
+    });
+    // The hashes are written down while the server takes the manifest (saving never fails).
+    const saved = new Promise(setImmediate).then(saveCache);
+    const outcome = await deployFiles(wharf, target, files, progress, offered).finally(() => saved);
     const posted = await reportPreview(pullRequest, outcome, args.comment, progress);
     const preview = pullRequest
       ? { pullRequest: pullRequest.number, branch: pullRequest.branch, ...posted }

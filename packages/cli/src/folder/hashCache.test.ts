@@ -19,8 +19,11 @@ async function builtSite(files: Record<string, string>) {
   return { root, cache };
 }
 
-const hashes = async (root: string, cache: string | null) =>
-  Object.fromEntries((await readFolder(root, silent, cache)).map((file) => [file.path, file.hash]));
+async function hashes(root: string, cache: string | null) {
+  const { files, saveCache } = await readFolder(root, silent, cache);
+  await saveCache();
+  return Object.fromEntries(files.map((file) => [file.path, file.hash]));
+}
 
 describe('the hash cache of a folder', () => {
   it('does not read a file again while its size and modification time are those it was hashed at', async () => {

@@ -10,6 +10,8 @@ export type BodyCoding = 'zstd' | 'gzip';
 const hasZstd = typeof zlib.zstdCompress === 'function';
 const zstd = hasZstd ? promisify(zlib.zstdCompress) : null;
 const gzip = promisify(zlib.gzip);
+const unzstd = hasZstd ? promisify(zlib.zstdDecompress) : null;
+const gunzip = promisify(zlib.gunzip);
 // Level 4: most of the saving of the default 6 at about twice its speed; gzip is only the fallback.
 const GZIP_OPTIONS = { level: 4 };
 
@@ -33,4 +35,16 @@ export function compressedStream(coding: BodyCoding, source: string | Buffer): R
   const compressor = coding === 'zstd' && hasZstd ? zlib.createZstdCompress() : zlib.createGzip(GZIP_OPTIONS);
   input.on('error', (error: Error) => compressor.destroy(error));
   return input.pipe(compressor);
+}
+
+/** The codings the CLI reads answers in (`Accept-Encoding`), best first: a release's file list is large. */
+export const ANSWER_CODINGS = hasZstd ? 'zstd, gzip' : 'gzip';
+
+/** An answer's bytes, decoded from the coding it came in; one the CLI did not ask for is refused. */
+export function decodeAnswer(coding: string | undefined, bytes: Buffer): Promise<Buffer> {
+  const name = coding?.trim().toLowerCase();
+  if (!name || name === 'identity') return Promise.resolve(bytes);
+  if (name === 'zstd' && unzstd) return unzstd(bytes);
+  if (name === 'gzip' || name === 'x-gzip') return gunzip(bytes);
+  return Promise.reject(new Error(`the answer came in ${coding}, a coding this wharf does not read`));
 }

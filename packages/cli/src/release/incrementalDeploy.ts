@@ -33,7 +33,7 @@ function reasonToSendAnArchive(error: unknown): string | null {
  * since) and the codings it takes. An older server without the route offers neither; nor does a
  * branch name it refuses, which the manifest's answer then explains in the terms of the release.
  */
-async function deployBaseOf(wharf: UploadCalls, target: ReleaseTarget): Promise<DeployBase> {
+export async function deployBaseOf(wharf: UploadCalls, target: ReleaseTarget): Promise<DeployBase> {
   try {
     return await wharf.deployBase(target.siteId, target.branches[0]);
   } catch (error) {
@@ -87,17 +87,19 @@ async function startDeploy(wharf: UploadCalls, target: ReleaseTarget, files: Fol
  * Sends the manifest (only what changed since the branch's release, when it has one), then only
  * the files the server lacks, compressed when the server takes it, then finalises. When the
  * server cannot deploy incrementally, answers why, so that the caller sends an archive instead.
+ * `offered` is `deployBaseOf`'s answer, asked by the caller while it read the folder.
  */
 export async function deployIncrementally(
   wharf: UploadCalls,
   target: ReleaseTarget,
   files: FolderFile[],
   progress: Progress,
+  offered: Promise<DeployBase>,
 ): Promise<{ deployed: UploadOutcome } | { sendArchive: string }> {
   let started: Awaited<ReturnType<UploadCalls['startDeploy']>>;
   let base: DeployBase;
   try {
-    base = await deployBaseOf(wharf, target);
+    base = await offered;
     started = await startDeploy(wharf, target, files, base);
   } catch (error) {
     const reason = reasonToSendAnArchive(error);
