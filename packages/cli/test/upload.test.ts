@@ -1,6 +1,8 @@
 import { spawnSync } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
 import { writeFile } from 'node:fs/promises';
+import { createServer } from 'node:http';
+import type { AddressInfo } from 'node:net';
 import path from 'node:path';
 import { gunzipSync, zstdDecompressSync } from 'node:zlib';
 import { expectStatus, freePort, siteRequest } from '@wharf/server/testing';
@@ -362,6 +364,26 @@ describe('wharf upload exit codes', () => {
       exitCode: exitCodes.refused,
       error: 'The server refused the release: branches.0: Max length is 1000',
     });
+  });
+
+  it('stops at a redirect, without following it with the token, and names the address to give', async () => {
+    // A proxy that sends plain HTTP on to HTTPS, as many do in front of a server.
+    const redirecting = createServer((request, response) => {
+      response.writeHead(301, { location: `https://wharf.example${request.url}` }).end();
+    });
+    await new Promise<void>((resolve) => redirecting.listen(0, '127.0.0.1', resolve));
+    const url = `http://127.0.0.1:${(redirecting.address() as AddressInfo).port}`;
+    try {
+      const folder = await siteFolder({ 'index.html': 'x' });
+      const run = await runInProcess(['upload', folder, '--url', url, '--site', 's', '--token', 't']);
+      expect(run.code).toBe(exitCodes.unreachable);
+      expect(run.stderr).toContain(
+        `${url} answers with a redirect to https://wharf.example/api/v1/sites/s/deploys/base`,
+      );
+      expect(run.stderr).toContain('give --url https://wharf.example if that is where Wharf is');
+    } finally {
+      redirecting.close();
+    }
   });
 
   it('gives up on a server it cannot reach, after retries', async () => {

@@ -17,6 +17,8 @@ export interface ExchangeAnswer {
   status: number;
   statusText: string;
   text: string;
+  /** Where a redirect points (its Location), else null. */
+  location: string | null;
 }
 
 // Not imported: importing node:http as a module loads undici, for the getters of its module
@@ -105,7 +107,8 @@ export function exchange({ method, url, headers, body }: Exchange): Promise<Exch
         if (!request.writableEnded) request.destroy();
         decodeAnswer(response.headers['content-encoding'], Buffer.concat(chunks)).then((body) => {
           const status = response.statusCode ?? 0;
-          resolve({ status, statusText: response.statusMessage ?? '', text: body.toString('utf8') });
+          const location = response.headers.location ?? null;
+          resolve({ status, statusText: response.statusMessage ?? '', text: body.toString('utf8'), location });
         }, reject);
       });
     });

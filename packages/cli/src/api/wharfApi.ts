@@ -59,6 +59,20 @@ function readAnswer<T>(read: ReadAnswer<T>, path: string, text: string): T {
   }
 }
 
+/**
+ * A redirect is not followed: the token would go wherever it points, and a body already streamed
+ * cannot be sent again. The user is told the address to give instead (an http:// URL that a
+ * proxy sends on to https://, say).
+ */
+function redirected(base: string, location: string | null) {
+  const target = location ? new URL(location, `${base}/`) : null;
+  const advice = target ? `; give --url ${target.origin} if that is where Wharf is` : '';
+  return new CliFailure(
+    exitCodes.unreachable,
+    `${base} answers with a redirect${target ? ` to ${target.href}` : ''}, which wharf does not follow${advice}`,
+  );
+}
+
 /** Sends the contract's calls to a server, each retried on network errors and 5xx answers. */
 export function apiClient(connection: Connection) {
   const base = connection.url.href.replace(/\/+$/, '');
@@ -105,6 +119,8 @@ export function apiClient(connection: Connection) {
       if ('networkProblem' in answer) {
         problem = causeOf(answer.networkProblem);
         if (lastTry) throw new NetworkError(problem, { cause: answer.networkProblem });
+      } else if (answer.status >= 300 && answer.status < 400) {
+        throw redirected(base, answer.location);
       } else if (answer.status < 400) {
         return readAnswer(read, path, answer.text);
       } else {
