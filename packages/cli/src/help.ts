@@ -8,7 +8,7 @@ const exitCodeLines = [
   `  ${exitCodes.badToken}  the server refused the token (401 or 403)`,
   `  ${exitCodes.unknownSite}  no such site (404)`,
   `  ${exitCodes.badFolder}  the folder is missing, empty, unreadable, or changed while uploading`,
-  `  ${exitCodes.unreachable}  the server could not be reached or kept failing, after retries`,
+  `  ${exitCodes.unreachable}  the server could not be reached or kept failing, after retries, or it redirects elsewhere`,
   `  ${exitCodes.refused}  the server refused the release (its message says why)`,
 ].join('\n');
 
