@@ -26,6 +26,19 @@ export async function podman(...args: string[]) {
   return stdout.trim();
 }
 
+/**
+ * Runs a container's health check once; when it fails, says why with the check's recent log
+ * (its output and exit codes), which `podman healthcheck run` alone does not print.
+ */
+export async function healthCheck(container: string) {
+  try {
+    await podman('healthcheck', 'run', container);
+  } catch (error) {
+    const log = await podman('inspect', '--format', '{{json .State.Health}}', container).catch((e) => String(e));
+    throw new Error(`the health check of ${container} failed: ${String(error)}\nits log: ${log}`);
+  }
+}
+
 /** The Debian image with Node.js 24 the base images script makes: what the tests' builds run in. */
 export const NODE_IMAGE = 'docker.io/library/node:24-bookworm';
 

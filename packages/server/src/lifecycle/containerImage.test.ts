@@ -10,7 +10,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { expectStatus, signedIn, type TestClient } from '../../test/client.ts';
 import { answers, DEPLOY, singleNodeForPodman } from '../../test/deployFiles.ts';
 import { freePort, testPasswordHash } from '../../test/harness.ts';
-import { buildImage, COMPOSE_PODMAN, OFF_HOST_NETWORK, podman, podmanWorks } from '../../test/podman.ts';
+import { buildImage, COMPOSE_PODMAN, healthCheck, OFF_HOST_NETWORK, podman, podmanWorks } from '../../test/podman.ts';
 import { siteRequest } from '../../test/siteClient.ts';
 import { SQLITE_FILE } from '../db/connection.ts';
 
@@ -109,7 +109,7 @@ describe.skipIf(!works)('the container image', () => {
     console.info(`image size ${Math.round(size / 1e6)} MB`);
     expect(size).toBeLessThan(IMAGE_LIMIT_BYTES);
     expect(await podman('exec', name, '/usr/local/bin/node', '-p', 'process.getuid()')).toBe('65532');
-    await podman('healthcheck', 'run', name);
+    await healthCheck(name);
     // Three podman commands, each a process that starts runc: over 30 s on a machine running two suites.
   }, 120_000);
 
@@ -222,7 +222,7 @@ describe.skipIf(!works)('the container image', () => {
       expectStatus(await composedOwner.post('/api/v1/orgs', { name: 'Composed' }), 200);
       const settings = '{{.HostConfig.ReadonlyRootfs}} {{.HostConfig.RestartPolicy.Name}} {{.Config.User}}';
       expect(await podman('inspect', '--format', settings, container)).toBe('true unless-stopped 65532:65532');
-      await podman('healthcheck', 'run', container);
+      await healthCheck(container);
     } finally {
       await compose('down', '--volumes');
     }
