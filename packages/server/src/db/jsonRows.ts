@@ -2,7 +2,7 @@ import { type RawBuilder, sql } from 'kysely';
 import { isPostgres } from './dialect.ts';
 import type { Executor } from './schema.ts';
 
-type ColumnType = 'text' | 'bigint';
+type ColumnType = 'text' | 'integer' | 'bigint';
 
 /**
  * Rows handed to the database as one JSON parameter and read back as a table by the database's

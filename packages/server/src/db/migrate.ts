@@ -39,6 +39,7 @@ import * as buildReports from './migrations/036_build_reports.ts';
 import * as repositoryAccess from './migrations/037_repository_access.ts';
 import * as cliLoginClaimKey from './migrations/038_cli_login_claim_key.ts';
 import * as siteFormsRevision from './migrations/039_site_forms_revision.ts';
+import * as finalizeByChange from './migrations/040_finalize_by_change.ts';
 import type { Db } from './schema.ts';
 import { withSchemaIntrospection } from './schemaIntrospection.ts';
 import { mustBeStartable } from './startable.ts';
@@ -87,6 +88,7 @@ const migrationsWith = (sealer: () => Sealer): Record<string, Migration> => ({
   '037_repository_access': repositoryAccess,
   '038_cli_login_claim_key': cliLoginClaimKey,
   '039_site_forms_revision': siteFormsRevision,
+  '040_finalize_by_change': finalizeByChange,
 });
 
 /**

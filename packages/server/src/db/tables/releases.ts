@@ -62,7 +62,14 @@ export interface ReleaseTables {
     /** 1: the release goes to no branch. */
     draft: Flag;
   };
-  deploy_files: { deploy_id: string; path: string; hash: string; size: number };
+  deploy_files: {
+    deploy_id: string;
+    path: string;
+    hash: string;
+    size: number;
+    /** 1: the organization held the blob when the manifest was recorded; finalise checks the others. */
+    held: Flag;
+  };
   /** Deploys that ended without a release, and why (migration 029); pruned by retention. */
   failed_deploys: {
     id: string;

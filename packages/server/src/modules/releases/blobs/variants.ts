@@ -45,11 +45,20 @@ const JOB_BYTES = 1024 * 1024;
  * they are made if the release commits, and a crash before they are leaves the jobs to resume.
  */
 export async function enqueueVariants(trx: Executor, deployId: string) {
+  // From the few blobs still pending (a partial index), each looked up in the deploy: not from
+  // the deploy's thousands of files, each looked up among the blobs.
   const pending = await trx
     .selectFrom('blobs')
     .select(['hash', 'size'])
     .where('variants_pending', '=', 1)
-    .where('hash', 'in', trx.selectFrom('deploy_files').select('hash').where('deploy_id', '=', deployId))
+    .where(({ exists, selectFrom }) =>
+      exists(
+        selectFrom('deploy_files')
+          .select('deploy_files.hash')
+          .where('deploy_files.deploy_id', '=', deployId)
+          .whereRef('deploy_files.hash', '=', 'blobs.hash'),
+      ),
+    )
     .execute();
   let batch: string[] = [];
   let batchBytes = 0;

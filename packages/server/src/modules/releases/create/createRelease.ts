@@ -50,7 +50,10 @@ async function freeSlug(trx: Executor, siteId: string): Promise<string> {
   }
 }
 
-/** The deploy's files the organization first stored during the deploy, and their bytes. */
+/**
+ * The deploy's files the organization first stored during the deploy, and their bytes: found from
+ * the organization's blobs stored since (an index by time), few whatever the site's size.
+ */
 async function newFilesOf(trx: Executor, deployId: string, orgId: string, startedAt: string) {
   const totals = await trx
     .selectFrom('deploy_files')

@@ -44,21 +44,27 @@ export async function openDeploy(
   return row;
 }
 
-/** Records files of a deploy, however many, in one statement. */
+/**
+ * Records files of a deploy, however many, in one statement. `held`: the hashes whose blobs the
+ * organization holds, found under the blob lock in the same transaction; the others are what the
+ * finalise checks for.
+ */
 export async function insertDeployFiles(
   db: Executor,
   deployId: string,
   files: { path: string; hash: string; size: number }[],
+  held: ReadonlyMap<string, unknown> = new Map(),
 ) {
   if (files.length === 0) return;
-  const manifest = jsonRows(db, { path: 'text', hash: 'text', size: 'bigint' }, files);
+  const rows = files.map((file) => ({ ...file, held: held.has(file.hash) ? 1 : 0 }));
+  const manifest = jsonRows(db, { path: 'text', hash: 'text', size: 'bigint', held: 'integer' }, rows);
   await db
     .insertInto('deploy_files')
-    .columns(['deploy_id', 'path', 'hash', 'size'])
+    .columns(['deploy_id', 'path', 'hash', 'size', 'held'])
     .expression(
       db
         .selectFrom(manifest.as('file'))
-        .select([sql.val(deployId).as('deploy_id'), 'file.path', 'file.hash', 'file.size']),
+        .select([sql.val(deployId).as('deploy_id'), 'file.path', 'file.hash', 'file.size', 'file.held']),
     )
     .execute();
 }
@@ -67,26 +73,28 @@ export async function insertDeployFiles(
  * Records the files of a deploy relative to a release: the release's rows copied by the database,
  * but those sent anew or removed, then the files sent. A redeploy that changed one file of
  * thousands moves only that one through JavaScript. The caller has checked that the result is the
- * manifest the client digested.
+ * manifest the client digested, and holds the blob lock: the base release, still there, holds its
+ * files' blobs.
  */
 export async function insertDeployFilesRelativeTo(
   db: Executor,
   deployId: string,
   base: { releaseId: string; sent: { path: string; hash: string; size: number }[]; removed: string[] },
+  held: ReadonlyMap<string, unknown>,
 ) {
   const replaced = jsonValues(db, [...base.sent.map((file) => file.path), ...base.removed]);
   await db
     .insertInto('deploy_files')
-    .columns(['deploy_id', 'path', 'hash', 'size'])
+    .columns(['deploy_id', 'path', 'hash', 'size', 'held'])
     .expression(
       db
         .selectFrom('release_files')
-        .select([sql.val(deployId).as('deploy_id'), 'path', 'hash', 'size'])
+        .select([sql.val(deployId).as('deploy_id'), 'path', 'hash', 'size', sql.lit(1).as('held')])
         .where('release_id', '=', base.releaseId)
         .where('path', 'not in', db.selectFrom(replaced.as('replaced')).select('replaced.value')),
     )
     .execute();
-  await insertDeployFiles(db, deployId, base.sent);
+  await insertDeployFiles(db, deployId, base.sent, held);
 }
 
 export async function findOpenDeploy(parts: ReleaseParts, deployId: string) {

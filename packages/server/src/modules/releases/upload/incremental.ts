@@ -103,12 +103,6 @@ async function startDeployOf(
       actorId,
       origin: { uploader, source: body.source ?? {} },
     });
-    if (body.base) {
-      const base = { releaseId: body.base.release, sent: body.files, removed: body.removed ?? [] };
-      await insertDeployFilesRelativeTo(trx, row.id, base);
-    } else {
-      await insertDeployFiles(trx, row.id, files);
-    }
     const held = await blobsOfOrg(trx, site.org_id, hashes);
     // Refused before anything is kept: the transaction ends undone.
     announced.forEach((file, index) => {
@@ -116,6 +110,12 @@ async function startDeployOf(
       if (size !== undefined && size !== file.size)
         throw invalidField(`files.${index}.size`, `The file with this hash has ${size} bytes`);
     });
+    if (body.base) {
+      const base = { releaseId: body.base.release, sent: body.files, removed: body.removed ?? [] };
+      await insertDeployFilesRelativeTo(trx, row.id, base, held);
+    } else {
+      await insertDeployFiles(trx, row.id, files, held);
+    }
     return { deploy: row, held };
   });
   return { _id: deploy.id, missing: hashes.filter((hash) => !held.has(hash)), expiresAt: deploy.expires_at };
@@ -144,13 +144,18 @@ export async function dropOnDiskFull<T>(parts: ReleaseParts, deployId: string, s
 /** The files at the release's root that configure it rather than being served as they are. */
 const RELEASE_SETTINGS_FILES = [RELEASE_CONFIG_FILE, ...RULE_FILES];
 
-/** Hashes the deploy announced that the organization has not sent (or were collected since), found in the database alone. */
+/**
+ * Hashes the deploy announced that the organization has not sent (or were collected since), found
+ * in the database alone. Only those it did not hold at the manifest: the deploy's rows have kept
+ * the others since, so a redeploy that sends one file checks one.
+ */
 async function missingFiles(db: Executor, deployId: string, orgId: string) {
   const rows = await db
     .selectFrom('deploy_files')
     .select('deploy_files.hash')
     .distinct()
     .where('deploy_files.deploy_id', '=', deployId)
+    .where('deploy_files.held', '=', 0)
     .where(({ not, exists, selectFrom }) =>
       not(
         exists(

@@ -102,17 +102,40 @@ describe.each(databases)('deploys relative to a release, with compressed bodies,
   it('makes a release from the changes alone: what changed travels, what was removed is gone', async () => {
     const before = { 'index.html': '<h1>v1</h1>', 'old.txt': 'old', 'keep.css': 'body{}' };
     const base = await deployWhole(before);
-    const after = { 'index.html': '<h1>v2</h1>', 'keep.css': 'body{}', 'new.txt': `new ${suffix}` };
+    // copy.css is new to the release, but its bytes are the organization's already.
+    const after = {
+      'index.html': '<h1>v2</h1>',
+      'keep.css': 'body{}',
+      'new.txt': `new ${suffix}`,
+      'copy.css': 'body{}',
+    };
     const whole = Object.entries(after).map(([path, content]) => entryOf(path, content));
     const body = {
       name: 'relative',
       branches: ['live'],
-      files: [entryOf('index.html', '<h1>v2</h1>'), entryOf('new.txt', `new ${suffix}`)],
+      files: [entryOf('index.html', '<h1>v2</h1>'), entryOf('new.txt', `new ${suffix}`), entryOf('copy.css', 'body{}')],
       removed: ['old.txt'],
       base: { release: base._id, digest: digestOf(whole) },
     };
     const deploy = expectStatus(await startDeploy(body), 200);
     expect(deploy.missing.sort()).toEqual([sha256('<h1>v2</h1>'), sha256(`new ${suffix}`)].sort());
+    // The finalise looks for the files the manifest found missing, and those alone: the base's
+    // are held by the deploy since.
+    const rows = await server.app.db
+      .selectFrom('deploy_files')
+      .select(['path', 'held'])
+      .where('deploy_id', '=', deploy._id)
+      .orderBy('path')
+      .execute();
+    expect(rows.map((row) => [row.path, Number(row.held)])).toEqual([
+      ['copy.css', 1],
+      ['index.html', 0],
+      ['keep.css', 1],
+      ['new.txt', 0],
+    ]);
+    const early = await token.post(`/api/v1/deploys/${deploy._id}/finalize`);
+    expect([early.status, early.body.code]).toEqual([409, 'DEPLOY_INCOMPLETE']);
+    expect(early.body.message).toMatch(/^2 files are still missing/);
     for (const content of ['<h1>v2</h1>', `new ${suffix}`]) {
       const sent = await token.request(
         'PUT',
@@ -125,7 +148,9 @@ describe.each(databases)('deploys relative to a release, with compressed bodies,
       expect(sent.status).toBe(204);
     }
     const release = await finalize(deploy._id);
-    expect(release.fileCount).toBe(3);
+    expect(release.fileCount).toBe(4);
+    // What the organization first stored during the deploy: the two files sent, not the kept one.
+    expect([release.newFiles, release.newSize]).toEqual([2, Buffer.byteLength(`<h1>v2</h1>new ${suffix}`)]);
     const url = release.deployedBranches[0].url;
     expect((await served(url, '/')).text).toBe('<h1>v2</h1>');
     expect((await served(url, '/keep.css')).text).toBe('body{}');
