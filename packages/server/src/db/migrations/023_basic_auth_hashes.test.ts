@@ -23,7 +23,7 @@ const release = (id: string, headers: unknown[]) =>
   }) as Database['releases'];
 
 for (const database of databases) {
-  describe(`migration 021 (${database.name})`, () => {
+  describe(`migration 023 (${database.name})`, () => {
     const olderDb = emptyDatabases(database);
 
     it('replaces the clear Basic-Auth passwords of stored releases by their hashes, keeping their users', async () => {

@@ -39,7 +39,7 @@ const release = (id: string, siteId: string, forms: unknown[], second: number) =
   }) as Database['releases'];
 
 for (const database of databases) {
-  describe(`migration 021 (${database.name})`, () => {
+  describe(`migration 024 (${database.name})`, () => {
     const olderDb = emptyDatabases(database);
 
     it("moves every release's forms to its site, the main branch's definitions first, submissions untouched", async () => {
