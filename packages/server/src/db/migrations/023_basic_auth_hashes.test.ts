@@ -1,12 +1,8 @@
 import { verifyPassword } from '@wharf/contract/passwords';
-import { describe, expect, it } from 'vitest';
-import { emptyDatabases } from '../../../test/emptyDb.ts';
-import { databases } from '../../../test/harness.ts';
-import { Sealer } from '../../lib/secrets.ts';
+import { expect, it } from 'vitest';
+import { describeMigration, migrationSealer } from '../../../test/emptyDb.ts';
 import { migrate } from '../migrate.ts';
 import type { Database } from '../schema.ts';
-
-const sealer = () => new Sealer('the installation secret');
 
 /** A release row as the schema had them then: the columns later migrations add are not there yet. */
 const release = (id: string, headers: unknown[]) =>
@@ -22,39 +18,35 @@ const release = (id: string, headers: unknown[]) =>
     created_at: '2024-05-01T10:00:00.000Z',
   }) as Database['releases'];
 
-for (const database of databases) {
-  describe(`migration 023 (${database.name})`, () => {
-    const olderDb = emptyDatabases(database);
+describeMigration('023', (olderDb) => {
+  it('replaces the clear Basic-Auth passwords of stored releases by their hashes, keeping their users', async () => {
+    const db = await olderDb();
+    await migrate(db, migrationSealer, '020_installation');
+    const protectedBlock = {
+      line: 1,
+      host: null,
+      path: '/admin/*',
+      set: [
+        ['basic-auth', 'ann:first bob:se:cond'],
+        ['X-Kept', 'yes'],
+      ],
+      remove: [],
+    };
+    const plainBlock = { line: 4, host: null, path: '/*', set: [['X-Frame-Options', 'DENY']], remove: [] };
+    await db
+      .insertInto('releases')
+      .values([release('r1', [protectedBlock, plainBlock]), release('r2', [plainBlock])])
+      .execute();
 
-    it('replaces the clear Basic-Auth passwords of stored releases by their hashes, keeping their users', async () => {
-      const db = await olderDb();
-      await migrate(db, sealer, '020_installation');
-      const protectedBlock = {
-        line: 1,
-        host: null,
-        path: '/admin/*',
-        set: [
-          ['basic-auth', 'ann:first bob:se:cond'],
-          ['X-Kept', 'yes'],
-        ],
-        remove: [],
-      };
-      const plainBlock = { line: 4, host: null, path: '/*', set: [['X-Frame-Options', 'DENY']], remove: [] };
-      await db
-        .insertInto('releases')
-        .values([release('r1', [protectedBlock, plainBlock]), release('r2', [plainBlock])])
-        .execute();
-
-      await migrate(db, sealer);
-      const rows = await db.selectFrom('releases').select(['id', 'rules']).orderBy('id').execute();
-      expect(rows[0]!.rules).not.toMatch(/first|se:cond/);
-      const [migrated, untouched] = JSON.parse(rows[0]!.rules).headers;
-      expect(migrated.set).toEqual([['X-Kept', 'yes']]);
-      expect(migrated.basicAuth.map((user: { user: string }) => user.user)).toEqual(['ann', 'bob']);
-      expect(await verifyPassword('first', migrated.basicAuth[0].hash)).toBe(true);
-      expect(await verifyPassword('se:cond', migrated.basicAuth[1].hash)).toBe(true);
-      expect(untouched).toEqual(plainBlock);
-      expect(JSON.parse(rows[1]!.rules).headers).toEqual([plainBlock]);
-    });
+    await migrate(db, migrationSealer);
+    const rows = await db.selectFrom('releases').select(['id', 'rules']).orderBy('id').execute();
+    expect(rows[0]!.rules).not.toMatch(/first|se:cond/);
+    const [migrated, untouched] = JSON.parse(rows[0]!.rules).headers;
+    expect(migrated.set).toEqual([['X-Kept', 'yes']]);
+    expect(migrated.basicAuth.map((user: { user: string }) => user.user)).toEqual(['ann', 'bob']);
+    expect(await verifyPassword('first', migrated.basicAuth[0].hash)).toBe(true);
+    expect(await verifyPassword('se:cond', migrated.basicAuth[1].hash)).toBe(true);
+    expect(untouched).toEqual(plainBlock);
+    expect(JSON.parse(rows[1]!.rules).headers).toEqual([plainBlock]);
   });
-}
+});
