@@ -20,7 +20,8 @@ const UNREAD_BODY_IDLE_MS = 5_000;
 
 /**
  * A request answered before its body ended (a refused upload, a post to a site's unknown form):
- * the rest of the body is read and dropped, and the connection can then carry the next request.
+ * the rest of the body is read and dropped, and the connection can then carry the next request,
+ * kept as long as any other: the client was told it may wait the keep-alive time before reusing it.
  * Node does so only for a body no one began to read; one a handler read part of, or piped on (a
  * worker's hand-over to its primary), would otherwise stay unread, the connection stuck behind it
  * with the client's next request unparsed until the timeout below reset it. Closing it at once
@@ -38,6 +39,7 @@ function boundingUnreadBodies(listener: RequestListener): RequestListener {
       res.once('finish', () => {
         if (req.complete) return;
         req.socket?.setTimeout(UNREAD_BODY_IDLE_MS);
+        req.once('end', () => req.socket?.setTimeout(KEEP_ALIVE_TIMEOUT_MS));
         req.unpipe();
         req.resume();
       });
@@ -48,8 +50,9 @@ function boundingUnreadBodies(listener: RequestListener): RequestListener {
 /**
  * An HTTP server as every port of Wharf has it (the main port, the sites port, a cluster worker's):
  * its connections kept as long as above, requests that name two hosts or too long a URL refused
- * before any handler (requestTarget.ts), connections whose answer left a body unread closed after a few idle seconds, and the requests Node's
- * parser refuses answered with a code (clientErrors.ts).
+ * before any handler (requestTarget.ts), connections whose answer left a body unread closed after
+ * a few idle seconds while it stays unread, and the requests Node's parser refuses answered with a
+ * code (clientErrors.ts).
  */
 export function createHttpServer(listener: RequestListener) {
   const server = createServer(
