@@ -42,10 +42,17 @@ const needs = ['access', 'fastify', 'handle'] as const;
  * the JSON Schema of `.wharf.yml`, for editors.
  */
 function docsRoutes(parts: PartsOf<(typeof needs)[number]>) {
-  const document = openApiDocument(API_VERSION);
-  parts.handle(api.getOpenApi, parts.access.everyone, () => document);
-  const releaseConfigSchema = releaseConfigJsonSchema();
-  parts.handle(api.getReleaseConfigSchema, parts.access.everyone, () => releaseConfigSchema);
+  // Made at the first request for them, not at every start: converting the contract's schemas
+  // took about 150 ms of CPU, most of what building a node costs (every worker of a cluster, every
+  // server a test starts), for a document few nodes are ever asked for.
+  let document: ReturnType<typeof openApiDocument> | undefined;
+  parts.handle(api.getOpenApi, parts.access.everyone, () => (document ??= openApiDocument(API_VERSION)));
+  let releaseConfigSchema: ReturnType<typeof releaseConfigJsonSchema> | undefined;
+  parts.handle(
+    api.getReleaseConfigSchema,
+    parts.access.everyone,
+    () => (releaseConfigSchema ??= releaseConfigJsonSchema()),
+  );
 
   parts.fastify.get('/api/docs', (_request, reply) => reply.redirect('/api/docs/'));
   parts.fastify.get('/api/docs/', (_request, reply) => reply.type('text/html; charset=utf-8').send(page));
