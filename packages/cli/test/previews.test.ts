@@ -130,8 +130,13 @@ describe('pull-request previews', () => {
     expect(first.json().preview).toEqual({ pullRequest: 11, branch: 'pr-11', statusPosted: true, commentPosted: true });
     const url = first.json().branches[0].url;
     await writeFile(path.join(folder, 'index.html'), '<p>second</p>');
-    const second = await runWharf(['upload', folder, '--comment', '--release', 'two'], { env });
+    // The forge's calls go through the CLI's one exchange: Node's fetch stays unloaded (loadProbe.cjs).
+    const probe = `--require ${path.join(import.meta.dirname, 'loadProbe.cjs')}`;
+    const second = await runWharf(['upload', folder, '--comment', '--release', 'two'], {
+      env: { ...env, NODE_OPTIONS: probe },
+    });
     expect(second.stderr).toContain("Wrote the preview's address in a comment on pull request #11");
+    expect(second.stderr).toContain('fetch loaded: no');
 
     const ours = forge.comments.filter((comment) => comment.body.includes('<!-- wharf-preview -->'));
     expect(ours).toEqual([expect.objectContaining({ on: 'acme/shop#11', edits: 1 })]);

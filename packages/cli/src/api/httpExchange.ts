@@ -11,6 +11,8 @@ export interface Exchange {
   url: string;
   headers: Record<string, string>;
   body?: ExchangeBody;
+  /** A bound on the whole exchange (a call to a forge), beside the one on silence every exchange has. */
+  timeoutMs?: number;
 }
 
 export interface ExchangeAnswer {
@@ -81,7 +83,7 @@ const isFileChanged = (error: unknown) =>
  * each process), which is most of what a one-file redeploy waits for. Rejects on network errors;
  * an answer of any status resolves, even one the server gave before reading the whole body.
  */
-export function exchange({ method, url, headers, body }: Exchange): Promise<ExchangeAnswer> {
+export function exchange({ method, url, headers, body, timeoutMs }: Exchange): Promise<ExchangeAnswer> {
   const target = new URL(url);
   const length = lengthOf(body);
   const send = requestOf(target.protocol);
@@ -96,6 +98,10 @@ export function exchange({ method, url, headers, body }: Exchange): Promise<Exch
       },
     });
     request.setTimeout(SILENCE_MS, () => request.destroy(new Error(`no answer for ${SILENCE_MS / 1000} s`)));
+    if (timeoutMs !== undefined) {
+      const bound = setTimeout(() => request.destroy(new Error(`no answer within ${timeoutMs / 1000} s`)), timeoutMs);
+      request.once('close', () => clearTimeout(bound));
+    }
     request.on('error', reject);
     request.on('response', (response) => {
       answered = true;

@@ -1,4 +1,5 @@
 import { type ForgeCall, repositoryApiUrl, statusCall } from '@wharf/contract/forge';
+import { type Exchange, type ExchangeAnswer, exchange } from '../api/httpExchange.ts';
 import type { StatusTarget } from './pullRequest.ts';
 
 /** The name the status carries on the forge, beside the CI's own checks. */
@@ -14,7 +15,7 @@ export interface CommitStatus {
 const TIMEOUT_MS = 15_000;
 
 /** The token as this forge takes it: GitLab's own header, a bearer elsewhere; JSON both ways. */
-export function forgeHeaders(target: StatusTarget): Record<string, string> {
+function forgeHeaders(target: StatusTarget): Record<string, string> {
   const auth: Record<string, string> =
     target.api === 'gitlab'
       ? { 'private-token': target.token }
@@ -22,11 +23,20 @@ export function forgeHeaders(target: StatusTarget): Record<string, string> {
   return { ...auth, 'content-type': 'application/json' };
 }
 
-/** A call as fetch sends it. */
-export function forgeRequest(target: StatusTarget, forgeCall: ForgeCall): { url: string; init: RequestInit } {
-  const init = { method: forgeCall.method, headers: forgeHeaders(target), body: JSON.stringify(forgeCall.body) };
-  return { url: forgeCall.url, init };
+/**
+ * A call to the forge as the CLI's one exchange sends it (not fetch: loading Node's fetch would
+ * cost a deploy from CI about 90 ms of its start), bounded as a whole.
+ */
+export function forgeRequest(target: StatusTarget, forgeCall: ForgeCall | { method: 'GET'; url: string }): Exchange {
+  const body = 'body' in forgeCall ? JSON.stringify(forgeCall.body) : undefined;
+  return { method: forgeCall.method, url: forgeCall.url, headers: forgeHeaders(target), body, timeoutMs: TIMEOUT_MS };
 }
+
+/** Whether the forge took the call. */
+export const accepted = (answer: ExchangeAnswer) => answer.status >= 200 && answer.status < 300;
+
+/** The forge's refusal as a warning says it: the status and the start of its answer. */
+export const refusal = (answer: ExchangeAnswer) => `${answer.status} ${answer.text.slice(0, 200)}`;
 
 /** The repository's address in the forge's API. */
 export const repositoryApiOf = (target: StatusTarget) =>
@@ -49,11 +59,9 @@ function statusRequest(target: StatusTarget, status: CommitStatus) {
  * be reached is reported, never fatal: the preview is live either way. Answers null or the problem.
  */
 export async function postCommitStatus(target: StatusTarget, status: CommitStatus): Promise<string | null> {
-  const { url, init } = statusRequest(target, status);
   try {
-    const answer = await fetch(url, { ...init, signal: AbortSignal.timeout(TIMEOUT_MS) });
-    if (answer.ok) return null;
-    return `${answer.status} ${(await answer.text()).slice(0, 200)}`;
+    const answer = await exchange(statusRequest(target, status));
+    return accepted(answer) ? null : refusal(answer);
   } catch (error) {
     return (error as Error).message;
   }

@@ -1,5 +1,6 @@
 import { commentsPageUrl, editCommentCall, newCommentCall } from '@wharf/contract/forge';
-import { forgeHeaders, forgeRequest, repositoryApiOf } from './commitStatus.ts';
+import { type Exchange, exchange } from '../api/httpExchange.ts';
+import { accepted, forgeRequest, refusal, repositoryApiOf } from './commitStatus.ts';
 import type { StatusTarget } from './pullRequest.ts';
 
 /**
@@ -8,7 +9,6 @@ import type { StatusTarget } from './pullRequest.ts';
  */
 export const COMMENT_MARKER = '<!-- wharf-preview -->';
 
-const TIMEOUT_MS = 15_000;
 /** A pull request with more comments than this before ours gets a second one: enough in practice. */
 const MAX_PAGES = 10;
 
@@ -18,32 +18,31 @@ interface ForgeComment {
 }
 
 interface CommentsApi {
-  headers: Record<string, string>;
-  list: (page: number) => string;
-  create: (body: string) => { url: string; init: RequestInit };
-  update: (id: number, body: string) => { url: string; init: RequestInit };
+  list: (page: number) => Exchange;
+  create: (body: string) => Exchange;
+  update: (id: number, body: string) => Exchange;
 }
 
 /** The comments of the pull request, in the forge's API (GitHub, Gitea and Forgejo: issue comments; GitLab: notes). */
 function commentsApi(target: StatusTarget, number: number): CommentsApi {
   const repository = repositoryApiOf(target);
   return {
-    headers: forgeHeaders(target),
-    list: (page) => commentsPageUrl(target.api, repository, number, page),
+    list: (page) => forgeRequest(target, { method: 'GET', url: commentsPageUrl(target.api, repository, number, page) }),
     create: (body) => forgeRequest(target, newCommentCall(target.api, repository, number, body)),
     update: (id, body) => forgeRequest(target, editCommentCall(target.api, repository, number, String(id), body)),
   };
 }
 
-async function call(url: string, init: RequestInit) {
-  const answer = await fetch(url, { ...init, signal: AbortSignal.timeout(TIMEOUT_MS) });
-  if (!answer.ok) throw new Error(`${answer.status} ${(await answer.text()).slice(0, 200)}`);
+/** The forge's answer; a refusal throws, with what the forge said. */
+async function call(request: Exchange) {
+  const answer = await exchange(request);
+  if (!accepted(answer)) throw new Error(refusal(answer));
   return answer;
 }
 
 async function findOurComment(api: CommentsApi) {
   for (let page = 1; page <= MAX_PAGES; page += 1) {
-    const comments = (await (await call(api.list(page), { headers: api.headers })).json()) as ForgeComment[];
+    const comments = JSON.parse((await call(api.list(page))).text) as ForgeComment[];
     const ours = comments.find((comment) => comment.body?.includes(COMMENT_MARKER));
     if (ours) return ours;
     if (comments.length === 0) return null;
@@ -60,8 +59,7 @@ export async function upsertPreviewComment(target: StatusTarget, number: number,
   const body = `${COMMENT_MARKER}\n${text}`;
   try {
     const ours = await findOurComment(api);
-    const { url, init } = ours ? api.update(ours.id, body) : api.create(body);
-    await call(url, init);
+    await call(ours ? api.update(ours.id, body) : api.create(body));
     return null;
   } catch (error) {
     return (error as Error).message;
