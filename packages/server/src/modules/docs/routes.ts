@@ -37,22 +37,25 @@ const page = `<!doctype html>
 
 const needs = ['access', 'fastify', 'handle'] as const;
 
+/** A value made at its first use, then kept for the process. */
+function madeOnFirstUse<T>(make: () => T): () => T {
+  let value: T | undefined;
+  return () => (value ??= make());
+}
+
+// The contract's documents, the same for every node of the process: made at the first request for
+// them, not at every start. Converting the contract's schemas took about 150 ms of CPU, most of
+// what building a node costs (every worker of a cluster, every server a test starts).
+const openApi = madeOnFirstUse(() => openApiDocument(API_VERSION));
+const releaseConfigSchema = madeOnFirstUse(releaseConfigJsonSchema);
+
 /**
  * The OpenAPI document and a readable reference of it at /api/docs, for people with API tokens;
  * the JSON Schema of `.wharf.yml`, for editors.
  */
 function docsRoutes(parts: PartsOf<(typeof needs)[number]>) {
-  // Made at the first request for them, not at every start: converting the contract's schemas
-  // took about 150 ms of CPU, most of what building a node costs (every worker of a cluster, every
-  // server a test starts), for a document few nodes are ever asked for.
-  let document: ReturnType<typeof openApiDocument> | undefined;
-  parts.handle(api.getOpenApi, parts.access.everyone, () => (document ??= openApiDocument(API_VERSION)));
-  let releaseConfigSchema: ReturnType<typeof releaseConfigJsonSchema> | undefined;
-  parts.handle(
-    api.getReleaseConfigSchema,
-    parts.access.everyone,
-    () => (releaseConfigSchema ??= releaseConfigJsonSchema()),
-  );
+  parts.handle(api.getOpenApi, parts.access.everyone, openApi);
+  parts.handle(api.getReleaseConfigSchema, parts.access.everyone, releaseConfigSchema);
 
   parts.fastify.get('/api/docs', (_request, reply) => reply.redirect('/api/docs/'));
   parts.fastify.get('/api/docs/', (_request, reply) => reply.type('text/html; charset=utf-8').send(page));
